@@ -1,0 +1,25 @@
+# The two commands a new user needs: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test venv clean-data
+
+run: $(STAMP)
+	$(BIN)/python -m turnbased.local run
+
+test: $(STAMP)
+	$(BIN)/python -m turnbased.local test $(ARGS)
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+# Removes the embedded PostgreSQL and Redis data (accounts, games, mail).
+clean-data:
+	rm -rf .data

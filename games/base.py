@@ -1,0 +1,175 @@
+"""The engine contract every game implements.
+
+A game is a pure, deterministic function of (players, options, seed, moves).
+Nothing under ``games/`` imports Django, reads the clock or uses global
+randomness: the platform stores the seed and the move log, and replaying them
+through an engine must reproduce the same state.
+
+States, moves, views and events are plain JSON values (dicts, lists, str,
+int, bool, None), so the platform can store them and send them as they are.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+JSON = Any
+State = dict[str, Any]
+Move = dict[str, Any]
+
+PUBLIC = None  # Event.visible_to value meaning "every player and spectator"
+
+
+class EngineError(Exception):
+    """Base class for errors an engine reports to a player; ``reason`` is human text."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class IllegalMove(EngineError):
+    """The move is well formed but the rules forbid it now (or it is not this seat's turn)."""
+
+
+class BadNotation(EngineError):
+    """The text could not be read as a move of this game."""
+
+
+class InvalidOptions(EngineError):
+    """The table options or player count are not playable."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """A fact that happened, and who may see it.
+
+    ``visible_to`` is ``PUBLIC`` (None) or a list of seats. When a fact has a
+    public part and a private part (a Priest look: everyone sees that it
+    happened, only the actor sees the card), the engine emits two events.
+    """
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    visible_to: list[int] | None = PUBLIC
+
+    def visible_for(self, seat: int | None) -> bool:
+        """Tell whether the viewer at ``seat`` (None: spectator) may see this event."""
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "data": self.data, "visible_to": self.visible_to}
+
+    @classmethod
+    def from_json(cls, value: dict[str, Any]) -> "Event":
+        return cls(kind=value["kind"], data=value.get("data", {}), visible_to=value.get("visible_to"))
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A table option a player may choose when creating a game (shown in forms and the API)."""
+
+    name: str
+    label: str
+    choices: tuple[tuple[Any, str], ...]
+    default: Any
+    help: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "choices": [{"value": v, "label": label} for v, label in self.choices],
+            "default": self.default,
+            "help": self.help,
+        }
+
+
+def seeded_rng(seed: int | str, *salt: Any) -> random.Random:
+    """Return a private RNG derived from the game's seed and a salt (for example the round number)."""
+    return random.Random(":".join(str(part) for part in (seed, *salt)))
+
+
+class Engine:
+    """One game's rules. Subclasses set the class attributes and implement every method.
+
+    Seats are the integers ``0 .. len(players) - 1``; ``players`` is the list of
+    display names in seat order, used only for notation and text.
+    """
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    version: ClassVar[int] = 1
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    # How many seats a new table gets when the creator does not say.
+    default_players: ClassVar[int] = 2
+    summary: ClassVar[str] = ""
+
+    # -- setup --------------------------------------------------------------
+    def validate_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Return the complete options (defaults filled in) or raise ``InvalidOptions``.
+
+        Options outside ``option_specs`` (for example a scripted deck order)
+        are engine-internal: engines accept them, the platform only lets
+        players set the ones in ``option_specs``.
+        """
+        raise NotImplementedError
+
+    def setup(self, players: list[str], options: dict[str, Any], seed: int | str) -> State:
+        """Return the initial state; all randomness comes from ``seed``."""
+        raise NotImplementedError
+
+    # -- play ---------------------------------------------------------------
+    def to_move(self, state: State) -> list[int]:
+        """Return the seats that may act now; empty once the game is over."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Return every legal move for ``seat`` now (empty when it is not their turn)."""
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+        """Return the next state and the events; raise ``IllegalMove``. Never mutate ``state``."""
+        raise NotImplementedError
+
+    def is_over(self, state: State) -> bool:
+        """Tell whether the game has ended."""
+        return self.result(state) is not None
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        """Return None while the game goes on, then the outcome.
+
+        The outcome always has ``winners`` (a list of seats), ``scores`` (a
+        list, one number per seat), ``ranking`` (seats, best first) and
+        ``summary`` (one line of text); a game may add its own details.
+        """
+        raise NotImplementedError
+
+    # -- information --------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Return what ``seat`` (None: a spectator) may know, and nothing more."""
+        raise NotImplementedError
+
+    def describe_event(self, event: Event, players: list[str], viewer: int | None) -> str:
+        """Return one line of text for a history entry, worded for ``viewer``."""
+        raise NotImplementedError
+
+    # -- notation -----------------------------------------------------------
+    def describe_move(self, state: State, move: Move) -> str:
+        """Return the short text notation of ``move`` (it must parse back to the same move)."""
+        raise NotImplementedError
+
+    def parse_move(self, text: str, state: State, seat: int) -> Move:
+        """Read the text notation into a move; raise ``BadNotation`` if it cannot be read.
+
+        Parsing does not check legality: ``apply`` does.
+        """
+        raise NotImplementedError
+
+    def notation_help(self) -> str:
+        """Return a few lines explaining how to write any move of this game."""
+        raise NotImplementedError

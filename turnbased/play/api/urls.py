@@ -1,0 +1,14 @@
+from django.urls import path
+
+from turnbased.play.api import views
+
+urlpatterns = [
+    path("game-types/", views.GameTypesApi.as_view(), name="api-game-types"),
+    path("games/", views.GameListApi.as_view(), name="api-games"),
+    path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="api-game"),
+    path("games/<int:game_id>/join/", views.GameJoinApi.as_view(), name="api-game-join"),
+    path("games/<int:game_id>/start/", views.GameStartApi.as_view(), name="api-game-start"),
+    path("games/<int:game_id>/legal-moves/", views.LegalMovesApi.as_view(), name="api-legal-moves"),
+    path("games/<int:game_id>/moves/", views.MoveSubmitApi.as_view(), name="api-moves"),
+    path("games/<int:game_id>/history/", views.HistoryApi.as_view(), name="api-history"),
+]

@@ -1,0 +1,107 @@
+"""Games, seats and the append-only move log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", "Waiting for players"
+    ACTIVE = "active", "In play"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public", "Public: listed in the lobby, anyone may join or watch"
+    PRIVATE = "private", "Private: only people with the invite link"
+
+
+class MoveSource(models.TextChoices):
+    WEB = "web", "web page"
+    API = "api", "REST API"
+    EMAIL = "email", "email reply"
+    TIMEOUT = "timeout", "timeout"
+    BOT = "bot", "bot"
+
+
+class Game(models.Model):
+    """A table: its engine, options, secret seed, and a snapshot of the state at ``seq``.
+
+    The snapshot is a cache of replaying the seed and the move log; only
+    ``turnbased.play.store`` writes ``seq`` and ``state``.
+    """
+
+    engine = models.CharField(max_length=40)
+    engine_version = models.PositiveIntegerField()
+    options = models.JSONField(default=dict)
+    seed = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)
+    invite_code = models.CharField(max_length=32, unique=True)
+    seat_count = models.PositiveSmallIntegerField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Names in seat order as given to the engine at start; a replay needs them unchanged.
+    player_names = models.JSONField(default=list)
+    seq = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)
+    to_move = models.JSONField(default=list)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "visibility"])]
+
+    def __str__(self) -> str:
+        return f"{self.engine} #{self.pk} ({self.status})"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of game {self.game_id}"
+
+
+class Move(models.Model):
+    """One entry of a game's append-only log (a database trigger refuses updates and deletes)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
+    move = models.JSONField()
+    text = models.CharField(max_length=200)
+    events = models.JSONField(default=list)
+    source = models.CharField(max_length=10, choices=MoveSource.choices)
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq"),
+            models.UniqueConstraint(
+                fields=["game", "seat", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="move_unique_idempotency_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} move {self.seq}: {self.text}"

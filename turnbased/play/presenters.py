@@ -1,0 +1,48 @@
+"""Shape a game for one viewer, the same way for the API and the pages."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.urls import reverse
+
+from games import get_engine
+from turnbased.play import selectors
+from turnbased.play.models import Game
+
+
+def public_options(game: Game) -> dict:
+    """Return the options players chose; engine-internal ones (a scripted deck) stay secret."""
+    names = {spec.name for spec in get_engine(game.engine).option_specs}
+    return {name: value for name, value in game.options.items() if name in names}
+
+
+def invite_url(game: Game) -> str:
+    return settings.SITE_URL + reverse("game-invite", args=[game.pk, game.invite_code])
+
+
+def game_summary(game: Game, user, *, viewer: selectors.Viewer | None = None, with_view: bool = True) -> dict:
+    """Return the API's game object for ``user``; ``view`` only when asked, from the viewer's seat."""
+    seats = selectors.seat_summaries(game)
+    my_seat = next((s.index for s in game.seats.all() if user.is_authenticated and s.user_id == user.pk), None)
+    view = None
+    if with_view:
+        viewer = viewer or selectors.Viewer(game=game, seat=my_seat)
+        view = selectors.private_view(viewer)
+    return {
+        "id": game.pk,
+        "game": game.engine,
+        "name": get_engine(game.engine).name,
+        "status": game.status,
+        "visibility": game.visibility,
+        "seq": game.seq,
+        "seat_count": game.seat_count,
+        "seats": seats,
+        "my_seat": my_seat,
+        "to_move": list(game.to_move) if game.status == "active" else [],
+        "options": public_options(game),
+        "view": view,
+        "result": game.result,
+        "invite_url": invite_url(game) if my_seat is not None else None,
+        "created_at": game.created_at,
+        "last_move_at": game.last_move_at,
+    }

@@ -1,0 +1,140 @@
+"""Reads: which games a user sees, and each viewer's projection of a game.
+
+Everything shown to a person goes through ``private_view``, ``visible_history``
+and ``legal_moves_for``, which ask the engine for that seat's projection only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, F, Prefetch, QuerySet
+
+from games.base import Event
+from turnbased.play import store
+from turnbased.play.errors import GameNotFound
+from turnbased.play.models import Game, GameStatus, Seat, Visibility
+
+
+def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
+    return games.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
+
+
+def games_of(user: AbstractBaseUser) -> QuerySet[Game]:
+    """Return the user's games: in play first, then open, then ended, most recent activity first."""
+    return _with_seats(Game.objects.filter(seats__user=user)).order_by("-last_move_at", "-created_at")
+
+
+def open_games(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
+    """Return public tables still taking players that the user is not already seated at."""
+    games = Game.objects.filter(status=GameStatus.OPEN, visibility=Visibility.PUBLIC)
+    if user.is_authenticated:
+        games = games.exclude(seats__user=user)
+    games = games.annotate(seated=Count("seats")).filter(seated__lt=F("seat_count"))
+    return _with_seats(games).order_by("-created_at")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking at a game: their seat, or None for a spectator."""
+
+    game: Game
+    seat: int | None
+
+    @property
+    def is_player(self) -> bool:
+        return self.seat is not None
+
+
+def viewer_of(game_id: int, user: AbstractBaseUser | AnonymousUser, invite_code: str | None = None) -> Viewer:
+    """Return the user's place at the game; a private game they are not in does not exist for them.
+
+    The invite code lets a stranger see a private table that is still open, so they can join it.
+    """
+    game = _with_seats(Game.objects.filter(pk=game_id)).first()
+    if game is None:
+        raise GameNotFound()
+    seat = next((s.index for s in game.seats.all() if user.is_authenticated and s.user_id == user.pk), None)
+    if seat is None and game.visibility == Visibility.PRIVATE:
+        if not (invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN):
+            raise GameNotFound()
+    return Viewer(game=game, seat=seat)
+
+
+def private_view(viewer: Viewer) -> dict | None:
+    """Return the engine's projection for the viewer's seat (spectators get the public one)."""
+    game = viewer.game
+    if game.state is None:
+        return None
+    return store.engine_of(game).view(game.state, viewer.seat)
+
+
+def legal_moves_for(viewer: Viewer) -> list[dict]:
+    """Return ``[{move, text}]`` for the viewer now (empty for spectators and when not their turn)."""
+    game = viewer.game
+    if game.status != GameStatus.ACTIVE or viewer.seat is None or viewer.seat not in game.to_move:
+        return []
+    engine = store.engine_of(game)
+    return [
+        {"move": move, "text": engine.describe_move(game.state, move)}
+        for move in engine.legal_moves(game.state, viewer.seat)
+    ]
+
+
+def visible_history(viewer: Viewer, *, since: int = 0) -> list[dict]:
+    """Return the events after seq ``since`` that the viewer may see, each with its text."""
+    game = viewer.game
+    engine = store.engine_of(game)
+    names = list(game.player_names)
+    entries = []
+    for logged in store.events_since(game, since):
+        if not logged.event.visible_for(viewer.seat):
+            continue
+        entries.append(_history_entry(engine, logged.seq, logged.seat, logged.event, names, viewer.seat))
+    return entries
+
+
+def _history_entry(engine, seq: int, seat: int, event: Event, names: list[str], viewer_seat: int | None) -> dict:
+    return {
+        "seq": seq,
+        "seat": seat,
+        "kind": event.kind,
+        "data": event.data,
+        "private": event.visible_to is not None,
+        "text": engine.describe_event(event, names, viewer_seat),
+    }
+
+
+def seat_summaries(game: Game) -> list[dict]:
+    return [{"index": seat.index, "username": seat.user.get_username()} for seat in game.seats.all()]
+
+
+def last_move_text(game: Game) -> str | None:
+    entry = store.last_move(game)
+    if entry is None:
+        return None
+    names = list(game.player_names)
+    who = names[entry.seat] if entry.seat < len(names) else f"seat {entry.seat}"
+    return f"{who}: {entry.text}"
+
+
+def lobby_rows(user: AbstractBaseUser) -> list[dict]:
+    """Return the user's games with whose turn it is and the last move, games waiting for them first."""
+    rows = []
+    for game in games_of(user):
+        seats = list(game.seats.all())
+        my_seat = next(s.index for s in seats if s.user_id == user.pk)
+        names = {s.index: s.user.get_username() for s in seats}
+        rows.append({
+            "game": game,
+            "players": [names[i] for i in sorted(names)],
+            "my_turn": game.status == GameStatus.ACTIVE and my_seat in game.to_move,
+            "to_move": [names.get(i, f"seat {i}") for i in game.to_move] if game.status == GameStatus.ACTIVE else [],
+            "last_move": last_move_text(game),
+            "free_seats": game.seat_count - len(seats) if game.status == GameStatus.OPEN else 0,
+        })
+    order = {GameStatus.ACTIVE: 1, GameStatus.OPEN: 2, GameStatus.FINISHED: 3, GameStatus.ABORTED: 4}
+    rows.sort(key=lambda row: (not row["my_turn"], order[row["game"].status]))
+    return rows
+

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from turnbased.play import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("games/new/", views.game_new, name="game-new"),
+    path("games/<int:game_id>/", views.game_detail, name="game-detail"),
+    path("games/<int:game_id>/panel/", views.game_panel, name="game-panel"),
+    path("games/<int:game_id>/move/", views.game_move, name="game-move"),
+    path("games/<int:game_id>/join/", views.game_join, name="game-join"),
+    path("games/<int:game_id>/start/", views.game_start, name="game-start"),
+    path("games/<int:game_id>/leave/", views.game_leave, name="game-leave"),
+    path("games/<int:game_id>/abort/", views.game_abort, name="game-abort"),
+    path("games/<int:game_id>/invite/<str:invite_code>/", views.game_invite, name="game-invite"),
+]
