@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -21,7 +22,8 @@ class AccountCreateApi(APIView):
     """Sign up; the answer carries the new account's API token."""
 
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    # Token authentication only so a failed login answers 401 with a WWW-Authenticate header.
+    authentication_classes = [TokenAuthentication]
 
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField(max_length=150)
@@ -50,7 +52,8 @@ class TokenObtainApi(APIView):
     """Exchange a username and password for the account's API token."""
 
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    # Token authentication only so a failed login answers 401 with a WWW-Authenticate header.
+    authentication_classes = [TokenAuthentication]
 
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField()

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import select_template
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engines, get_engine
@@ -101,7 +102,7 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
         "view": selectors.private_view(viewer),
         "moves": moves,
         "history": list(reversed(history)),
-        "board_template": f"games/{game.engine}/board.html",
+        "board_template": select_template([f"games/{game.engine}/board.html", "games/_default_board.html"]),
         "idempotency_key": uuid.uuid4().hex,
         "error": error,
         "names": list(game.player_names) or [s.user.get_username() for s in game.seats.all()],

@@ -1,0 +1,125 @@
+"""The engine contract, checked for every installed game (OpenSpiel's random_sim_test, in spirit).
+
+Seeded random games end within a move cap; every legal move applies; state,
+moves, views and events survive JSON; replaying seed + moves reproduces every
+state; apply never mutates its input; every legal move's notation parses back
+to it; views never carry the seed, and events name only real seats.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+import games
+from games.base import Engine, Event, IllegalMove, InvalidOptions
+
+MOVE_CAP = 5000
+SEEDS = (0, 1, 2)
+ENGINES = list(games.engines().values())
+
+
+def roundtrip(value):
+    """Return ``value`` after a JSON round trip (asserting nothing was lost)."""
+    text = json.dumps(value, allow_nan=False)
+    again = json.loads(text)
+    assert again == value
+    return again
+
+
+def player_counts(engine: Engine) -> list[int]:
+    """Return the playable player counts to try with default options."""
+    counts = []
+    for n in range(engine.min_players, engine.max_players + 1):
+        try:
+            engine.validate_options(n, {})
+        except InvalidOptions:
+            continue
+        counts.append(n)
+    return counts
+
+
+def play_random(engine: Engine, players: list[str], seed: str, choices: int):
+    """Yield (state, seat, move, next_state, events) for a seeded random game."""
+    rng = random.Random(choices)
+    options = engine.validate_options(len(players), {})
+    state = engine.setup(players, options, seed)
+    for _ in range(MOVE_CAP):
+        seats = engine.to_move(state)
+        if not seats:
+            return
+        seat = rng.choice(seats)
+        move = rng.choice(engine.legal_moves(state, seat))
+        after, events = engine.apply(state, seat, move)
+        yield state, seat, move, after, events
+        state = after
+    pytest.fail(f"{engine.slug}: no result after {MOVE_CAP} moves")
+
+
+def cases():
+    return [
+        pytest.param(engine, n, seed, id=f"{engine.slug}-{n}p-seed{seed}")
+        for engine in ENGINES
+        for n in player_counts(engine)
+        for seed in SEEDS
+    ]
+
+
+def test_every_engine_is_registered_by_slug():
+    assert ENGINES, "no engine installed"
+    for engine in ENGINES:
+        assert games.get_engine(engine.slug) is engine
+        assert engine.name and engine.min_players <= engine.default_players <= engine.max_players
+        roundtrip([spec.to_json() for spec in engine.option_specs])
+        assert engine.notation_help().strip()
+
+
+@pytest.mark.parametrize(("engine", "n", "seed"), cases())
+def test_seeded_random_game_obeys_the_contract(engine: Engine, n: int, seed: int):
+    players = [f"Player{i}" for i in range(n)]
+    secret = f"contract-secret-seed-{seed}"
+    initial = engine.setup(players, engine.validate_options(n, {}), secret)
+    assert roundtrip(initial) == initial
+    assert engine.setup(players, engine.validate_options(n, {}), secret) == initial
+    log = []
+    final = initial
+    for state, seat, move, after, events in play_random(engine, players, secret, seed):
+        assert engine.result(state) is None
+        snapshot = copy.deepcopy(state)
+        legal = engine.legal_moves(state, seat)
+        roundtrip(legal)
+        for other in range(n):
+            if other not in engine.to_move(state):
+                assert engine.legal_moves(state, other) == []
+                with pytest.raises(IllegalMove):
+                    engine.apply(state, other, legal[0])
+        for candidate in legal:
+            text = engine.describe_move(state, candidate)
+            assert engine.parse_move(text, state, seat) == candidate, text
+            engine.apply(state, seat, candidate)
+        assert state == snapshot, "apply or a query mutated its input state"
+        roundtrip(after)
+        for event in events:
+            assert isinstance(event, Event)
+            assert Event.from_json(roundtrip(event.to_json())) == event
+            assert event.visible_to is None or all(0 <= s < n for s in event.visible_to)
+            for viewer in [None, *range(n)]:
+                assert isinstance(engine.describe_event(event, players, viewer), str)
+        for viewer in [None, *range(n)]:
+            view = roundtrip(engine.view(after, viewer))
+            assert secret not in json.dumps(view), "a view exposes the seed"
+        log.append((seat, move))
+        final = after
+    result = roundtrip(engine.result(final))
+    assert set(result) >= {"winners", "scores", "ranking", "summary"}
+    assert len(result["scores"]) == n and sorted(result["ranking"]) == list(range(n))
+    assert engine.is_over(final) and engine.to_move(final) == []
+
+    # Replaying seed + moves reproduces every state.
+    state = engine.setup(players, engine.validate_options(n, {}), secret)
+    for seat, move in log:
+        state, _ = engine.apply(state, seat, roundtrip(move))
+    assert state == final

@@ -1,0 +1,183 @@
+"""REST API version 1: a whole session through HTTP, and every kind of error as JSON."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from turnbased.play.models import Move
+
+pytestmark = pytest.mark.django_db
+
+
+def signup(client: APIClient, name: str) -> str:
+    response = client.post(
+        "/api/accounts/", {"username": name, "email": f"{name}@example.com", "password": "a-long-enough-pass-9"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()["token"]
+
+
+def authed(token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client
+
+
+def test_a_game_played_through_the_api():
+    anonymous = APIClient()
+    alice = authed(signup(anonymous, "alice"))
+    token = anonymous.post("/api/auth/token/", {"username": "bob", "password": "x"}, format="json")
+    assert token.status_code == 401 and token.json()["detail"]
+    signup(anonymous, "bob")
+    bob_token = anonymous.post(
+        "/api/auth/token/", {"username": "bob", "password": "a-long-enough-pass-9"}, format="json"
+    ).json()["token"]
+    bob = authed(bob_token)
+
+    created = alice.post("/api/games/", {"game": "love-letter", "players": 2, "options": {}}, format="json")
+    assert created.status_code == 201
+    game = created.json()
+    assert game["status"] == "open" and game["seats"] == [{"index": 0, "username": "alice"}]
+    assert bob.get("/api/games/").json()["open"][0]["id"] == game["id"]
+
+    joined = bob.post(f"/api/games/{game['id']}/join/", {}, format="json")
+    assert joined.status_code == 200 and joined.json()["status"] == "active"
+
+    detail = alice.get(f"/api/games/{game['id']}/").json()
+    assert set(detail) >= {"id", "game", "status", "seq", "seats", "to_move", "view", "result"}
+    mover = alice if detail["to_move"] == [0] else bob
+    legal = mover.get(f"/api/games/{game['id']}/legal-moves/").json()
+    assert legal["seq"] == 0 and legal["moves"]
+    first = legal["moves"][0]
+    played = mover.post(
+        f"/api/games/{game['id']}/moves/", {"text": first["text"], "expected_seq": 0, "idempotency_key": "m1"},
+        format="json",
+    )
+    assert played.status_code == 201, played.json()
+    assert played.json()["seq"] == 1 and played.json()["game"]["seq"] == 1
+    repeat = mover.post(
+        f"/api/games/{game['id']}/moves/", {"text": first["text"], "expected_seq": 0, "idempotency_key": "m1"},
+        format="json",
+    )
+    assert repeat.status_code == 200 and repeat.json()["replayed"] and repeat.json()["seq"] == 1
+
+    history = alice.get(f"/api/games/{game['id']}/history/?since=0").json()
+    assert history["seq"] == 1 and all(event["seq"] == 1 for event in history["events"])
+    assert alice.get(f"/api/games/{game['id']}/history/?since=1").json()["events"] == []
+
+
+def test_create_refuses_scripted_options_from_users(alice, api_client_for):
+    response = api_client_for(alice).post(
+        "/api/games/", {"game": "love-letter", "players": 2, "options": {"deck": ["guard"] * 16}}, format="json"
+    )
+    assert response.status_code == 400 and "Unknown option" in response.json()["detail"]
+
+
+def test_scripted_deck_and_seed_never_appear_in_the_api(started_game, alice, api_client_for):
+    body = api_client_for(alice).get(f"/api/games/{started_game.pk}/").content.decode()
+    assert "deck" not in str(api_client_for(alice).get(f"/api/games/{started_game.pk}/").json()["options"])
+    assert started_game.seed not in body
+
+
+@pytest.mark.parametrize(
+    ("payload", "status", "needle"),
+    [
+        ({"move": {"card": "princess"}, "expected_seq": 0}, 400, ""),
+        ({"text": "fly away", "expected_seq": 0}, 400, ""),
+        ({"move": {"card": "handmaid"}}, 400, "expected_seq"),
+        ({"move": {"card": "handmaid"}, "expected_seq": 5}, 409, "moved on"),
+    ],
+)
+def test_move_errors_are_json_with_a_detail(started_game, alice, api_client_for, payload, status, needle):
+    response = api_client_for(alice).post(f"/api/games/{started_game.pk}/moves/", payload, format="json")
+    assert response.status_code == status
+    assert response.json()["detail"] and needle in response.json()["detail"]
+    assert Move.objects.filter(game=started_game).count() == 0
+
+
+def test_stale_seq_answer_carries_the_current_seq(started_game, alice, bob, api_client_for):
+    api_client_for(alice).post(
+        f"/api/games/{started_game.pk}/moves/", {"move": {"card": "handmaid"}, "expected_seq": 0}, format="json"
+    )
+    response = api_client_for(bob).post(
+        f"/api/games/{started_game.pk}/moves/", {"text": "guard alice prince", "expected_seq": 0}, format="json"
+    )
+    assert response.status_code == 409 and response.json()["seq"] == 1
+
+
+def test_malformed_json_is_a_400_with_a_detail(started_game, alice, api_client_for):
+    response = api_client_for(alice).post(
+        f"/api/games/{started_game.pk}/moves/", data="{not json", content_type="application/json"
+    )
+    assert response.status_code == 400 and "JSON" in response.json()["detail"]
+
+
+def test_out_of_turn_is_a_409(started_game, bob, api_client_for):
+    response = api_client_for(bob).post(
+        f"/api/games/{started_game.pk}/moves/", {"text": "priest alice", "expected_seq": 0}, format="json"
+    )
+    assert response.status_code == 409 and "not your turn" in response.json()["detail"]
+
+
+def test_no_token_is_a_401(started_game):
+    response = APIClient().post(f"/api/games/{started_game.pk}/moves/", {"expected_seq": 0}, format="json")
+    assert response.status_code == 401 and response.json()["detail"]
+
+
+def test_a_stranger_may_watch_a_public_game_but_not_move(started_game, carol, api_client_for):
+    stranger = api_client_for(carol)
+    view = stranger.get(f"/api/games/{started_game.pk}/").json()
+    assert view["my_seat"] is None and view["view"]["hand"] is None
+    assert view["invite_url"] is None
+    response = stranger.post(
+        f"/api/games/{started_game.pk}/moves/", {"move": {"card": "handmaid"}, "expected_seq": 0}, format="json"
+    )
+    assert response.status_code == 403
+
+
+def test_a_private_game_is_a_404_to_strangers(start_scripted_game, alice, bob, carol, api_client_for):
+    game = start_scripted_game(alice, bob, visibility="private")
+    stranger = api_client_for(carol)
+    for path in ("", "legal-moves/", "history/"):
+        response = stranger.get(f"/api/games/{game.pk}/{path}")
+        assert response.status_code == 404 and response.json()["detail"]
+    assert APIClient().get(f"/api/games/{game.pk}/").status_code == 404
+
+
+def test_unknown_game_is_a_404(alice, api_client_for):
+    assert api_client_for(alice).get("/api/games/424242/").status_code == 404
+    response = api_client_for(alice).post("/api/games/", {"game": "chess", "players": 2}, format="json")
+    assert response.status_code == 400 and "game" in response.json()["detail"]
+
+
+def test_signup_errors_name_the_field():
+    client = APIClient()
+    signup(client, "dora")
+    response = client.post(
+        "/api/accounts/", {"username": "dora", "email": "not-an-address", "password": "123"}, format="json"
+    )
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"username", "email", "password"}
+
+
+def test_history_since_must_be_a_number(started_game, alice, api_client_for):
+    response = api_client_for(alice).get(f"/api/games/{started_game.pk}/history/?since=abc")
+    assert response.status_code == 400 and "since" in response.json()["detail"]
+
+
+def test_schema_and_docs_are_served():
+    client = APIClient()
+    schema = client.get("/api/schema/?format=json")
+    assert schema.status_code == 200
+    assert "/api/games/{game_id}/moves/" in schema.json()["paths"]
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200 and b"swagger" in docs.content.lower()
+
+
+def test_game_types_list_the_engines_and_their_options():
+    types = APIClient().get("/api/game-types/").json()
+    love_letter = next(entry for entry in types if entry["game"] == "love-letter")
+    assert love_letter["min_players"] == 2
+    assert "deck" not in {option["name"] for option in love_letter["options"]}
