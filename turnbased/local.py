@@ -107,7 +107,7 @@ def persistent_secret(name: str) -> str:
 
 def service_environment(stack: ExitStack, *, redis_port: int) -> dict[str, str]:
     """Start what is not configured and return the environment for Django and Celery."""
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    (DATA_DIR / "staticfiles").mkdir(parents=True, exist_ok=True)
     environment = dict(os.environ)
     if "DATABASE_URL" not in environment:
         environment["DATABASE_URL"] = stack.enter_context(embedded_postgres())
@@ -133,6 +133,8 @@ def run() -> int:
         environment.setdefault("SITE_URL", f"http://127.0.0.1:{web_port}")
         environment["WEB_PORT"] = str(web_port)
         environment["TURNBASED_DATA_DIR"] = str(DATA_DIR)
+        # The Procfile's commands (python, celery) must come from this virtual environment.
+        environment["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), environment.get("PATH", "")])
         say("applying migrations")
         manage(environment, "migrate", "--noinput")
         accounts = json.loads(manage(environment, "create_demo_accounts", "--json"))
@@ -147,11 +149,14 @@ def run() -> int:
         try:
             return honcho.wait()
         except KeyboardInterrupt:
-            # honcho got the same SIGINT from the terminal and stops its processes itself.
+            # From a terminal honcho got the same SIGINT; from a SIGTERM it did not. Either way it
+            # stops web, worker and beat itself before the embedded services are stopped.
+            if honcho.poll() is None:
+                honcho.send_signal(signal.SIGTERM)
             try:
                 return honcho.wait(20)
             except subprocess.TimeoutExpired:
-                honcho.send_signal(signal.SIGTERM)
+                honcho.kill()
                 return honcho.wait()
 
 
@@ -171,7 +176,14 @@ def manage_command(args: list[str]) -> int:
         return subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), *args], env=environment).returncode
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str]) -> int:
+    # A SIGTERM (from a process manager or CI) stops everything as cleanly as Ctrl-C does.
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)  # even when started with SIGINT ignored (in the background)
     commands = {"run": lambda: run(), "test": lambda: test(argv[1:]), "manage": lambda: manage_command(argv[1:])}
     if not argv or argv[0] not in commands:
         print(__doc__)
