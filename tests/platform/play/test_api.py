@@ -105,6 +105,16 @@ def test_stale_seq_answer_carries_the_current_seq(started_game, alice, bob, api_
         f"/api/games/{started_game.pk}/moves/", {"text": "guard alice prince", "expected_seq": 0}, format="json"
     )
     assert response.status_code == 409 and response.json()["seq"] == 1
+    assert response.json()["game"]["seq"] == 1 and response.json()["game"]["to_move"] == [1]
+
+
+def test_leave_and_abort_an_open_table(alice, bob, api_client_for):
+    host, guest = api_client_for(alice), api_client_for(bob)
+    game = host.post("/api/games/", {"game": "love-letter", "players": 3}, format="json").json()
+    guest.post(f"/api/games/{game['id']}/join/", {}, format="json")
+    assert guest.post(f"/api/games/{game['id']}/leave/").status_code == 204
+    assert guest.post(f"/api/games/{game['id']}/abort/").status_code == 403
+    assert host.post(f"/api/games/{game['id']}/abort/").json()["status"] == "aborted"
 
 
 def test_malformed_json_is_a_400_with_a_detail(started_game, alice, api_client_for):

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from games import engines
 from turnbased.play import selectors, services
+from turnbased.play.errors import StaleSequence
 from turnbased.play.models import MoveSource, Visibility
 from turnbased.play.presenters import game_summary
 
@@ -112,6 +113,24 @@ class GameStartApi(APIView):
         return Response(_game_detail(game_id, request))
 
 
+class GameLeaveApi(APIView):
+    """Give up my seat at a table that has not started."""
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request, game_id: int):
+        services.leave_game(game_id=game_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class GameAbortApi(APIView):
+    """Cancel a table that has not started (its creator only)."""
+
+    @extend_schema(request=None, responses=GameOutputSerializer)
+    def post(self, request, game_id: int):
+        services.abort_game(game_id=game_id, user=request.user)
+        return Response(_game_detail(game_id, request))
+
+
 class LegalMovesApi(APIView):
     """My legal moves now, each as JSON and in the text notation."""
 
@@ -144,15 +163,20 @@ class MoveSubmitApi(APIView):
     def post(self, request, game_id: int):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        outcome = services.submit_move(
-            game_id=game_id,
-            user=request.user,
-            expected_seq=data.validated_data["expected_seq"],
-            move=data.validated_data.get("move"),
-            text=data.validated_data.get("text"),
-            source=MoveSource.API,
-            idempotency_key=data.validated_data.get("idempotency_key"),
-        )
+        try:
+            outcome = services.submit_move(
+                game_id=game_id,
+                user=request.user,
+                expected_seq=data.validated_data["expected_seq"],
+                move=data.validated_data.get("move"),
+                text=data.validated_data.get("text"),
+                source=MoveSource.API,
+                idempotency_key=data.validated_data.get("idempotency_key"),
+            )
+        except StaleSequence as stale:
+            # Hand back the fresh position so the client can decide again without another request.
+            body = {"detail": stale.detail, "seq": stale.current_seq, "game": _game_detail(game_id, request)}
+            return Response(body, status=stale.status)
         body = {
             "seq": outcome.move.seq,
             "text": outcome.move.text,
