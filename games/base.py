@@ -146,6 +146,7 @@ class Engine:
         The outcome always has ``winners`` (a list of seats), ``scores`` (a
         list, one number per seat), ``ranking`` (seats, best first) and
         ``summary`` (one line of text); a game may add its own details.
+        A drawn game has ``winners == []`` and ``draw: True``.
         """
         raise NotImplementedError
 
