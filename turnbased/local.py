@@ -164,6 +164,11 @@ def test(pytest_args: list[str]) -> int:
     """Run pytest against the embedded PostgreSQL; return its exit code."""
     with ExitStack() as stack:
         environment = service_environment(stack, redis_port=free_port())
+        if "DATABASE_URL" not in os.environ:
+            # A test database of this run's own, so two test runs on one server never collide.
+            environment["DATABASE_URL"] = environment["DATABASE_URL"].replace(
+                f"/{DATABASE_NAME}?", f"/{DATABASE_NAME}_{os.getpid()}?"
+            )
         environment.setdefault("DJANGO_SETTINGS_MODULE", "turnbased.settings")
         return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=environment, cwd=BASE_DIR).returncode
 
