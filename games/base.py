@@ -20,6 +20,7 @@ State = dict[str, Any]
 Move = dict[str, Any]
 
 PUBLIC = None  # Event.visible_to value meaning "every player and spectator"
+RESIGN: dict[str, Any] = {"resign": True}  # the one move every game understands, at any time
 
 
 class EngineError(Exception):
@@ -159,6 +160,21 @@ class Engine:
         """Return one line of text for a history entry, worded for ``viewer``."""
         raise NotImplementedError
 
+    def view_text(self, view: dict[str, Any]) -> str:
+        """Render a view (from ``view``) as plain text for an email: the position as that seat sees it."""
+        raise NotImplementedError
+
+    # -- leaving ------------------------------------------------------------
+    def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """Return the state after ``seat`` gives up the game; raise ``IllegalMove`` if it cannot."""
+        raise IllegalMove("Resigning is not possible in this game.")
+
+    def play(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+        """Apply a logged move: the platform's ``{"resign": true}`` or one of the game's own moves."""
+        if move == RESIGN:
+            return self.resign(state, seat)
+        return self.apply(state, seat, move)
+
     # -- notation -----------------------------------------------------------
     def describe_move(self, state: State, move: Move) -> str:
         """Return the short text notation of ``move`` (it must parse back to the same move)."""
@@ -174,3 +190,22 @@ class Engine:
     def notation_help(self) -> str:
         """Return a few lines explaining how to write any move of this game."""
         raise NotImplementedError
+
+    def moves_summary(self, texts: list[str], limit: int = 40) -> list[str]:
+        """Return the legal moves' notation as lines short enough for an email.
+
+        Up to ``limit`` moves are listed one per line; beyond that they are
+        grouped by their first word with a few examples each, and the reader
+        relies on ``notation_help`` for the rule. Games may do better.
+        """
+        if len(texts) <= limit:
+            return list(texts)
+        groups: dict[str, list[str]] = {}
+        for text in texts:
+            groups.setdefault(text.split(" ", 1)[0], []).append(text)
+        lines = []
+        for word, members in groups.items():
+            shown = ", ".join(members[:4])
+            more = f" and {len(members) - 4} more like them" if len(members) > 4 else ""
+            lines.append(f"{word}: {shown}{more}")
+        return lines

@@ -607,11 +607,36 @@ def _end_leg(state: State, events: list[Event], reason: str, cleared: list[str])
     _emit(events, "match_ended", {"winners": winners, "points": totals, "tiles": tile_totals})
 
 
+def resign(state: State, seat: int) -> tuple[State, list[Event]]:
+    """Return the state after ``seat`` gives up the match: the opponent wins it at once."""
+    if state["phase"] == OVER:
+        raise IllegalMove("The match is over")
+    if seat not in (0, 1):
+        raise IllegalMove(f"There is no seat {seat!r}")
+    new = copy.deepcopy(state)
+    events: list[Event] = []
+    new.update(phase=OVER, current=None, winners=[1 - seat], locked=None, final_left=None, resigned=seat)
+    _emit(events, "resigned", {"seat": seat, "winners": [1 - seat]})
+    return new, events
+
+
 def game_result(state: State) -> dict[str, Any] | None:
-    """Return the outcome once both legs are over, else None."""
+    """Return the outcome once both legs are over (or a player resigned), else None."""
     if state["phase"] != OVER:
         return None
     points, counts = match_totals(state)
+    if state.get("resigned") is not None:
+        loser = state["resigned"]
+        return {
+            "winners": [1 - loser],
+            "scores": points,
+            "ranking": [1 - loser, loser],
+            "summary": f"{state['players'][1 - loser]} wins: {state['players'][loser]} resigned",
+            "draw": False,
+            "tiles": counts,
+            "legs": copy.deepcopy(state["legs"]),
+            "resigned": loser,
+        }
     ranking = sorted((0, 1), key=lambda seat: (-points[seat], -counts[seat], seat))
     winners = state["winners"]
     names = state["players"]
@@ -674,6 +699,12 @@ class HalaliEngine(Engine):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Return what ``seat`` (None: a spectator) may know."""
         return player_view.view(state, seat)
+
+    def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        return resign(state, seat)
+
+    def view_text(self, view: dict[str, Any]) -> str:
+        return player_view.view_text(view)
 
     def describe_event(self, event: Event, players: list[str], viewer: int | None) -> str:
         """Return one line describing ``event`` for ``viewer``."""

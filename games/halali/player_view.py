@@ -119,6 +119,8 @@ def describe_event(event: Event, players: list[str], viewer: int | None) -> str:
         return f"{value} point{'s' if value != 1 else ''}"
 
     kind = event.kind
+    if kind == "resigned":
+        return f"{who(d['seat'])} resigned: {who(d['winners'][0])} {verb(d['winners'][0], 'win', 'wins')} the match."
     if kind == "flipped":
         what = title(d["kind"])
         if d["kind"] == tiles.HUNTER:
@@ -175,3 +177,41 @@ def _outcome(winners: list[int], points: list[int], counts: list[int], who) -> s
     if points[0] == points[1]:
         text += f" on tiles collected ({counts[winner]}–{counts[1 - winner]})"
     return text
+
+
+_LETTERS = {"bear": "B", "fox": "F", "hunter": "H", "lumberjack": "L", "pheasant": "P", "duck": "D", "tree": "T"}
+_ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<"}
+
+
+def view_text(view: dict[str, Any]) -> str:
+    """Render a view as plain text for an email: the board as a grid, then the scores."""
+    tiles_at = {tile["square"]: tile for tile in view["tiles"]}
+    face_down = set(view["face_down"])
+    columns = "abcdefg"
+    lines = [f"Halali!, leg {view['leg']} of {view['legs_total']}, turn {view['turn']}."]
+    lines.append("     " + "   ".join(columns))
+    for row in range(7, 0, -1):
+        cells = []
+        for column in columns:
+            square = f"{column}{row}"
+            if square in tiles_at:
+                tile = tiles_at[square]
+                cells.append(_LETTERS[tile["kind"]] + _ARROWS.get(tile.get("dir", ""), " "))
+            elif square in face_down:
+                cells.append("##")
+            else:
+                cells.append("..")
+        lines.append(f"  {row}  " + "  ".join(cells))
+    lines.append("")
+    lines.append("B bear, F fox, H hunter (^ > v < its rifle), L lumberjack, P pheasant, D duck, T tree, "
+                 "## face down, .. empty. Exits: d7 (N), g4 (E), d1 (S), a4 (W).")
+    if view.get("final_turns_left") is not None:
+        lines.append(f"Final phase: {view['final_turns_left']} turns left.")
+    for seat in view["seats"]:
+        you = " (you)" if seat["seat"] == view["you"] else ""
+        turn = ", to move" if seat["seat"] == view["current"] else ""
+        lines.append(
+            f"  {seat['name']}{you}: {seat['side']}{turn}; this leg {seat['points']} points from {seat['tiles']} "
+            f"tiles; match {seat['match_points']} points, {seat['match_tiles']} tiles"
+        )
+    return "\n".join(lines)

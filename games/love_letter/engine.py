@@ -122,6 +122,7 @@ def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> St
         "discards": [],
         "in_round": [],
         "protected": [],
+        "left": [False] * len(players),
         "log": [],
         "rounds": [],
         "last_round": None,
@@ -189,6 +190,12 @@ def _start_round(state: State, starter: int, events: list[Event], candidates: li
     _emit(state, events, "round_started", start)
     for seat in deal_order:
         _emit(state, events, "dealt", {"seat": seat, "card": hands[seat][0]}, [seat])
+    # Ruling 33: a player who has left the game is knocked out at the start of each later round.
+    for seat in deal_order:
+        if _has_left(state, seat):
+            _eliminate(state, seat, events, "left")
+    if _has_left(state, starter):
+        starter = _next_seat(state, starter)
     _start_turn(state, starter, events)
 
 
@@ -220,6 +227,40 @@ def _end_turn(state: State, events: list[Event]) -> None:
         _end_round(state, events, "showdown")
     else:
         _start_turn(state, _next_seat(state, state["current"]), events)
+
+
+def _has_left(state: State, seat: int) -> bool:
+    return bool(state.get("left", [False] * len(state["players"]))[seat])
+
+
+def resign(state: State, seat: int) -> tuple[State, list[Event]]:
+    """Return the state after ``seat`` leaves the game for good (ruling 33), and the events.
+
+    The seat is knocked out of the current round at once and of every later
+    round at its start; when one player is left in the game, they win it.
+    """
+    if state["phase"] == OVER:
+        raise IllegalMove("The game is over")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state["players"]):
+        raise IllegalMove(f"There is no seat {seat!r}")
+    if _has_left(state, seat):
+        raise IllegalMove("You have already left this game")
+    new = copy.deepcopy(state)
+    new.setdefault("left", [False] * len(new["players"]))[seat] = True
+    events: list[Event] = []
+    _emit(new, events, "player_left", {"seat": seat})
+    staying = [other for other in range(len(new["players"])) if not new["left"][other]]
+    if len(staying) == 1:
+        new.update(phase=OVER, current=None, winners=staying)
+        _emit(new, events, "game_ended", {"winners": staying, "tokens": list(new["tokens"]), "reason": "resigned"})
+        return new, events
+    if new["in_round"][seat]:
+        _eliminate(new, seat, events, "left")
+        if new["current"] == seat:
+            _end_turn(new, events)
+        elif len(_alive(new)) == 1:
+            _end_round(new, events, "last_standing")
+    return new, events
 
 
 def _alive(state: State) -> list[int]:
@@ -643,6 +684,12 @@ class LoveLetterEngine(Engine):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Return what ``seat`` (None: a spectator) may know."""
         return player_view.view(state, seat)
+
+    def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        return resign(state, seat)
+
+    def view_text(self, view: dict[str, Any]) -> str:
+        return player_view.view_text(view)
 
     def describe_event(self, event: Event, players: list[str], viewer: int | None) -> str:
         """Return one line describing ``event`` for ``viewer``."""

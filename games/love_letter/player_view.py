@@ -38,6 +38,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 "name": state["players"][other],
                 "tokens": state["tokens"][other],
                 "in_round": state["in_round"][other],
+                "left": bool(state.get("left", [False] * n)[other]),
                 "protected": state["protected"][other],
                 "hand_count": len(state["hands"][other]),
                 "discards": copy.deepcopy(state["discards"][other]),
@@ -167,6 +168,8 @@ def describe_event(event: Event, players: list[str], viewer: int | None) -> str:
         return f"{who(d['seat'])} played the Princess."
     if kind.endswith("_played"):
         return f"{who(d['seat'])} played the {title(d['card'])}."
+    if kind == "player_left":
+        return f"{who(d['seat'])} left the game and will be knocked out at the start of every round."
     if kind == "knocked_out":
         verb = "are" if d["seat"] == viewer else "is"
         text = f"{who(d['seat'])} {verb} out of the round"
@@ -195,7 +198,53 @@ def describe_event(event: Event, players: list[str], viewer: int | None) -> str:
     if kind == "target_tied":
         names = " and ".join(who(s) for s in d["seats"])
         return f"{names} are tied at {d['tokens']} tokens: another round is played."
+    if kind == "game_ended" and d.get("reason") == "resigned":
+        winner = d["winners"][0]
+        return f"Everyone else has left: {who(winner)} {'win' if winner == viewer else 'wins'} the game."
     if kind == "game_ended":
         winner = d["winners"][0]
         return f"{who(winner)} {'win' if winner == viewer else 'wins'} the game with {d['tokens'][winner]} tokens."
     return kind.replace("_", " ").capitalize() + "."
+
+
+def view_text(view: dict[str, Any]) -> str:
+    """Render a view as plain text: the table as its viewer sees it, for an email."""
+    edition = view["edition"]
+
+    def card(name: str) -> str:
+        return f"{title(name)} ({cards.value(edition, name)})"
+
+    lines = [
+        f"Love Letter ({edition} edition), round {view['round']}, turn {view['turn']}. "
+        f"{view['target']} tokens win the game."
+    ]
+    if view["hand"] is not None:
+        lines.append("Your hand: " + (", ".join(card(c) for c in view["hand"]) or "none (you are out of this round)"))
+    deck = f"Deck: {view['deck_count']} card{'s' if view['deck_count'] != 1 else ''}; the set-aside card is "
+    deck += "still set aside." if view["set_aside_present"] else "taken."
+    lines.append(deck)
+    if view["face_up_removed"]:
+        lines.append("Removed face up this round: " + ", ".join(card(c) for c in view["face_up_removed"]))
+    lines.append("")
+    for seat in view["seats"]:
+        status = []
+        if seat["seat"] == view["you"]:
+            status.append("you")
+        if seat["seat"] == view["current"]:
+            status.append("to play")
+        if seat["left"]:
+            status.append("left the game")
+        elif not seat["in_round"]:
+            status.append("out of the round")
+        if seat["protected"]:
+            status.append("protected")
+        tokens = f"{seat['tokens']} token{'s' if seat['tokens'] != 1 else ''}"
+        discards = ", ".join(title(entry["card"]) for entry in seat["discards"]) or "none"
+        label = f" ({', '.join(status)})" if status else ""
+        lines.append(f"  {seat['name']}{label}: {tokens}, {seat['hand_count']} in hand; discards: {discards}")
+    unseen = ", ".join(f"{title(row['card'])} {row['unseen']}" for row in view["tracker"]["cards"] if row["unseen"])
+    lines += ["", f"Not yet seen by you: {unseen or 'nothing'} ({view['tracker']['unknown_cards']} unknown cards)."]
+    if view["private_log"]:
+        lines += ["", "What only you know this round:"]
+        lines += [f"  turn {entry['turn']}: {entry['text']}" for entry in view["private_log"]]
+    return "\n".join(lines)

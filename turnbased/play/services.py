@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engines, get_engine
-from games.base import BadNotation, IllegalMove, InvalidOptions
+from games.base import RESIGN, BadNotation, IllegalMove, InvalidOptions
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play import store
@@ -274,31 +274,59 @@ def submit_move(
         try:
             if text is not None:
                 move = engine.parse_move(str(text), game.state, seat.index)
-            if not isinstance(move, dict):
-                raise IllegalMove("A move must be a JSON object.")
+            if not isinstance(move, dict) or move == RESIGN:
+                raise IllegalMove("A move must be one of the game's moves, as a JSON object.")
             new_state, events = engine.apply(game.state, seat.index, move)
         except (IllegalMove, BadNotation) as error:
             raise IllegalMoveError(error.reason) from None
-        entry = store.append(
-            game,
-            expected_seq=expected_seq,
-            seat=seat.index,
-            user_id=user.pk,
-            move=move,
-            text=engine.describe_move(game.state, move),
-            events=events,
-            new_state=new_state,
-            source=source,
-            idempotency_key=idempotency_key,
-        )
-        result = engine.result(new_state)
-        if result is not None:
-            game.result = result
-            game.save(update_fields=["result"])
-            game_transition(game=game, to=GameStatus.FINISHED)
-            notifications_record(game=game, seq=game.seq, kind=NotificationKind.GAME_FINISHED, user_ids=_user_ids(game))
-        else:
-            # Every new position is a new decision for whoever is to move, even the same seat again
-            # (a new round, a two-step move), and an email player needs each one.
-            _record_turn_notifications(game)
+        entry = _append(game, seat=seat.index, user=user, move=move, text=engine.describe_move(game.state, move),
+                        new_state=new_state, events=events, source=source, idempotency_key=idempotency_key)
+    return MoveOutcome(game=game, move=entry, replayed=False)
+
+
+def _append(game: Game, *, seat: int, user, move: dict, text: str, new_state: dict, events, source: str,
+            idempotency_key: str | None) -> Move:
+    """Log a validated move, finish the game if it ended, and record who must hear of it."""
+    entry = store.append(
+        game,
+        expected_seq=game.seq,
+        seat=seat,
+        user_id=user.pk if user is not None else None,
+        move=move,
+        text=text,
+        events=events,
+        new_state=new_state,
+        source=source,
+        idempotency_key=idempotency_key,
+    )
+    result = store.engine_of(game).result(new_state)
+    if result is not None:
+        game.result = result
+        game.save(update_fields=["result"])
+        game_transition(game=game, to=GameStatus.FINISHED)
+        notifications_record(game=game, seq=game.seq, kind=NotificationKind.GAME_FINISHED, user_ids=_user_ids(game))
+    else:
+        # Every new position is a new decision for whoever is to move, even the same seat again
+        # (a new round, a two-step move), and an email player needs each one.
+        _record_turn_notifications(game)
+    return entry
+
+
+def resign_game(*, game_id: int, user: AbstractBaseUser, source: str = MoveSource.WEB) -> MoveOutcome:
+    """Leave a game in play for good, whoever's turn it is; the engine decides what follows."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            if game.visibility == Visibility.PRIVATE:
+                raise GameNotFound()
+            raise NotAllowed("You are not playing in this game.")
+        if game.status != GameStatus.ACTIVE:
+            raise Conflict("This game is not in play." if game.status == GameStatus.OPEN else "This game is over.")
+        try:
+            new_state, events = store.engine_of(game).play(game.state, seat.index, RESIGN)
+        except IllegalMove as error:
+            raise IllegalMoveError(error.reason) from None
+        entry = _append(game, seat=seat.index, user=user, move=RESIGN, text="resign", new_state=new_state,
+                        events=events, source=source, idempotency_key=None)
     return MoveOutcome(game=game, move=entry, replayed=False)

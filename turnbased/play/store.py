@@ -101,7 +101,7 @@ def replay(game: Game) -> dict | None:
     engine = engine_of(game)
     state = initial_state(game)
     for entry in Move.objects.filter(game=game).order_by("seq").only("seat", "move"):
-        state, _ = engine.apply(state, entry.seat, entry.move)
+        state, _ = engine.play(state, entry.seat, entry.move)
     return state
 
 

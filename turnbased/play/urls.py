@@ -12,5 +12,6 @@ urlpatterns = [
     path("games/<int:game_id>/start/", views.game_start, name="game-start"),
     path("games/<int:game_id>/leave/", views.game_leave, name="game-leave"),
     path("games/<int:game_id>/abort/", views.game_abort, name="game-abort"),
+    path("games/<int:game_id>/resign/", views.game_resign, name="game-resign"),
     path("games/<int:game_id>/invite/<str:invite_code>/", views.game_invite, name="game-invite"),
 ]

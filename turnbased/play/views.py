@@ -208,6 +208,12 @@ def game_leave(request, game_id: int):
 
 @require_POST
 @login_required
+def game_resign(request, game_id: int):
+    return _act(request, game_id, services.resign_game, "You resigned.")
+
+
+@require_POST
+@login_required
 def game_abort(request, game_id: int):
     return _act(request, game_id, services.abort_game, "The table was aborted.")
 

@@ -229,3 +229,14 @@ def test_when_a_leg_ends_by_clearing_a_side_the_next_leg_still_starts():
 )
 def test_describe_event_words_the_line_for_the_viewer(event, viewer, text):
     assert ENGINE.describe_event(event, NAMES, viewer) == text
+
+
+def test_resigning_gives_the_opponent_the_match_at_once():
+    from games.halali import ENGINE as HALALI
+
+    state = HALALI.setup(["alice", "bob"], HALALI.validate_options(2, {}), "resign")
+    state, events = HALALI.play(state, 0, {"resign": True})
+    result = HALALI.result(state)
+    assert result["winners"] == [1] and result["resigned"] == 0 and "resigned" in result["summary"]
+    assert [event.kind for event in events] == ["resigned"]
+    assert HALALI.to_move(state) == []

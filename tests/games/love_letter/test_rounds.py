@@ -298,3 +298,48 @@ def test_given_spy_bonus_reaches_target_alone_then_it_wins_the_game():
     state, events = act(state, {"card": "spy"})
     assert ENGINE.result(state)["winners"] == [1]
     assert state["tokens"] == [1, 6]
+
+
+# -- leaving the game (ruling 33) -----------------------------------------------
+
+
+def test_leaving_knocks_the_seat_out_now_and_the_others_play_on():
+    engine = ENGINE
+    state = engine.setup(["alice", "bob", "carol"], engine.validate_options(3, {"first_player": 0}), "leave")
+    state, events = engine.play(state, 1, {"resign": True})
+    assert [event.kind for event in events][:2] == ["player_left", "knocked_out"]
+    view = engine.view(state, 0)
+    assert view["seats"][1]["left"] and not view["seats"][1]["in_round"]
+    assert engine.to_move(state) == [0] and engine.result(state) is None
+
+
+def test_a_player_who_left_is_knocked_out_at_the_start_of_every_later_round():
+    engine = ENGINE
+    state = engine.setup(["alice", "bob", "carol"], engine.validate_options(3, {"first_player": 0}), "later")
+    state, _ = engine.play(state, 2, {"resign": True})
+    rounds_seen = state["round"]
+    while state["round"] == rounds_seen and engine.result(state) is None:
+        seat = engine.to_move(state)[0]
+        state, _ = engine.apply(state, seat, engine.legal_moves(state, seat)[0])
+    if engine.result(state) is None:
+        assert not state["in_round"][2] and state["hands"][2] == []
+        assert state["current"] != 2
+
+
+def test_when_everyone_else_has_left_the_last_player_wins():
+    engine = ENGINE
+    state = engine.setup(["alice", "bob", "carol"], engine.validate_options(3, {}), "alone")
+    state, _ = engine.play(state, 0, {"resign": True})
+    state, events = engine.play(state, 2, {"resign": True})
+    assert engine.result(state)["winners"] == [1]
+    assert events[-1].kind == "game_ended"
+    with pytest.raises(IllegalMove):
+        engine.play(state, 1, {"resign": True})
+
+
+def test_leaving_twice_is_refused():
+    engine = ENGINE
+    state = engine.setup(["alice", "bob", "carol"], engine.validate_options(3, {}), "twice")
+    state, _ = engine.play(state, 1, {"resign": True})
+    with pytest.raises(IllegalMove, match="already left"):
+        engine.play(state, 1, {"resign": True})

@@ -157,6 +157,7 @@ def test_view_for_a_seat_has_the_standing_state_of_section_7_1():
         "name": "Bob",
         "tokens": 0,
         "in_round": True,
+        "left": False,
         "protected": False,
         "hand_count": 1,
         "discards": [],

@@ -191,3 +191,9 @@ def test_game_types_list_the_engines_and_their_options():
     love_letter = next(entry for entry in types if entry["game"] == "love-letter")
     assert love_letter["min_players"] == 2
     assert "deck" not in {option["name"] for option in love_letter["options"]}
+
+
+def test_resign_through_the_api(started_game, alice, api_client_for):
+    response = api_client_for(alice).post(f"/api/games/{started_game.pk}/resign/")
+    assert response.status_code == 200 and response.json()["status"] == "finished"
+    assert response.json()["result"]["winners"] == [1]

@@ -205,3 +205,17 @@ def test_status_transitions_follow_the_table(alice):
     services.game_transition(game=game, to=GameStatus.ABORTED)
     with pytest.raises(Conflict):
         services.game_transition(game=game, to=GameStatus.ACTIVE)
+
+
+def test_resigning_a_two_player_game_ends_it_for_the_other(started_game, bob):
+    outcome = services.resign_game(game_id=started_game.pk, user=bob)
+    started_game.refresh_from_db()
+    assert outcome.move.move == {"resign": True} and outcome.move.text == "resign"
+    assert started_game.status == GameStatus.FINISHED and started_game.result["winners"] == [0]
+    with pytest.raises(Conflict, match="over"):
+        services.resign_game(game_id=started_game.pk, user=bob)
+
+
+def test_a_resign_cannot_be_smuggled_in_as_a_move(started_game, alice):
+    with pytest.raises(IllegalMoveError):
+        services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move={"resign": True})

@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<int:game_id>/start/", views.GameStartApi.as_view(), name="api-game-start"),
     path("games/<int:game_id>/leave/", views.GameLeaveApi.as_view(), name="api-game-leave"),
     path("games/<int:game_id>/abort/", views.GameAbortApi.as_view(), name="api-game-abort"),
+    path("games/<int:game_id>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
     path("games/<int:game_id>/legal-moves/", views.LegalMovesApi.as_view(), name="api-legal-moves"),
     path("games/<int:game_id>/moves/", views.MoveSubmitApi.as_view(), name="api-moves"),
     path("games/<int:game_id>/history/", views.HistoryApi.as_view(), name="api-history"),

@@ -131,6 +131,15 @@ class GameAbortApi(APIView):
         return Response(_game_detail(game_id, request))
 
 
+class GameResignApi(APIView):
+    """Leave a game in play for good; the game decides what follows (usually the others play on or win)."""
+
+    @extend_schema(request=None, responses=GameOutputSerializer)
+    def post(self, request, game_id: int):
+        services.resign_game(game_id=game_id, user=request.user, source=MoveSource.API)
+        return Response(_game_detail(game_id, request))
+
+
 class LegalMovesApi(APIView):
     """My legal moves now, each as JSON and in the text notation."""
 
