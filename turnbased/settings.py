@@ -7,6 +7,7 @@ and sets ``DATABASE_URL`` and ``CELERY_BROKER_URL`` before Django starts.
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -35,6 +36,8 @@ INSTALLED_APPS = [
     "turnbased.accounts",
     "turnbased.play",
     "turnbased.notifications",
+    "turnbased.mail",
+    "anymail",
 ]
 
 MIDDLEWARE = [
@@ -61,6 +64,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "turnbased.mail.context_processors.mailbox_link",
             ],
         },
     },
@@ -135,7 +139,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE = {
+    "sweep-outbox": {"task": "turnbased.mail.tasks.sweep_outbox", "schedule": 60.0},
+    "daily-digests": {"task": "turnbased.mail.tasks.send_daily_digests", "schedule": crontab(minute=0, hour=7)},
+}
 
 # --- Email --------------------------------------------------------------------
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
@@ -144,7 +151,18 @@ EMAIL_PORT = env.int("EMAIL_PORT", default=2525)
 EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
 EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
-DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="turnbased <games@turnbased.localhost>")
+MAIL_DOMAIN = env("MAIL_DOMAIN", default="turnbased.localhost")
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default=f"turnbased <games@{MAIL_DOMAIN}>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Replies (play+<token>@MAIL_DOMAIN) arrive on this local SMTP server, or through the provider webhook.
+MAIL_INBOUND_HOST = env("MAIL_INBOUND_HOST", default="127.0.0.1")
+MAIL_INBOUND_PORT = env.int("MAIL_INBOUND_PORT", default=2526)
+# In development the mail server also keeps every outgoing message (EMAIL_HOST:EMAIL_PORT) for /mailbox/.
+MAIL_SINK = env.bool("MAIL_SINK", default=DEBUG)
+REPLY_TOKEN_MAX_AGE_DAYS = env.int("REPLY_TOKEN_MAX_AGE_DAYS", default=60)
+# Provider settings for django-anymail, e.g. ANYMAIL='{"MAILGUN_API_KEY": "...", "WEBHOOK_SECRET": "user:pass"}'
+# with EMAIL_BACKEND=anymail.backends.mailgun.EmailBackend.
+ANYMAIL = env.json("ANYMAIL", default={})
 
 # --- Logging ------------------------------------------------------------------
 LOGGING = {

@@ -16,5 +16,7 @@ urlpatterns = [
     path("accounts/", include("turnbased.accounts.urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),
+    path("anymail/", include("anymail.urls")),
+    path("", include("turnbased.mail.urls")),
     path("", include("turnbased.play.urls")),
 ]

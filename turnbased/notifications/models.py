@@ -22,13 +22,16 @@ class Notification(models.Model):
     kind = models.CharField(max_length=20, choices=NotificationKind.choices)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # Settled without an email: preferences say no, a newer position superseded it, a digest covers it.
+    skipped_at = models.DateTimeField(null=True, blank=True)
+    skip_reason = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["created_at"]
         constraints = [
             models.UniqueConstraint(fields=["user", "game", "seq", "kind"], name="notification_unique_key"),
         ]
-        indexes = [models.Index(fields=["sent_at", "created_at"])]
+        indexes = [models.Index(fields=["sent_at", "skipped_at", "created_at"])]
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id} in game {self.game_id} at {self.seq}"

@@ -113,5 +113,10 @@ def events_since(game: Game, after_seq: int) -> list[LoggedEvent]:
     return logged
 
 
+def last_move_of_seat(game: Game, seat: int, *, before_seq: int) -> Move | None:
+    """Return the seat's latest logged move before ``before_seq`` (what happened since is news to them)."""
+    return Move.objects.filter(game=game, seat=seat, seq__lt=before_seq).order_by("-seq").first()
+
+
 def last_move(game: Game) -> Move | None:
     return Move.objects.filter(game=game).order_by("-seq").first()

@@ -17,6 +17,7 @@ from django.template.loader import select_template
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engines, get_engine
+from turnbased.mail.delivery import record_visit
 from turnbased.play import selectors, services
 from turnbased.play.errors import GameNotFound, PlayError
 from turnbased.play.models import GameStatus, MoveSource, Visibility
@@ -109,9 +110,16 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
     }
 
 
+def _note_presence(request, viewer: selectors.Viewer) -> None:
+    """A player with the page open gets no turn email until they leave it."""
+    if viewer.is_player:
+        record_visit(user=request.user, game_id=viewer.game.pk)
+
+
 @require_GET
 def game_detail(request, game_id: int):
     viewer = _viewer_or_404(game_id, request)
+    _note_presence(request, viewer)
     game = viewer.game
     context = _panel_context(request, viewer)
     context.update({
@@ -130,6 +138,7 @@ def game_detail(request, game_id: int):
 def game_panel(request, game_id: int):
     """Return the panel when the position moved past ``seq`` (htmx polls this); 204 when it did not."""
     viewer = _viewer_or_404(game_id, request)
+    _note_presence(request, viewer)
     seen = request.GET.get("seq")
     status = request.GET.get("status")
     if seen == str(viewer.game.seq) and status == viewer.game.status:

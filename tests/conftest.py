@@ -1,0 +1,18 @@
+"""Settings every test shares."""
+
+import os
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _celery_runs_tasks_inline():
+    """Run Celery tasks in the test's own process unless a test starts a real worker."""
+    if "DATABASE_URL" not in os.environ:  # engine tests run without Django and its services
+        yield
+        return
+    from turnbased.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False

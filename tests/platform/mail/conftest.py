@@ -1,0 +1,46 @@
+"""Helpers for email tests: deliver the outbox, write replies as a mail client would."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+import pytest
+
+from turnbased.mail import delivery
+from turnbased.notifications.models import Notification
+
+
+@pytest.fixture
+def deliver_all():
+    """Deliver every unsettled outbox row now; return what happened to each."""
+
+    def deliver():
+        return [delivery.deliver(pk) for pk in Notification.objects.filter(sent_at=None, skipped_at=None)
+                .order_by("pk").values_list("pk", flat=True)]
+
+    return deliver
+
+
+def reply_bytes(original, body: str | None = None, *, sender: str | None = None, html: str | None = None,
+                to: str | None = None, message_id: str | None = None) -> bytes:
+    """Build a reply to ``original`` (a sent EmailMessage) the way a mail client would."""
+    reply = EmailMessage()
+    reply["From"] = sender or original.to[0]
+    reply["To"] = to or original.reply_to[0]
+    reply["Subject"] = f"Re: {original.subject}"
+    reply["Message-ID"] = message_id or make_msgid(domain="client.example")
+    reply["In-Reply-To"] = original.extra_headers["Message-ID"]
+    quoted = "\n".join(f"> {line}" for line in original.body.splitlines())
+    if body is not None:
+        reply.set_content(f"{body}\n\nOn Sun, 29 Nov 2026 at 10:00, turnbased wrote:\n{quoted}\n")
+    if html is not None:
+        if body is None:
+            reply.set_content(html, subtype="html")
+        else:
+            reply.add_alternative(html, subtype="html")
+    return bytes(reply)
+
+
+def latest_to(mailoutbox, address: str, subject_start: str = ""):
+    return [m for m in mailoutbox if m.to == [address] and m.subject.startswith(subject_start)][-1]

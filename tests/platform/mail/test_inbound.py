@@ -1,0 +1,178 @@
+"""Inbound: replies make moves, and every rejection is answered by email and changes nothing."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from tests.platform.mail.conftest import latest_to, reply_bytes
+from turnbased.mail import delivery, tasks
+from turnbased.mail.inbound import first_command, handle_inbound, html_to_text
+from turnbased.mail.models import InboundEmail
+from turnbased.mail.tokens import BadToken, ExpiredToken, read_reply_address, reply_address
+from turnbased.notifications.models import Notification, NotificationKind
+from turnbased.play.models import Move
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def turn_email(started_game, mailoutbox):
+    """Alice's turn email for the scripted game (she holds a Guard and a Handmaid)."""
+    row = Notification.objects.get(game=started_game, kind=NotificationKind.YOUR_TURN, user__username="alice")
+    delivery.deliver(row.pk)
+    return latest_to(mailoutbox, "alice@example.com", "Your turn")
+
+
+def moves_in(game) -> int:
+    return Move.objects.filter(game=game).count()
+
+
+def answer(mailoutbox, address):
+    return [m for m in mailoutbox if m.to == [address]][-1]
+
+
+def test_a_reply_with_a_move_plays_it_and_confirms(started_game, turn_email, mailoutbox, deliver_all):
+    outcome = handle_inbound(reply_bytes(turn_email, "Guard bob priest", message_id="<r1@client.example>"))
+    assert outcome == "played guard bob priest"
+    move = Move.objects.get(game=started_game)
+    assert move.source == "email" and move.move == {"card": "guard", "target": 1, "guess": "priest"}
+    confirmation = answer(mailoutbox, "alice@example.com")
+    assert confirmation.subject.startswith("Re: Your turn")
+    assert 'Your move "guard bob priest" was played.' in confirmation.body
+    assert confirmation.extra_headers["In-Reply-To"] == "<r1@client.example>"
+
+
+def test_the_same_reply_delivered_twice_plays_once_and_answers_once(started_game, turn_email, mailoutbox):
+    raw = reply_bytes(turn_email, "handmaid", message_id="<same@client.example>")
+    handle_inbound(raw)
+    count = len(mailoutbox)
+    assert handle_inbound(raw) == "duplicate"
+    assert moves_in(started_game) == 1 and len(mailoutbox) == count
+
+
+def test_the_task_processes_a_raw_message(started_game, turn_email):
+    tasks.enqueue_inbound(reply_bytes(turn_email, "handmaid"), [turn_email.reply_to[0]])
+    assert moves_in(started_game) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "heading"),
+    [
+        ("guard alice priest", "is not a move you can make now"),
+        ("princess", "is not a move you can make now"),
+        ("dance a jig", "is not a move you can make now"),
+        ("", "had no move in it"),
+        ("x" * 300, "too long to be a move"),
+    ],
+)
+def test_bad_commands_are_answered_with_the_reason_and_the_moves(started_game, turn_email, mailoutbox, body, heading):
+    handle_inbound(reply_bytes(turn_email, body))
+    assert moves_in(started_game) == 0
+    reply = answer(mailoutbox, "alice@example.com")
+    assert heading in reply.body
+    if "not a move" in heading:
+        assert "  guard bob priest\n" in reply.body and "  handmaid\n" in reply.body
+
+
+def test_an_old_email_after_the_game_moved_on_gets_the_current_position(started_game, turn_email, alice, mailoutbox):
+    handle_inbound(reply_bytes(turn_email, "handmaid"))
+    handle_inbound(reply_bytes(turn_email, "guard bob priest"))
+    assert moves_in(started_game) == 1
+    reply = answer(mailoutbox, "alice@example.com")
+    assert "the game has moved on" in reply.body and "Waiting for bob" in reply.body
+
+
+def test_not_your_turn(started_game, turn_email, bob, mailoutbox):
+    # A token made for bob at the current seq, while it is alice's turn.
+    address = reply_address(user_id=bob.pk, game_id=started_game.pk, seq=0)
+    handle_inbound(reply_bytes(turn_email, "priest alice", sender="bob@example.com", to=address))
+    assert moves_in(started_game) == 0
+    assert "It is not your turn" in answer(mailoutbox, "bob@example.com").body
+
+
+def test_a_reply_from_another_address_is_refused(started_game, turn_email, mailoutbox):
+    handle_inbound(reply_bytes(turn_email, "handmaid", sender="mallory@example.net"))
+    assert moves_in(started_game) == 0
+    assert "only accepted from the address" in answer(mailoutbox, "mallory@example.net").body
+
+
+def test_a_forged_token_is_refused(started_game, turn_email, mailoutbox):
+    local, domain = turn_email.reply_to[0].split("@")
+    user, game, seq, day, signature = local.removeprefix("play+").split(".")
+    forged = f"play+{user}.{game}.{int(seq) + 1}.{day}.{signature}@{domain}"
+    handle_inbound(reply_bytes(turn_email, "handmaid", to=forged))
+    assert moves_in(started_game) == 0
+    assert "not sent to a valid game address" in answer(mailoutbox, "alice@example.com").body
+
+
+def test_an_expired_token_is_refused(started_game, alice, turn_email, mailoutbox, settings):
+    old = reply_address(user_id=alice.pk, game_id=started_game.pk, seq=0,
+                        today=date.today() - timedelta(days=settings.REPLY_TOKEN_MAX_AGE_DAYS + 1))
+    handle_inbound(reply_bytes(turn_email, "handmaid", to=old))
+    assert moves_in(started_game) == 0
+    assert "expired" in answer(mailoutbox, "alice@example.com").body
+
+
+def test_an_html_only_reply_is_read(started_game, turn_email):
+    html = ("<html><body><div dir='ltr'>handmaid</div><br><div class='gmail_quote'>On Sunday turnbased wrote:"
+            "<blockquote>guard bob priest</blockquote></div></body></html>")
+    handle_inbound(reply_bytes(turn_email, None, html=html))
+    assert Move.objects.get(game=started_game).move == {"card": "handmaid"}
+
+
+def test_an_oversized_reply_is_refused(started_game, turn_email, mailoutbox):
+    handle_inbound(reply_bytes(turn_email, "handmaid\n" + "padding " * 100_000))
+    assert moves_in(started_game) == 0
+    assert "too large" in answer(mailoutbox, "alice@example.com").body
+
+
+def test_a_garbled_message_changes_nothing(started_game, turn_email, mailoutbox):
+    count = len(mailoutbox)
+    assert handle_inbound(b"\x00\xff\xfe garbage \x80 without headers") == "no sender address: nobody to answer"
+    garbled = reply_bytes(turn_email, "handmaid").replace(b"Content-Type: text/plain", b"Content-Type: text/\xff\x00")
+    handle_inbound(garbled)
+    assert moves_in(started_game) <= 1  # a readable enough message may still play
+    assert InboundEmail.objects.count() == 2 and len(mailoutbox) >= count
+
+
+def test_show_help_and_resign(started_game, turn_email, mailoutbox):
+    handle_inbound(reply_bytes(turn_email, "show"))
+    assert "Here is the game as it stands." in answer(mailoutbox, "alice@example.com").body
+    handle_inbound(reply_bytes(turn_email, "HELP"))
+    assert "How to play by email." in answer(mailoutbox, "alice@example.com").body
+    assert moves_in(started_game) == 0
+    handle_inbound(reply_bytes(turn_email, "resign"))
+    started_game.refresh_from_db()
+    assert started_game.status == "finished" and started_game.result["winners"] == [1]
+    assert "You resigned." in answer(mailoutbox, "alice@example.com").body
+
+
+def test_reply_tokens_are_signed_and_survive_case_folding(alice):
+    address = reply_address(user_id=alice.pk, game_id=5, seq=9)
+    assert read_reply_address(address.upper()).seq == 9
+    with pytest.raises(BadToken):
+        read_reply_address(address.replace(".9.", ".8."))
+    with pytest.raises(BadToken):
+        read_reply_address("someone@example.com")
+    with pytest.raises(ExpiredToken):
+        read_reply_address(address, today=date.today() + timedelta(days=365))
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        ("handmaid\n\nOn Sun, Nov 29, 2026 at 10:00 turnbased wrote:\n> guard bob priest", "handmaid"),
+        ("\n\n  Guard   Bob  Priest  \n-- \nAlice", "Guard Bob Priest"),
+        ("> quoted only\n", ""),
+        ("-----Original Message-----\nguard", ""),
+        ("prince self\r\nSent from my phone", "prince self"),
+    ],
+)
+def test_the_command_is_the_first_line_of_new_text(text, command):
+    assert first_command(text) == command
+
+
+def test_html_quotes_are_left_out():
+    assert html_to_text("<p>king bob</p><blockquote>guard</blockquote>").split() == ["king", "bob"]

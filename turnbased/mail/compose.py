@@ -1,0 +1,131 @@
+"""Write the emails: turn notices with the private position, game news, and answers to replies."""
+
+from __future__ import annotations
+
+from email.utils import make_msgid
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from turnbased.mail.tokens import reply_address, unsubscribe_token
+from turnbased.play import selectors, store
+from turnbased.play.models import Game, GameStatus
+
+
+def game_url(game: Game) -> str:
+    return settings.SITE_URL + reverse("game-detail", args=[game.pk])
+
+
+def position_context(game: Game, user) -> dict:
+    """Return what a player may know of a game now, worded for an email."""
+    seat = next(s.index for s in game.seats.all() if s.user_id == user.pk)
+    engine = store.engine_of(game)
+    viewer = selectors.Viewer(game=game, seat=seat)
+    view = selectors.private_view(viewer)
+    moves = [entry["text"] for entry in selectors.legal_moves_for(viewer)]
+    previous = store.last_move_of_seat(game, seat, before_seq=game.seq) if game.seq else None
+    since = previous.seq if previous else 0
+    your_turn = game.status == GameStatus.ACTIVE and seat in game.to_move
+    return {
+        "game": game,
+        "game_name": f"{engine.name} #{game.pk}",
+        "user": user,
+        "seat": seat,
+        "names": list(game.player_names),
+        "waiting_for": [game.player_names[i] for i in game.to_move] if game.status == GameStatus.ACTIVE else [],
+        "your_turn": your_turn,
+        "position": engine.view_text(view) if view is not None else "",
+        "news": [entry["text"] for entry in selectors.visible_history(viewer, since=since)],
+        "moves": engine.moves_summary(moves),
+        "move_count": len(moves),
+        "notation_help": engine.notation_help(),
+        "game_url": game_url(game),
+        "reply_to": reply_address(user_id=user.pk, game_id=game.pk, seq=game.seq) if your_turn else None,
+        "result": game.result,
+    }
+
+
+def build(
+    *,
+    to: str,
+    subject: str,
+    template: str,
+    context: dict,
+    user=None,
+    reply_to: str | None = None,
+    in_reply_to: str | None = None,
+) -> EmailMultiAlternatives:
+    """Render ``email/<template>.txt`` and ``.html`` into one message with our standard headers."""
+    context = {**context, "site_url": settings.SITE_URL, "reply_to": reply_to}
+    headers = {"Message-ID": make_msgid(domain=settings.MAIL_DOMAIN), "Auto-Submitted": "auto-generated"}
+    if user is not None:
+        unsubscribe = settings.SITE_URL + reverse("mail-unsubscribe", args=[unsubscribe_token(user.pk)])
+        context["unsubscribe_url"] = unsubscribe
+        context["settings_url"] = settings.SITE_URL + reverse("mail-settings")
+        headers["List-Unsubscribe"] = f"<{unsubscribe}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    if in_reply_to:
+        headers["In-Reply-To"] = in_reply_to
+        headers["References"] = in_reply_to
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string(f"email/{template}.txt", context),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[to],
+        reply_to=[reply_to] if reply_to else None,
+        headers=headers,
+    )
+    message.attach_alternative(render_to_string(f"email/{template}.html", context), "text/html")
+    return message
+
+
+def turn_email(game: Game, user) -> EmailMultiAlternatives:
+    context = position_context(game, user)
+    return build(
+        to=user.email, subject=f"Your turn: {context['game_name']}", template="turn",
+        context=context, user=user, reply_to=context["reply_to"],
+    )
+
+
+def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
+    """A game started, ended, or someone joined your table."""
+    context = position_context(game, user) if game.state is not None else {
+        "game": game, "game_name": f"{store.engine_of(game).name} #{game.pk}", "game_url": game_url(game),
+    }
+    context["kind"] = kind
+    context["players"] = [seat.user.get_username() for seat in game.seats.select_related("user")]
+    subjects = {
+        "game_started": f"Game started: {context['game_name']}",
+        "game_finished": f"Game over: {context['game_name']}",
+        "player_joined": f"A player joined: {context['game_name']}",
+    }
+    # News of a join shows no position, so it offers no reply address for a move.
+    return build(
+        to=user.email, subject=subjects[kind], template="game_news", context=context, user=user,
+        reply_to=None if kind == "player_joined" else context.get("reply_to"),
+    )
+
+
+def digest_email(user, games: list[Game]) -> EmailMultiAlternatives:
+    entries = [position_context(game, user) for game in games]
+    return build(
+        to=user.email, subject=f"{len(entries)} game{'s' if len(entries) != 1 else ''} waiting for you",
+        template="digest", context={"entries": entries}, user=user,
+    )
+
+
+def answer_email(*, to: str, subject: str, heading: str, detail: str, original_message_id: str | None,
+                 game: Game | None = None, user=None) -> EmailMultiAlternatives:
+    """Answer a reply: what was done, or why nothing was, with the position when it helps."""
+    context = {"heading": heading, "detail": detail}
+    reply_to = None
+    if game is not None and user is not None and game.seats.filter(user=user).exists():
+        context.update(position_context(game, user))
+        reply_to = context["reply_to"]
+    subject = subject if subject.lower().startswith("re:") else f"Re: {subject}" if subject else heading
+    return build(
+        to=to, subject=subject, template="answer", context=context, user=user, reply_to=reply_to,
+        in_reply_to=original_message_id,
+    )

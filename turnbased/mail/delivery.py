@@ -1,0 +1,135 @@
+"""Deliver the notification outbox: one email per row at most, whatever retries happen."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from turnbased.mail import compose
+from turnbased.mail.models import GameVisit, MailPreference, TurnEmails
+from turnbased.notifications.models import Notification, NotificationKind
+from turnbased.play.models import Game, GameStatus
+
+logger = logging.getLogger(__name__)
+
+# A player polling a game's page within this window is "there": their turn email waits.
+PRESENCE_WINDOW = timedelta(minutes=1)
+# Rows still unsent after this long are picked up by the sweep (a lost task, a broker outage).
+SWEEP_AFTER = timedelta(minutes=1)
+VISIT_WRITE_EVERY = timedelta(seconds=15)
+
+
+def preference_of(user) -> MailPreference:
+    preference, _ = MailPreference.objects.get_or_create(user=user)
+    return preference
+
+
+def record_visit(*, user, game_id: int) -> None:
+    """Note that the user has the game open now (throttled: the page polls every few seconds)."""
+    now = timezone.now()
+    updated = GameVisit.objects.filter(user=user, game_id=game_id, seen_at__lt=now - VISIT_WRITE_EVERY).update(
+        seen_at=now
+    )
+    if not updated:
+        GameVisit.objects.get_or_create(user=user, game_id=game_id, defaults={"seen_at": now})
+
+
+def is_present(user_id: int, game_id: int) -> bool:
+    return GameVisit.objects.filter(
+        user_id=user_id, game_id=game_id, seen_at__gte=timezone.now() - PRESENCE_WINDOW
+    ).exists()
+
+
+def _decide(notification: Notification) -> tuple[str, str]:
+    """Return ("send", ""), ("skip", why) or ("wait", why) for one outbox row."""
+    user, game = notification.user, notification.game
+    if not user.email:
+        return "skip", "no address"
+    preference = preference_of(user)
+    if notification.kind == NotificationKind.YOUR_TURN:
+        if game.status != GameStatus.ACTIVE or game.seq != notification.seq:
+            return "skip", "superseded"
+        if preference.turn_emails == TurnEmails.OFF:
+            return "skip", "turn emails off"
+        if preference.turn_emails == TurnEmails.DIGEST:
+            return "skip", "in the digest"
+        if is_present(user.pk, game.pk):
+            return "wait", "has the game open"
+        return "send", ""
+    if not preference.game_emails:
+        return "skip", "game emails off"
+    if notification.kind == NotificationKind.GAME_STARTED and Notification.objects.filter(
+        user=user, game=game, seq=notification.seq, kind=NotificationKind.YOUR_TURN
+    ).exists() and preference.turn_emails == TurnEmails.IMMEDIATE:
+        return "skip", "the turn email says it"
+    return "send", ""
+
+
+def _message(notification: Notification):
+    if notification.kind == NotificationKind.YOUR_TURN:
+        return compose.turn_email(notification.game, notification.user)
+    return compose.game_news_email(notification.game, notification.user, notification.kind)
+
+
+def deliver(notification_id: int) -> str:
+    """Send one outbox row unless it was settled already; return what happened.
+
+    The row stays locked while the email goes out and is marked sent in the
+    same transaction, so a retried or duplicated task finds it settled.
+    """
+    with transaction.atomic():
+        notification = (
+            Notification.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("user", "game")
+            .filter(pk=notification_id, sent_at=None, skipped_at=None)
+            .first()
+        )
+        if notification is None:
+            return "settled"
+        decision, reason = _decide(notification)
+        if decision == "wait":
+            return "waiting"
+        if decision == "skip":
+            notification.skipped_at = timezone.now()
+            notification.skip_reason = reason
+            notification.save(update_fields=["skipped_at", "skip_reason"])
+            return f"skipped: {reason}"
+        _message(notification).send()
+        notification.sent_at = timezone.now()
+        notification.save(update_fields=["sent_at"])
+    return "sent"
+
+
+def pending_ids(*, game_id: int | None = None, seq: int | None = None, older_than: timedelta | None = None) -> list[int]:
+    rows = Notification.objects.filter(sent_at=None, skipped_at=None)
+    if game_id is not None:
+        rows = rows.filter(game_id=game_id, seq=seq)
+    if older_than is not None:
+        rows = rows.filter(created_at__lte=timezone.now() - older_than)
+    return list(rows.order_by("created_at").values_list("pk", flat=True)[:500])
+
+
+def send_digests(*, today=None) -> int:
+    """Send each digest user one email listing every game waiting for them; at most once a day."""
+    today = today or timezone.localdate()
+    sent = 0
+    User = get_user_model()
+    for user in User.objects.filter(mail_preference__turn_emails=TurnEmails.DIGEST).exclude(email=""):
+        with transaction.atomic():
+            preference = MailPreference.objects.select_for_update().get(user=user)
+            if preference.last_digest_on == today:
+                continue
+            games = [
+                game for game in Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user).order_by("pk")
+                if any(seat.index in game.to_move for seat in game.seats.all() if seat.user_id == user.pk)
+            ]
+            preference.last_digest_on = today
+            preference.save(update_fields=["last_digest_on"])
+            if games:
+                compose.digest_email(user, games).send()
+                sent += 1
+    return sent

@@ -1,0 +1,76 @@
+"""Email preferences, presence on game pages, inbound replies, and the local mailbox."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class TurnEmails(models.TextChoices):
+    IMMEDIATE = "immediate", "Immediately, one email per turn"
+    DIGEST = "digest", "One daily digest of every game waiting for me"
+    OFF = "off", "Never"
+
+
+class MailPreference(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_preference")
+    turn_emails = models.CharField(max_length=10, choices=TurnEmails.choices, default=TurnEmails.IMMEDIATE)
+    game_emails = models.BooleanField(default=True, help_text="Email me when a game starts or ends, or someone joins.")
+    last_digest_on = models.DateField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"mail preferences of {self.user_id}"
+
+
+class GameVisit(models.Model):
+    """When a user last had a game's page open (its panel polls every few seconds)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="+")
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="game_visit_unique")]
+
+
+class InboundStatus(models.TextChoices):
+    RECEIVED = "received", "received"
+    MOVED = "moved", "move made"
+    ANSWERED = "answered", "answered without a move"
+    REJECTED = "rejected", "rejected"
+
+
+class InboundEmail(models.Model):
+    """One reply received; the Message-ID makes a redelivered message count once."""
+
+    message_id = models.CharField(max_length=255, unique=True)
+    sender = models.CharField(max_length=254, blank=True)
+    recipient = models.CharField(max_length=254, blank=True)
+    subject = models.CharField(max_length=255, blank=True)
+    command = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=10, choices=InboundStatus.choices, default=InboundStatus.RECEIVED)
+    outcome = models.TextField(blank=True)
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"reply {self.message_id} from {self.sender}: {self.status}"
+
+
+class LocalMessage(models.Model):
+    """A message caught by the local SMTP sink (development only), shown on the mailbox page."""
+
+    sender = models.CharField(max_length=254)
+    recipients = models.JSONField(default=list)
+    subject = models.CharField(max_length=255, blank=True)
+    text = models.TextField(blank=True)
+    html = models.TextField(blank=True)
+    reply_to = models.CharField(max_length=254, blank=True)
+    message_id = models.CharField(max_length=255, blank=True)
+    headers = models.JSONField(default=dict)
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-received_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.subject} to {', '.join(self.recipients)}"

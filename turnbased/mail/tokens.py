@@ -1,0 +1,76 @@
+"""Signed tokens: reply addresses bound to (user, game, seq), and one-click unsubscribe links."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from django.conf import settings
+from django.core import signing
+
+REPLY_LOCAL_PART = "play"
+_REPLY = re.compile(r"^play\+(?P<token>\d+\.\d+\.\d+\.\d+\.[a-z2-7]+)@", re.IGNORECASE)
+
+
+class BadToken(Exception):
+    """The reply address was not made by us (or was altered)."""
+
+
+class ExpiredToken(Exception):
+    """The reply address is ours but too old to accept."""
+
+
+@dataclass(frozen=True)
+class ReplyToken:
+    user_id: int
+    game_id: int
+    seq: int
+    issued_day: int
+
+
+def _signature(payload: str) -> str:
+    digest = hmac.new(settings.SECRET_KEY.encode(), f"reply:{payload}".encode(), hashlib.sha256).digest()
+    # Base32 in lower case survives mail systems that fold the case of addresses.
+    return base64.b32encode(digest).decode().rstrip("=").lower()[:20]
+
+
+def reply_address(*, user_id: int, game_id: int, seq: int, today: date | None = None) -> str:
+    """Return the reply address for a turn email written for ``seq``."""
+    day = (today or date.today()).toordinal()
+    payload = f"{user_id}.{game_id}.{seq}.{day}"
+    return f"{REPLY_LOCAL_PART}+{payload}.{_signature(payload)}@{settings.MAIL_DOMAIN}"
+
+
+def read_reply_address(address: str, today: date | None = None) -> ReplyToken:
+    """Check a reply address and return what it is bound to; raise ``BadToken`` or ``ExpiredToken``."""
+    match = _REPLY.match(address.strip().strip("<>"))
+    if match is None:
+        raise BadToken(address)
+    token = match.group("token").lower()
+    payload, _, signature = token.rpartition(".")
+    if not hmac.compare_digest(signature, _signature(payload)):
+        raise BadToken(address)
+    user_id, game_id, seq, day = (int(part) for part in payload.split("."))
+    if (today or date.today()).toordinal() - day > settings.REPLY_TOKEN_MAX_AGE_DAYS:
+        raise ExpiredToken(address)
+    return ReplyToken(user_id=user_id, game_id=game_id, seq=seq, issued_day=day)
+
+
+def is_reply_address(address: str) -> bool:
+    return address.strip().strip("<>").lower().startswith(f"{REPLY_LOCAL_PART}+")
+
+
+_UNSUBSCRIBE_SALT = "turnbased.mail.unsubscribe"
+
+
+def unsubscribe_token(user_id: int) -> str:
+    return signing.dumps(user_id, salt=_UNSUBSCRIBE_SALT, compress=True)
+
+
+def read_unsubscribe_token(token: str) -> int:
+    """Return the user id in an unsubscribe token; raise ``signing.BadSignature`` if forged."""
+    return signing.loads(token, salt=_UNSUBSCRIBE_SALT)
