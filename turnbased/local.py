@@ -98,6 +98,14 @@ def embedded_redis(port: int):
         say("Redis stopped")
 
 
+def drop_database(name: str) -> None:
+    """Drop a database a run left behind (a thread may still hold a connection to it)."""
+    import pgserver
+
+    server = pgserver.get_server(DATA_DIR / "postgres", cleanup_mode=None)
+    server.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE);")
+
+
 def persistent_secret(name: str) -> str:
     path = DATA_DIR / name
     if not path.exists():
@@ -169,7 +177,10 @@ def test(pytest_args: list[str]) -> int:
             environment["DATABASE_URL"] = environment["DATABASE_URL"].replace(
                 f"/{DATABASE_NAME}?", f"/{DATABASE_NAME}_{os.getpid()}?"
             )
+            stack.callback(drop_database, f"test_{DATABASE_NAME}_{os.getpid()}")
         environment.setdefault("DJANGO_SETTINGS_MODULE", "turnbased.settings")
+        # Threads (live server, in-process Celery worker) must not keep connections the teardown needs to drop.
+        environment.setdefault("DATABASE_CONN_MAX_AGE", "0")
         return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=environment, cwd=BASE_DIR).returncode
 
 

@@ -1,0 +1,134 @@
+"""Two players play a whole Love Letter game only by replying to the emails they receive.
+
+Real pieces throughout: the local SMTP sink keeps what the service sends, the
+inbound SMTP server takes the replies, and a real Celery worker (Redis broker)
+does the delivering and the processing.
+"""
+
+from __future__ import annotations
+
+import random
+import smtplib
+import socket
+import time
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+from django.db import connection
+
+from turnbased.celery import app
+from turnbased.mail.models import InboundEmail, LocalMessage
+from turnbased.mail.smtp import InboundHandler, SinkHandler, start_server
+from turnbased.mail.tokens import read_reply_address
+from turnbased.play import services
+from turnbased.play.models import Game, GameStatus, Move
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for(condition, timeout: float = 20.0, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def listed_moves(text: str) -> list[str]:
+    """Read the moves an email lists under "Your moves", as a person would."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Your moves"))
+    moves = []
+    for line in lines[start + 1:]:
+        if not line.strip():
+            break
+        moves.append(line.strip())
+    return moves
+
+
+def send_reply(port: int, original: LocalMessage, body: str) -> None:
+    reply = EmailMessage()
+    reply["From"] = original.recipients[0]
+    reply["To"] = original.reply_to
+    reply["Subject"] = f"Re: {original.subject}"
+    reply["Message-ID"] = make_msgid(domain="client.example")
+    reply["In-Reply-To"] = original.message_id
+    quoted = "\n".join(f"> {line}" for line in original.text.splitlines())
+    reply.set_content(f"{body}\n\nOn Sunday, turnbased wrote:\n{quoted}\n")
+    with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+        smtp.send_message(reply)
+
+
+@pytest.fixture
+def mail_servers(settings):
+    sink_port, inbound_port = free_port(), free_port()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", sink_port
+    settings.MAIL_INBOUND_HOST, settings.MAIL_INBOUND_PORT = "127.0.0.1", inbound_port
+    servers = [start_server(SinkHandler(), "127.0.0.1", sink_port), start_server(InboundHandler(), "127.0.0.1", inbound_port)]
+    yield inbound_port
+    for server in servers:
+        server.stop()
+
+
+def _close_connection(**kwargs):
+    connection.close()
+
+
+@pytest.fixture
+def celery_worker_thread():
+    app.conf.task_always_eager = False
+    # The worker thread's connection must not outlive its tasks, or the test database cannot be dropped.
+    task_postrun.connect(_close_connection)
+    try:
+        with start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10):
+            yield
+    finally:
+        task_postrun.disconnect(_close_connection)
+
+
+def test_two_players_finish_a_game_by_email_alone(make_user, mail_servers, celery_worker_thread):
+    inbound_port = mail_servers
+    alice, bob = make_user("alice"), make_user("bob")
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=2, seed="played-by-email")
+    services.join_game(game_id=game.pk, user=bob)
+    rng = random.Random(5)
+    answered_seqs: set[int] = set()
+    replies = 0
+
+    while Game.objects.get(pk=game.pk).status == GameStatus.ACTIVE:
+        seq = Game.objects.get(pk=game.pk).seq
+
+        def email_for_this_position():
+            for message in LocalMessage.objects.exclude(reply_to="").order_by("-pk"):
+                token = read_reply_address(message.reply_to)
+                if token.seq == seq and token.seq not in answered_seqs:
+                    return message
+            return None
+
+        message = wait_for(email_for_this_position, what=f"an email to answer at position {seq}")
+        answered_seqs.add(seq)
+        send_reply(inbound_port, message, rng.choice(listed_moves(message.text)))
+        replies += 1
+        wait_for(lambda: Game.objects.get(pk=game.pk).seq > seq, what=f"the reply at {seq} to be played")
+        assert replies < 400
+
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED and len(game.result["winners"]) == 1
+    assert Move.objects.filter(game=game).exclude(source="email").count() == 0
+    assert Move.objects.filter(game=game).count() == replies
+    wait_for(lambda: InboundEmail.objects.filter(status="moved").count() == replies, what="every reply recorded")
+    for address in ("alice@example.com", "bob@example.com"):
+        wait_for(lambda: LocalMessage.objects.filter(recipients=[address], subject__startswith="Game over").exists(),
+                 what=f"the game-over email to {address}")
