@@ -88,6 +88,29 @@ class OptionSpec:
         }
 
 
+def _text_lines(value: Any, indent: str = "") -> list[str]:
+    """Lay a JSON value out as indented ``key: value`` lines."""
+    if isinstance(value, dict):
+        lines = []
+        for key, item in value.items():
+            if isinstance(item, (dict, list)) and item:
+                lines.append(f"{indent}{key}:")
+                lines.extend(_text_lines(item, indent + "  "))
+            else:
+                lines.append(f"{indent}{key}: {item}")
+        return lines
+    if isinstance(value, list):
+        if all(not isinstance(item, (dict, list)) for item in value):
+            return [indent + ", ".join(str(item) for item in value)]
+        lines = []
+        for item in value:
+            item_lines = _text_lines(item, indent + "  ")
+            item_lines[0] = f"{indent}- {item_lines[0].lstrip()}"
+            lines.extend(item_lines)
+        return lines
+    return [f"{indent}{value}"]
+
+
 def seeded_rng(seed: int | str, *salt: Any) -> random.Random:
     """Return a private RNG derived from the game's seed and a salt (for example the round number)."""
     return random.Random(":".join(str(part) for part in (seed, *salt)))
@@ -161,8 +184,11 @@ class Engine:
         raise NotImplementedError
 
     def view_text(self, view: dict[str, Any]) -> str:
-        """Render a view (from ``view``) as plain text for an email: the position as that seat sees it."""
-        raise NotImplementedError
+        """Render a view (from ``view``) as plain text for an email: the position as that seat sees it.
+
+        This default lists the view's fields; games should draw something a person reads at a glance.
+        """
+        return "\n".join(_text_lines(view))
 
     # -- leaving ------------------------------------------------------------
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:

@@ -123,3 +123,17 @@ def test_seeded_random_game_obeys_the_contract(engine: Engine, n: int, seed: int
     for seat, move in log:
         state, _ = engine.apply(state, seat, roundtrip(move))
     assert state == final
+
+
+@pytest.mark.parametrize("engine", list(games.engines().values()), ids=lambda engine: engine.slug)
+def test_every_engine_renders_views_as_text_and_offers_a_move_summary(engine):
+    names = [f"p{seat}" for seat in range(engine.default_players)]
+    state = engine.setup(names, engine.validate_options(len(names), {}), "text")
+    for seat in [None, *range(len(names))]:
+        text = engine.view_text(engine.view(state, seat))
+        assert isinstance(text, str) and text.strip()
+    seat = engine.to_move(state)[0]
+    texts = [engine.describe_move(state, move) for move in engine.legal_moves(state, seat)]
+    summary = engine.moves_summary(texts)
+    assert summary and all(isinstance(line, str) for line in summary)
+    assert engine.notation_help().strip()

@@ -24,6 +24,9 @@ from turnbased.play.models import GameStatus, MoveSource, Visibility
 from turnbased.play.presenters import invite_url, public_options
 
 
+DEFAULT_GAME = "love-letter"
+
+
 def _viewer_or_404(game_id: int, request, invite_code: str | None = None) -> selectors.Viewer:
     try:
         return selectors.viewer_of(game_id, request.user, invite_code=invite_code)
@@ -45,7 +48,9 @@ def lobby(request):
 @login_required
 def game_new(request):
     all_engines = engines()
-    slug = request.POST.get("game") or request.GET.get("game") or next(iter(all_engines))
+    slug = request.POST.get("game") or request.GET.get("game")
+    if slug is None:
+        slug = DEFAULT_GAME if DEFAULT_GAME in all_engines else next(iter(all_engines))
     if slug not in all_engines:
         raise Http404("No such game.")
     engine = get_engine(slug)

@@ -176,3 +176,20 @@ def test_the_command_is_the_first_line_of_new_text(text, command):
 
 def test_html_quotes_are_left_out():
     assert html_to_text("<p>king bob</p><blockquote>guard</blockquote>").split() == ["king", "bob"]
+
+
+def test_a_reply_through_the_providers_inbound_webhook_plays(started_game, turn_email, settings):
+    import base64
+    import json
+
+    from django.test import Client
+
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret"}
+    payload = {"RawEmail": reply_bytes(turn_email, "handmaid").decode(), "Headers": []}
+    credentials = base64.b64encode(b"hook:secret").decode()
+    response = Client().post("/anymail/postmark/inbound/", json.dumps(payload), content_type="application/json",
+                             HTTP_AUTHORIZATION=f"Basic {credentials}")
+    assert response.status_code == 200
+    assert Move.objects.get(game=started_game).move == {"card": "handmaid"}
+    forged = Client().post("/anymail/postmark/inbound/", json.dumps(payload), content_type="application/json")
+    assert forged.status_code in (400, 401, 403)
