@@ -1,0 +1,167 @@
+"""Forest geometry, paths, the one-animal-per-path rule and scoring (rules file §6, §8, §10, §11).
+
+A forest is the list of placed cards, each ``{"card", "x", "y", "rot"}``; an
+animal card adds ``{"up", "drops", "burrows"}``. A path is a connected
+component of the graph whose nodes are path segments and face-up dens; two
+nodes join when their ends meet across a shared edge (§8.1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.savernake_forest import cards
+
+DELTA = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}  # N, E, S, W; y grows to the south
+
+
+def open_cells(forest: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    """Return the cells a card may go to (§6): empty, orthogonally adjacent, box stays within 4×4; by (y, x)."""
+    taken = {(e["x"], e["y"]) for e in forest}
+    xs, ys = [x for x, _ in taken], [y for _, y in taken]
+    # A cell keeps the box within GRID columns and rows when it lies inside these bounds.
+    low_x, high_x = max(xs) - cards.GRID + 1, min(xs) + cards.GRID - 1
+    low_y, high_y = max(ys) - cards.GRID + 1, min(ys) + cards.GRID - 1
+    found = set()
+    for x, y in taken:
+        for dx, dy in DELTA.values():
+            cell = (x + dx, y + dy)
+            if cell not in taken and low_x <= cell[0] <= high_x and low_y <= cell[1] <= high_y:
+                found.add(cell)
+    return sorted(found, key=lambda cell: (cell[1], cell[0]))
+
+
+def nodes(forest: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the path nodes of ``forest``: one per path segment and one per face-up den (§8.1)."""
+    found = []
+    for entry in forest:
+        card, x, y, rot = entry["card"], entry["x"], entry["y"], entry["rot"]
+        if cards.is_animal(card):
+            if entry["up"]:
+                found.append({"card": card, "part": 0, "x": x, "y": y, "sides": cards.exits(card, rot), "foods": []})
+        else:
+            for part, (sides, foods) in enumerate(cards.segments(card, rot)):
+                found.append({"card": card, "part": part, "x": x, "y": y, "sides": sides, "foods": foods})
+    return found
+
+
+def components(forest: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return every path: ``{"nodes": [[card, part], ...], "animals": [ids], "foods": [...]}`` (§8.1)."""
+    found = nodes(forest)
+    ends = {(node["x"], node["y"], side): i for i, node in enumerate(found) for side in node["sides"]}
+    parent = list(range(len(found)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, node in enumerate(found):
+        for side in node["sides"]:
+            dx, dy = DELTA[side]
+            j = ends.get((node["x"] + dx, node["y"] + dy, (side + 2) % 4))
+            if j is not None:
+                a, b = root(i), root(j)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    groups: dict[int, dict[str, Any]] = {}
+    for i, node in enumerate(found):
+        group = groups.setdefault(root(i), {"nodes": [], "animals": [], "foods": []})
+        group["nodes"].append([node["card"], node["part"]])
+        if cards.is_animal(node["card"]):
+            group["animals"].append(node["card"])
+        group["foods"].extend(node["foods"])
+    return list(groups.values())
+
+
+def shared(forest: list[dict[str, Any]]) -> list[list[str]]:
+    """Return the face-up animals of each path that holds two or more, each list sorted by id."""
+    return [sorted(group["animals"]) for group in components(forest) if len(group["animals"]) > 1]
+
+
+def animal_score(entry: dict[str, Any], foods: list[str]) -> dict[str, Any]:
+    """Score one face-up animal with the food on its path (§10): base VP plus its best items up to capacity."""
+    info = cards.ANIMALS[entry["card"]]
+    drops = entry.get("drops", [])
+    capacity = info["capacity"] + entry.get("burrows", 0)
+    # Food worth 0 to the animal never takes a capacity slot (Q20); it stores its most valuable items (Q19).
+    items = [(info["values"][food] + (1 if food in drops else 0), food) for food in foods]
+    ranked = sorted((item for item in items if item[0] > 0), key=lambda item: (-item[0], cards.FOODS.index(item[1])))
+    stored = ranked[:capacity]
+    food_points = sum(value for value, _ in stored)
+    return {
+        "card": entry["card"],
+        "base": info["base"],
+        "capacity": capacity,
+        "path_foods": sorted(foods, key=cards.FOODS.index),
+        "stored": [food for _, food in stored],
+        "food_points": food_points,
+        "score": info["base"] + food_points,
+    }
+
+
+def forest_scores(forest: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return ``{"total", "stored", "animals"}`` for a forest with no shared path (face-down animals score 0)."""
+    by_card = {entry["card"]: entry for entry in forest}
+    animals = []
+    for group in components(forest):
+        for card in group["animals"]:
+            animals.append(animal_score(by_card[card], group["foods"]))
+    animals.sort(key=lambda item: item["card"])
+    return {
+        "total": sum(item["score"] for item in animals),
+        "stored": sum(len(item["stored"]) for item in animals),
+        "animals": animals,
+    }
+
+
+def turn_down(forest: list[dict[str, Any]], flipped: set[str]) -> list[dict[str, Any]]:
+    """Return a copy of ``forest`` with the animals in ``flipped`` face down and their tokens removed (§7.5)."""
+    return [
+        dict(entry, up=False, drops=[], burrows=0) if entry["card"] in flipped else entry for entry in forest
+    ]
+
+
+def best_survivor(forest: list[dict[str, Any]], animals: list[str]) -> str:
+    """Return the animal of one shared path whose survival scores most, ties to the lowest id (§8.2)."""
+    best, best_score = "", -1
+    for keep in sorted(animals):
+        trial = turn_down(forest, set(animals) - {keep})
+        score = next(item["score"] for item in forest_scores(trial)["animals"] if item["card"] == keep)
+        if score > best_score:
+            best, best_score = keep, score
+    return best
+
+
+def resolve_best(forest: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """Keep the best animal of every shared path and turn the others down; return (forest, flips).
+
+    Paths are independent: turning a den down changes only its own path, so
+    each shared path is decided on the forest as it is. Each flip is
+    ``{"card", "survivor"}``.
+    """
+    flips = []
+    for animals in shared(forest):
+        keep = best_survivor(forest, animals)
+        flips.extend({"card": card, "survivor": keep} for card in animals if card != keep)
+    if not flips:
+        return forest, []
+    return turn_down(forest, {flip["card"] for flip in flips}), flips
+
+
+def live_scores(forest: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the "if the game ended now" score of a forest (shared paths resolved at best, as at the end)."""
+    return forest_scores(resolve_best(forest)[0])
+
+
+def ranking(scores: list[int], stored: list[int]) -> list[int]:
+    """Return seats best first: points, then stored food items (§11), then seat order."""
+    return sorted(range(len(scores)), key=lambda seat: (-scores[seat], -stored[seat], seat))
+
+
+def winners(scores: list[int], stored: list[int]) -> list[int]:
+    """Return every seat tied for the best points and stored items: they share the victory (§11)."""
+    order = ranking(scores, stored)
+    top = (scores[order[0]], stored[order[0]])
+    return sorted(seat for seat in order if (scores[seat], stored[seat]) == top)
