@@ -1,0 +1,835 @@
+"""Carcassonne: Hunters and Gatherers rules: the revised edition (Hans im Glück 2020, as Board Game Arena plays it)
+and, as a table option, the classic edition (2002) on the rules file's reconstructed "classic-approx" tile set.
+
+Follows /work/shared/rules/carcassonne-hunters-gatherers.md (the rules file):
+setup of §3, turns of §4 (placement, deployment, completion scoring, the
+menhir / gold-nugget bonus turn, the revised bonus-tile powers), the end of
+§5, scoring of §6–§8, the edition differences of §10 and every flag of §11
+as a table option with the documented defaults (the "bga" column for the
+revised edition, the "classic" column for the classic one).
+
+A turn is one move: place the drawn tile and optionally deploy one piece on
+it (with the shaman tile, optionally recall a tribe member first). Drawing is
+automatic: the tile drawn for the next player is public, the order of the
+stacks is not. Rule algorithms are module functions that build new states
+without touching their input; ``CarcassonneHGEngine`` is the thin contract
+adapter around them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.base import Engine, Event, IllegalMove, InvalidOptions, OptionSpec, State, seeded_rng
+from games.carcassonne_hg import board, features, notation, player_view, scoring, tiles
+from games.carcassonne_hg.board import ROTATIONS, hut_spots, region_names
+from games.carcassonne_hg.features import Analysis, Group, Node, analyse
+from games.carcassonne_hg.tiles import BONUS, CLASSIC, FOREST, LAKE, LAND, MEADOW, REVISED, RIVER
+
+PLAY = "play"
+OVER = "over"
+
+GATHERER, FISHERMAN, HUNTER, HUT = "gatherer", "fisherman", "hunter", "hut"
+PIECES = (GATHERER, FISHERMAN, HUNTER, HUT)
+TRIBE = (GATHERER, FISHERMAN, HUNTER)
+ROLE = {FOREST: GATHERER, RIVER: FISHERMAN, MEADOW: HUNTER}  # what a tribe member becomes where it stands
+PLACE_FOR = {GATHERER: (FOREST,), FISHERMAN: (RIVER,), HUNTER: (MEADOW,), HUT: (LAKE, RIVER)}
+MEMBERS = 5  # tribe members in play per player (§1)
+HUTS = {REVISED: 3, CLASSIC: 2}
+
+EDITION_DEFAULT = "edition"
+END_TURN, REDRAW = "end_turn", "redraw"
+UNPLACEABLE_DEFAULT = {REVISED: END_TURN, CLASSIC: REDRAW}
+PARTS_DEFAULT = {REVISED: True, CLASSIC: False}
+RIVER_AND_LAKES, LAKES_ONLY = "river_and_lakes", "lakes_only"
+PLACER, HUNTERS = "placer", "hunters"
+
+INTERNAL_OPTIONS = ("tiles", "bonus_tiles", "first_player")
+
+OPTION_SPECS = (
+    OptionSpec(
+        name="edition",
+        label="Edition",
+        choices=(
+            (REVISED, "Revised (2020, as on Board Game Arena)"),
+            (CLASSIC, "Classic (2002 rules, reconstructed tile set)"),
+        ),
+        default=REVISED,
+        help="The classic edition plays the 2002 rules on an approximate tile set (no source lists the 2002 tiles).",
+    ),
+    OptionSpec(
+        name="menhir_needs_occupied_forest",
+        label="Menhir bonus needs a tribe member in the forest (revised)",
+        choices=(
+            (True, "Yes: the closed menhir forest must hold a gatherer (Board Game Arena)"),
+            (False, "No: closing any menhir forest gives the bonus tile (course reading)"),
+        ),
+        default=True,
+        help="Whether a closed forest with a menhir gives a bonus tile only when a gatherer stands in it.",
+    ),
+    OptionSpec(
+        name="unplaceable_tile",
+        label="A drawn tile that fits nowhere",
+        choices=(
+            (EDITION_DEFAULT, "As the edition says (revised: the turn ends; classic: draw again)"),
+            (END_TURN, "It leaves the game and the turn ends (Board Game Arena)"),
+            (REDRAW, "It leaves the game and the same player draws again"),
+        ),
+        default=EDITION_DEFAULT,
+        help="What happens to a land tile that cannot be placed anywhere.",
+    ),
+    OptionSpec(
+        name="hunting_trap_scorer",
+        label="Who scores the hunting trap (revised)",
+        choices=(
+            (PLACER, "The player who places it (rules file)"),
+            (HUNTERS, "The hunter majority of its meadow"),
+        ),
+        default=PLACER,
+        help="Who scores the animals next to the hunting trap when it is placed.",
+    ),
+    OptionSpec(
+        name="fire_affects_hunting_trap",
+        label="Wildfire protects deer from tigers at the hunting trap (revised)",
+        choices=((False, "No: fire acts only at final scoring (rules file)"), (True, "Yes")),
+        default=False,
+        help="Whether tigers skip the deer in the hunting trap's scoring when the wildfire is in that meadow.",
+    ),
+    OptionSpec(
+        name="wildfire_tile_tiger_counts",
+        label="The tiger drawn on the wildfire tile counts (revised)",
+        choices=((False, "No: it is only a picture (rules file)"), (True, "Yes: it is a tiger of that meadow")),
+        default=False,
+        help="Whether the fleeing tiger drawn on the wildfire tile is an animal of its meadow.",
+    ),
+    OptionSpec(
+        name="shrine_requires_free_meadow",
+        label="A hunter reaches the shrine only on a free meadow (classic)",
+        choices=((True, "Yes: normal deployment rules (rules file)"), (False, "No: even if the meadow is taken")),
+        default=True,
+        help="Whether a hunter may stand on the shrine tile when its meadow already holds a tribe member.",
+    ),
+    OptionSpec(
+        name="river_fish_for_fishermen",
+        label="Fish a completed river scores (revised)",
+        choices=(
+            (RIVER_AND_LAKES, "Fish in the river and in its end lakes (rules file)"),
+            (LAKES_ONLY, "Fish in its end lakes only"),
+        ),
+        default=RIVER_AND_LAKES,
+        help="Which fish the fishermen of a completed river count.",
+    ),
+    OptionSpec(
+        name="forest_parts_count_separately",
+        label="Separate forest parts on one tile score separately",
+        choices=(
+            (EDITION_DEFAULT, "As the edition says (revised: yes, as Board Game Arena; classic: no)"),
+            (True, "Yes: 2 points per forest part"),
+            (False, "No: 2 points per tile"),
+        ),
+        default=EDITION_DEFAULT,
+        help="Whether a forest counts its parts or its tiles when it is completed.",
+    ),
+)
+DEFAULTS = {spec.name: spec.default for spec in OPTION_SPECS}
+CHOICES = {spec.name: tuple(value for value, _ in spec.choices) for spec in OPTION_SPECS}
+
+
+# -- options and setup ---------------------------------------------------------
+
+
+def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
+    """Return the complete options (edition defaults resolved) or raise ``InvalidOptions``."""
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise InvalidOptions("Options must be an object")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
+        raise InvalidOptions(f"Carcassonne: Hunters and Gatherers is for 2 to 5 players, not {players}")
+    unknown = sorted(str(key) for key in options if key not in DEFAULTS and key not in INTERNAL_OPTIONS)
+    if unknown:
+        raise InvalidOptions(f"Unknown option(s) for Carcassonne: Hunters and Gatherers: {', '.join(unknown)}")
+    result = dict(DEFAULTS)
+    for key, value in options.items():
+        if key not in DEFAULTS:
+            continue
+        if key == "unplaceable_tile" and value == "discard_and_redraw":
+            value = REDRAW  # the rules file's name for the same effect (the tile leaves the game)
+        if not any(value == choice and type(value) is type(choice) for choice in CHOICES[key]):
+            allowed = ", ".join(repr(choice) for choice in CHOICES[key])
+            raise InvalidOptions(f"{key} must be one of {allowed}, not {value!r}")
+        result[key] = value
+    edition = result["edition"]
+    if result["unplaceable_tile"] == EDITION_DEFAULT:
+        result["unplaceable_tile"] = UNPLACEABLE_DEFAULT[edition]
+    if result["forest_parts_count_separately"] == EDITION_DEFAULT:
+        result["forest_parts_count_separately"] = PARTS_DEFAULT[edition]
+    if options.get("tiles") is not None:
+        result["tiles"] = _validated_stack(edition, options["tiles"], LAND, "tiles")
+        if not result["tiles"]:
+            raise InvalidOptions("tiles must list at least one land tile")
+    if options.get("bonus_tiles") is not None:
+        result["bonus_tiles"] = _validated_stack(edition, options["bonus_tiles"], BONUS, "bonus_tiles")
+    if options.get("first_player") is not None:
+        first = options["first_player"]
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
+            raise InvalidOptions(f"first_player must be a seat from 0 to {players - 1}")
+        result["first_player"] = first
+    return result
+
+
+def _validated_stack(edition: str, ids: Any, deck: str, key: str) -> list[str]:
+    """Return a scripted draw order (top first), or raise ``InvalidOptions``.
+
+    It may be any part of the edition's ``deck``: each tile id at most as
+    often as the catalogue has it; the game then uses only those tiles.
+    """
+    if not isinstance(ids, list) or not all(isinstance(tile_id, str) for tile_id in ids):
+        raise InvalidOptions(f"{key} must be a list of tile ids in draw order")
+    available = Counter(tiles.deck(edition, deck))
+    wrong = [tile_id for tile_id in ids if tile_id not in available]
+    if wrong:
+        known = tiles.catalogue(edition)
+        reasons = [
+            f"{t} is the {known[t][0].deck} tile, not a {deck} tile" if t in known else f"{t} is not a {edition} tile"
+            for t in dict.fromkeys(wrong)
+        ]
+        raise InvalidOptions(f"{key}: {'; '.join(reasons)}")
+    too_many = {t: n for t, n in Counter(ids).items() if n > available[t]}
+    if too_many:
+        detail = ", ".join(f"{t} ×{n} (the set has {available[t]})" for t, n in sorted(too_many.items()))
+        raise InvalidOptions(f"{key} uses tiles more often than the {edition} set has them: {detail}")
+    return list(ids)
+
+
+def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> State:
+    """Return the state of a new game: start tile placed, stacks shuffled, first player's tile drawn."""
+    if not isinstance(players, list) or not all(isinstance(player, str) for player in players):
+        raise InvalidOptions("players must be a list of display names")
+    opts = validate_options(len(players), options)
+    edition = opts["edition"]
+    stack = opts.get("tiles")
+    if stack is None:
+        stack = tiles.deck(edition, LAND)
+        seeded_rng(seed, "land").shuffle(stack)
+    bonus = opts.get("bonus_tiles")
+    if bonus is None:
+        bonus = tiles.deck(edition, BONUS)
+        seeded_rng(seed, "bonus").shuffle(bonus)
+    first = opts.get("first_player")
+    if first is None:
+        first = seeded_rng(seed, "first_player").randrange(len(players))
+    n = len(players)
+    state: State = {
+        "players": list(players),
+        "options": opts,
+        "seed": seed,
+        "edition": edition,
+        "phase": PLAY,
+        "turn": 0,
+        "current": None,
+        "tile": None,
+        "bonus": False,
+        "stack": list(stack),
+        "bonus_stack": list(bonus),
+        "board": [[0, 0, tiles.start_tile(edition), 0, None]],
+        "pieces": [],
+        "supply": [{"members": MEMBERS, "huts": HUTS[edition]} for _ in range(n)],
+        "scores": [0] * n,
+        "left": [False] * n,
+        "cancelled": [],
+        "discarded": [],
+        "last": None,
+        "final": None,
+        "winners": None,
+    }
+    _draw_land(state, first, analyse(edition, state["board"]), [])
+    return state
+
+
+# -- small queries -------------------------------------------------------------
+
+
+def _name(state: State, seat: int) -> str:
+    return state["players"][seat]
+
+
+def _next_seat(state: State, seat: int) -> int:
+    """Return the next seat clockwise that has not left the game."""
+    n = len(state["players"])
+    for step in range(1, n + 1):
+        other = (seat + step) % n
+        if not state["left"][other]:
+            return other
+    return seat
+
+
+def _node(piece: dict[str, Any]) -> Node:
+    return (piece["x"], piece["y"], piece["region"])
+
+
+def _current_tile(state: State, rot: int = 0) -> tiles.Tile:
+    return tiles.oriented(state["edition"], state["tile"], rot)
+
+
+def _powers(state: State) -> bool:
+    """Tell whether bonus-tile powers act (revised edition only, §4.5)."""
+    return state["edition"] == REVISED
+
+
+def _recallable(state: State, seat: int) -> list[dict[str, Any]]:
+    """Return the seat's tribe members a shaman may call back, in board order (§4.5)."""
+    return [p for p in state["pieces"] if p["seat"] == seat and p["kind"] in TRIBE]
+
+
+class _Claims:
+    """Who holds which features before a piece is deployed: tribe members by zone, huts by river system."""
+
+    def __init__(self, state: State, seat: int, an: Analysis, recalled: dict[str, Any] | None):
+        pieces = [p for p in state["pieces"] if p is not recalled]
+        self.tribe = {an.zone_of[_node(p)] for p in pieces if p["kind"] in TRIBE}
+        self.huts = {an.system_of[_node(p)] for p in pieces if p["kind"] == HUT}
+        supply = state["supply"][seat]
+        self.members = supply["members"] + (1 if recalled is not None else 0)
+        self.hut_supply = supply["huts"]
+
+
+def _piece_error(
+    state: State,
+    claims: _Claims,
+    tile: tiles.Tile,
+    piece: str,
+    region_id: str,
+    zone_group: dict[str, Group],
+    system_group: dict[str, Group],
+) -> str | None:
+    """Return why ``piece`` may not go on ``region_id`` of the tile being placed, or None if it may (§4.2)."""
+    region = tile.by_id.get(region_id)
+    if region is None:
+        return f"The tile {tile.id} has no region {region_id!r}"
+    where = region_names(state["edition"], tile.id, tile.rot)[region_id]
+    if region.kind not in PLACE_FOR[piece]:
+        wanted = " or ".join(PLACE_FOR[piece])
+        return f"A {piece} goes on a {wanted}, not on the {where}"
+    if piece == HUT:
+        if region.kind == RIVER and region.lake is not None:
+            lake = region_names(state["edition"], tile.id, tile.rot)[region.lake]
+            return f"That river flows into the {lake} on this tile: put the hut on the lake"
+        if claims.hut_supply <= 0:
+            return "You have no huts left"
+        if system_group[region_id].roots & claims.huts:
+            return f"The river system of the {where} already has a hut"
+        return None
+    if claims.members <= 0:
+        return "You have no tribe members left in your supply"
+    free_shrine = (
+        piece == HUNTER and region.special == tiles.SHRINE and not state["options"]["shrine_requires_free_meadow"]
+    )
+    if zone_group[region_id].roots & claims.tribe and not free_shrine:
+        return f"The {region.kind} of the {where} already holds a tribe member"
+    return None
+
+
+def _piece_choices(state: State, claims: _Claims, tile: tiles.Tile, zone_group, system_group) -> list[tuple[str, str]]:
+    """Return every (piece, region) the seat may deploy on the tile being placed, in region order."""
+    choices = []
+    spots = set(hut_spots(tile))
+    for region in tile.regions:
+        candidates = ([ROLE[region.kind]] if region.kind in ROLE else []) + ([HUT] if region.id in spots else [])
+        for piece in candidates:
+            if _piece_error(state, claims, tile, piece, region.id, zone_group, system_group) is None:
+                choices.append((piece, region.id))
+    return choices
+
+
+def _by_region(groups: list[Group]) -> dict[str, Group]:
+    return {region: group for group in groups for region in group.regions}
+
+
+# -- legal moves ----------------------------------------------------------------
+
+
+def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
+    """Return every legal move: placements by x, y, rotation; for each, no piece first, then pieces by region."""
+    if state["phase"] == OVER or seat != state["current"]:
+        return []
+    edition = state["edition"]
+    an = analyse(edition, state["board"])
+    recalls: list[dict[str, Any] | None] = [None]
+    if _powers(state) and _current_tile(state).special == tiles.SHAMAN:
+        recalls += _recallable(state, seat)
+    claims = [(recall, _Claims(state, seat, an, recall)) for recall in recalls]
+    moves: list[dict[str, Any]] = []
+    for square, rot in features.fitting(an, state["tile"]):
+        tile = tiles.oriented(edition, state["tile"], rot)
+        zone_groups, system_groups = features.groups(an, square, tile)
+        zone_group, system_group = _by_region(zone_groups), _by_region(system_groups)
+        for recall, claim in claims:
+            base: dict[str, Any] = {"x": square[0], "y": square[1], "rot": rot}
+            if recall is not None:
+                base["recall"] = {"x": recall["x"], "y": recall["y"]}
+            moves.append(base)
+            for piece, region in _piece_choices(state, claim, tile, zone_group, system_group):
+                moves.append({**base, "piece": piece, "region": region})
+    return moves
+
+
+# -- moves as data ---------------------------------------------------------------
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalMove(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def normalize(move: Any) -> dict[str, Any]:
+    """Return the canonical form of a move object, or raise ``IllegalMove`` if it is malformed."""
+    example = '{"x": 1, "y": 0, "rot": 90, "piece": "hunter", "region": "m2"}'
+    if not isinstance(move, dict):
+        raise IllegalMove(f"A move must be a JSON object such as {example}")
+    extra = sorted(str(key) for key in set(move) - {"x", "y", "rot", "piece", "region", "recall"})
+    if extra or not {"x", "y", "rot"} <= set(move):
+        raise IllegalMove(f"A move has x, y, rot and optionally piece + region and recall, such as {example}")
+    result: dict[str, Any] = {"x": _int(move["x"], "x"), "y": _int(move["y"], "y"), "rot": _int(move["rot"], "rot")}
+    if result["rot"] not in ROTATIONS:
+        raise IllegalMove(f"rot must be 0, 90, 180 or 270 (clockwise degrees), not {move['rot']!r}")
+    if ("piece" in move) != ("region" in move):
+        raise IllegalMove("A piece needs a region to stand on, and a region needs a piece")
+    if "piece" in move:
+        if move["piece"] not in PIECES:
+            raise IllegalMove(f"piece must be one of {', '.join(PIECES)}, not {move['piece']!r}")
+        if not isinstance(move["region"], str):
+            raise IllegalMove(f"region must be a region id of the tile such as 'm2', not {move['region']!r}")
+        result.update(piece=move["piece"], region=move["region"])
+    if "recall" in move:
+        recall = move["recall"]
+        if not isinstance(recall, dict) or set(recall) != {"x", "y"}:
+            raise IllegalMove('recall names the square of your tribe member: {"x": 0, "y": 1}')
+        result["recall"] = {"x": _int(recall["x"], "recall x"), "y": _int(recall["y"], "recall y")}
+    return result
+
+
+def _placement_error(an: Analysis, tile: tiles.Tile, square: tuple[int, int]) -> str | None:
+    """Return why ``tile`` (oriented) may not go on ``square``, or None if it fits (§4.1)."""
+    where = board.name(square)
+    if square in an.index:
+        return f"There is already a tile on {where}"
+    need = an.needs.get(square)
+    if need is None:
+        return f"{where} does not touch any tile (diagonal contact is not enough)"
+    for direction, wanted, have in zip(tiles.DIRECTIONS, need, tile.edges):
+        if wanted is not None and wanted != have:
+            return (
+                f"The {board.DIRECTION_WORDS[direction]} edge would be {EDGE_WORDS[have]} "
+                f"against {EDGE_WORDS[wanted]} on {board.name(board.neighbour(square, direction))}"
+            )
+    return None
+
+
+EDGE_WORDS = {"F": "forest", "M": "meadow", "R": "river"}
+
+
+# -- apply ---------------------------------------------------------------------
+
+
+def apply_move(state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
+    """Return the state after ``seat`` plays ``move`` and the events; never mutate ``state``."""
+    if state["phase"] == OVER:
+        raise IllegalMove("The game is over")
+    n = len(state["players"])
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise IllegalMove(f"There is no seat {seat!r}")
+    if seat != state["current"]:
+        raise IllegalMove(f"It is not your turn: it is {_name(state, state['current'])}'s turn")
+    move = normalize(move)
+    edition = state["edition"]
+    an = analyse(edition, state["board"])
+    square = (move["x"], move["y"])
+    tile = tiles.oriented(edition, state["tile"], move["rot"])
+    reason = _placement_error(an, tile, square)
+    if reason:
+        raise IllegalMove(reason)
+    recalled = None
+    if "recall" in move:
+        if not (_powers(state) and tile.special == tiles.SHAMAN):
+            raise IllegalMove("Only the shaman tile lets you call a tribe member back")
+        at = (move["recall"]["x"], move["recall"]["y"])
+        recalled = next((p for p in _recallable(state, seat) if (p["x"], p["y"]) == at), None)
+        if recalled is None:
+            raise IllegalMove(f"You have no tribe member on {board.name(at)} to call back (huts never come back)")
+    zone_groups, system_groups = features.groups(an, square, tile)
+    if "piece" in move:
+        claims = _Claims(state, seat, an, recalled)
+        reason = _piece_error(
+            state, claims, tile, move["piece"], move["region"], _by_region(zone_groups), _by_region(system_groups)
+        )
+        if reason:
+            raise IllegalMove(reason)
+
+    new = dict(state)
+    new["board"] = state["board"] + [[square[0], square[1], tile.id, tile.rot, seat]]
+    new["scores"] = list(state["scores"])
+    new["supply"] = [dict(s) for s in state["supply"]]
+    events: list[Event] = []
+    after = features.with_tile(an, square, tile)
+    was_bonus = state["bonus"]
+    names = region_names(edition, tile.id, tile.rot)
+    events.append(
+        Event(
+            "tile_placed",
+            {"seat": seat, "tile": tile.id, "x": square[0], "y": square[1], "rot": tile.rot, "bonus": was_bonus},
+        )
+    )
+    if recalled is not None:
+        new["pieces"] = [p for p in state["pieces"] if p is not recalled]
+        new["supply"][seat]["members"] += 1
+        events.append(Event("piece_recalled", {"seat": seat, **recalled}))
+    if _powers(state):
+        _logboat(new, seat, square, tile, after, events)
+        _hunting_trap(new, seat, square, tile, after, events)
+    if "piece" in move:
+        piece = {"seat": seat, "kind": move["piece"], "x": square[0], "y": square[1], "region": move["region"]}
+        new["pieces"] = new["pieces"] + [piece]
+        new["supply"][seat]["huts" if move["piece"] == HUT else "members"] -= 1
+        events.append(Event("piece_placed", {**piece, "feature": names[move["region"]]}))
+    earned = _score_completed(new, seat, square, tile, after, zone_groups, events)
+    new["last"] = {key: move[key] for key in ("x", "y", "rot", "piece", "region") if key in move}
+    new["last"].update(seat=seat, tile=tile.id, bonus=was_bonus)
+    new["bonus"] = False
+    new["tile"] = None
+    if earned and not was_bonus:
+        events.append(Event("bonus_earned", {"seat": seat, "available": len(new["bonus_stack"])}))
+        if _draw_bonus(new, seat, after, events):
+            return new, events
+    if not new["stack"]:
+        _finish(new, after, events)
+        return new, events
+    _draw_land(new, _next_seat(new, seat), after, events)
+    return new, events
+
+
+def _logboat(state: State, seat: int, square, tile: tiles.Tile, after: Analysis, events: list[Event]) -> None:
+    """Score 2 points per lake of the logboat's river system for the placer (§4.5)."""
+    lake = next((r for r in tile.regions if r.special == tiles.LOGBOAT), None)
+    if lake is None:
+        return
+    system = after.system((square[0], square[1], lake.id))
+    points = 2 * len(system.lakes)
+    state["scores"][seat] += points
+    events.append(Event("logboat_scored", {"seat": seat, "lakes": len(system.lakes), "points": points}))
+
+
+def _hunting_trap(state: State, seat: int, square, tile: tiles.Tile, after: Analysis, events: list[Event]) -> None:
+    """Score the animals around the hunting trap in its meadow, then cancel them for good (§4.5)."""
+    trap = next((r for r in tile.regions if r.special == tiles.HUNTING_TRAP), None)
+    if trap is None:
+        return
+    opts = state["options"]
+    zone = after.zone((square[0], square[1], trap.id))
+    cancelled = {tuple(node) for node in state["cancelled"]}
+    points, area, found, eaten = scoring.hunting_trap_score(
+        state["edition"],
+        after,
+        zone,
+        square,
+        cancelled,
+        fire_protects=opts["fire_affects_hunting_trap"],
+        wildfire_tiger=opts["wildfire_tile_tiger_counts"],
+    )
+    if opts["hunting_trap_scorer"] == PLACER:
+        scorers = [seat]
+    else:
+        hunters = Counter(p["seat"] for p in state["pieces"] if p["kind"] == HUNTER and _node(p) in zone.nodes)
+        scorers = scoring.majority(dict(hunters))
+    for scorer in scorers:
+        state["scores"][scorer] += points
+    state["cancelled"] = state["cancelled"] + [list(node) for node in area]
+    events.append(
+        Event(
+            "hunting_trap_scored",
+            {
+                "seat": seat,
+                "scorers": scorers,
+                "points": points,
+                "animals": {animal: found[animal] for animal in tiles.ANIMALS},
+                "eaten": eaten,
+                "cancelled": [list(node) for node in area],
+            },
+        )
+    )
+
+
+def _score_completed(
+    state: State, seat: int, square, tile: tiles.Tile, after: Analysis, zone_groups: list[Group], events: list[Event]
+) -> bool:
+    """Score the forests and rivers this tile completed, return their tribe members; tell if a bonus is earned."""
+    opts = state["options"]
+    edition = state["edition"]
+    earned = False
+    x, y = square
+    for group in sorted(zone_groups, key=lambda g: tile.regions.index(tile.region(g.regions[0]))):
+        if group.kind not in (FOREST, RIVER):
+            continue
+        zone = after.zone((x, y, group.regions[0]))
+        if not zone.complete:
+            continue
+        inside = [p for p in state["pieces"] if p["kind"] in TRIBE and _node(p) in zone.nodes]
+        counts = Counter(p["seat"] for p in inside)
+        winners = scoring.majority(dict(counts))
+        data: dict[str, Any] = {"feature": group.kind, "tiles": len(zone.tiles), "x": x, "y": y}
+        if group.kind == FOREST:
+            points = scoring.forest_points(edition, zone, opts["forest_parts_count_separately"])
+            data.update(parts=len(zone.nodes), mushrooms=zone.mushrooms, menhirs=zone.menhirs)
+            needs_member = edition == REVISED and opts["menhir_needs_occupied_forest"]
+            if zone.menhirs and (inside or not needs_member):
+                earned = True
+        else:
+            river_fish = edition == REVISED and opts["river_fish_for_fishermen"] == RIVER_AND_LAKES
+            points = scoring.river_points(after, zone, river_fish)
+            data.update(fish=scoring.river_fish(after, zone, river_fish), lakes=len(zone.lakes))
+        for winner in winners:
+            state["scores"][winner] += points
+        returned = [{"seat": p["seat"], "kind": p["kind"], "x": p["x"], "y": p["y"]} for p in inside]
+        data.update(points=points, scorers=winners, returned=returned)
+        events.append(Event("feature_completed", data))
+        if inside:
+            state["pieces"] = [p for p in state["pieces"] if p not in inside]
+            for p in inside:
+                state["supply"][p["seat"]]["members"] += 1
+    return earned
+
+
+# -- drawing, turns and the end (§3, §4.1, §4.4, §4.6) ------------------------------
+
+
+def _draw_land(state: State, seat: int, an: Analysis, events: list[Event]) -> None:
+    """Start ``seat``'s turn: draw the top land tile; unplaceable tiles leave the game (§11); end when none is left."""
+    mode = state["options"]["unplaceable_tile"]
+    first = True
+    while state["stack"]:
+        if first or mode == END_TURN:
+            state["turn"] += 1
+        first = False
+        tile_id, state["stack"] = state["stack"][0], state["stack"][1:]
+        events.append(Event("tile_drawn", {"seat": seat, "tile": tile_id, "bonus": False, "left": len(state["stack"])}))
+        if features.placeable(an, tile_id):
+            state.update(current=seat, tile=tile_id, bonus=False)
+            return
+        state["discarded"] = state["discarded"] + [tile_id]
+        events.append(Event("tile_discarded", {"seat": seat, "tile": tile_id, "bonus": False, "then": mode}))
+        if mode == END_TURN:
+            seat = _next_seat(state, seat)
+    _finish(state, an, events)
+
+
+def _draw_bonus(state: State, seat: int, an: Analysis, events: list[Event]) -> bool:
+    """Draw the seat's bonus tile, discarding unplaceable ones; tell whether one is now to be placed."""
+    while state["bonus_stack"]:
+        tile_id, state["bonus_stack"] = state["bonus_stack"][0], state["bonus_stack"][1:]
+        events.append(
+            Event("tile_drawn", {"seat": seat, "tile": tile_id, "bonus": True, "left": len(state["bonus_stack"])})
+        )
+        if features.placeable(an, tile_id):
+            state.update(current=seat, tile=tile_id, bonus=True)
+            return True
+        state["discarded"] = state["discarded"] + [tile_id]
+        events.append(Event("tile_discarded", {"seat": seat, "tile": tile_id, "bonus": True, "then": REDRAW}))
+    return False
+
+
+def _finish(state: State, an: Analysis, events: list[Event]) -> None:
+    """Score meadows (hunters) and river systems (huts), then end the game (§5, §7)."""
+    opts = state["options"]
+    edition = state["edition"]
+    cancelled = {tuple(node) for node in state["cancelled"]}
+    final: list[dict[str, Any]] = []
+    by_zone: dict[int, list[dict]] = {}
+    by_system: dict[int, list[dict]] = {}
+    for piece in state["pieces"]:
+        if piece["kind"] == HUNTER:
+            by_zone.setdefault(an.zone_of[_node(piece)], []).append(piece)
+        elif piece["kind"] == HUT:
+            by_system.setdefault(an.system_of[_node(piece)], []).append(piece)
+    scores = list(state["scores"])
+    for root, hunters in sorted(by_zone.items(), key=lambda item: min(map(_node, item[1]))):
+        zone = an.zones[root]
+        detail = scoring.meadow_score(edition, an, zone, cancelled, opts["wildfire_tile_tiger_counts"])
+        shrine = [p for p in hunters if an.region(_node(p)).special == tiles.SHRINE]
+        if shrine:
+            scorers = sorted({p["seat"] for p in shrine})  # §7.5: a hunter on the shrine wins the meadow alone
+        else:
+            scorers = scoring.majority(dict(Counter(p["seat"] for p in hunters)))
+        for scorer in scorers:
+            scores[scorer] += detail["points"]
+        at = min(map(_node, hunters))
+        entry = {"feature": MEADOW, "x": at[0], "y": at[1], "region": at[2], "tiles": len(zone.tiles)}
+        entry.update(detail, scorers=scorers, shrine=bool(shrine))
+        final.append(entry)
+        events.append(Event("meadow_scored", entry))
+    for root, huts in sorted(by_system.items(), key=lambda item: min(map(_node, item[1]))):
+        system = an.systems[root]
+        scorers = scoring.majority(dict(Counter(p["seat"] for p in huts)))
+        points = scoring.system_points(edition, system)
+        for scorer in scorers:
+            scores[scorer] += points
+        at = min(map(_node, huts))
+        raft = system.raft and edition == REVISED
+        entry = {
+            "feature": "river_system",
+            "x": at[0],
+            "y": at[1],
+            "region": at[2],
+            "fish": system.fish,
+            "lakes": len(system.lakes),
+            "raft": raft,
+            "points": points,
+            "scorers": scorers,
+        }
+        final.append(entry)
+        events.append(Event("river_system_scored", entry))
+    unscored = [
+        {"seat": p["seat"], "kind": p["kind"], "x": p["x"], "y": p["y"]}
+        for p in state["pieces"]
+        if p["kind"] in (GATHERER, FISHERMAN)
+    ]
+    staying = [seat for seat in range(len(scores)) if not state["left"][seat]]
+    best = max(scores[seat] for seat in staying)
+    winners = [seat for seat in staying if scores[seat] == best]
+    state.update(
+        phase=OVER, current=None, tile=None, bonus=False, scores=scores, final=final, winners=winners
+    )
+    events.append(Event("game_ended", {"scores": scores, "winners": winners, "unscored": unscored}))
+
+
+def game_result(state: State) -> dict[str, Any] | None:
+    """Return the outcome once the game is over, else None (a tie for first is a shared win, §5)."""
+    if state["phase"] != OVER:
+        return None
+    scores = list(state["scores"])
+    ranking = sorted(range(len(scores)), key=lambda seat: (state["left"][seat], -scores[seat], seat))
+    winners = list(state["winners"])
+    names = state["players"]
+    table = ", ".join(f"{names[seat]} {scores[seat]}" for seat in ranking)
+    if len(winners) == 1:
+        summary = f"{names[winners[0]]} wins ({table})"
+    else:
+        summary = f"{' and '.join(names[s] for s in winners)} share the win ({table})"
+    return {
+        "winners": winners,
+        "scores": scores,
+        "ranking": ranking,
+        "summary": summary,
+        "draw": False,
+        "edition": state["edition"],
+        "tile_set": player_view.tile_set(state["edition"]),
+        "final": [dict(entry) for entry in state["final"]],
+    }
+
+
+def resign(state: State, seat: int) -> tuple[State, list[Event]]:
+    """Return the state after ``seat`` leaves the game for good, and the events.
+
+    The seat's turns are skipped from now on and it cannot win; its pieces
+    stay on the board and still count for majorities. A tile it had drawn
+    passes to the next player (a bonus tile leaves the game). When one player
+    is left, the game ends at once and they win it.
+    """
+    if state["phase"] == OVER:
+        raise IllegalMove("The game is over")
+    n = len(state["players"])
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise IllegalMove(f"There is no seat {seat!r}")
+    if state["left"][seat]:
+        raise IllegalMove("You have already left this game")
+    new = dict(state)
+    new["left"] = [gone or other == seat for other, gone in enumerate(state["left"])]
+    events = [Event("player_left", {"seat": seat})]
+    staying = [other for other in range(n) if not new["left"][other]]
+    if len(staying) == 1:
+        new.update(phase=OVER, current=None, tile=None, bonus=False, final=[], winners=staying)
+        events.append(Event("game_ended", {"scores": list(new["scores"]), "winners": staying, "reason": "resigned"}))
+        return new, events
+    if state["current"] == seat:
+        nxt = _next_seat(new, seat)
+        if state["bonus"]:
+            new.update(discarded=state["discarded"] + [state["tile"]], tile=None, bonus=False)
+            an = analyse(state["edition"], state["board"])
+            if not new["stack"]:
+                _finish(new, an, events)
+            else:
+                _draw_land(new, nxt, an, events)
+        else:
+            new["current"] = nxt
+            new["turn"] = state["turn"] + 1
+            events.append(Event("tile_passed", {"seat": nxt, "tile": state["tile"]}))
+    return new, events
+
+
+class CarcassonneHGEngine(Engine):
+    """Carcassonne: Hunters and Gatherers, revised edition by default, classic edition as an option."""
+
+    slug = "carcassonne-hg"
+    name = "Carcassonne: Hunters and Gatherers"
+    version = 1
+    min_players = 2
+    max_players = 5
+    option_specs = OPTION_SPECS
+    default_players = 2
+    summary = "Stone-age Carcassonne: lay land, send out gatherers, fishermen and hunters, build huts by the rivers."
+
+    def validate_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Return the complete options or raise ``InvalidOptions``."""
+        return validate_options(players, options)
+
+    def setup(self, players: list[str], options: dict[str, Any], seed: int | str) -> State:
+        """Return the initial state with the first player's tile drawn."""
+        return new_game(players, options, seed)
+
+    def to_move(self, state: State) -> list[int]:
+        """Return the seat to act; empty once the game is over."""
+        return [] if state["phase"] == OVER else [state["current"]]
+
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """Return every legal move for ``seat``."""
+        return legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: dict[str, Any]) -> tuple[State, list[Event]]:
+        """Return the next state and the events; raise ``IllegalMove``."""
+        return apply_move(state, seat, move)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        """Return the outcome once the game is over."""
+        return game_result(state)
+
+    def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        """Return the state after ``seat`` leaves the game."""
+        return resign(state, seat)
+
+    def view_text(self, view: dict[str, Any]) -> str:
+        """Render a view as plain text for an email: scores, the tile to place and a map of the board."""
+        return player_view.view_text(view)
+
+    def moves_summary(self, texts: list[str], limit: int = 40) -> list[str]:
+        """Return the legal moves for an email: one line per placement with its piece choices."""
+        return notation.moves_summary(texts, limit)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Return what ``seat`` (None: a spectator) may know."""
+        return player_view.view(state, seat)
+
+    def describe_event(self, event: Event, players: list[str], viewer: int | None) -> str:
+        """Return one line describing ``event`` for ``viewer``."""
+        return player_view.describe_event(event, players, viewer)
+
+    def describe_move(self, state: State, move: dict[str, Any]) -> str:
+        """Return the text notation of ``move``."""
+        return notation.describe_move(state, move)
+
+    def parse_move(self, text: str, state: State, seat: int) -> dict[str, Any]:
+        """Read the text notation into a move."""
+        return notation.parse_move(text, state, seat)
+
+    def notation_help(self) -> str:
+        """Return how to write any move."""
+        return notation.notation_help()

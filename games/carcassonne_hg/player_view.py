@@ -1,0 +1,253 @@
+"""Per-seat projection of a Carcassonne: Hunters and Gatherers game (both editions) and event wording.
+
+Only the order of the two stacks is secret, from everyone alike: a view
+gives their sizes. The tile being placed is public (as at the table), and so
+is every tile already drawn, placed or discarded. Every seat and spectator
+therefore gets the same picture apart from ``you``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import Event
+from games.carcassonne_hg import tiles
+from games.carcassonne_hg.board import region_names
+
+PUBLIC_OPTIONS = (
+    "edition",
+    "menhir_needs_occupied_forest",
+    "unplaceable_tile",
+    "hunting_trap_scorer",
+    "fire_affects_hunting_trap",
+    "wildfire_tile_tiger_counts",
+    "shrine_requires_free_meadow",
+    "river_fish_for_fishermen",
+    "forest_parts_count_separately",
+)
+
+
+def tile_set(edition: str) -> str:
+    """Return the name of the tile set an edition plays (the classic one is a reconstruction, §12.3)."""
+    return "revised" if edition == tiles.REVISED else "classic-approx"
+
+
+def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """Return what ``seat`` (None: a spectator) may know about ``state``, and nothing more."""
+    n = len(state["players"])
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+        raise ValueError(f"no seat {seat!r}")
+    return {
+        "game": "carcassonne-hg",
+        "edition": state["edition"],
+        "tile_set": tile_set(state["edition"]),
+        "options": {key: state["options"][key] for key in PUBLIC_OPTIONS},
+        "you": seat,
+        "phase": state["phase"],
+        "turn": state["turn"],
+        "current": state["current"],
+        "tile": state["tile"],
+        "bonus_turn": state["bonus"],
+        "stack_count": len(state["stack"]),
+        "bonus_stack_count": len(state["bonus_stack"]),
+        "board": [{"x": x, "y": y, "tile": t, "rot": rot, "placed_by": by} for x, y, t, rot, by in state["board"]],
+        "pieces": [dict(piece) for piece in state["pieces"]],
+        "cancelled": [list(node) for node in state["cancelled"]],
+        "discarded": list(state["discarded"]),
+        "seats": [
+            {
+                "seat": other,
+                "name": state["players"][other],
+                "score": state["scores"][other],
+                "members": state["supply"][other]["members"],
+                "huts": state["supply"][other]["huts"],
+                "left": state["left"][other],
+            }
+            for other in range(n)
+        ],
+        "last": None if state["last"] is None else dict(state["last"]),
+        "final": None if state["final"] is None else [dict(entry) for entry in state["final"]],
+        "winners": None if state["winners"] is None else list(state["winners"]),
+    }
+
+
+# -- event wording ---------------------------------------------------------------
+
+
+def _tile_name(tile_id: str) -> str:
+    for edition in tiles.EDITIONS:
+        found = tiles.catalogue(edition).get(tile_id)
+        if found and found[0].name != tile_id:
+            return f"{tile_id} ({found[0].name})"
+    return tile_id
+
+
+def _points(value: int) -> str:
+    return f"{value} point{'s' if value != 1 else ''}"
+
+
+def describe_event(event: Event, players: list[str], viewer: int | None) -> str:
+    """Return one English line describing ``event`` as ``viewer`` should read it."""
+    d = event.data
+
+    def who(seat: int) -> str:
+        return "You" if seat == viewer else players[seat]
+
+    def verb(seat: int, plain: str, third: str) -> str:
+        return plain if seat == viewer else third
+
+    def group(seats: list[int]) -> str:
+        if not seats:
+            return "nobody"
+        return " and ".join(who(seat) if i == 0 else who(seat).replace("You", "you") for i, seat in enumerate(seats))
+
+    kind = event.kind
+    if kind == "tile_drawn":
+        pile = "bonus tile" if d["bonus"] else "tile"
+        drawn = f"{who(d['seat'])} {verb(d['seat'], 'draw', 'draws')} the {pile} {_tile_name(d['tile'])}"
+        return f"{drawn} ({d['left']} left)."
+    if kind == "tile_discarded":
+        then = {
+            "end_turn": "the turn ends",
+            "redraw": "another tile is drawn",
+        }[d["then"]]
+        return f"{_tile_name(d['tile'])} fits nowhere and leaves the game; {then}."
+    if kind == "tile_placed":
+        what = "bonus tile" if d["bonus"] else "tile"
+        return (
+            f"{who(d['seat'])} {verb(d['seat'], 'place', 'places')} the {what} {d['tile']} "
+            f"on {d['x']},{d['y']} turned {d['rot']}°."
+        )
+    if kind == "piece_placed":
+        puts = f"{who(d['seat'])} {verb(d['seat'], 'put', 'puts')} a {d['kind']}"
+        return f"{puts} on the {d['feature']} at {d['x']},{d['y']}."
+    if kind == "piece_recalled":
+        whose = "your" if d["seat"] == viewer else f"{players[d['seat']]}'s"
+        return f"The shaman sends {whose} {d['kind']} on {d['x']},{d['y']} home."
+    if kind == "logboat_scored":
+        scores = f"{who(d['seat'])} {verb(d['seat'], 'score', 'scores')} {_points(d['points'])}"
+        return f"Logboat: {scores} for {d['lakes']} lake(s)."
+    if kind == "hunting_trap_scored":
+        animals = ", ".join(f"{count} {animal}" for animal, count in d["animals"].items() if count) or "no animals"
+        eaten = f", {d['eaten']} deer eaten" if d["eaten"] else ""
+        return (
+            f"Hunting trap ({animals}{eaten}): {group(d['scorers'])} {_scored(d['scorers'], viewer)} "
+            f"{_points(d['points'])}; those animals are covered."
+        )
+    if kind == "feature_completed":
+        size = f"{d['tiles']} tile{'s' if d['tiles'] != 1 else ''}"
+        extra = ""
+        if d["feature"] == "forest" and d.get("mushrooms"):
+            extra = f", {d['mushrooms']} mushroom group(s)"
+        if d["feature"] == "river":
+            extra = f", {d['fish']} fish"
+        text = f"A {d['feature']} is completed ({size}{extra}): "
+        if d["scorers"]:
+            text += f"{group(d['scorers'])} {_scored(d['scorers'], viewer)} {_points(d['points'])}"
+        else:
+            text += "nobody scores"
+        if d["returned"]:
+            text += f"; {len(d['returned'])} tribe member(s) go home"
+        return text + "."
+    if kind == "bonus_earned":
+        if d["available"]:
+            return f"{who(d['seat'])} {verb(d['seat'], 'earn', 'earns')} a bonus tile."
+        return f"{who(d['seat'])} would earn a bonus tile, but none is left."
+    if kind == "meadow_scored":
+        eaten = f", {d['eaten']} eaten by tigers" if d["eaten"] else ""
+        fire = ", fire keeps the tigers away" if d["fire"] else ""
+        trap = f", pit trap +{d['pit_trap']}" if d.get("pit_trap") else ""
+        animals = f"{d['deer']} deer{eaten}, {d['aurochs']} aurochs, {d['mammoth']} mammoth(s){fire}{trap}"
+        scored = f"{group(d['scorers'])} {_scored(d['scorers'], viewer)} {_points(d['points'])}"
+        return f"Meadow at {d['x']},{d['y']} ({animals}): {scored}."
+    if kind == "river_system_scored":
+        raft = f" + {d['lakes']} for the raft" if d["raft"] else ""
+        return (
+            f"River system at {d['x']},{d['y']} ({d['fish']} fish{raft}): "
+            f"{group(d['scorers'])} {_scored(d['scorers'], viewer)} {_points(d['points'])} for their huts."
+        )
+    if kind == "player_left":
+        return f"{who(d['seat'])} {verb(d['seat'], 'leave', 'leaves')} the game."
+    if kind == "tile_passed":
+        return f"The drawn tile {_tile_name(d['tile'])} passes to {who(d['seat'])}."
+    if kind == "game_ended" and d.get("reason") == "resigned":
+        return f"Everyone else has left: {group(d['winners'])} {verb(d['winners'][0], 'win', 'wins')}."
+    if kind == "game_ended":
+        scores = ", ".join(f"{players[seat]} {score}" for seat, score in enumerate(d["scores"]))
+        if len(d["winners"]) == 1:
+            return f"The game is over: {scores}. {who(d['winners'][0])} {verb(d['winners'][0], 'win', 'wins')}."
+        return f"The game is over: {scores}. {group(d['winners'])} share the win."
+    return kind.replace("_", " ").capitalize() + "."
+
+
+def _scored(scorers: list[int], viewer: int | None) -> str:
+    return "score" if len(scorers) != 1 or scorers[0] == viewer else "scores"
+
+
+
+# -- text for emails -----------------------------------------------------------------
+
+PIECE_LETTER = {"gatherer": "g", "fisherman": "f", "hunter": "h", "hut": "u"}
+
+
+def view_text(view: dict[str, Any]) -> str:
+    """Render a view as plain text: scores, the tile to place, a map of the board and the pieces on it."""
+    edition = view["edition"]
+    names = [seat["name"] for seat in view["seats"]]
+    lines = [f"Carcassonne: Hunters and Gatherers ({view['tile_set']}), turn {view['turn']}"]
+    for seat in view["seats"]:
+        you = " (you)" if seat["seat"] == view["you"] else ""
+        gone = ", left the game" if seat["left"] else ""
+        lines.append(
+            f"  {seat['seat']} {seat['name']}{you}: {seat['score']} points, "
+            f"{seat['members']} tribe members and {seat['huts']} huts in supply{gone}"
+        )
+    if view["phase"] == "over":
+        winners = " and ".join(names[s] for s in view["winners"] or [])
+        lines.append(f"The game is over. Winner: {winners}.")
+    else:
+        current = view["current"]
+        kind = "bonus tile" if view["bonus_turn"] else "tile"
+        tile = tiles.oriented(edition, view["tile"], 0)
+        edges = " ".join(f"{d}={EDGE_LETTER_WORDS[e]}" for d, e in zip(tiles.DIRECTIONS, tile.edges))
+        lines.append(f"{names[current]} places the {kind} {_tile_name(view['tile'])} (as printed, r0: {edges}).")
+        lines.append(f"Left: {view['stack_count']} land tiles, {view['bonus_stack_count']} bonus tiles.")
+    lines.append("")
+    lines.extend(board_map(view))
+    if view["pieces"]:
+        lines.append("Pieces:")
+        for piece in view["pieces"]:
+            placed = next(b for b in view["board"] if (b["x"], b["y"]) == (piece["x"], piece["y"]))
+            where = region_names(edition, placed["tile"], placed["rot"])[piece["region"]]
+            lines.append(f"  {names[piece['seat']]}: {piece['kind']} on {piece['x']},{piece['y']} ({where})")
+    return "\n".join(lines)
+
+
+EDGE_LETTER_WORDS = {"F": "forest", "M": "meadow", "R": "river"}
+
+
+def board_map(view: dict[str, Any]) -> list[str]:
+    """Draw the board: each tile as 3 text rows showing its edges (F, M, R) and any piece (kind letter + seat)."""
+    placed = {(b["x"], b["y"]): b for b in view["board"]}
+    pieces = {(p["x"], p["y"]): p for p in view["pieces"]}
+    xs = [x for x, _ in placed]
+    ys = [y for _, y in placed]
+    lines = ["Map: x grows east, y north; edges F forest, M meadow, R river; h1 = hunter of seat 1 (g f h u)."]
+    lines.append("      " + "".join(f"{x:^7}" for x in range(min(xs), max(xs) + 1)))
+    for y in range(max(ys), min(ys) - 1, -1):
+        rows = ["", "", ""]
+        for x in range(min(xs), max(xs) + 1):
+            b = placed.get((x, y))
+            if b is None:
+                rows = [row + "   .   " if i == 1 else row + " " * 7 for i, row in enumerate(rows)]
+                continue
+            n, e, s, w = tiles.oriented(view["edition"], b["tile"], b["rot"]).edges
+            piece = pieces.get((x, y))
+            mark = f"{PIECE_LETTER[piece['kind']]}{piece['seat']}" if piece else ""
+            rows[0] += f"   {n}   "
+            rows[1] += f" {w}{mark:^3}{e} "
+            rows[2] += f"   {s}   "
+        lines.append("      " + rows[0])
+        lines.append(f"{y:>5} " + rows[1])
+        lines.append("      " + rows[2])
+    return lines
