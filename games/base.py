@@ -190,6 +190,13 @@ class Engine:
         """
         return "\n".join(_text_lines(view))
 
+    # -- bots ---------------------------------------------------------------
+    def bots(self) -> dict[str, Any]:
+        """Return the bots this game offers by name (see ``games.bots``); every game has ``random``."""
+        from games.bots import RandomBot
+
+        return {"random": RandomBot()}
+
     # -- leaving ------------------------------------------------------------
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         """Return the state after ``seat`` gives up the game; raise ``IllegalMove`` if it cannot."""

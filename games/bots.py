@@ -1,0 +1,52 @@
+"""Bots: players that choose a move from what their seat may know, and nothing more.
+
+A bot is an object with a ``choose(view, moves, history, rng)`` method. It
+never receives the state: ``bot_move`` (the only way the platform asks a bot)
+computes the seat's view, legal moves and visible history itself and hands the
+bot JSON copies of those, so a bot cannot see hidden cards or change the game
+even by accident.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Protocol
+
+from games.base import Engine, Event, IllegalMove, Move, State, seeded_rng
+
+
+class Bot(Protocol):
+    """Choose one of ``moves`` for the seat whose ``view`` and visible ``history`` are given."""
+
+    def choose(self, view: dict[str, Any], moves: list[Move], history: list[dict[str, Any]], rng: random.Random) -> Move:
+        ...
+
+
+class RandomBot:
+    """Pick uniformly among the legal moves."""
+
+    def choose(self, view, moves, history, rng):
+        return rng.choice(moves)
+
+
+def _copy(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def bot_move(
+    engine: Engine, bot_name: str, state: State, seat: int, history: list[Event], *, seed: str | int
+) -> Move:
+    """Ask the named bot for ``seat``'s move; it sees only the seat's view, legal moves and visible events."""
+    bots = engine.bots()
+    if bot_name not in bots:
+        raise IllegalMove(f"{engine.name} has no bot called {bot_name!r}; it has: {', '.join(bots)}")
+    moves = engine.legal_moves(state, seat)
+    if not moves:
+        raise IllegalMove("The bot's seat has no move to make now")
+    visible = [event.to_json() for event in history if event.visible_for(seat)]
+    rng = seeded_rng(seed, "bot", bot_name, seat, len(visible))
+    choice = bots[bot_name].choose(_copy(engine.view(state, seat)), _copy(moves), _copy(visible), rng)
+    if choice not in moves:
+        raise IllegalMove(f"The {bot_name} bot chose a move that is not legal: {choice!r}")
+    return choice
