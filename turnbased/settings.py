@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "turnbased.play",
     "turnbased.notifications",
     "turnbased.mail",
+    "turnbased.clocks",
     "anymail",
 ]
 
@@ -142,7 +143,10 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "sweep-outbox": {"task": "turnbased.mail.tasks.sweep_outbox", "schedule": 60.0},
     "daily-digests": {"task": "turnbased.mail.tasks.send_daily_digests", "schedule": crontab(minute=0, hour=7)},
+    "sweep-clocks": {"task": "turnbased.clocks.tasks.sweep_clocks", "schedule": 60.0},
 }
+# Bots wait this long before moving, so their moves read like a player's and not a flash.
+BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=2.0)
 
 # --- Email --------------------------------------------------------------------
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")

@@ -9,6 +9,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from turnbased.clocks.services import clock_summaries, format_duration
 from turnbased.mail.tokens import reply_address, unsubscribe_token
 from turnbased.play import selectors, store
 from turnbased.play.models import Game, GameStatus
@@ -28,7 +29,10 @@ def position_context(game: Game, user) -> dict:
     previous = store.last_move_of_seat(game, seat, before_seq=game.seq) if game.seq else None
     since = previous.seq if previous else 0
     your_turn = game.status == GameStatus.ACTIVE and seat in game.to_move
+    clock = next((row for row in clock_summaries(game) if row["seat"] == seat), None) if your_turn else None
     return {
+        "deadline": clock["deadline"] if clock else None,
+        "time_left": format_duration(clock["remaining_seconds"]) if clock and clock["deadline"] else "",
         "game": game,
         "game_name": f"{engine.name} #{game.pk}",
         "user": user,
@@ -81,12 +85,14 @@ def build(
     return message
 
 
-def turn_email(game: Game, user) -> EmailMultiAlternatives:
+def turn_email(game: Game, user, *, reminder: bool = False) -> EmailMultiAlternatives:
     context = position_context(game, user)
-    return build(
-        to=user.email, subject=f"Your turn: {context['game_name']}", template="turn",
-        context=context, user=user, reply_to=context["reply_to"],
-    )
+    context["reminder"] = reminder
+    subject = f"Your turn: {context['game_name']}"
+    if reminder and context["time_left"]:
+        subject = f"Reminder: {context['time_left']} left for your move in {context['game_name']}"
+    return build(to=user.email, subject=subject, template="turn", context=context, user=user,
+                 reply_to=context["reply_to"])
 
 
 def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
@@ -95,7 +101,7 @@ def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
         "game": game, "game_name": f"{store.engine_of(game).name} #{game.pk}", "game_url": game_url(game),
     }
     context["kind"] = kind
-    context["players"] = [seat.user.get_username() for seat in game.seats.select_related("user")]
+    context["players"] = [seat.display_name for seat in game.seats.select_related("user")]
     subjects = {
         "game_started": f"Game started: {context['game_name']}",
         "game_finished": f"Game over: {context['game_name']}",

@@ -60,6 +60,12 @@ def _decide(notification: Notification) -> tuple[str, str]:
         if is_present(user.pk, game.pk):
             return "wait", "has the game open"
         return "send", ""
+    if notification.kind == NotificationKind.REMINDER:
+        if game.status != GameStatus.ACTIVE or game.seq != notification.seq:
+            return "skip", "superseded"
+        if preference.turn_emails == TurnEmails.OFF:
+            return "skip", "turn emails off"
+        return "send", ""
     if not preference.game_emails:
         return "skip", "game emails off"
     if notification.kind == NotificationKind.GAME_STARTED and Notification.objects.filter(
@@ -72,6 +78,8 @@ def _decide(notification: Notification) -> tuple[str, str]:
 def _message(notification: Notification):
     if notification.kind == NotificationKind.YOUR_TURN:
         return compose.turn_email(notification.game, notification.user)
+    if notification.kind == NotificationKind.REMINDER:
+        return compose.turn_email(notification.game, notification.user, reminder=True)
     return compose.game_news_email(notification.game, notification.user, notification.kind)
 
 

@@ -11,6 +11,7 @@ class NotificationKind(models.TextChoices):
     GAME_STARTED = "game_started", "game started"
     GAME_FINISHED = "game_finished", "game finished"
     PLAYER_JOINED = "player_joined", "player joined"
+    REMINDER = "reminder", "deadline reminder"
 
 
 class Notification(models.Model):

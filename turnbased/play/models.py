@@ -25,6 +25,7 @@ class MoveSource(models.TextChoices):
     EMAIL = "email", "email reply"
     TIMEOUT = "timeout", "timeout"
     BOT = "bot", "bot"
+    SYSTEM = "system", "system"
 
 
 class Game(models.Model):
@@ -62,10 +63,25 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
+    """A place at a table: a person, or a bot (``bot`` names it); a bot may also take over a person's seat."""
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats", null=True,
+                             blank=True)
+    bot = models.CharField(max_length=20, blank=True, help_text="The bot playing this seat, if any.")
+    left_at = models.DateTimeField(null=True, blank=True, help_text="When the player left and a bot took over.")
     joined_at = models.DateTimeField(auto_now_add=True)
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id is None:
+            return f"bot{self.index + 1}"
+        return self.user.get_username()
+
+    @property
+    def bot_plays(self) -> bool:
+        return bool(self.bot)
 
     class Meta:
         ordering = ["index"]

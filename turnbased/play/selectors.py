@@ -107,7 +107,15 @@ def _history_entry(engine, seq: int, seat: int, event: Event, names: list[str], 
 
 
 def seat_summaries(game: Game) -> list[dict]:
-    return [{"index": seat.index, "username": seat.user.get_username()} for seat in game.seats.all()]
+    return [
+        {
+            "index": seat.index,
+            "username": seat.user.get_username() if seat.user_id else None,
+            "name": seat.display_name,
+            "bot": seat.bot or None,
+        }
+        for seat in game.seats.all()
+    ]
 
 
 def last_move_text(game: Game) -> str | None:
@@ -125,7 +133,7 @@ def lobby_rows(user: AbstractBaseUser) -> list[dict]:
     for game in games_of(user):
         seats = list(game.seats.all())
         my_seat = next(s.index for s in seats if s.user_id == user.pk)
-        names = {s.index: s.user.get_username() for s in seats}
+        names = {s.index: s.display_name for s in seats}
         rows.append({
             "game": game,
             "players": [names[i] for i in sorted(names)],

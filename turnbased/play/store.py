@@ -118,5 +118,11 @@ def last_move_of_seat(game: Game, seat: int, *, before_seq: int) -> Move | None:
     return Move.objects.filter(game=game, seat=seat, seq__lt=before_seq).order_by("-seq").first()
 
 
+def bot_play_record(game: Game) -> dict:
+    """Return which seats a bot played at least once (for a result that must say so)."""
+    seats = sorted(set(Move.objects.filter(game=game, source__in=["bot", "timeout"]).values_list("seat", flat=True)))
+    return {"bot_played_seats": seats} if seats else {}
+
+
 def last_move(game: Game) -> Move | None:
     return Move.objects.filter(game=game).order_by("-seq").first()

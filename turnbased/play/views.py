@@ -111,7 +111,7 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
         "board_template": select_template([f"games/{game.engine}/board.html", "games/_default_board.html"]),
         "idempotency_key": uuid.uuid4().hex,
         "error": error,
-        "names": list(game.player_names) or [s.user.get_username() for s in game.seats.all()],
+        "names": list(game.player_names) or [s.display_name for s in game.seats.all()],
     }
 
 

@@ -39,7 +39,8 @@ def test_a_game_played_through_the_api():
     created = alice.post("/api/games/", {"game": "love-letter", "players": 2, "options": {}}, format="json")
     assert created.status_code == 201
     game = created.json()
-    assert game["status"] == "open" and game["seats"] == [{"index": 0, "username": "alice"}]
+    assert game["status"] == "open"
+    assert game["seats"] == [{"index": 0, "username": "alice", "name": "alice", "bot": None}]
     assert bob.get("/api/games/").json()["open"][0]["id"] == game["id"]
 
     joined = bob.post(f"/api/games/{game['id']}/join/", {}, format="json")

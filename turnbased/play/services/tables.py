@@ -1,33 +1,21 @@
-"""Business actions on games: create, join, leave, start, abort, submit a move.
-
-Every entry point (pages, API, email, timeouts, bots) calls these; they check
-permissions and state, change the database in one transaction, and record the
-notifications to send.
-"""
+"""Tables: create, join, leave, start and abort; status changes through one transition table."""
 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from games import engines, get_engine
-from games.base import RESIGN, BadNotation, IllegalMove, InvalidOptions
+from games.base import InvalidOptions
+from turnbased.clocks.services import clocks_start, table_clock_create
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play import store
-from turnbased.play.errors import (
-    Conflict,
-    GameNotFound,
-    IllegalMoveError,
-    InvalidRequest,
-    NotAllowed,
-    StaleSequence,
-)
-from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, Visibility
+from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
+from turnbased.play.models import Game, GameStatus, Seat, Visibility
 
 # Every status change goes through this table.
 TRANSITIONS: dict[str, set[str]] = {
@@ -54,11 +42,12 @@ def game_transition(*, game: Game, to: str) -> None:
     game.save(update_fields=fields)
 
 
-def _user_ids(game: Game, *, except_user_id: int | None = None) -> list[int]:
-    return [seat.user_id for seat in game.seats.all() if seat.user_id != except_user_id]
+def user_ids(game: Game, *, except_user_id: int | None = None) -> list[int]:
+    """Return the people seated (bots get no notifications), leaving one out if asked."""
+    return [seat.user_id for seat in game.seats.all() if seat.user_id and seat.user_id != except_user_id]
 
 
-def _locked_game(game_id: int) -> Game:
+def locked_game(game_id: int) -> Game:
     try:
         return store.locked(game_id)
     except Game.DoesNotExist:
@@ -73,11 +62,16 @@ def create_game(
     options: dict | None = None,
     visibility: str = Visibility.PUBLIC,
     seed: str | None = None,
+    bots: dict[int, str] | None = None,
+    creator_plays: bool = True,
+    time_control: dict | None = None,
 ) -> Game:
-    """Create an open table for ``players`` seats with the creator in seat 0.
+    """Create a table for ``players`` seats: the creator in seat 0 (unless they only watch), bots where asked.
 
     ``options`` go to the engine as given; callers taking options from users
     pass only the engine's ``option_specs`` names (see ``user_options``).
+    ``bots`` maps seat indexes to bot names; a table whose seats are all
+    filled at creation starts at once.
     """
     if engine_slug not in engines():
         raise InvalidRequest(f"Unknown game {engine_slug!r}. Known games: {', '.join(engines())}.")
@@ -93,6 +87,7 @@ def create_game(
         options = engine.validate_options(players, dict(options or {}))
     except InvalidOptions as error:
         raise InvalidRequest(error.reason) from None
+    bots = _checked_bots(engine, players, bots or {}, creator_plays)
     with transaction.atomic():
         game = Game.objects.create(
             engine=engine.slug,
@@ -104,8 +99,30 @@ def create_game(
             seat_count=players,
             created_by=creator,
         )
-        Seat.objects.create(game=game, index=0, user=creator)
+        table_clock_create(game=game, settings=time_control)
+        if creator_plays:
+            Seat.objects.create(game=game, index=0, user=creator)
+        for index, bot in sorted(bots.items()):
+            Seat.objects.create(game=game, index=index, bot=bot)
+        if game.seats.count() == players:
+            _start(game)
     return game
+
+
+def _checked_bots(engine, players: int, bots: dict, creator_plays: bool) -> dict[int, str]:
+    checked: dict[int, str] = {}
+    offered = engine.bots()
+    for raw_index, name in bots.items():
+        try:
+            index = int(raw_index)
+        except (TypeError, ValueError):
+            raise InvalidRequest("bots must map seat numbers to bot names.") from None
+        if not 0 <= index < players or (creator_plays and index == 0):
+            raise InvalidRequest(f"Seat {index} cannot take a bot" + (" (it is yours)." if index == 0 else "."))
+        if name not in offered:
+            raise InvalidRequest(f"{engine.name} has no bot called {name!r}; it has: {', '.join(offered)}.")
+        checked[index] = name
+    return checked
 
 
 def user_options(engine_slug: str, raw: dict) -> dict:
@@ -129,7 +146,7 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
     A private game needs its invite code; to a stranger without it the game does not exist.
     """
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if game.visibility == Visibility.PRIVATE and invite_code != game.invite_code:
             if not game.seats.filter(user=user).exists():
                 raise GameNotFound()
@@ -143,7 +160,7 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
             raise Conflict("Every seat is taken.")
         seat = Seat.objects.create(game=game, index=free[0], user=user)
         notifications_record(
-            game=game, seq=0, kind=NotificationKind.PLAYER_JOINED, user_ids=_user_ids(game, except_user_id=user.pk)
+            game=game, seq=0, kind=NotificationKind.PLAYER_JOINED, user_ids=user_ids(game, except_user_id=user.pk)
         )
         if len(taken) + 1 == game.seat_count:
             _start(game)
@@ -153,7 +170,7 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
 def leave_game(*, game_id: int, user: AbstractBaseUser) -> None:
     """Give up a seat at a table that has not started; the creator aborts instead."""
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise NotAllowed("You have no seat at this table.")
@@ -167,7 +184,7 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> None:
 def start_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     """Start an open table now with the players already seated (the creator only)."""
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if game.created_by_id != user.pk:
             raise NotAllowed("Only the player who created the table can start it early.")
         if game.status != GameStatus.OPEN:
@@ -192,18 +209,20 @@ def start_game(*, game_id: int, user: AbstractBaseUser) -> Game:
 
 def _start(game: Game) -> None:
     seats = list(game.seats.select_related("user").order_by("index"))
-    game.player_names = [seat.user.get_username() for seat in seats]
+    game.player_names = [seat.display_name for seat in seats]
     game.save(update_fields=["player_names"])
     game_transition(game=game, to=GameStatus.ACTIVE)
     store.save_start(game, store.initial_state(game))
-    notifications_record(game=game, seq=0, kind=NotificationKind.GAME_STARTED, user_ids=_user_ids(game))
-    _record_turn_notifications(game)
+    clocks_start(game=game)
+    notifications_record(game=game, seq=0, kind=NotificationKind.GAME_STARTED, user_ids=user_ids(game))
+    record_turn_notifications(game)
+    schedule_bot_turns(game)
 
 
 def abort_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     """Cancel a table that has not started (the creator only)."""
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if game.created_by_id != user.pk:
             raise NotAllowed("Only the player who created the table can abort it.")
         if game.status != GameStatus.OPEN:
@@ -212,8 +231,9 @@ def abort_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     return game
 
 
-def _record_turn_notifications(game: Game) -> None:
-    seat_users = {seat.index: seat.user_id for seat in game.seats.all()}
+def record_turn_notifications(game: Game) -> None:
+    """Tell the people to move (not bots) that it is their turn at this position."""
+    seat_users = {seat.index: seat.user_id for seat in game.seats.all() if seat.user_id and not seat.bot}
     notifications_record(
         game=game,
         seq=game.seq,
@@ -222,111 +242,15 @@ def _record_turn_notifications(game: Game) -> None:
     )
 
 
-@dataclass(frozen=True)
-class MoveOutcome:
-    """What a submission did: the logged move, and whether it was a repeat of an earlier one."""
-
-    game: Game
-    move: Move
-    replayed: bool
 
 
-def submit_move(
-    *,
-    game_id: int,
-    user: AbstractBaseUser,
-    expected_seq: int,
-    move: dict | None = None,
-    text: str | None = None,
-    source: str = MoveSource.WEB,
-    idempotency_key: str | None = None,
-) -> MoveOutcome:
-    """Validate and append one move, as the user's seat, at ``expected_seq + 1``.
+def schedule_bot_turns(game: Game) -> None:
+    """After commit, ask a worker to play the position for any bot now to move."""
+    from turnbased.play.tasks import enqueue_bot_turn
 
-    Exactly one of ``move`` (the engine's JSON) or ``text`` (its notation).
-    A repeated ``idempotency_key`` for the same game and seat returns the first
-    outcome and appends nothing. Raises a ``PlayError``; on any error nothing changes.
-    """
-    if (move is None) == (text is None):
-        raise InvalidRequest("Send either a move or its text, not both or neither.")
-    if idempotency_key is not None and not (isinstance(idempotency_key, str) and 0 < len(idempotency_key) <= 100):
-        raise InvalidRequest("idempotency_key must be a string of 1 to 100 characters.")
-    if not isinstance(expected_seq, int) or isinstance(expected_seq, bool) or expected_seq < 0:
-        raise InvalidRequest("expected_seq must be a non-negative whole number.")
-    with transaction.atomic():
-        game = _locked_game(game_id)
-        seat = game.seats.filter(user=user).first()
-        if seat is None:
-            if game.visibility == Visibility.PRIVATE:
-                raise GameNotFound()
-            raise NotAllowed("You are not playing in this game.")
-        if idempotency_key is not None:
-            earlier = store.find_by_idempotency_key(game, seat.index, idempotency_key)
-            if earlier is not None:
-                return MoveOutcome(game=game, move=earlier, replayed=True)
-        if game.status != GameStatus.ACTIVE:
-            raise Conflict("This game is not in play." if game.status == GameStatus.OPEN else "This game is over.")
-        if expected_seq != game.seq:
-            raise StaleSequence(current_seq=game.seq, sent_seq=expected_seq)
-        if seat.index not in game.to_move:
-            raise Conflict("It is not your turn.")
-        engine = store.engine_of(game)
-        try:
-            if text is not None:
-                move = engine.parse_move(str(text), game.state, seat.index)
-            if not isinstance(move, dict) or move == RESIGN:
-                raise IllegalMove("A move must be one of the game's moves, as a JSON object.")
-            new_state, events = engine.apply(game.state, seat.index, move)
-        except (IllegalMove, BadNotation) as error:
-            raise IllegalMoveError(error.reason) from None
-        entry = _append(game, seat=seat.index, user=user, move=move, text=engine.describe_move(game.state, move),
-                        new_state=new_state, events=events, source=source, idempotency_key=idempotency_key)
-    return MoveOutcome(game=game, move=entry, replayed=False)
-
-
-def _append(game: Game, *, seat: int, user, move: dict, text: str, new_state: dict, events, source: str,
-            idempotency_key: str | None) -> Move:
-    """Log a validated move, finish the game if it ended, and record who must hear of it."""
-    entry = store.append(
-        game,
-        expected_seq=game.seq,
-        seat=seat,
-        user_id=user.pk if user is not None else None,
-        move=move,
-        text=text,
-        events=events,
-        new_state=new_state,
-        source=source,
-        idempotency_key=idempotency_key,
-    )
-    result = store.engine_of(game).result(new_state)
-    if result is not None:
-        game.result = result
-        game.save(update_fields=["result"])
-        game_transition(game=game, to=GameStatus.FINISHED)
-        notifications_record(game=game, seq=game.seq, kind=NotificationKind.GAME_FINISHED, user_ids=_user_ids(game))
-    else:
-        # Every new position is a new decision for whoever is to move, even the same seat again
-        # (a new round, a two-step move), and an email player needs each one.
-        _record_turn_notifications(game)
-    return entry
-
-
-def resign_game(*, game_id: int, user: AbstractBaseUser, source: str = MoveSource.WEB) -> MoveOutcome:
-    """Leave a game in play for good, whoever's turn it is; the engine decides what follows."""
-    with transaction.atomic():
-        game = _locked_game(game_id)
-        seat = game.seats.filter(user=user).first()
-        if seat is None:
-            if game.visibility == Visibility.PRIVATE:
-                raise GameNotFound()
-            raise NotAllowed("You are not playing in this game.")
-        if game.status != GameStatus.ACTIVE:
-            raise Conflict("This game is not in play." if game.status == GameStatus.OPEN else "This game is over.")
-        try:
-            new_state, events = store.engine_of(game).play(game.state, seat.index, RESIGN)
-        except IllegalMove as error:
-            raise IllegalMoveError(error.reason) from None
-        entry = _append(game, seat=seat.index, user=user, move=RESIGN, text="resign", new_state=new_state,
-                        events=events, source=source, idempotency_key=None)
-    return MoveOutcome(game=game, move=entry, replayed=False)
+    if game.status != GameStatus.ACTIVE:
+        return
+    bot_seats = {seat.index for seat in game.seats.all() if seat.bot}
+    if bot_seats & set(game.to_move):
+        game_id, seq = game.pk, game.seq
+        transaction.on_commit(lambda: enqueue_bot_turn(game_id, seq))

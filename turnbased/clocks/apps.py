@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ClocksConfig(AppConfig):
+    name = "turnbased.clocks"
+    label = "clocks"

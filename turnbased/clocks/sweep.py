@@ -1,0 +1,75 @@
+"""Once a minute: act on expired deadlines, send reminders, and restart stalled bot turns.
+
+Each late seat is re-checked under the game's row lock by ``play_timeout``,
+so two sweeps running at once (or one running twice) act once.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+
+from turnbased.accounts.models import profile_of
+from turnbased.clocks.models import SeatClock
+from turnbased.clocks.services import now
+from turnbased.notifications.models import NotificationKind
+from turnbased.notifications.services import notifications_record
+from turnbased.play.models import Game, GameStatus
+
+BOT_STALL = timedelta(minutes=1)
+
+
+def late_seats() -> list[tuple[int, int]]:
+    return list(
+        SeatClock.objects.filter(deadline__lte=now(), turn_started_at__isnull=False, game__status=GameStatus.ACTIVE)
+        .order_by("deadline")
+        .values_list("game_id", "seat")[:200]
+    )
+
+
+def send_reminders() -> int:
+    """Record one reminder per deadline for players whose deadline is within their chosen lead time."""
+    sent = 0
+    moment = now()
+    for clock in SeatClock.objects.filter(
+        deadline__gt=moment, turn_started_at__isnull=False, game__status=GameStatus.ACTIVE
+    ).select_related("game"):
+        seat = clock.game.seats.filter(index=clock.seat, bot="").exclude(user=None).select_related("user").first()
+        if seat is None or clock.reminded_for == clock.deadline:
+            continue
+        lead = profile_of(seat.user).reminder_lead_hours
+        if not lead or clock.deadline - timedelta(hours=lead) > moment:
+            continue
+        with transaction.atomic():
+            locked = SeatClock.objects.select_for_update().get(pk=clock.pk)
+            if locked.reminded_for == locked.deadline:
+                continue
+            notifications_record(game=clock.game, seq=clock.game.seq, kind=NotificationKind.REMINDER,
+                                 user_ids=[seat.user_id])
+            locked.reminded_for = locked.deadline
+            locked.save(update_fields=["reminded_for"])
+            sent += 1
+    return sent
+
+
+def stalled_bot_games() -> list[tuple[int, int]]:
+    """Return (game, seq) of active games waiting on a bot for over a minute (a lost task)."""
+    moment = now()
+    stalled = []
+    for game in Game.objects.filter(status=GameStatus.ACTIVE, seats__bot__gt="").distinct():
+        waiting_since = game.last_move_at or game.started_at
+        bot_seats = {seat.index for seat in game.seats.all() if seat.bot}
+        if bot_seats & set(game.to_move) and waiting_since and moment - waiting_since > BOT_STALL:
+            stalled.append((game.pk, game.seq))
+    return stalled
+
+
+def run() -> dict:
+    from turnbased.play import services
+    from turnbased.play.tasks import enqueue_bot_turn
+
+    outcomes = [services.play_timeout(game_id=game_id, seat=seat) for game_id, seat in late_seats()]
+    for game_id, seq in stalled_bot_games():
+        enqueue_bot_turn(game_id, seq)
+    return {"timeouts": outcomes, "reminders": send_reminders()}

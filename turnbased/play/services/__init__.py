@@ -1,0 +1,28 @@
+"""Business actions on games; every entry point (pages, API, email, timeouts, bots) calls these.
+
+``tables`` creates, joins, starts and ends tables; ``moves`` is the single door
+for moves, whoever makes them.
+"""
+
+from turnbased.play.services.moves import (
+    MoveOutcome,
+    play_bot_turn,
+    play_timeout,
+    resign_game,
+    submit_move,
+)
+from turnbased.play.services.tables import (
+    TRANSITIONS,
+    abort_game,
+    create_game,
+    game_transition,
+    join_game,
+    leave_game,
+    start_game,
+    user_options,
+)
+
+__all__ = [
+    "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_transition", "join_game", "leave_game",
+    "play_bot_turn", "play_timeout", "resign_game", "start_game", "submit_move", "user_options",
+]

@@ -1,0 +1,216 @@
+"""The single door for moves: people (web, API, email), bots, and timeouts all come through here.
+
+Each action locks the game row, checks it may act, validates through the
+engine, appends to the log, moves the snapshot, charges the clocks and records
+the notifications, all in one transaction; on any error nothing changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games.base import RESIGN, BadNotation, IllegalMove
+from games.bots import bot_move
+from turnbased.clocks.models import ClockKind, ExpiryPolicy, SeatClock
+from turnbased.clocks.services import clocks_after_move, now, table_clock_of
+from turnbased.notifications.models import NotificationKind
+from turnbased.notifications.services import notifications_record
+from turnbased.play import store
+from turnbased.play.errors import Conflict, GameNotFound, IllegalMoveError, InvalidRequest, NotAllowed, StaleSequence
+from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, Visibility
+from turnbased.play.services.tables import (
+    game_transition,
+    locked_game,
+    record_turn_notifications,
+    schedule_bot_turns,
+    user_ids,
+)
+
+# After this many timeouts in a row, the bot keeps the seat for the rest of the game.
+TIMEOUTS_BEFORE_TAKEOVER = 3
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """What a submission did: the logged move, and whether it was a repeat of an earlier one."""
+
+    game: Game
+    move: Move
+    replayed: bool
+
+
+def _players_seat(game: Game, user: AbstractBaseUser) -> Seat:
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        if game.visibility == Visibility.PRIVATE:
+            raise GameNotFound()
+        raise NotAllowed("You are not playing in this game.")
+    return seat
+
+
+def _require_active(game: Game) -> None:
+    if game.status != GameStatus.ACTIVE:
+        raise Conflict("This game is not in play." if game.status == GameStatus.OPEN else "This game is over.")
+
+
+def submit_move(
+    *,
+    game_id: int,
+    user: AbstractBaseUser,
+    expected_seq: int,
+    move: dict | None = None,
+    text: str | None = None,
+    source: str = MoveSource.WEB,
+    idempotency_key: str | None = None,
+) -> MoveOutcome:
+    """Validate and append one move, as the user's seat, at ``expected_seq + 1``.
+
+    Exactly one of ``move`` (the engine's JSON) or ``text`` (its notation).
+    A repeated ``idempotency_key`` for the same game and seat returns the first
+    outcome and appends nothing. Raises a ``PlayError``; on any error nothing changes.
+    """
+    if (move is None) == (text is None):
+        raise InvalidRequest("Send either a move or its text, not both or neither.")
+    if idempotency_key is not None and not (isinstance(idempotency_key, str) and 0 < len(idempotency_key) <= 100):
+        raise InvalidRequest("idempotency_key must be a string of 1 to 100 characters.")
+    if not isinstance(expected_seq, int) or isinstance(expected_seq, bool) or expected_seq < 0:
+        raise InvalidRequest("expected_seq must be a non-negative whole number.")
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = _players_seat(game, user)
+        if idempotency_key is not None:
+            earlier = store.find_by_idempotency_key(game, seat.index, idempotency_key)
+            if earlier is not None:
+                return MoveOutcome(game=game, move=earlier, replayed=True)
+        _require_active(game)
+        if expected_seq != game.seq:
+            raise StaleSequence(current_seq=game.seq, sent_seq=expected_seq)
+        if seat.bot:
+            raise Conflict("A bot plays this seat now: you left the game or ran out of time too often.")
+        if seat.index not in game.to_move:
+            raise Conflict("It is not your turn.")
+        engine = store.engine_of(game)
+        try:
+            if text is not None:
+                move = engine.parse_move(str(text), game.state, seat.index)
+            if not isinstance(move, dict) or move == RESIGN:
+                raise IllegalMove("A move must be one of the game's moves, as a JSON object.")
+        except (IllegalMove, BadNotation) as error:
+            raise IllegalMoveError(error.reason) from None
+        entry = _play(game, seat.index, move, user=user, source=source, idempotency_key=idempotency_key)
+    return MoveOutcome(game=game, move=entry, replayed=False)
+
+
+def resign_game(*, game_id: int, user: AbstractBaseUser, source: str = MoveSource.WEB) -> MoveOutcome:
+    """Leave a game in play for good, whoever's turn it is; the engine decides what follows."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = _players_seat(game, user)
+        _require_active(game)
+        entry = _play(game, seat.index, RESIGN, user=user, source=source)
+        Seat.objects.filter(pk=seat.pk).update(left_at=timezone.now())
+    return MoveOutcome(game=game, move=entry, replayed=False)
+
+
+def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempotency_key: str | None = None) -> Move:
+    """Apply ``move`` for ``seat`` on the locked game and log it; raise ``IllegalMoveError``."""
+    engine = store.engine_of(game)
+    try:
+        new_state, events = engine.play(game.state, seat, move)
+    except IllegalMove as error:
+        raise IllegalMoveError(error.reason) from None
+    text = "resign" if move == RESIGN else engine.describe_move(game.state, move)
+    entry = store.append(
+        game,
+        expected_seq=game.seq,
+        seat=seat,
+        user_id=user.pk if user is not None else None,
+        move=move,
+        text=text,
+        events=events,
+        new_state=new_state,
+        source=source,
+        idempotency_key=idempotency_key,
+    )
+    result = engine.result(new_state)
+    if result is not None:
+        left = sorted(seat.index for seat in game.seats.all() if seat.left_at is not None or (seat.bot and seat.user_id))
+        game.result = {**result, **store.bot_play_record(game), **({"left_seats": left} if left else {})}
+        game.save(update_fields=["result"])
+        game_transition(game=game, to=GameStatus.FINISHED)
+        notifications_record(game=game, seq=game.seq, kind=NotificationKind.GAME_FINISHED, user_ids=user_ids(game))
+    else:
+        # Every new position is a new decision for whoever is to move, even the same seat again
+        # (a new round, a two-step move), and an email player needs each one.
+        record_turn_notifications(game)
+    clocks_after_move(game=game, mover=seat, source=source)
+    schedule_bot_turns(game)
+    return entry
+
+
+def _bot_for(game: Game) -> str:
+    offered = store.engine_of(game).bots()
+    return "basic" if "basic" in offered else "random"
+
+
+def _bot_choice(game: Game, seat: int, bot_name: str) -> dict:
+    """Ask the bot for a move; it sees only the seat's view, legal moves and visible history."""
+    engine = store.engine_of(game)
+    history = [logged.event for logged in store.events_since(game, 0)]
+    try:
+        return bot_move(engine, bot_name, game.state, seat, history, seed=f"{game.seed}:{game.seq}")
+    except IllegalMove as error:
+        raise IllegalMoveError(error.reason) from None
+
+
+def play_bot_turn(*, game_id: int, seq: int) -> list[Move]:
+    """Play the position ``seq`` for every bot seat to move; a stale or settled position is left alone."""
+    played = []
+    with transaction.atomic():
+        try:
+            game = locked_game(game_id)
+        except GameNotFound:
+            return played
+        if game.status != GameStatus.ACTIVE or game.seq != seq:
+            return played
+        for seat in game.seats.filter(index__in=game.to_move).exclude(bot="").order_by("index"):
+            if game.seq != seq or seat.index not in game.to_move:
+                break
+            played.append(_play(game, seat.index, _bot_choice(game, seat.index, seat.bot), source=MoveSource.BOT))
+    return played
+
+
+def play_timeout(*, game_id: int, seat: int) -> str:
+    """Act on a seat whose deadline passed, under the game's row lock; acting twice acts once.
+
+    The table's expiry policy decides: a bot plays the late turn (and keeps
+    the seat after three timeouts in a row), or the player is removed and a
+    bot plays their seat out.
+    """
+    with transaction.atomic():
+        try:
+            game = locked_game(game_id)
+        except GameNotFound:
+            return "no game"
+        table = table_clock_of(game)
+        clock = SeatClock.objects.select_for_update().filter(game=game, seat=seat).first()
+        seat_row = game.seats.filter(index=seat).first()
+        if game.status != GameStatus.ACTIVE or table.kind == ClockKind.NONE or clock is None or seat_row is None:
+            return "no clock"
+        if seat not in game.to_move or clock.deadline is None or clock.deadline > now() or seat_row.bot:
+            return "not late"
+        clock.timeouts_in_row += 1
+        clock.save(update_fields=["timeouts_in_row"])
+        takeover = table.expiry == ExpiryPolicy.REMOVE or clock.timeouts_in_row >= TIMEOUTS_BEFORE_TAKEOVER
+        bot_name = _bot_for(game)
+        _play(game, seat, _bot_choice(game, seat, bot_name), source=MoveSource.TIMEOUT)
+        if takeover:
+            Seat.objects.filter(pk=seat_row.pk).update(bot=bot_name, left_at=timezone.now())
+            game.refresh_from_db()
+            schedule_bot_turns(game)
+            return "seat handed to the bot"
+    return "bot played the late turn"
