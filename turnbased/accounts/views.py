@@ -1,11 +1,26 @@
-"""Sign-up page; log in and out use Django's own views."""
+"""Sign-up, account settings and absences; log in and out use Django's own views."""
 
+from django import forms
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from turnbased.accounts.forms import SignupForm
+from turnbased.accounts.models import Profile, profile_of
 from turnbased.accounts.services import AccountError, create_account
+from turnbased.clocks.models import Absence
+from turnbased.clocks.services import (
+    absence_cancel,
+    absence_days_used,
+    absence_declare,
+    absence_end,
+    away_until,
+    local_today,
+    refresh_deadlines,
+)
+from turnbased.play.errors import InvalidRequest
 
 
 @require_http_methods(["GET", "POST"])
@@ -26,3 +41,61 @@ def signup(request):
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(request.GET.get("next") or "lobby")
     return render(request, "registration/signup.html", {"form": form})
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = Profile
+        fields = ("time_zone", "reminder_lead_hours")
+
+
+class AbsenceForm(forms.Form):
+    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="From")
+    ends_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="Until (inclusive)")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_settings(request):
+    """Time zone (for weekends and dates) and the reminder lead time."""
+    form = ProfileForm(request.POST or None, instance=profile_of(request.user))
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        refresh_deadlines(user=request.user)
+        messages.success(request, "Settings saved.")
+        return redirect("account-settings")
+    return render(request, "accounts/settings.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def absences(request):
+    """Declare, end or withdraw absences; clocks stop during them in games that allow it."""
+    form = AbsenceForm(request.POST if request.POST.get("action") == "declare" else None)
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "declare" and form.is_valid():
+                absence_declare(user=request.user, **form.cleaned_data)
+                messages.success(request, "Absence declared: your clocks stop for those days.")
+                return redirect("absences")
+            if action == "back":
+                absence_end(user=request.user)
+                messages.success(request, "Welcome back: your clocks run again.")
+                return redirect("absences")
+            if action == "cancel":
+                absence_cancel(user=request.user, absence_id=int(request.POST.get("absence", "0")))
+                messages.success(request, "Absence withdrawn.")
+                return redirect("absences")
+        except (InvalidRequest, ValueError) as error:
+            messages.error(request, getattr(error, "detail", str(error)))
+    today = local_today(request.user)
+    profile = profile_of(request.user)
+    return render(request, "accounts/absences.html", {
+        "form": form,
+        "away_until": away_until(request.user),
+        "absences": Absence.objects.filter(user=request.user, ends_on__gte=today, ended_at=None),
+        "used": absence_days_used(request.user, today.year),
+        "allowance": profile.absence_allowance_days,
+        "year": today.year,
+    })

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from games import get_engine
+from turnbased.clocks.services import clock_summaries, table_clock_of
 from turnbased.play import selectors
 from turnbased.play.models import Game
 
@@ -43,6 +44,31 @@ def game_summary(game: Game, user, *, viewer: selectors.Viewer | None = None, wi
         "view": view,
         "result": game.result,
         "invite_url": invite_url(game) if my_seat is not None else None,
+        "time_control": time_control_summary(game),
+        "clocks": clock_rows(game) if game.status == "active" else [],
         "created_at": game.created_at,
         "last_move_at": game.last_move_at,
     }
+
+
+def time_control_summary(game: Game) -> dict:
+    """Return the table's time control and expiry policy, as everyone sees it before joining."""
+    table = table_clock_of(game)
+    return {
+        "kind": table.kind,
+        "days_per_move": table.days_per_move,
+        "bank_days": table.bank_days,
+        "increment_days": table.increment_days,
+        "weekends_off": table.weekends_off,
+        "allow_absence": table.allow_absence,
+        "expiry": table.expiry,
+        "description": table.describe(),
+        "expiry_description": table.get_expiry_display(),
+    }
+
+
+def clock_rows(game: Game) -> list[dict]:
+    return [
+        {**row, "remaining_seconds": round(row["remaining_seconds"]) if row["remaining_seconds"] is not None else None}
+        for row in clock_summaries(game)
+    ]

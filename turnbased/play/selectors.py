@@ -7,11 +7,14 @@ and ``legal_moves_for``, which ask the engine for that seat's projection only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+from datetime import timezone as dt_timezone
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, F, Prefetch, QuerySet
 
 from games.base import Event
+from turnbased.clocks.models import SeatClock
 from turnbased.play import store
 from turnbased.play.errors import GameNotFound
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
@@ -142,7 +145,21 @@ def lobby_rows(user: AbstractBaseUser) -> list[dict]:
             "last_move": last_move_text(game),
             "free_seats": game.seat_count - len(seats) if game.status == GameStatus.OPEN else 0,
         })
+    deadlines = dict(
+        SeatClock.objects.filter(game__in=[row["game"] for row in rows if row["my_turn"]], deadline__isnull=False,
+                                 game__seats__user=user, seat=F("game__seats__index"))
+        .values_list("game_id", "deadline")
+    )
+    for row in rows:
+        row["deadline"] = deadlines.get(row["game"].pk) if row["my_turn"] else None
     order = {GameStatus.ACTIVE: 1, GameStatus.OPEN: 2, GameStatus.FINISHED: 3, GameStatus.ABORTED: 4}
-    rows.sort(key=lambda row: (not row["my_turn"], order[row["game"].status]))
+    far = datetime.max.replace(tzinfo=dt_timezone.utc)
+    # Urgency: my turn first, soonest deadline first, then the games that have waited longest.
+    rows.sort(key=lambda row: (
+        not row["my_turn"],
+        row["deadline"] or far,
+        order[row["game"].status],
+        (row["game"].last_move_at or row["game"].created_at).timestamp() * (1 if row["my_turn"] else -1),
+    ))
     return rows
 

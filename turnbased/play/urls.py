@@ -5,6 +5,7 @@ from turnbased.play import views
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/new/", views.game_new, name="game-new"),
+    path("games/next/", views.next_game, name="game-next"),
     path("games/<int:game_id>/", views.game_detail, name="game-detail"),
     path("games/<int:game_id>/panel/", views.game_panel, name="game-panel"),
     path("games/<int:game_id>/move/", views.game_move, name="game-move"),

@@ -17,11 +17,13 @@ from django.template.loader import select_template
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engines, get_engine
+from turnbased.clocks.models import ExpiryPolicy
+from turnbased.clocks.services import DAYS_PER_MOVE, format_duration
 from turnbased.mail.delivery import record_visit
 from turnbased.play import selectors, services
 from turnbased.play.errors import GameNotFound, PlayError
 from turnbased.play.models import GameStatus, MoveSource, Visibility
-from turnbased.play.presenters import invite_url, public_options
+from turnbased.play.presenters import clock_rows, invite_url, public_options, time_control_summary
 
 
 DEFAULT_GAME = "love-letter"
@@ -57,13 +59,21 @@ def game_new(request):
     error = None
     if request.method == "POST":
         raw_options = {spec.name: _typed(spec, request.POST.get(spec.name)) for spec in engine.option_specs}
+        players = _int_or_none(request.POST.get("players"))
+        bots = {
+            index: request.POST[f"seat_{index}"]
+            for index in range(1, players or 0)
+            if request.POST.get(f"seat_{index}", "person") != "person"
+        }
         try:
             game = services.create_game(
                 creator=request.user,
                 engine_slug=slug,
-                players=_int_or_none(request.POST.get("players")),
+                players=players,
                 options=services.user_options(slug, raw_options),
                 visibility=request.POST.get("visibility", Visibility.PUBLIC),
+                bots=bots,
+                time_control=_time_control(request.POST),
             )
         except PlayError as failure:
             error = failure.detail
@@ -73,10 +83,30 @@ def game_new(request):
     return render(request, "play/game_new.html", {
         "engines": all_engines.values(),
         "engine": engine,
+        "bots": list(engine.bots()),
+        "seat_numbers": range(2, engine.max_players + 1),
+        "days_per_move": DAYS_PER_MOVE,
+        "expiry_policies": ExpiryPolicy.choices,
         "player_counts": range(engine.min_players, engine.max_players + 1),
         "visibilities": Visibility.choices,
         "error": error,
     })
+
+
+def _time_control(form) -> dict:
+    kind = form.get("clock", "none")
+    control = {
+        "kind": kind,
+        "weekends_off": form.get("weekends_off") == "on",
+        "allow_absence": form.get("allow_absence", "on") == "on",
+        "expiry": form.get("expiry", ExpiryPolicy.BOT_TURN),
+    }
+    if kind == "per_move":
+        control["days_per_move"] = _int_or_none(form.get("days_per_move")) or 3
+    if kind == "bank":
+        control["bank_days"] = _int_or_none(form.get("bank_days")) or 7
+        control["increment_days"] = _int_or_none(form.get("increment_days")) or 0
+    return control
 
 
 def _int_or_none(raw: str | None) -> int | None:
@@ -112,7 +142,18 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
         "idempotency_key": uuid.uuid4().hex,
         "error": error,
         "names": list(game.player_names) or [s.display_name for s in game.seats.all()],
+        "clocks": _clock_display(game),
     }
+
+
+def _clock_display(game) -> list[dict]:
+    if game.status != GameStatus.ACTIVE:
+        return []
+    names = list(game.player_names)
+    return [
+        {**row, "name": names[row["seat"]] if row["seat"] < len(names) else "", "left": format_duration(row["remaining_seconds"])}
+        for row in clock_rows(game)
+    ]
 
 
 def _note_presence(request, viewer: selectors.Viewer) -> None:
@@ -128,6 +169,7 @@ def game_detail(request, game_id: int):
     game = viewer.game
     context = _panel_context(request, viewer)
     context.update({
+        "time_control": time_control_summary(game),
         "options": public_options(game),
         "invite_url": invite_url(game) if viewer.is_player else None,
         "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
@@ -241,9 +283,21 @@ def game_invite(request, game_id: int, invite_code: str):
         return redirect("game-detail", game_id)
     game = viewer.game
     return render(request, "play/game_invite.html", {
+        "time_control": time_control_summary(game),
         "game": game,
         "engine": get_engine(game.engine),
         "options": public_options(game),
         "invite_code": invite_code,
         "seats": list(game.seats.all()),
     })
+
+
+@login_required
+@require_GET
+def next_game(request):
+    """Open the game that waits for the user most urgently (soonest deadline, then longest waiting)."""
+    waiting = [row for row in selectors.lobby_rows(request.user) if row["my_turn"]]
+    if not waiting:
+        messages.info(request, "No game is waiting for you.")
+        return redirect("lobby")
+    return redirect("game-detail", waiting[0]["game"].pk)

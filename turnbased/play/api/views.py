@@ -30,6 +30,11 @@ class GameOutputSerializer(serializers.Serializer):
     view = serializers.DictField(allow_null=True, help_text="Your private view (spectators: the public view).")
     result = serializers.DictField(allow_null=True)
     invite_url = serializers.CharField(allow_null=True, help_text="Only for players at the table.")
+    time_control = serializers.DictField(help_text="The table's clock and what happens when time runs out.")
+    clocks = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Per seat: running, deadline, remaining_seconds, away_until, bot, timeouts_in_row.",
+    )
     created_at = serializers.DateTimeField()
     last_move_at = serializers.DateTimeField(allow_null=True)
 
@@ -42,6 +47,14 @@ class GameListApi(APIView):
         players = serializers.IntegerField(required=False, help_text="Number of seats.")
         options = serializers.DictField(required=False, default=dict)
         visibility = serializers.ChoiceField(choices=Visibility.values, default=Visibility.PUBLIC)
+        bots = serializers.DictField(child=serializers.CharField(), required=False, default=dict,
+                                     help_text='Seat number to bot name, e.g. {"1": "basic"}.')
+        play = serializers.BooleanField(default=True, help_text="False: create the table without a seat for me.")
+        time_control = serializers.DictField(
+            required=False, default=dict,
+            help_text='e.g. {"kind": "per_move", "days_per_move": 3, "weekends_off": true, "expiry": "bot_turn"} '
+                      'or {"kind": "bank", "bank_days": 7, "increment_days": 1}; kind "none" (default) has no clock.',
+        )
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
@@ -68,6 +81,9 @@ class GameListApi(APIView):
             players=data.validated_data.get("players"),
             options=services.user_options(slug, data.validated_data["options"]),
             visibility=data.validated_data["visibility"],
+            bots=data.validated_data["bots"],
+            creator_plays=data.validated_data["play"],
+            time_control=data.validated_data["time_control"],
         )
         return Response(game_summary(game, request.user), status=status.HTTP_201_CREATED)
 
@@ -230,6 +246,7 @@ class GameTypesApi(APIView):
                 "max_players": engine.max_players,
                 "default_players": engine.default_players,
                 "options": [spec.to_json() for spec in engine.option_specs],
+                "bots": list(engine.bots()),
                 "notation": engine.notation_help(),
             }
             for engine in engines().values()

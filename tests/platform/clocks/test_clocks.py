@@ -1,0 +1,215 @@
+"""Clocks on real tables, with a controllable clock (time-machine): deadlines, banks, absences,
+reminders, expiry policies, and a sweep that acts once however often it runs."""
+
+from __future__ import annotations
+
+import threading
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+import time_machine
+from django.db import connection
+
+from turnbased.accounts.models import profile_of
+from turnbased.clocks import sweep
+from turnbased.clocks.models import SeatClock
+from turnbased.clocks.services import absence_declare, clock_summaries
+from turnbased.mail import delivery
+from turnbased.notifications.models import Notification, NotificationKind
+from turnbased.play import services
+from turnbased.play.errors import InvalidRequest
+from turnbased.play.models import Game, Move, Seat
+
+FRIDAY_NOON = datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)
+DAY = timedelta(days=1)
+
+
+@pytest.fixture
+def clock():
+    with time_machine.travel(FRIDAY_NOON, tick=False) as traveller:
+        yield traveller
+
+
+def table(alice, bob, **control):
+    game = services.create_game(
+        creator=alice, engine_slug="love-letter", players=2, options={"first_player": 0}, time_control=control
+    )
+    services.join_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    return game
+
+
+def seat_clock(game, seat) -> SeatClock:
+    return SeatClock.objects.get(game=game, seat=seat)
+
+
+def any_move(game, user):
+    game.refresh_from_db()
+    from turnbased.play import selectors
+
+    seat = game.to_move[0]
+    move = selectors.legal_moves_for(selectors.Viewer(game=game, seat=seat))[0]["move"]
+    services.submit_move(game_id=game.pk, user=user, expected_seq=game.seq, move=move)
+    game.refresh_from_db()
+
+
+pytestmark = pytest.mark.django_db
+
+
+def test_days_per_move_sets_the_deadline_of_the_player_to_move(clock, alice, bob):
+    game = table(alice, bob, kind="per_move", days_per_move=2)
+    assert seat_clock(game, 0).deadline == FRIDAY_NOON + 2 * DAY
+    assert seat_clock(game, 1).deadline is None
+    clock.shift(DAY)
+    any_move(game, alice)
+    assert seat_clock(game, 0).deadline is None
+    assert seat_clock(game, 1).deadline == FRIDAY_NOON + DAY + 2 * DAY
+
+
+def test_weekends_off_use_each_players_time_zone(clock, alice, bob):
+    profile = profile_of(alice)
+    profile.time_zone = "Pacific/Auckland"
+    profile.save()
+    game = table(alice, bob, kind="per_move", days_per_move=1, weekends_off=True)
+    # Friday noon UTC is Saturday in Auckland: alice's day starts Monday 00:00 there (Sunday 11:00 UTC).
+    assert seat_clock(game, 0).deadline == datetime(2026, 11, 30, 11, 0, tzinfo=timezone.utc)
+
+
+def test_a_time_bank_is_charged_and_refilled_up_to_its_start(clock, alice, bob):
+    game = table(alice, bob, kind="bank", bank_days=7, increment_days=1)
+    clock.shift(2 * DAY)
+    any_move(game, alice)
+    assert seat_clock(game, 0).bank_seconds == (7 - 2 + 1) * 86400
+    clock.shift(timedelta(hours=1))
+    any_move(game, bob)
+    assert seat_clock(game, 1).bank_seconds == 7 * 86400  # capped at the start
+    assert seat_clock(game, 0).deadline == FRIDAY_NOON + 2 * DAY + timedelta(hours=1) + 6 * DAY
+
+
+def test_bad_time_controls_are_refused(alice):
+    for control in ({"kind": "per_move", "days_per_move": 4}, {"kind": "sundial"},
+                    {"kind": "bank", "bank_days": 3, "increment_days": 5}, {"kind": "none", "speed": 1}):
+        with pytest.raises(InvalidRequest):
+            services.create_game(creator=alice, engine_slug="love-letter", players=2, time_control=control)
+    assert not Game.objects.exists()
+
+
+def test_reminders_go_out_once_per_deadline_at_the_chosen_lead(clock, alice, bob, mailoutbox):
+    profile = profile_of(alice)
+    profile.reminder_lead_hours = 6
+    profile.save()
+    game = table(alice, bob, kind="per_move", days_per_move=1)
+    clock.shift(timedelta(hours=17))
+    assert sweep.send_reminders() == 0
+    clock.shift(timedelta(hours=2))
+    assert sweep.send_reminders() == 1
+    assert sweep.send_reminders() == 0
+    reminder = Notification.objects.get(game=game, kind=NotificationKind.REMINDER)
+    delivery.deliver(reminder.pk)
+    assert mailoutbox[-1].subject.startswith("Reminder: 5h 0m left for your move")
+
+
+def test_an_absence_stops_the_clock_and_opponents_see_it(clock, alice, bob):
+    game = table(alice, bob, kind="per_move", days_per_move=2)
+    absence_declare(user=alice, starts_on=date(2026, 11, 28), ends_on=date(2026, 11, 30))
+    assert seat_clock(game, 0).deadline == FRIDAY_NOON + 2 * DAY + 3 * DAY
+    clock.shift(DAY)
+    away = {row["seat"]: row["away_until"] for row in clock_summaries(game)}
+    assert away == {0: date(2026, 11, 30), 1: None}
+
+
+def test_moving_during_an_absence_ends_it(clock, alice, bob):
+    game = table(alice, bob, kind="per_move", days_per_move=2)
+    absence_declare(user=alice, starts_on=date(2026, 11, 28), ends_on=date(2026, 12, 5))
+    clock.shift(DAY + timedelta(hours=1))
+    any_move(game, alice)
+    assert all(row["away_until"] is None for row in clock_summaries(game))
+
+
+def test_a_table_without_absence_keeps_the_clock_running(clock, alice, bob):
+    game = table(alice, bob, kind="per_move", days_per_move=2, allow_absence=False)
+    absence_declare(user=alice, starts_on=date(2026, 11, 28), ends_on=date(2026, 11, 30))
+    assert seat_clock(game, 0).deadline == FRIDAY_NOON + 2 * DAY
+
+
+def test_the_yearly_allowance_is_enforced(clock, alice):
+    absence_declare(user=alice, starts_on=date(2026, 12, 1), ends_on=date(2026, 12, 20))
+    with pytest.raises(InvalidRequest, match="10 of your 30 days left"):
+        absence_declare(user=alice, starts_on=date(2026, 12, 21), ends_on=date(2026, 12, 31))
+    with pytest.raises(InvalidRequest, match="past"):
+        absence_declare(user=alice, starts_on=date(2026, 11, 1), ends_on=date(2026, 11, 2))
+
+
+def test_a_late_turn_is_played_by_the_bot_and_three_in_a_row_hand_it_the_seat(clock, alice, bob):
+    game = table(alice, bob, kind="per_move", days_per_move=1, expiry="bot_turn")
+    late = 0
+    while True:
+        game.refresh_from_db()
+        if game.status != "active":
+            break
+        clock.shift(DAY + timedelta(minutes=1))
+        outcomes = sweep.run()["timeouts"]
+        assert outcomes, "someone is always late here"
+        late += 1
+        if Seat.objects.filter(game=game, bot__gt="").count() == 2:
+            break
+    assert Move.objects.filter(game=game, source="timeout").exists()
+    assert Seat.objects.get(game=game, index=0).bot == "basic" or Seat.objects.get(game=game, index=0).bot == "random"
+    assert SeatClock.objects.get(game=game, seat=0).timeouts_in_row >= 3
+
+
+def test_a_person_who_moves_resets_the_timeout_count(clock, alice, bob):
+    game = table(alice, bob, kind="per_move", days_per_move=1)
+    clock.shift(DAY + timedelta(minutes=1))
+    sweep.run()
+    game.refresh_from_db()
+    assert seat_clock(game, 0).timeouts_in_row == 1
+    if game.status == "active" and game.to_move == [1]:
+        any_move(game, bob)
+    if game.status == "active" and game.to_move == [0]:
+        any_move(game, alice)
+        assert seat_clock(game, 0).timeouts_in_row == 0
+
+
+def test_the_remove_policy_hands_the_seat_to_a_bot_at_once(clock, alice, bob):
+    game = table(alice, bob, kind="per_move", days_per_move=1, expiry="remove")
+    clock.shift(DAY + timedelta(minutes=1))
+    assert sweep.run()["timeouts"] == ["seat handed to the bot"]
+    seat = Seat.objects.get(game=game, index=0)
+    assert seat.bot and seat.left_at is not None
+    move = Move.objects.get(game=game, seq=1)
+    assert move.source == "timeout" and move.seat == 0
+
+
+def test_a_result_records_that_a_bot_played_a_seat(clock, alice, bob):
+    game = table(alice, bob, kind="per_move", days_per_move=1, expiry="remove")
+    clock.shift(DAY + timedelta(minutes=1))
+    sweep.run()
+    services.resign_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    assert game.result["bot_played_seats"] == [0] and 0 in game.result["left_seats"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_sweeps_at_once_act_once(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    with time_machine.travel(FRIDAY_NOON, tick=False) as traveller:
+        game = table(alice, bob, kind="per_move", days_per_move=1)
+        traveller.shift(DAY + timedelta(minutes=1))
+        barrier = threading.Barrier(2)
+        results = []
+
+        def run_sweep():
+            try:
+                barrier.wait()
+                results.append(sweep.run()["timeouts"])
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=run_sweep) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+    assert Move.objects.filter(game=game, source="timeout").count() == 1
+    assert sorted(outcome for batch in results for outcome in batch) == ["bot played the late turn", "not late"]
