@@ -10,6 +10,7 @@ import pytest
 import time_machine
 from django.db import connection
 
+from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from turnbased.accounts.models import profile_of
 from turnbased.clocks import sweep
 from turnbased.clocks.models import SeatClock
@@ -32,7 +33,8 @@ def clock():
 
 def table(alice, bob, **control):
     game = services.create_game(
-        creator=alice, engine_slug="love-letter", players=2, options={"first_player": 0}, time_control=control
+        creator=alice, engine_slug="love-letter", players=2,
+        options={"deck": SCRIPTED_CLASSIC_2P, "first_player": 0}, time_control=control,
     )
     services.join_game(game_id=game.pk, user=bob)
     game.refresh_from_db()
@@ -48,7 +50,9 @@ def any_move(game, user):
     from turnbased.play import selectors
 
     seat = game.to_move[0]
-    move = selectors.legal_moves_for(selectors.Viewer(game=game, seat=seat))[0]["move"]
+    moves = [entry["move"] for entry in selectors.legal_moves_for(selectors.Viewer(game=game, seat=seat))]
+    # On the scripted deck the Handmaid (or a targetless card) never ends the round, so turns alternate.
+    move = {"card": "handmaid"} if {"card": "handmaid"} in moves else moves[-1]
     services.submit_move(game_id=game.pk, user=user, expected_seq=game.seq, move=move)
     game.refresh_from_db()
 
@@ -213,3 +217,17 @@ def test_two_sweeps_at_once_act_once(make_user):
             thread.join(30)
     assert Move.objects.filter(game=game, source="timeout").count() == 1
     assert sorted(outcome for batch in results for outcome in batch) == ["bot played the late turn", "not late"]
+
+
+def test_absences_and_settings_through_the_api(clock, alice, api_client_for):
+    api = api_client_for(alice)
+    assert api.patch("/api/me/", {"time_zone": "Mars/Olympus"}, format="json").status_code == 400
+    assert api.patch("/api/me/", {"time_zone": "Europe/Paris"}, format="json").json()["time_zone"] == "Europe/Paris"
+    created = api.post("/api/absences/", {"starts_on": "2026-11-28", "ends_on": "2026-11-29"}, format="json")
+    assert created.status_code == 201
+    listing = api.get("/api/absences/").json()
+    assert listing["used_days"] == 2 and listing["allowance_days"] == 30
+    refused = api.post("/api/absences/", {"starts_on": "2026-11-29", "ends_on": "2026-11-30"}, format="json")
+    assert refused.status_code == 400 and "overlaps" in refused.json()["detail"]
+    assert api.delete(f"/api/absences/{created.json()['id']}/").status_code == 204
+    assert api.get("/api/absences/").json()["absences"] == []
