@@ -190,6 +190,10 @@ class Engine:
         """
         return "\n".join(_text_lines(view))
 
+    def view_picture(self, view: dict[str, Any]) -> bytes | None:
+        """Return a PNG picture of a view for emails (for example the board around the last moves), or None."""
+        return None
+
     # -- bots ---------------------------------------------------------------
     def bots(self) -> dict[str, Any]:
         """Return the bots this game offers by name (see ``games.bots``); every game has ``random``."""

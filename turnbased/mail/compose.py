@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from email.mime.image import MIMEImage
 from email.utils import make_msgid
 
 from django.conf import settings
@@ -30,7 +31,9 @@ def position_context(game: Game, user) -> dict:
     since = previous.seq if previous else 0
     your_turn = game.status == GameStatus.ACTIVE and seat in game.to_move
     clock = next((row for row in clock_summaries(game) if row["seat"] == seat), None) if your_turn else None
+    picture = engine.view_picture(view) if view is not None else None
     return {
+        "picture": picture,
         "deadline": clock["deadline"] if clock else None,
         "time_left": format_duration(clock["remaining_seconds"]) if clock and clock["deadline"] else "",
         "game": game,
@@ -82,6 +85,12 @@ def build(
         headers=headers,
     )
     message.attach_alternative(render_to_string(f"email/{template}.html", context), "text/html")
+    if context.get("picture"):
+        # The HTML shows it inline (cid:position); text-only readers get it as an attachment.
+        image = MIMEImage(context["picture"], "png")
+        image.add_header("Content-ID", "<position>")
+        image.add_header("Content-Disposition", "inline", filename="position.png")
+        message.attach(image)
     return message
 
 

@@ -191,3 +191,14 @@ def test_no_email_shows_another_seats_hidden_cards(make_user, mailoutbox, delive
                 texts.append((message.subject.replace(f"#{game.pk}", "#<id>"), body))
         bodies.append(sorted(texts))
     assert bodies[0] == bodies[1] and bodies[0]
+
+
+def test_a_game_that_draws_its_position_gets_the_picture_in_the_turn_email(started_game, mailoutbox):
+    png = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
+    with mock.patch("games.love_letter.engine.LoveLetterEngine.view_picture", return_value=png):
+        delivery.deliver(turn_row(started_game, "alice").pk)
+    message = mailoutbox[-1]
+    assert 'src="cid:position"' in message.alternatives[0][0]
+    attached = message.message()
+    images = [part for part in attached.walk() if part.get_content_type() == "image/png"]
+    assert len(images) == 1 and images[0]["Content-ID"] == "<position>"
