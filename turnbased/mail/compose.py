@@ -46,6 +46,7 @@ def position_context(game: Game, user) -> dict:
         "position": engine.view_text(view) if view is not None else "",
         "news": [entry["text"] for entry in selectors.visible_history(viewer, since=since)],
         "moves": engine.moves_summary(moves),
+        "example_move": moves[0] if moves else "",
         "move_count": len(moves),
         "notation_help": engine.notation_help(),
         "game_url": game_url(game),

@@ -1,0 +1,112 @@
+"""Every installed game works on the platform through the engine contract alone.
+
+Pages, the API, the email loop, clocks and bots are exercised for each engine
+found in ``games/``; nothing here names a game, so a new game is covered the
+moment its package exists.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.core.management import call_command
+from django.test import Client
+from django.utils import timezone
+
+from games import engines
+from tests.platform.conftest import PASSWORD
+from tests.platform.mail.conftest import reply_bytes
+from turnbased.clocks import sweep
+from turnbased.clocks.models import SeatClock
+from turnbased.mail import delivery
+from turnbased.mail.inbound import handle_inbound
+from turnbased.notifications.models import Notification, NotificationKind
+from turnbased.play import services
+from turnbased.play.models import Game, GameStatus, Move
+
+pytestmark = pytest.mark.django_db
+
+SLUGS = list(engines())
+
+
+def two_player_table(slug, alice, bob, **create):
+    game = services.create_game(creator=alice, engine_slug=slug, players=2, seed=f"every-{slug}", **create)
+    services.join_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    return game
+
+
+def users_by_seat(game, alice, bob):
+    return {seat.index: (alice if seat.user_id == alice.pk else bob) for seat in game.seats.all()}
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_pages_and_api_play_the_game_by_its_notation(slug, alice, bob, api_client_for):
+    game = two_player_table(slug, alice, bob)
+    players = users_by_seat(game, alice, bob)
+    rng = random.Random(1)
+    for _ in range(6):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            break
+        api = api_client_for(players[game.to_move[0]])
+        legal = api.get(f"/api/games/{game.pk}/legal-moves/").json()
+        choice = rng.choice(legal["moves"])
+        response = api.post(f"/api/games/{game.pk}/moves/", {"text": choice["text"], "expected_seq": legal["seq"]},
+                            format="json")
+        assert response.status_code == 201, response.json()
+    for user in (alice, bob, None):
+        client = Client()
+        if user:
+            client.login(username=user.username, password=PASSWORD)
+        assert client.get(f"/games/{game.pk}/").status_code == 200
+    call_command("verify_games", str(game.pk))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_email_loop_plays_the_game(slug, alice, bob, mailoutbox):
+    game = two_player_table(slug, alice, bob)
+    players = users_by_seat(game, alice, bob)
+    for _ in range(3):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            break
+        mover = players[game.to_move[0]]
+        row = Notification.objects.get(game=game, seq=game.seq, kind=NotificationKind.YOUR_TURN, user=mover)
+        assert delivery.deliver(row.pk) == "sent"
+        email = mailoutbox[-1]
+        lines = email.body.splitlines()
+        # The email shows an example move under "for example:"; a player may copy it.
+        first_listed = lines[lines.index(next(line for line in lines if line.endswith("for example:"))) + 2].strip()
+        before = game.seq
+        assert handle_inbound(reply_bytes(email, first_listed)).startswith("played"), first_listed
+        game.refresh_from_db()
+        assert game.seq == before + 1 and Move.objects.get(game=game, seq=game.seq).source == "email"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_clocks_run_and_a_late_turn_is_played_for_the_player(slug, alice, bob):
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        game = two_player_table(slug, alice, bob, time_control={"kind": "per_move", "days_per_move": 1})
+        assert SeatClock.objects.filter(game=game, deadline__isnull=False).count() == len(game.to_move)
+        clock.shift(timedelta(days=1, minutes=1))
+        outcomes = sweep.run()["timeouts"]
+    assert outcomes and outcomes[0] in ("bot played the late turn", "seat handed to the bot")
+    assert Move.objects.filter(game=game, source="timeout").count() == 1
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_bot_of_every_game_answers_a_person(slug, alice, django_capture_on_commit_callbacks):
+    engine = engines()[slug]
+    for bot in engine.bots():
+        with django_capture_on_commit_callbacks(execute=True):
+            game = services.create_game(creator=alice, engine_slug=slug, players=2, bots={1: bot}, seed=f"bot-{bot}")
+        game.refresh_from_db()
+        assert game.status == GameStatus.ACTIVE
+        if game.to_move == [1]:  # the bot starts: its task already ran on commit
+            game.refresh_from_db()
+        assert Move.objects.filter(game=game, source="bot").exists() or game.to_move == [0]
+    assert Game.objects.filter(engine=slug).count() == len(engine.bots())
