@@ -721,3 +721,10 @@ class HalaliEngine(Engine):
     def notation_help(self) -> str:
         """Return how to write any move."""
         return notation.notation_help()
+
+    def bots(self) -> dict[str, Any]:
+        """Return the bots this game offers: ``random`` and ``basic`` (see ``games/halali/bots.py``)."""
+        from games.bots import RandomBot
+        from games.halali.bots import BasicBot
+
+        return {"random": RandomBot(), "basic": BasicBot()}

@@ -706,3 +706,10 @@ class LoveLetterEngine(Engine):
     def notation_help(self) -> str:
         """Return how to write any move."""
         return notation.notation_help()
+
+    def bots(self) -> dict[str, Any]:
+        """Return the bots this game offers: ``random`` and ``basic`` (see ``games/love_letter/bots.py``)."""
+        from games.bots import RandomBot
+        from games.love_letter.bots import BasicBot
+
+        return {"random": RandomBot(), "basic": BasicBot()}

@@ -631,3 +631,10 @@ class SavernakeForestEngine(Engine):
     def notation_help(self) -> str:
         """Return how to write any move."""
         return notation.notation_help()
+
+    def bots(self) -> dict[str, Any]:
+        """Return the bots this game offers: ``random`` and ``basic`` (see ``games/savernake_forest/bots.py``)."""
+        from games.bots import RandomBot
+        from games.savernake_forest.bots import BasicBot
+
+        return {"random": RandomBot(), "basic": BasicBot()}

@@ -7,7 +7,9 @@ from email.utils import make_msgid
 
 import pytest
 
+from turnbased.local import free_port
 from turnbased.mail import delivery
+from turnbased.mail.smtp import InboundHandler, SinkHandler, start_server
 from turnbased.notifications.models import Notification
 
 
@@ -44,3 +46,17 @@ def reply_bytes(original, body: str | None = None, *, sender: str | None = None,
 
 def latest_to(mailoutbox, address: str, subject_start: str = ""):
     return [m for m in mailoutbox if m.to == [address] and m.subject.startswith(subject_start)][-1]
+
+
+@pytest.fixture
+def mail_servers(settings):
+    """Run the real SMTP sink and inbound server on free loopback ports; return their ports."""
+    ports = {"sink": free_port(), "inbound": free_port()}
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", ports["sink"]
+    settings.MAIL_INBOUND_HOST, settings.MAIL_INBOUND_PORT = "127.0.0.1", ports["inbound"]
+    running = [start_server(SinkHandler(), "127.0.0.1", ports["sink"]),
+               start_server(InboundHandler(), "127.0.0.1", ports["inbound"])]
+    yield ports
+    for server in running:
+        server.stop()

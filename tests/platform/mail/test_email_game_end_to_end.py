@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import smtplib
-import socket
 import time
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -21,18 +20,11 @@ from django.db import connection
 
 from turnbased.celery import app
 from turnbased.mail.models import InboundEmail, LocalMessage
-from turnbased.mail.smtp import InboundHandler, SinkHandler, start_server
 from turnbased.mail.tokens import read_reply_address
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus, Move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_for(condition, timeout: float = 20.0, what: str = "condition"):
@@ -70,18 +62,6 @@ def send_reply(port: int, original: LocalMessage, body: str) -> None:
         smtp.send_message(reply)
 
 
-@pytest.fixture
-def mail_servers(settings):
-    sink_port, inbound_port = free_port(), free_port()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", sink_port
-    settings.MAIL_INBOUND_HOST, settings.MAIL_INBOUND_PORT = "127.0.0.1", inbound_port
-    servers = [start_server(SinkHandler(), "127.0.0.1", sink_port), start_server(InboundHandler(), "127.0.0.1", inbound_port)]
-    yield inbound_port
-    for server in servers:
-        server.stop()
-
-
 def _close_connection(**kwargs):
     connection.close()
 
@@ -99,7 +79,7 @@ def celery_worker_thread():
 
 
 def test_two_players_finish_a_game_by_email_alone(make_user, mail_servers, celery_worker_thread):
-    inbound_port = mail_servers
+    inbound_port = mail_servers["inbound"]
     alice, bob = make_user("alice"), make_user("bob")
     game = services.create_game(creator=alice, engine_slug="love-letter", players=2, seed="played-by-email")
     services.join_game(game_id=game.pk, user=bob)

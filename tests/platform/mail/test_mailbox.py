@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import smtplib
-import socket
 from email.message import EmailMessage
 
 import pytest
@@ -11,30 +10,16 @@ from django.test import Client
 
 from turnbased.mail import delivery
 from turnbased.mail.models import LocalMessage
-from turnbased.mail.smtp import InboundHandler, SinkHandler, start_server
 from turnbased.notifications.models import Notification
 from turnbased.play.models import Move
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
-def servers(settings):
-    sink, inbound = free_port(), free_port()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", sink
-    settings.MAIL_INBOUND_HOST, settings.MAIL_INBOUND_PORT = "127.0.0.1", inbound
+def servers(mail_servers, settings):
     settings.DEBUG = True
-    running = [start_server(SinkHandler(), "127.0.0.1", sink), start_server(InboundHandler(), "127.0.0.1", inbound)]
-    yield {"sink": sink, "inbound": inbound}
-    for server in running:
-        server.stop()
+    return mail_servers
 
 
 def test_the_inbound_server_accepts_only_game_addresses(servers):

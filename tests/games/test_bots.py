@@ -1,0 +1,221 @@
+"""The bot contract, checked for every bot of every installed game.
+
+Every bot plays seeded games to the end through ``bot_move`` and always picks
+a legal move; ``bot_move`` hands a bot exactly its seat's view, legal moves
+and visible history, as copies it may spoil without touching the game; and a
+card or tile hidden from the seat never reaches the bot.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+import games
+from games.base import Engine, IllegalMove, InvalidOptions
+from games.bots import RandomBot, bot_move
+from games.halali import board, tiles
+from games.love_letter import cards as ll_cards
+
+ENGINES = list(games.engines().values())
+MOVE_CAP = 5000
+
+
+def player_counts(engine: Engine) -> list[int]:
+    """Return the fewest and the most players the engine takes with default options."""
+    counts = []
+    for n in range(engine.min_players, engine.max_players + 1):
+        try:
+            engine.validate_options(n, {})
+        except InvalidOptions:
+            continue
+        counts.append(n)
+    return sorted({counts[0], counts[-1]})
+
+
+def play(engine: Engine, bots: list[str], seed: str, options: dict | None = None) -> dict:
+    """Play a game with ``bots[seat]`` in each seat through ``bot_move``; return the result."""
+    options = engine.validate_options(len(bots), options or {})
+    state = engine.setup([f"p{seat}" for seat in range(len(bots))], options, seed)
+    history = []
+    for _ in range(MOVE_CAP):
+        seats = engine.to_move(state)
+        if not seats:
+            return engine.result(state)
+        seat = seats[0]
+        move = bot_move(engine, bots[seat], state, seat, history, seed=seed)
+        assert move in engine.legal_moves(state, seat)
+        state, events = engine.apply(state, seat, move)
+        history.extend(events)
+    pytest.fail(f"{engine.slug}: no result after {MOVE_CAP} bot moves")
+
+
+def bot_cases():
+    cases = []
+    for engine in ENGINES:
+        for name in engine.bots():
+            for n in player_counts(engine):
+                cases.append(pytest.param(engine, name, n, id=f"{engine.slug}-{name}-{n}p"))
+    return cases
+
+
+def test_every_engine_offers_a_random_bot():
+    for engine in ENGINES:
+        bots = engine.bots()
+        assert isinstance(bots.get("random"), RandomBot)
+        assert all(callable(getattr(bot, "choose", None)) for bot in bots.values())
+
+
+@pytest.mark.parametrize("slug", ["love-letter", "halali", "savernake-forest"])
+def test_the_three_games_offer_a_basic_bot(slug):
+    assert set(games.get_engine(slug).bots()) == {"random", "basic"}
+
+
+@pytest.mark.parametrize(("engine", "name", "n"), bot_cases())
+@pytest.mark.parametrize("seed", [0, 1])
+def test_bot_plays_whole_games_with_legal_moves(engine, name, n, seed):
+    # Every seat this bot, then the bot against random players (in the other seats).
+    result = play(engine, [name] * n, f"all-{name}-{seed}")
+    assert result is not None and "winners" in result
+    mixed = [name if (seat + seed) % 2 == 0 else "random" for seat in range(n)]
+    assert play(engine, mixed, f"mixed-{name}-{seed}")["winners"] is not None
+
+
+def test_an_unknown_bot_name_is_refused():
+    engine = games.get_engine("love-letter")
+    state = engine.setup(["a", "b"], engine.validate_options(2, {}), "x")
+    with pytest.raises(IllegalMove, match="no bot called"):
+        bot_move(engine, "grandmaster", state, engine.to_move(state)[0], [], seed=1)
+
+
+class SpyBot:
+    """Record what the bot is handed, spoil it all, and play the first legal move."""
+
+    def __init__(self):
+        self.calls = []
+
+    def choose(self, view, moves, history, rng):
+        self.calls.append(copy.deepcopy((view, moves, history)))
+        choice = copy.deepcopy(moves[0])
+        view.clear()
+        moves.clear()
+        for event in history:
+            event["data"].clear()
+            event["visible_to"] = "spoiled"
+        history.append({"kind": "spoiled", "data": {}, "visible_to": None})
+        return choice
+
+
+def spy_on(monkeypatch, engine: Engine) -> SpyBot:
+    spy = SpyBot()
+    monkeypatch.setattr(engine, "bots", lambda: {"spy": spy, "random": RandomBot()})
+    return spy
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.slug)
+def test_bot_move_hands_over_the_seat_view_moves_and_visible_history_only(monkeypatch, engine):
+    spy = spy_on(monkeypatch, engine)
+    n = engine.default_players
+    state = engine.setup([f"p{seat}" for seat in range(n)], engine.validate_options(n, {}), "spy")
+    history = []
+    for turn in range(40):
+        seats = engine.to_move(state)
+        if not seats:
+            break
+        seat = seats[0]
+        before = copy.deepcopy((state, [event.to_json() for event in history]))
+        move = bot_move(engine, "spy", state, seat, history, seed="spy")
+        view, moves, seen = spy.calls[-1]
+        assert view == json.loads(json.dumps(engine.view(state, seat)))
+        assert moves == engine.legal_moves(state, seat)
+        assert seen == [event.to_json() for event in history if event.visible_for(seat)]
+        assert all(event["visible_to"] is None or seat in event["visible_to"] for event in seen)
+        # The bot spoiled everything it was handed: the game did not notice.
+        assert (state, [event.to_json() for event in history]) == before
+        assert move == engine.legal_moves(state, seat)[0]
+        state, events = engine.apply(state, seat, move)
+        history.extend(events)
+    assert spy.calls
+
+
+def ll_deck(order: list[str]) -> list[str]:
+    assert sorted(order) == sorted(ll_cards.full_deck("classic"))
+    return order
+
+
+def test_love_letter_bot_never_sees_the_opponent_hand_or_the_deck(monkeypatch):
+    """Two deals that differ only in cards hidden from seat 0 give its bot identical inputs."""
+    engine = games.get_engine("love-letter")
+    spy = spy_on(monkeypatch, engine)
+    # set aside, 3 face up, seat 0's card, seat 1's card, seat 0's draw, then the deck.
+    first = ll_deck(["prince", "guard", "guard", "baron",
+                     "handmaid", "princess", "priest",
+                     "guard", "guard", "countess", "king", "priest", "baron", "handmaid", "prince", "guard"])
+    second = list(first)
+    second[5], second[9] = second[9], second[5]  # the opponent holds the Countess, the Princess waits in the deck
+    second[0], second[11] = second[11], second[0]  # and another set-aside card
+    assert first != second
+    received = []
+    for deck in (first, second):
+        state = engine.setup(["a", "b"], engine.validate_options(2, {"deck": deck, "first_player": 0}), "hidden")
+        assert state["hands"][1] != [] and engine.to_move(state) == [0]
+        bot_move(engine, "spy", state, 0, [], seed="hidden")
+        received.append(spy.calls[-1])
+    assert received[0] == received[1]
+    view = received[0][0]
+    assert view["hand"] == ["handmaid", "priest"]
+    assert view["tracker"]["opponents"][0]["known"] is None
+
+
+def test_basic_bot_inputs_ignore_hidden_love_letter_cards_over_a_whole_turn(monkeypatch):
+    """After seat 0's play and seat 1's reply, seat 0 still cannot tell the two deals apart."""
+    engine = games.get_engine("love-letter")
+    spy = spy_on(monkeypatch, engine)
+    first = ll_deck(["prince", "guard", "guard", "baron",
+                     "handmaid", "king", "priest",
+                     "guard", "guard", "countess", "princess", "priest", "baron", "handmaid", "prince", "guard"])
+    second = list(first)
+    second[10], second[12] = second[12], second[10]  # deep in the deck, never drawn by seat 0 before it looks
+    received = []
+    for deck in (first, second):
+        state = engine.setup(["a", "b"], engine.validate_options(2, {"deck": deck, "first_player": 0}), "hidden")
+        history = []
+        for seat, move in ((0, {"card": "handmaid"}), (1, {"card": "guard"})):
+            state, events = engine.apply(state, seat, move)
+            history.extend(events)
+        # The Handmaid made seat 1's Guard a play without a target.
+        bot_move(engine, "spy", state, 0, history, seed="hidden")
+        received.append(spy.calls[-1])
+    assert received[0] == received[1]
+
+
+def test_halali_bot_never_sees_face_down_tiles(monkeypatch):
+    engine = games.get_engine("halali")
+    spy = spy_on(monkeypatch, engine)
+    state = engine.setup(["a", "b"], engine.validate_options(2, {"first_blue": 0}), "layout")
+    layout = [tiles.spec(state["board"][i]) for i in board.START_SQUARES]
+    other = list(layout)
+    # Swap two tiles of different kinds, both still face down when the bot is asked.
+    j = next(k for k in range(10, 48) if other[k] != other[9])
+    other[9], other[j] = other[j], other[9]
+    received = []
+    for tiles_order in (layout, other):
+        state = engine.setup(["a", "b"], engine.validate_options(2, {"layout": tiles_order, "first_blue": 0}), "s")
+        bot_move(engine, "spy", state, 0, [], seed="s")
+        received.append(spy.calls[-1])
+    assert received[0] == received[1]
+
+
+def test_savernake_bot_never_sees_undealt_cards(monkeypatch):
+    engine = games.get_engine("savernake-forest")
+    spy = spy_on(monkeypatch, engine)
+    received = []
+    for later in (["ST01", "ST02"], ["ST02", "ST01"]):
+        deck = {"paths": ["CU01", "ST08", "DC12", *later], "animals": ["AN01", "AN02", "AN03"]}
+        options = engine.validate_options(2, {"deck": deck, "first_player": 0})
+        state = engine.setup(["a", "b"], options, "s")
+        bot_move(engine, "spy", state, 0, [], seed="s")
+        received.append(spy.calls[-1])
+    assert received[0] == received[1]
