@@ -20,6 +20,8 @@ SECRET_KEY = env("DJANGO_SECRET_KEY", default="insecure-local-key-change-me" if 
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# The game the new-table form starts on.
+DEFAULT_GAME = env("DEFAULT_GAME", default="love-letter")
 DATA_DIR = Path(env("TURNBASED_DATA_DIR", default=str(BASE_DIR / ".data")))
 
 INSTALLED_APPS = [

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -24,9 +25,6 @@ from turnbased.play import selectors, services
 from turnbased.play.errors import GameNotFound, PlayError
 from turnbased.play.models import GameStatus, MoveSource, Visibility
 from turnbased.play.presenters import clock_rows, invite_url, public_options, time_control_summary
-
-
-DEFAULT_GAME = "love-letter"
 
 
 def _viewer_or_404(game_id: int, request, invite_code: str | None = None) -> selectors.Viewer:
@@ -52,7 +50,7 @@ def game_new(request):
     all_engines = engines()
     slug = request.POST.get("game") or request.GET.get("game")
     if slug is None:
-        slug = DEFAULT_GAME if DEFAULT_GAME in all_engines else next(iter(all_engines))
+        slug = settings.DEFAULT_GAME if settings.DEFAULT_GAME in all_engines else next(iter(all_engines))
     if slug not in all_engines:
         raise Http404("No such game.")
     engine = get_engine(slug)
