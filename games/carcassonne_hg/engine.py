@@ -810,6 +810,12 @@ class CarcassonneHGEngine(Engine):
         """Render a view as plain text for an email: scores, the tile to place and a map of the board."""
         return player_view.view_text(view)
 
+    def view_picture(self, view: dict[str, Any]) -> bytes | None:
+        """Return a PNG of the board around the latest placements, for turn e-mails (``picture.py``)."""
+        from games.carcassonne_hg import picture  # Pillow is loaded only when a picture is wanted
+
+        return picture.view_picture(view)
+
     def moves_summary(self, texts: list[str], limit: int = 40) -> list[str]:
         """Return the legal moves for an email: one line per placement with its piece choices."""
         return notation.moves_summary(texts, limit)

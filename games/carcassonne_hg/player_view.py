@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import Event
-from games.carcassonne_hg import tiles
+from games.carcassonne_hg import art, scoring, tiles
+from games.carcassonne_hg import features as feats
 from games.carcassonne_hg.board import region_names
 
 PUBLIC_OPTIONS = (
@@ -68,7 +69,120 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "last": None if state["last"] is None else dict(state["last"]),
         "final": None if state["final"] is None else [dict(entry) for entry in state["final"]],
         "winners": None if state["winners"] is None else list(state["winners"]),
+        **public_extras(state),
     }
+
+
+# -- public extras for the boards: artwork, held features, the final breakdown -----------------
+
+
+def _art_for_view(edition: str, tile_id: str) -> dict[str, Any]:
+    """Return a tile's artwork for the web board: the SVG parts of ``art.tile_art`` (no Pillow polygons)."""
+    found = art.tile_art(edition, tile_id)
+    return {
+        "shapes": [{"kind": s["kind"], "region": s["region"], "d": s["d"]} for s in found["shapes"]],
+        "rivers": [{"region": r["region"], "d": r["d"], "spring": r["spring"]} for r in found["rivers"]],
+        "icons": [dict(icon) for icon in found["icons"]],
+        "anchors": {region: list(point) for region, point in found["anchors"].items()},
+    }
+
+
+def public_extras(state: dict[str, Any]) -> dict[str, Any]:
+    """Return what the boards draw beyond the position itself, all derived from public facts.
+
+    ``extent``: the squares to draw (the board and an empty ring round it); ``art``: ``{tile id: drawing}`` for every tile on the board and the drawn tile (``art.tile_art``
+    without the polygon copies); ``features``: the features holding pieces now, with their holders
+    and what they would be worth if scored now; ``breakdown`` (at the end, else None): each seat's
+    points from play (completed forests and rivers, powers) and from final scoring.
+    """
+    edition = state["edition"]
+    used = [entry[2] for entry in state["board"]] + ([state["tile"]] if state["tile"] else [])
+    xs = [entry[0] for entry in state["board"]]
+    ys = [entry[1] for entry in state["board"]]
+    return {
+        # The board's squares with one empty ring round them (where the next tile may go).
+        "extent": {
+            "west": min(xs) - 1,
+            "north": max(ys) + 1,
+            "columns": max(xs) - min(xs) + 3,
+            "rows": max(ys) - min(ys) + 3,
+        },
+        "art": {tile_id: _art_for_view(edition, tile_id) for tile_id in dict.fromkeys(used)},
+        "features": held_features(state),
+        "breakdown": _breakdown(state),
+    }
+
+
+def held_features(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return every feature holding a piece: kind, where, size, holders per seat, leaders, value now."""
+    edition = state["edition"]
+    opts = state["options"]
+    an = feats.analyse(edition, state["board"])
+    cancelled = {tuple(node) for node in state["cancelled"]}
+    groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for piece in state["pieces"]:
+        node = (piece["x"], piece["y"], piece["region"])
+        if piece["kind"] == "hut":
+            groups.setdefault(("river_system", an.system_of[node]), []).append(piece)
+        else:
+            groups.setdefault(("zone", an.zone_of[node]), []).append(piece)
+    result = []
+    for (family, root), pieces in groups.items():
+        at = min((p["x"], p["y"], p["region"]) for p in pieces)
+        counts: dict[int, int] = {}
+        for piece in pieces:
+            counts[piece["seat"]] = counts.get(piece["seat"], 0) + 1
+        if family == "river_system":
+            system = an.systems[root]
+            kind, size = "river_system", len({(x, y) for x, y, _ in system.nodes})
+            value = scoring.system_points(edition, system)
+            detail = {"fish": system.fish, "lakes": len(system.lakes)}
+        else:
+            zone = an.zones[root]
+            kind, size = zone.kind, len(zone.tiles)
+            if kind == tiles.FOREST:
+                value = scoring.forest_points(edition, zone, opts["forest_parts_count_separately"])
+                detail = {"mushrooms": zone.mushrooms, "menhirs": zone.menhirs, "open_edges": zone.open}
+            elif kind == tiles.RIVER:
+                fish_counts = edition == tiles.REVISED and opts["river_fish_for_fishermen"] == "river_and_lakes"
+                value = scoring.river_points(an, zone, fish_counts)
+                detail = {"fish": scoring.river_fish(an, zone, fish_counts), "open_edges": zone.open}
+            else:
+                scored = scoring.meadow_score(edition, an, zone, cancelled, opts["wildfire_tile_tiger_counts"])
+                value = scored["points"]
+                detail = {animal: scored[animal] for animal in ("deer", "aurochs", "mammoth", "tiger", "eaten")}
+        placed = next(b for b in state["board"] if (b[0], b[1]) == at[:2])
+        result.append(
+            {
+                "kind": kind,
+                "x": at[0],
+                "y": at[1],
+                "region": at[2],
+                "name": region_names(edition, placed[2], placed[3])[at[2]],
+                "tiles": size,
+                "holders": [{"seat": seat, "count": counts[seat]} for seat in sorted(counts)],
+                "leaders": scoring.majority(counts),
+                "value": value,
+                **detail,
+            }
+        )
+    order = {"forest": 0, "river": 1, "meadow": 2, "river_system": 3}
+    result.sort(key=lambda f: (order[f["kind"]], -f["value"], f["x"], f["y"], f["region"]))
+    return result
+
+
+def _breakdown(state: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """Return, at the end, each seat's points during play, from meadows, from river systems, and the total."""
+    if state["final"] is None:
+        return None
+    rows = []
+    for seat, total in enumerate(state["scores"]):
+        meadows = sum(e["points"] for e in state["final"] if e["feature"] == "meadow" and seat in e["scorers"])
+        systems = sum(e["points"] for e in state["final"] if e["feature"] == "river_system" and seat in e["scorers"])
+        rows.append(
+            {"seat": seat, "play": total - meadows - systems, "meadows": meadows, "river_systems": systems, "total": total}
+        )
+    return rows
 
 
 # -- event wording ---------------------------------------------------------------

@@ -1,0 +1,305 @@
+/* Carcassonne: Hunters and Gatherers board (templates/games/carcassonne-hg/board.html).
+ * Pan (drag) and zoom (wheel, buttons) the board; turn the drawn tile; the squares where it fits
+ * in that rotation light up; click one to lay the tile there as a preview, then pick a piece for one
+ * of its regions (or none) and confirm. The move posted is always one of the legal moves' JSON,
+ * taken verbatim from the embedded list. The panel is swapped by htmx after every change, so all
+ * set-up runs again on htmx:load; only the pan/zoom survives, in sessionStorage per game. */
+(function () {
+  "use strict";
+  if (window.CarcassonneBoard) return;
+  window.CarcassonneBoard = { init: init };
+  var SVGNS = "http://www.w3.org/2000/svg";
+
+  function init(root) {
+    var scope = root && root.querySelectorAll ? root : document;
+    if (scope.matches && scope.matches(".cb-board")) setup(scope);
+    scope.querySelectorAll(".cb-board").forEach(setup);
+  }
+
+  function readJSON(board, id) {
+    var el = board.querySelector("#" + id);
+    if (!el) return null;
+    try { return JSON.parse(el.textContent); } catch (e) { return null; }
+  }
+
+  function setup(board) {
+    if (board.cbReady) return;
+    board.cbReady = true;
+    board.classList.add("cb-js");
+    var svg = board.querySelector(".cb-svg");
+    if (!svg) return;
+    var hint = board.querySelector(".cb-hint");
+    var idle = hint ? hint.getAttribute("data-idle") || "" : "";
+    var key = "cb-view-" + board.getAttribute("data-game");
+    var home = board.getAttribute("data-viewbox").split(" ").map(Number);
+    var box = restore() || fitted(home);
+    apply();
+
+    function say(text) { if (hint) hint.textContent = text; }
+
+    // -- pan and zoom ------------------------------------------------------------------
+    function fitted(b) { return b.slice(); }
+    function restore() {
+      try {
+        var saved = JSON.parse(sessionStorage.getItem(key) || "null");
+        if (saved && saved.length === 4 && saved.every(isFinite)) return saved;
+      } catch (e) { /* private mode */ }
+      return null;
+    }
+    function apply() {
+      svg.setAttribute("viewBox", box.map(function (v) { return Math.round(v * 10) / 10; }).join(" "));
+      try { sessionStorage.setItem(key, JSON.stringify(box)); } catch (e) { /* ignore */ }
+    }
+    function zoom(factor, cx, cy) {
+      var w = Math.min(Math.max(box[2] * factor, 250), Math.max(home[2], home[3]) * 2.5);
+      var f = w / box[2];
+      if (cx === undefined) { cx = box[0] + box[2] / 2; cy = box[1] + box[3] / 2; }
+      box = [cx - (cx - box[0]) * f, cy - (cy - box[1]) * f, box[2] * f, box[3] * f];
+      apply();
+    }
+    function centreOn(px, py, size) {
+      var ratio = box[3] / box[2];
+      var w = size || box[2];
+      box = [px - w / 2, py - (w * ratio) / 2, w, w * ratio];
+      apply();
+    }
+    function toBoard(event) {
+      var rect = svg.getBoundingClientRect();
+      return [box[0] + (event.clientX - rect.left) / rect.width * box[2],
+              box[1] + (event.clientY - rect.top) / rect.height * box[3]];
+    }
+    svg.addEventListener("wheel", function (event) {
+      event.preventDefault();
+      var p = toBoard(event);
+      zoom(event.deltaY > 0 ? 1.15 : 1 / 1.15, p[0], p[1]);
+    }, { passive: false });
+    var drag = null;
+    var moved = false;
+    svg.addEventListener("pointerdown", function (event) {
+      if (event.button !== 0) return;
+      drag = { x: event.clientX, y: event.clientY, box: box.slice(), id: event.pointerId };
+      moved = false;
+    });
+    svg.addEventListener("pointermove", function (event) {
+      if (!drag || event.pointerId !== drag.id) return;
+      var dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+      if (!moved && Math.abs(dx) + Math.abs(dy) < 6) return;
+      if (!moved) { moved = true; svg.setPointerCapture(event.pointerId); svg.classList.add("cb-dragging"); }
+      var rect = svg.getBoundingClientRect();
+      box = [drag.box[0] - dx / rect.width * box[2], drag.box[1] - dy / rect.height * box[3], box[2], box[3]];
+      apply();
+    });
+    function endDrag() { drag = null; svg.classList.remove("cb-dragging"); }
+    svg.addEventListener("pointerup", endDrag);
+    svg.addEventListener("pointercancel", endDrag);
+    function on(selector, handler) {
+      var el = board.querySelector(selector);
+      if (el) el.addEventListener("click", handler);
+    }
+    on(".cb-zoom-in", function () { zoom(1 / 1.3); });
+    on(".cb-zoom-out", function () { zoom(1.3); });
+    on(".cb-zoom-fit", function () { box = fitted(home); apply(); });
+    on(".cb-zoom-last", function () {
+      var last = svg.querySelector(".cb-last");
+      var tile = last && last.closest(".cb-tile");
+      if (tile) centreOn(Number(tile.getAttribute("data-x")) * 100 + 50, -Number(tile.getAttribute("data-y")) * 100 + 50, 700);
+    });
+    board.querySelectorAll(".cb-feature").forEach(function (row) {
+      row.addEventListener("click", function () {
+        centreOn(Number(row.getAttribute("data-x")) * 100 + 50, -Number(row.getAttribute("data-y")) * 100 + 50, 700);
+        flash(row.getAttribute("data-x"), row.getAttribute("data-y"));
+      });
+    });
+    function flash(x, y) {
+      var tile = svg.querySelector('.cb-tile[data-x="' + x + '"][data-y="' + y + '"]');
+      if (!tile) return;
+      tile.classList.remove("cb-flash");
+      void tile.getBoundingClientRect();
+      tile.classList.add("cb-flash");
+    }
+
+    // -- playing -----------------------------------------------------------------------
+    var moves = readJSON(board, "cb-moves");
+    var drawn = readJSON(board, "cb-drawn-data");
+    var form = board.querySelector("form.cb-form");
+    if (!moves || !moves.length || !form || !drawn) { say(idle); return; }
+    var input = form.querySelector("input[name=move]");
+    var turnEl = board.querySelector(".cb-drawn-turn");
+    var rotLabel = board.querySelector(".cb-rot-label");
+    var rotCount = board.querySelector(".cb-rot-count");
+    var deploy = board.querySelector(".cb-deploy");
+    var choicesEl = board.querySelector(".cb-choices");
+    var whereEl = board.querySelector(".cb-deploy-where");
+    var confirmText = board.querySelector(".cb-confirm-text");
+    var ghostLayer = svg.querySelector(".cb-ghost-layer");
+    var spots = Array.prototype.slice.call(svg.querySelectorAll(".cb-spot"));
+    var rotations = [0, 90, 180, 270].filter(function (r) {
+      return spots.some(function (s) { return Number(s.getAttribute("data-rot")) === r; });
+    });
+    var rot = rotations.length ? rotations[0] : 0;
+    var placed = null; // {x, y}
+    var chosen = null; // the move entry picked for confirmation
+
+    function showRotation() {
+      if (turnEl) turnEl.setAttribute("transform", "rotate(" + rot + " 50 50)");
+      var count = 0;
+      spots.forEach(function (spot) {
+        var fits = Number(spot.getAttribute("data-rot")) === rot;
+        var lit = fits && !placed;
+        spot.classList.toggle("cb-on", lit);
+        spot.setAttribute("tabindex", lit ? "0" : "-1");
+        if (fits) count += 1;
+      });
+      if (rotLabel) rotLabel.textContent = "turned " + rot + "°";
+      if (rotCount) rotCount.textContent = count + (count === 1 ? " place fits" : " places fit");
+      if (!placed) {
+        say(count ? "Click a lit square to place the tile turned " + rot + "° (the arrows turn it)." :
+          "The tile fits nowhere turned " + rot + "°: turn it with the arrows.");
+      }
+    }
+
+    function turn(by) {
+      if (placed) cancel();
+      rot = ((rot + by) % 360 + 360) % 360;
+      showRotation();
+    }
+    board.querySelectorAll(".cb-rotate").forEach(function (button) {
+      button.addEventListener("click", function () { turn(Number(button.getAttribute("data-turn"))); });
+    });
+
+    function optionLabel(entry) {
+      var rest = entry.text.replace(/^place\s+\S+\s+r\d+\s*/, "");
+      return rest ? rest.charAt(0).toUpperCase() + rest.slice(1) : "No piece";
+    }
+
+    function el(name, attrs) {
+      var node = document.createElementNS(SVGNS, name);
+      Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+      return node;
+    }
+
+    function place(x, y) {
+      placed = { x: x, y: y };
+      showRotation();
+      var options = moves.filter(function (m) { return m.move.x === x && m.move.y === y && m.move.rot === rot; });
+      // The tile laid as a preview, with a marker on each region that can take a piece.
+      ghostLayer.innerHTML = "";
+      var g = el("g", { "class": "cb-ghost", transform: "translate(" + x * 100 + " " + -y * 100 + ")" });
+      var turned = el("g", { transform: "rotate(" + rot + " 50 50)" });
+      var art = board.querySelector(".cb-drawn-art");
+      turned.appendChild(art.cloneNode(true));
+      g.appendChild(turned);
+      g.appendChild(el("rect", { "class": "cb-ghost-frame", x: 1.5, y: 1.5, width: 97, height: 97, rx: 3 }));
+      var byRegion = {};
+      options.forEach(function (m) {
+        if (m.move.piece && !m.move.recall) (byRegion[m.move.region] = byRegion[m.move.region] || []).push(m);
+      });
+      Object.keys(byRegion).forEach(function (region) {
+        var at = drawn.anchors[region];
+        if (!at) return;
+        byRegion[region].forEach(function (m, k) {
+          var n = byRegion[region].length;
+          var marker = el("g", {
+            "class": "cb-region-marker", role: "button", tabindex: "0", "data-json": m.json,
+            transform: "translate(" + at[0] + " " + at[1] + ") rotate(" + -rot + ") translate(" + (k - (n - 1) / 2) * 20 + " 0)",
+            "aria-label": optionLabel(m)
+          });
+          marker.appendChild(el("circle", { r: 10.5 }));
+          var t = el("text", { y: 4.2 });
+          t.textContent = m.move.piece === "hut" ? "⌂" : m.move.piece.charAt(0);
+          marker.appendChild(t);
+          var title = el("title");
+          title.textContent = optionLabel(m);
+          marker.appendChild(title);
+          turned.appendChild(marker);
+        });
+      });
+      ghostLayer.appendChild(g);
+      // The same choices as buttons, "No piece" first and picked.
+      choicesEl.innerHTML = "";
+      options.forEach(function (m) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "cb-choice";
+        b.setAttribute("role", "radio");
+        b.setAttribute("data-json", m.json);
+        b.textContent = optionLabel(m);
+        b.addEventListener("click", function () { choose(m); });
+        choicesEl.appendChild(b);
+      });
+      whereEl.textContent = "Tile on " + x + "," + y + " turned " + rot + "°. Pick a piece on the board or below, then confirm.";
+      deploy.hidden = false;
+      choose(options[0]);
+      say("Choose where a piece goes (or no piece), then press Confirm move.");
+    }
+
+    function choose(entry) {
+      chosen = entry;
+      choicesEl.querySelectorAll(".cb-choice").forEach(function (b) {
+        var on = b.getAttribute("data-json") === entry.json;
+        b.classList.toggle("cb-picked", on);
+        b.setAttribute("aria-checked", on ? "true" : "false");
+      });
+      ghostLayer.querySelectorAll(".cb-region-marker").forEach(function (m) {
+        m.classList.toggle("cb-picked", m.getAttribute("data-json") === entry.json);
+      });
+      confirmText.textContent = "You will play: " + entry.text;
+    }
+
+    function cancel() {
+      placed = null;
+      chosen = null;
+      ghostLayer.innerHTML = "";
+      deploy.hidden = true;
+      showRotation();
+    }
+
+    function submit() {
+      if (!chosen || board.classList.contains("cb-busy")) return;
+      board.classList.add("cb-busy");
+      input.value = chosen.json;
+      input.disabled = false;
+      say("Sending your move…");
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    }
+    on(".cb-confirm", submit);
+    on(".cb-cancel", cancel);
+
+    function act(target) {
+      var marker = target.closest(".cb-region-marker");
+      if (marker) {
+        var json = marker.getAttribute("data-json");
+        var entry = moves.filter(function (m) { return m.json === json; })[0];
+        if (entry) choose(entry);
+        return;
+      }
+      var spot = target.closest(".cb-spot.cb-on");
+      if (spot) place(Number(spot.getAttribute("data-x")), Number(spot.getAttribute("data-y")));
+    }
+    svg.addEventListener("click", function (event) {
+      if (moved) { moved = false; return; }
+      act(event.target);
+    });
+    svg.addEventListener("keydown", function (event) {
+      if ((event.key === "Enter" || event.key === " ") && event.target.closest(".cb-spot, .cb-region-marker")) {
+        event.preventDefault();
+        act(event.target);
+      }
+    });
+    board.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && placed) { cancel(); event.preventDefault(); }
+      else if ((event.key === "r" || event.key === "R") && !event.target.closest("input, textarea")) {
+        turn(event.key === "r" ? 90 : -90);
+      }
+    });
+    board.addEventListener("htmx:responseError", function () { board.classList.remove("cb-busy"); });
+    showRotation();
+  }
+
+  document.addEventListener("htmx:load", function (event) { init(event.detail && event.detail.elt); });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { init(document); });
+  } else {
+    init(document);
+  }
+})();

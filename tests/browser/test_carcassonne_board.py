@@ -1,0 +1,114 @@
+"""Carcassonne: Hunters and Gatherers in a real browser: turn the tile, place it, pick a piece, confirm."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import get_engine
+from tests.browser.test_play_in_browser import log_in
+from tests.platform.play.test_carcassonne_board import STACK, start
+from turnbased.play import services
+from turnbased.play.models import Move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ENGINE = get_engine("carcassonne-hg")
+
+
+def test_turn_place_deploy_and_confirm_on_the_board(browser, live_server, alice, bob, tmp_path):
+    game = start(alice, bob, STACK)
+    # A few tiles first, so there is a board to look at.
+    for user in (alice, bob):
+        game.refresh_from_db()
+        seat = 0 if user == alice else 1
+        move = next(m for m in ENGINE.legal_moves(game.state, seat) if m.get("piece"))
+        services.submit_move(game_id=game.pk, user=user, expected_seq=game.seq, move=move)
+    game.refresh_from_db()
+    legal = ENGINE.legal_moves(game.state, 0)
+    # A placement with a hunter in a rotation other than the first that fits.
+    rotations = sorted({m["rot"] for m in legal})
+    target = next(m for m in legal if m["rot"] != rotations[0] and m.get("piece") == "hunter")
+
+    page = log_in(browser, live_server, "alice")
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector(".cb-board.cb-js")
+    assert "Your turn." in page.inner_text("#panel")
+    page.locator(".cb-svg").screenshot(path=str(tmp_path / "carcassonne-board.png"))
+
+    def lit():
+        spots = page.locator(".cb-spot.cb-on")
+        return {(spots.nth(i).get_attribute("data-x"), spots.nth(i).get_attribute("data-y"),
+                 spots.nth(i).get_attribute("data-rot")) for i in range(spots.count())}
+
+    assert lit() == {(str(m["x"]), str(m["y"]), str(rotations[0])) for m in legal if m["rot"] == rotations[0]}
+    # Turn clockwise until the target rotation: the lit squares follow.
+    while page.locator(".cb-rot-label").inner_text() != f"turned {target['rot']}°":
+        page.click('.cb-rotate[data-turn="90"]')
+    assert lit() == {(str(m["x"]), str(m["y"]), str(target["rot"])) for m in legal if m["rot"] == target["rot"]}
+    assert page.get_attribute(".cb-drawn-turn", "transform") == f"rotate({target['rot']} 50 50)"
+    page.screenshot(path=str(tmp_path / "carcassonne-rotated.png"), full_page=True)
+
+    page.click(f'.cb-spot.cb-on[data-x="{target["x"]}"][data-y="{target["y"]}"]')
+    page.wait_for_selector(".cb-deploy:not([hidden])")
+    assert page.locator(".cb-ghost").count() == 1
+    choices = page.locator(".cb-choice")
+    expected = [m for m in legal if (m["x"], m["y"], m["rot"]) == (target["x"], target["y"], target["rot"])]
+    assert choices.count() == len(expected)
+    assert choices.first.inner_text() == "No piece"
+    assert "cb-picked" in choices.first.get_attribute("class")
+    # Pick the hunter's region on the board itself.
+    markers = page.locator(".cb-region-marker")
+    assert markers.count() == sum(1 for m in expected if m.get("piece") and not m.get("recall"))
+    hunter = page.locator(f'.cb-region-marker[aria-label="{choices.nth(expected.index(target)).inner_text()}"]')
+    hunter.click()
+    assert "cb-picked" in choices.nth(expected.index(target)).get_attribute("class")
+    assert ENGINE.describe_move(game.state, target) in page.inner_text(".cb-confirm-text")
+    page.screenshot(path=str(tmp_path / "carcassonne-deploy.png"), full_page=True)
+    page.locator(".cb-svg").screenshot(path=str(tmp_path / "carcassonne-deploy-board.png"))
+
+    # Cancel returns to choosing a square; do it again and confirm.
+    page.click(".cb-cancel")
+    assert page.locator(".cb-ghost").count() == 0 and page.locator(".cb-deploy[hidden]").count() == 1
+    moves_before = Move.objects.filter(game=game).count()
+    page.click(f'.cb-spot.cb-on[data-x="{target["x"]}"][data-y="{target["y"]}"]')
+    page.locator(f'.cb-region-marker[aria-label="{choices.nth(expected.index(target)).inner_text()}"]').click()
+    page.click(".cb-confirm")
+    page.wait_for_selector("text=Waiting for bob")
+    assert Move.objects.filter(game=game).count() == moves_before + 1
+    assert Move.objects.filter(game=game).order_by("-seq").first().move == target
+    page.wait_for_selector(".cb-board.cb-js")
+    assert page.locator(".cb-piece.cb-seat-0").count() >= 2
+    page.screenshot(path=str(tmp_path / "carcassonne-after.png"), full_page=True)
+    print(f"screenshots in {tmp_path}")
+    page.context.close()
+
+
+def test_pan_and_zoom_survive_the_panel_swap(browser, live_server, alice, bob):
+    game = start(alice, bob, STACK)
+    page = log_in(browser, live_server, "alice")
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector(".cb-board.cb-js")
+    page.locator(".cb-svg").scroll_into_view_if_needed()
+    before = page.get_attribute(".cb-svg", "viewBox")
+    page.click(".cb-zoom-in")
+    zoomed = page.get_attribute(".cb-svg", "viewBox")
+    assert zoomed != before
+    box = page.locator(".cb-svg").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 80, box["y"] + box["height"] / 2 + 30, steps=5)
+    page.mouse.up()
+    panned = page.get_attribute(".cb-svg", "viewBox")
+    assert panned != zoomed and panned.split()[2:] == zoomed.split()[2:]
+    # Bob plays; alice's panel is swapped in by htmx and keeps her view of the board.
+    game.refresh_from_db()
+    move = ENGINE.legal_moves(game.state, 0)[0]
+    page.click(".cb-zoom-fit")
+    page.click(".cb-zoom-in")
+    kept = page.get_attribute(".cb-svg", "viewBox")
+    services.submit_move(game_id=game.pk, user=alice, expected_seq=game.seq, move=move)
+    page.wait_for_selector("text=Waiting for bob", timeout=15000)
+    page.wait_for_selector(".cb-board.cb-js")
+    assert page.get_attribute(".cb-svg", "viewBox") == kept
+    page.context.close()

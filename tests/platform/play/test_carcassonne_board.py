@@ -1,0 +1,165 @@
+"""The Carcassonne: Hunters and Gatherers board on the game page: an SVG drawn from the view alone.
+
+The drawn tile comes with rotate buttons, every legal (square, rotation) is a spot on the board,
+the legal moves are embedded as JSON for the board script, and the board's own form posts one of
+them. Two tables whose stacks differ only below the drawn tile give the same page byte for byte
+(ids, tokens and keys masked).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from games import get_engine
+from tests.platform.conftest import PASSWORD
+from tests.platform.play.test_secrecy import masked
+from turnbased.play import services
+from turnbased.play.models import Move
+
+pytestmark = pytest.mark.django_db
+
+ENGINE = get_engine("carcassonne-hg")
+# Start tile R-S56 on 0,0. Then tiles that fit in several places, some with animals and lakes.
+STACK = ["R-L62", "R-L00", "R-L15", "R-L33", "R-L41", "R-L19"]
+
+
+def start(alice, bob, stack=STACK, **options):
+    game = services.create_game(
+        creator=alice, engine_slug="carcassonne-hg", players=2, options={"tiles": stack, "first_player": 0, **options}
+    )
+    services.join_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    return game
+
+
+def client_for(user) -> Client:
+    client = Client()
+    if user is not None:
+        assert client.login(username=user.username, password=PASSWORD)
+    return client
+
+
+def page(game, user) -> str:
+    return client_for(user).get(f"/games/{game.pk}/").content.decode()
+
+
+def board_html(text: str) -> str:
+    start = text.index('<div class="cb-board')
+    return text[start:text.index('<section class="card moves">') if 'class="card moves"' in text else None]
+
+
+def embedded_moves(text: str) -> list[dict]:
+    found = re.search(r'<script id="cb-moves" type="application/json">(.*?)</script>', text, re.S)
+    assert found, "the board embeds the legal moves"
+    return json.loads(found.group(1))
+
+
+def play(game, user, move):
+    game.refresh_from_db()
+    services.submit_move(game_id=game.pk, user=user, expected_seq=game.seq, move=move)
+    game.refresh_from_db()
+
+
+def test_the_board_is_an_svg_of_the_placed_tiles_with_the_drawn_tile_and_rotate_buttons(alice, bob):
+    game = start(alice, bob)
+    text = page(game, alice)
+    board = board_html(text)
+    assert '<svg class="cb-svg"' in board
+    assert board.count('class="cb-tile"') == 1  # the start tile
+    assert 'data-tile="R-S56"' in board and 'data-x="0" data-y="0"' in board
+    assert 'class="cb-lake"' in board and 'href="#cb-i-aurochs"' in board and 'href="#cb-i-menhir"' in board
+    assert 'href="#cb-i-fish"' in board
+    assert 'aria-label="The tile to place: R-L62"' in board
+    assert board.count('class="cb-rotate"') == 2
+    assert 'class="cb-confirm"' in board
+    assert "Features held" in board
+
+
+def test_the_spots_and_embedded_moves_are_exactly_the_engine_legal_moves(alice, bob):
+    game = start(alice, bob)
+    text = page(game, alice)
+    legal = ENGINE.legal_moves(game.state, 0)
+    moves = embedded_moves(text)
+    assert [m["move"] for m in moves] == legal
+    assert all(json.loads(m["json"]) == m["move"] for m in moves)
+    spots = {
+        (int(x), int(y), int(rot))
+        for x, y, rot in re.findall(r'class="cb-spot" [^>]*data-x="(-?\d+)" data-y="(-?\d+)" data-rot="(\d+)"', text)
+    }
+    assert spots == {(m["x"], m["y"], m["rot"]) for m in legal if "piece" not in m}
+    assert len(spots) > 1
+
+
+def test_a_move_posted_from_the_board_form_is_played(alice, bob):
+    game = start(alice, bob)
+    client = client_for(alice)
+    text = client.get(f"/games/{game.pk}/").content.decode()
+    form = re.search(r'<form method="post" action="([^"]+)"[^>]*class="cb-form".*?</form>', text, re.S)
+    assert form, "the board has its own form"
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form.group(0)))
+    assert fields["expected_seq"] == str(game.seq)
+    chosen = next(m for m in embedded_moves(text) if m["move"].get("piece"))
+    response = client.post(
+        html.unescape(form.group(1)),
+        {
+            "csrfmiddlewaretoken": fields["csrfmiddlewaretoken"],
+            "expected_seq": fields["expected_seq"],
+            "idempotency_key": fields["idempotency_key"],
+            "move": chosen["json"],
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    last = Move.objects.filter(game=game).order_by("-seq").first()
+    assert last.move == chosen["move"]
+    game.refresh_from_db()
+    after = page(game, alice)
+    assert board_html(after).count('class="cb-tile"') == 2
+    assert 'class="cb-piece cb-seat-0"' in after  # alice's piece, in her colour
+    assert 'class="cb-last cb-seat-0"' in after
+    assert "cb-moves" not in after  # not her turn: no spots, no embedded moves
+    assert 'class="cb-feature"' in after
+
+
+def test_someone_waiting_or_watching_gets_the_board_without_spots(alice, bob):
+    game = start(alice, bob)
+    for viewer in (bob, None):
+        text = page(game, viewer)
+        assert '<svg class="cb-svg"' in text
+        assert 'class="cb-spot"' not in text and 'id="cb-moves"' not in text and 'class="cb-rotate"' not in text
+
+
+def test_stacks_differing_below_the_drawn_tile_give_the_same_pages(alice, bob):
+    one = start(alice, bob, STACK)
+    two = start(alice, bob, STACK[:2] + list(reversed(STACK[2:])))
+    assert one.state["stack"] != two.state["stack"]
+
+    def seen(game, user):
+        text = masked(page(game, user), game)
+        return re.sub(r'data-game="\d+"', 'data-game="<id>"', text)
+
+    for viewer in (alice, bob, None):
+        assert seen(one, viewer) == seen(two, viewer)
+    # After the first move both tables draw R-L00: still the same.
+    move = ENGINE.legal_moves(one.state, 0)[0]
+    play(one, alice, move)
+    play(two, alice, move)
+    for viewer in (alice, bob, None):
+        assert seen(one, viewer) == seen(two, viewer)
+    assert "R-L15" not in seen(one, bob)  # the tile after next is nowhere
+
+
+def test_the_end_of_the_game_shows_the_scoring_breakdown(alice, bob):
+    game = start(alice, bob, ["R-L62"])
+    hunter = next(m for m in ENGINE.legal_moves(game.state, 0) if m.get("piece") == "hunter")
+    play(game, alice, hunter)
+    assert game.status == "finished"
+    text = page(game, alice)
+    assert "Final scoring" in text and 'class="cb-table-breakdown"' in text
+    assert "Meadow at" in text
+    assert 'class="cb-drawn"' not in text
