@@ -11,15 +11,32 @@ Two partitions of the placed regions are kept:
 An ``Analysis`` is built tile by tile in placement order. Analyses are memoised
 by board content (a board only ever grows), so the many queries on one
 position share one flood fill; an ``Analysis`` is never changed once built.
+
+Speed (issue 6: legal moves on an ~80-tile board in at most 5 ms, even with
+nothing memoised) shapes the representation:
+
+* every node (x, y, region id) maps straight to the id of its feature
+  (``zone_of`` / ``system_of``), and each feature keeps only running totals
+  (its nodes as a tuple, open edges, icons). Joining features keeps the
+  largest one's id and relabels the nodes of the others ("union by size"),
+  so a lookup is one dict access and each node is relabelled O(log n) times
+  over a game instead of the whole feature being rewritten on every tile;
+* the ``Zone`` / ``System`` objects (frozensets of nodes and squares) are only
+  made when asked for — scoring asks for a handful, legal moves for none;
+* what a tile type in one rotation contributes (which neighbour segment each
+  of its segments meets, which regions a lake ties together, its icons) is
+  worked out once per oriented tile (``_shape``), and which rotations fit a
+  frontier square is memoised per tile type and edge requirement (``_rotations``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, NamedTuple
 
 from games.carcassonne_hg import tiles
-from games.carcassonne_hg.board import OPPOSITE, Square, neighbour
+from games.carcassonne_hg.board import DELTA, OPPOSITE, Square
 from games.carcassonne_hg.tiles import DIRECTIONS, LAKE, RIVER, Tile
 
 Node = tuple[int, int, str]  # (x, y, region id)
@@ -54,39 +71,97 @@ class System:
     raft: bool
 
 
-@dataclass(frozen=True)
-class Group:
-    """Regions of a tile being placed that end up in one zone or system, and the board features they join."""
+class Group(NamedTuple):
+    """Regions of a tile being placed that end up in one zone or system, and the board features they join.
+
+    (A named tuple rather than a frozen dataclass: legal moves make one per region group of every
+    candidate placement, and a tuple is several times cheaper to build.)
+    """
 
     kind: str
     regions: tuple[str, ...]
     roots: frozenset[int]
 
 
-@dataclass
-class Analysis:
-    """The features of one board. Treat as read-only once returned."""
+# Running totals of one feature, kept per feature id (plain tuples: cheap to copy, never mutated).
+# zone:   (nodes, kind, open, menhirs, mushrooms, fish, lakes)
+# system: (nodes, fish, lakes, raft)
+_ZoneTotals = tuple[tuple[Node, ...], str, int, int, int, int, frozenset[Node]]
+_SystemTotals = tuple[tuple[Node, ...], int, frozenset[Node], bool]
 
-    edition: str
-    index: dict[Square, Tile] = field(default_factory=dict)
-    zone_of: dict[Node, int] = field(default_factory=dict)
-    zones: dict[int, Zone] = field(default_factory=dict)
-    system_of: dict[Node, int] = field(default_factory=dict)
-    systems: dict[int, System] = field(default_factory=dict)
-    needs: dict[Square, tuple[str | None, ...]] = field(default_factory=dict)  # frontier: edge kinds required
-    next_id: int = 0
+
+def _make_zone(totals: _ZoneTotals) -> Zone:
+    nodes, kind, opened, menhirs, mushrooms, fish, lakes = totals
+    return Zone(kind, frozenset(nodes), frozenset((x, y) for x, y, _ in nodes), opened, menhirs, mushrooms, fish, lakes)
+
+
+def _make_system(totals: _SystemTotals) -> System:
+    nodes, fish, lakes, raft = totals
+    return System(frozenset(nodes), fish, lakes, raft)
+
+
+class _Features(Mapping):
+    """``{feature id: Zone or System}``, each made from its running totals on first access (then kept)."""
+
+    def __init__(self, totals: dict[int, Any], make: Callable[[Any], Any]):
+        self._totals = totals
+        self._make = make
+        self._made: dict[int, Any] = {}
+
+    def __getitem__(self, root: int):
+        found = self._made.get(root)
+        if found is None:
+            found = self._made[root] = self._make(self._totals[root])
+        return found
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._totals)
+
+    def __len__(self) -> int:
+        return len(self._totals)
+
+
+class Analysis:
+    """The features of one board. Treat as read-only once returned.
+
+    ``zone_of`` / ``system_of`` map each node to its feature id (lakes have no
+    zone; forests and meadows no system); ``zones`` / ``systems`` map feature
+    ids to ``Zone`` / ``System``; ``needs`` maps each empty square next to the
+    board to the edge kinds it requires (N, E, S, W; None: no neighbour there).
+    """
+
+    __slots__ = ("edition", "index", "zone_of", "system_of", "needs", "next_id", "_zone_totals", "_system_totals",
+                 "zones", "systems", "_borders")
+
+    def __init__(self, edition: str):
+        self.edition = edition
+        self.index: dict[Square, Tile] = {}
+        self.zone_of: dict[Node, int] = {}
+        self.system_of: dict[Node, int] = {}
+        self.needs: dict[Square, tuple[str | None, ...]] = {}
+        self.next_id = 0
+        self._zone_totals: dict[int, _ZoneTotals] = {}
+        self._system_totals: dict[int, _SystemTotals] = {}
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop what is derived on demand (after a change, or for a copy)."""
+        self.zones: Mapping[int, Zone] = _Features(self._zone_totals, _make_zone)
+        self.systems: Mapping[int, System] = _Features(self._system_totals, _make_system)
+        self._borders: dict[Square, tuple[tuple, tuple]] = {}  # see _border
 
     def copy(self) -> "Analysis":
-        return Analysis(
-            edition=self.edition,
-            index=dict(self.index),
-            zone_of=dict(self.zone_of),
-            zones=dict(self.zones),
-            system_of=dict(self.system_of),
-            systems=dict(self.systems),
-            needs=dict(self.needs),
-            next_id=self.next_id,
-        )
+        new = Analysis.__new__(Analysis)
+        new.edition = self.edition
+        new.index = dict(self.index)
+        new.zone_of = dict(self.zone_of)
+        new.system_of = dict(self.system_of)
+        new.needs = dict(self.needs)
+        new.next_id = self.next_id
+        new._zone_totals = dict(self._zone_totals)
+        new._system_totals = dict(self._system_totals)
+        new._forget()
+        return new
 
     def zone(self, node: Node) -> Zone:
         return self.zones[self.zone_of[node]]
@@ -98,16 +173,140 @@ class Analysis:
         return self.index[(node[0], node[1])].region(node[2])
 
 
+SEGMENTS = tuple((d, i) for d in DIRECTIONS for i in range(3))  # the 12 edge segments of a square, clockwise
+
+
+# -- what one oriented tile contributes (worked out once per tile type and rotation) ----------
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A forest, meadow or river region of an oriented tile."""
+
+    at: int  # position in tile.regions
+    id: str
+    kind: str
+    river: bool
+    slots: tuple[int, ...]  # its edge segments, as positions in SEGMENTS
+    menhir: int
+    mushrooms: int
+    fish: int
+    lake: str | None  # the lake this river ends in, on this tile
+
+
+@dataclass(frozen=True)
+class _Shape:
+    zone_parts: tuple[_Part, ...]  # forests, meadows, rivers in region order
+    parts: dict[str, _Part]  # the same by region id
+    # River systems on the tile alone: each lake with the rivers flowing into it, each other river alone,
+    # ordered by their first region; members are region positions, ``rivers`` the river parts among them.
+    system_parts: tuple[tuple[tuple[int, ...], tuple[_Part, ...]], ...]
+    ids: tuple[str, ...]  # region id by position
+    system_fish: dict[str, int]  # rivers and lakes: fish
+    lakes: frozenset[str]
+    rafts: frozenset[str]
+    sides: tuple[tuple[int, int, int, str], ...]  # per direction: offset, slot it fills on that neighbour, edge kind
+
+
+_SHAPES: dict[int, tuple[Tile, _Shape]] = {}
+
+
+def _shape(tile: Tile) -> _Shape:
+    """Return what ``tile`` (oriented) contributes, memoised by identity (``tiles.oriented`` tiles live forever)."""
+    found = _SHAPES.get(id(tile))
+    if found is not None and found[0] is tile:
+        return found[1]
+    position = {r.id: at for at, r in enumerate(tile.regions)}
+    parts = {}
+    for at, r in enumerate(tile.regions):
+        if r.kind == LAKE:
+            continue
+        slots = tuple(SEGMENTS.index(segment) for segment in r.segments)
+        parts[r.id] = _Part(at, r.id, r.kind, r.kind == RIVER, slots, int(r.menhir), int(r.mushrooms), r.fish,
+                            r.lake)
+    in_lake = {river for r in tile.regions if r.kind == LAKE for river in r.rivers}
+    system_parts = []
+    for r in tile.regions:
+        if r.kind == LAKE:
+            members = tuple(sorted([position[r.id]] + [position[river] for river in r.rivers]))
+        elif r.kind == RIVER and r.id not in in_lake:
+            members = (position[r.id],)
+        else:
+            continue
+        rivers = tuple(parts[tile.regions[at].id] for at in members if tile.regions[at].kind == RIVER)
+        system_parts.append((members, rivers))
+    system_parts.sort(key=lambda item: item[0][0])
+    shape = _Shape(
+        zone_parts=tuple(parts.values()),
+        parts=parts,
+        system_parts=tuple(system_parts),
+        ids=tuple(r.id for r in tile.regions),
+        system_fish={r.id: r.fish for r in tile.regions if r.kind in (RIVER, LAKE)},
+        lakes=frozenset(r.id for r in tile.regions if r.kind == LAKE),
+        rafts=frozenset(r.id for r in tile.regions if r.special == tiles.RAFT),
+        sides=tuple(
+            (*DELTA[d], DIRECTIONS.index(OPPOSITE[d]), tile.edges[slot]) for slot, d in enumerate(DIRECTIONS)
+        ),
+    )
+    _SHAPES[id(tile)] = (tile, shape)
+    return shape
+
+
 # -- building --------------------------------------------------------------------
 
 
-def _across(an: Analysis, square: Square, direction: str, index: int) -> Node | None:
-    """Return the neighbour's node that segment ``(direction, index)`` of ``square`` meets, if a tile is there."""
-    other = neighbour(square, direction)
-    tile = an.index.get(other)
-    if tile is None:
-        return None
-    return (other[0], other[1], tile.by_segment[(OPPOSITE[direction], 2 - index)])
+def _join(components: list[tuple[list[int], set[int]]]) -> list[tuple[list[int], set[int]]]:
+    """Merge components (tile regions, board feature ids) that share a board feature, transitively.
+
+    ``components`` come in the order of their first region; the result keeps
+    that order (a merged component sits where its earliest part was) and lists
+    regions in tile order.
+    """
+    joined: list[tuple[list[int], set[int]]] = []
+    for members, roots in components:
+        hits = [c for c in joined if not roots.isdisjoint(c[1])] if roots else []
+        if not hits:
+            joined.append((members, roots))
+            continue
+        first = hits[0]
+        for other in hits[1:]:
+            first[0].extend(other[0])
+            first[1].update(other[1])
+            joined.remove(other)
+        first[0].extend(members)
+        first[0].sort()
+        first[1].update(roots)
+    return joined
+
+
+def _border(an: Analysis, square: Square) -> tuple[tuple, tuple]:
+    """Return, for each of the 12 segments (SEGMENTS) of empty ``square``, the zone and the system id it meets.
+
+    None where no tile is next to it (and no system for forests and meadows).
+    Every rotation of the tile tried on a square meets the same border, so it is
+    kept per square (``Analysis._borders``, forgotten when the board changes).
+    """
+    found = an._borders.get(square)
+    if found is None:
+        x, y = square
+        zones: list[int | None] = []
+        systems: list[int | None] = []
+        for d, opposite in zip(DIRECTIONS, _OPPOSITE_SEGMENTS):
+            dx, dy = DELTA[d]
+            other = an.index.get((x + dx, y + dy))
+            if other is None:
+                zones += (None, None, None)
+                systems += (None, None, None)
+                continue
+            for segment in opposite:  # segment (d, i) meets (opposite d, 2 - i)
+                node = (x + dx, y + dy, other.by_segment[segment])
+                zones.append(an.zone_of[node])
+                systems.append(an.system_of.get(node))
+        found = an._borders[square] = (tuple(zones), tuple(systems))
+    return found
+
+
+_OPPOSITE_SEGMENTS = tuple(tuple((OPPOSITE[d], 2 - i) for i in range(3)) for d in DIRECTIONS)
 
 
 def groups(an: Analysis, square: Square, tile: Tile) -> tuple[list[Group], list[Group]]:
@@ -116,120 +315,108 @@ def groups(an: Analysis, square: Square, tile: Tile) -> tuple[list[Group], list[
     Regions of the new tile that touch the same board feature (or each
     other, for a lake and its rivers) fall into one group.
     """
-    parent: dict[Any, Any] = {}
-
-    def find(item):
-        parent.setdefault(item, item)
-        while parent[item] != item:
-            parent[item] = parent[parent[item]]
-            item = parent[item]
-        return item
-
-    def union(a, b):
-        parent[find(a)] = find(b)
-
-    zone_roots: dict[str, set[int]] = {}
-    system_roots: dict[str, set[int]] = {}
-    for region in tile.regions:
-        if region.kind == LAKE:
-            system_roots[region.id] = set()
-            find(("s", region.id))
-            for river in region.rivers:
-                union(("s", river), ("s", region.id))
-            continue
-        zone_roots[region.id] = set()
-        find(("z", region.id))
-        if region.kind == RIVER:
-            system_roots[region.id] = set()
-            find(("s", region.id))
-        for direction, i in region.segments:
-            node = _across(an, square, direction, i)
-            if node is None:
-                continue
-            root = an.zone_of[node]
-            zone_roots[region.id].add(root)
-            union(("z", region.id), ("zr", root))
-            if region.kind == RIVER:
-                sroot = an.system_of[node]
-                system_roots[region.id].add(sroot)
-                union(("s", region.id), ("sr", sroot))
-
-    def collect(prefix: str, roots: dict[str, set[int]]) -> list[Group]:
-        by_root: dict[Any, list[str]] = {}
-        for region_id in roots:
-            by_root.setdefault(find((prefix, region_id)), []).append(region_id)
-        result = []
-        for members in by_root.values():
-            kind = tile.region(members[0]).kind if prefix == "z" else RIVER
-            found = frozenset(r for m in members for r in roots[m])
-            result.append(Group(kind, tuple(members), found))
-        return result
-
-    return collect("z", zone_roots), collect("s", system_roots)
+    shape = _shape(tile)
+    zone_roots, system_roots = _border(an, square)
+    zone_components = []
+    river_roots: dict[int, set[int]] = {}  # river position -> system ids it touches
+    for part in shape.zone_parts:
+        roots = {zone_roots[slot] for slot in part.slots}
+        roots.discard(None)
+        zone_components.append(([part.at], roots))
+        if part.river:
+            found = {system_roots[slot] for slot in part.slots}
+            found.discard(None)
+            river_roots[part.at] = found
+    ids = shape.ids
+    regions = tile.regions
+    zone_groups = [
+        Group(regions[members[0]].kind, tuple(ids[at] for at in members), frozenset(roots))
+        for members, roots in _join(zone_components)
+    ]
+    system_components = []
+    for members, rivers in shape.system_parts:
+        roots = set()
+        for part in rivers:
+            roots.update(river_roots[part.at])
+        system_components.append((list(members), roots))
+    system_groups = [
+        Group(RIVER, tuple(ids[at] for at in members), frozenset(roots)) for members, roots in _join(system_components)
+    ]
+    return zone_groups, system_groups
 
 
-def merged_zone(an: Analysis, square: Square, tile: Tile, group: Group) -> Zone:
-    """Return the zone a group of the new tile forms with the board features it joins."""
-    x, y = square
-    old = [an.zones[root] for root in group.roots]
-    nodes = frozenset((x, y, r) for r in group.regions).union(*(z.nodes for z in old))
-    squares = frozenset([square]).union(*(z.tiles for z in old))
-    opened = sum(z.open for z in old)
-    menhirs = sum(z.menhirs for z in old)
-    mushrooms = sum(z.mushrooms for z in old)
-    fish = sum(z.fish for z in old)
-    lakes = frozenset().union(*(z.lakes for z in old))
-    for region_id in group.regions:
-        region = tile.region(region_id)
-        for direction, _ in region.segments:
-            opened += 1 if neighbour(square, direction) not in an.index else -1
-        menhirs += region.menhir
-        mushrooms += region.mushrooms
-        fish += region.fish
-        if region.lake:
-            lakes = lakes | {(x, y, region.lake)}
-    return Zone(group.kind, nodes, squares, opened, menhirs, mushrooms, fish, lakes)
+def _absorb(totals: dict[int, Any], of: dict[Node, int], roots: frozenset[int], new_nodes: tuple[Node, ...],
+            an: Analysis) -> tuple[int, tuple[Node, ...], list[Any]]:
+    """Join features ``roots`` and ``new_nodes`` into one feature; return its id, all its nodes, the old totals.
 
-
-def merged_system(an: Analysis, square: Square, tile: Tile, group: Group) -> System:
-    """Return the river system a group of the new tile forms with the systems it joins."""
-    x, y = square
-    old = [an.systems[root] for root in group.roots]
-    nodes = frozenset((x, y, r) for r in group.regions).union(*(s.nodes for s in old))
-    fish = sum(s.fish for s in old) + sum(tile.region(r).fish for r in group.regions)
-    lakes = frozenset((x, y, r) for r in group.regions if tile.region(r).kind == LAKE).union(*(s.lakes for s in old))
-    raft = any(s.raft for s in old) or any(tile.region(r).special == tiles.RAFT for r in group.regions)
-    return System(nodes, fish, lakes, raft)
+    The largest old feature keeps its id; the nodes of the others and the new
+    ones are relabelled (union by size), and the others' totals are dropped.
+    """
+    olds = [totals[root] for root in roots]
+    if not olds:
+        an.next_id += 1
+        keep, nodes, moved = an.next_id, new_nodes, new_nodes
+    else:
+        keep = max(roots, key=lambda root: (len(totals[root][0]), root))
+        nodes = totals[keep][0]
+        moved = new_nodes
+        for root in roots:
+            if root != keep:
+                moved = moved + totals.pop(root)[0]
+        nodes = nodes + moved
+    for node in moved:
+        of[node] = keep
+    return keep, nodes, olds
 
 
 def add_tile(an: Analysis, square: Square, tile: Tile) -> None:
     """Place ``tile`` on ``square`` in ``an`` (which must be a private copy)."""
+    shape = _shape(tile)
     zone_groups, system_groups = groups(an, square, tile)
+    zone_roots = _border(an, square)[0]
+    x, y = square
+    index = an.index
+    parts = shape.parts
     for group in zone_groups:
-        zone = merged_zone(an, square, tile, group)
-        an.next_id += 1
-        for root in group.roots:
-            del an.zones[root]
-        an.zones[an.next_id] = zone
-        for node in zone.nodes:
-            an.zone_of[node] = an.next_id
+        keep, nodes, olds = _absorb(an._zone_totals, an.zone_of, group.roots,
+                                    tuple((x, y, r) for r in group.regions), an)
+        opened = menhirs = mushrooms = fish = 0
+        lakes: frozenset[Node] = frozenset()
+        for old in olds:
+            opened += old[2]
+            menhirs += old[3]
+            mushrooms += old[4]
+            fish += old[5]
+            if old[6]:
+                lakes = lakes | old[6]
+        for region_id in group.regions:
+            part = parts[region_id]
+            for slot in part.slots:  # a segment facing a tile closes one open edge there, else opens one
+                opened += 1 if zone_roots[slot] is None else -1
+            menhirs += part.menhir
+            mushrooms += part.mushrooms
+            fish += part.fish
+            if part.lake:
+                lakes = lakes | {(x, y, part.lake)}
+        an._zone_totals[keep] = (nodes, group.kind, opened, menhirs, mushrooms, fish, lakes)
     for group in system_groups:
-        system = merged_system(an, square, tile, group)
-        an.next_id += 1
-        for root in group.roots:
-            del an.systems[root]
-        an.systems[an.next_id] = system
-        for node in system.nodes:
-            an.system_of[node] = an.next_id
-    an.index[square] = tile
-    an.needs.pop(square, None)
-    for slot, direction in enumerate(DIRECTIONS):
-        other = neighbour(square, direction)
-        if other in an.index:
+        keep, nodes, olds = _absorb(an._system_totals, an.system_of, group.roots,
+                                    tuple((x, y, r) for r in group.regions), an)
+        fish = sum(t[1] for t in olds) + sum(shape.system_fish[r] for r in group.regions)
+        lakes = frozenset((x, y, r) for r in group.regions if r in shape.lakes).union(*(t[2] for t in olds))
+        raft = any(t[3] for t in olds) or any(r in shape.rafts for r in group.regions)
+        an._system_totals[keep] = (nodes, fish, lakes, raft)
+    index[square] = tile
+    needs = an.needs
+    needs.pop(square, None)
+    for dx, dy, slot, edge in shape.sides:
+        other = (x + dx, y + dy)
+        if other in index:
             continue
-        need = list(an.needs.get(other, (None, None, None, None)))
-        need[DIRECTIONS.index(OPPOSITE[direction])] = tile.edges[slot]
-        an.needs[other] = tuple(need)
+        need = list(needs.get(other, (None, None, None, None)))
+        need[slot] = edge
+        needs[other] = tuple(need)
+    an._forget()  # features changed: forget the Zone/System objects and borders made before
 
 
 def with_tile(an: Analysis, square: Square, tile: Tile) -> Analysis:
@@ -270,25 +457,30 @@ def analyse(edition: str, board: list[list]) -> Analysis:
 
 # -- queries ---------------------------------------------------------------------
 
+_ROTATIONS: dict[tuple, tuple[int, ...]] = {}  # (edition, tile id, need) -> fitting rotations: at most ~100 × 81 × 2
+
+
+def _rotations(edition: str, tile_id: str, need: tuple[str | None, ...]) -> tuple[int, ...]:
+    """Return the rotations of ``tile_id`` whose edges meet ``need`` (memoised: tile types and needs are few)."""
+    key = (edition, tile_id, need)
+    found = _ROTATIONS.get(key)
+    if found is None:
+        found = _ROTATIONS[key] = tuple(
+            rot for rot in (0, 90, 180, 270) if _fits(tiles.oriented(edition, tile_id, rot).edges, need)
+        )
+    return found
+
 
 def fitting(an: Analysis, tile_id: str) -> list[tuple[Square, int]]:
     """Return every (square, rotation) where ``tile_id`` may be placed (§4.1), sorted by x, y, rotation."""
-    result = []
-    by_need: dict[tuple, list[int]] = {}
-    for square, need in an.needs.items():
-        rots = by_need.get(need)
-        if rots is None:
-            rots = [rot for rot in (0, 90, 180, 270) if _fits(tiles.oriented(an.edition, tile_id, rot).edges, need)]
-            by_need[need] = rots
-        result.extend((square, rot) for rot in rots)
-    result.sort(key=lambda item: (item[0][0], item[0][1], item[1]))
-    return result
+    edition = an.edition
+    return [(square, rot) for square, need in sorted(an.needs.items()) for rot in _rotations(edition, tile_id, need)]
 
 
 def placeable(an: Analysis, tile_id: str) -> bool:
     """Tell whether ``tile_id`` fits anywhere on the board."""
-    rotations = [tiles.oriented(an.edition, tile_id, rot).edges for rot in (0, 90, 180, 270)]
-    return any(_fits(edges, need) for need in set(an.needs.values()) for edges in rotations)
+    edition = an.edition
+    return any(_rotations(edition, tile_id, need) for need in set(an.needs.values()))
 
 
 def _fits(edges: tuple[str, ...], need: tuple[str | None, ...]) -> bool:
