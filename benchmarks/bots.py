@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from games import get_engine  # noqa: E402
 from games.bots import bot_move  # noqa: E402
 
-DEFAULT_GAMES = {"love-letter": 200, "halali": 200, "savernake-forest": 100}
+DEFAULT_GAMES = {"love-letter": 200, "halali": 200, "savernake-forest": 100, "carcassonne-hg": 40}
 MOVE_CAP = 20000
 
 
@@ -83,7 +83,7 @@ def benchmark(slug: str, games: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, help="games per game type (default: 200, 200, 100)")
+    parser.add_argument("--games", type=int, help="games per game type (default: 200, 200, 100, 40)")
     parser.add_argument("--game", choices=sorted(DEFAULT_GAMES), help="one game only")
     args = parser.parse_args()
     slugs = [args.game] if args.game else list(DEFAULT_GAMES)

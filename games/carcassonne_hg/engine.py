@@ -839,3 +839,10 @@ class CarcassonneHGEngine(Engine):
     def notation_help(self) -> str:
         """Return how to write any move."""
         return notation.notation_help()
+
+    def bots(self) -> dict[str, Any]:
+        """Return the bots this game offers: ``random`` and ``basic`` (see ``games/carcassonne_hg/bots.py``)."""
+        from games.bots import RandomBot
+        from games.carcassonne_hg.bots import BasicBot
+
+        return {"random": RandomBot(), "basic": BasicBot()}
