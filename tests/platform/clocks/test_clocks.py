@@ -216,7 +216,9 @@ def test_two_sweeps_at_once_act_once(make_user):
         for thread in threads:
             thread.join(30)
     assert Move.objects.filter(game=game, source="timeout").count() == 1
-    assert sorted(outcome for batch in results for outcome in batch) == ["bot played the late turn", "not late"]
+    outcomes = [outcome for batch in results for outcome in batch]
+    # The second sweep either found the seat late and, under the lock, saw it was handled, or did not see it.
+    assert outcomes.count("bot played the late turn") == 1 and set(outcomes) <= {"bot played the late turn", "not late"}
 
 
 def test_absences_and_settings_through_the_api(clock, alice, api_client_for):
