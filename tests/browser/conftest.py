@@ -31,3 +31,12 @@ def browser():
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _close_pages_after_each_test(request):
+    """Close the test's pages so they stop polling a live server that is going away."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
