@@ -190,6 +190,14 @@ class Engine:
         """
         return "\n".join(_text_lines(view))
 
+    def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """Return extra drawing data for the game's board template (``board`` there), or None.
+
+        ``moves`` are the viewer's legal moves as the platform lists them
+        (``{move, text, json}``); only the view and these may be used.
+        """
+        return None
+
     def view_picture(self, view: dict[str, Any]) -> bytes | None:
         """Return a PNG picture of a view for emails (for example the board around the last moves), or None."""
         return None

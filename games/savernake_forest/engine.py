@@ -632,6 +632,12 @@ class SavernakeForestEngine(Engine):
         """Return how to write any move."""
         return notation.notation_help()
 
+    def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """Return the board template's drawing data (see ``games/savernake_forest/board.py``)."""
+        from games.savernake_forest.board import board_data
+
+        return board_data(view, moves)
+
     def bots(self) -> dict[str, Any]:
         """Return the bots this game offers: ``random`` and ``basic`` (see ``games/savernake_forest/bots.py``)."""
         from games.bots import RandomBot

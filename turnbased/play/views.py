@@ -129,11 +129,13 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
     for entry in moves:
         entry["json"] = json.dumps(entry["move"], sort_keys=True)
     history = selectors.visible_history(viewer) if game.state is not None else []
+    view = selectors.private_view(viewer)
     return {
         "game": game,
         "engine": engine,
         "viewer": viewer,
-        "view": selectors.private_view(viewer),
+        "view": view,
+        "board": engine.board_data(view, moves) if view is not None else None,
         "moves": moves,
         "history": list(reversed(history)),
         "board_template": select_template([f"games/{game.engine}/board.html", "games/_default_board.html"]),

@@ -1,5 +1,7 @@
 """Drawing data for the Savernake Forest board (templates/games/savernake-forest/board.html).
 
+The platform passes ``board_data(view, moves)`` to the board template as ``board``.
+
 Everything comes from the seat's view and its legal moves: card pictures from
 ``view["cards"]`` (the printed facts of visible cards, turned here), forests
 from ``view["seats"]``, and the score each move would leave from
@@ -15,12 +17,8 @@ import json
 import math
 from typing import Any
 
-from django import template
-from django.utils.safestring import mark_safe
-
 from games.savernake_forest.preview import move_previews
 
-register = template.Library()
 
 S = 120  # a card's side in SVG units
 PAD = 6  # space around a forest
@@ -216,13 +214,12 @@ def _data(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] |
 
 
 def _script_json(value: Any) -> str:
-    """JSON safe inside a <script> element (as Django's json_script escapes it)."""
+    """JSON safe inside a <script> element (escaped as Django's json_script does)."""
     text = json.dumps(value, sort_keys=True, separators=(",", ":"))
-    return mark_safe(text.replace("&", "\\u0026").replace("<", "\\u003C").replace(">", "\\u003E"))
+    return text.replace("&", "\\u0026").replace("<", "\\u003C").replace(">", "\\u003E")
 
 
-@register.simple_tag
-def savernake_board(view: dict[str, Any], moves: list[dict[str, Any]] | None) -> dict[str, Any]:
+def board_data(view: dict[str, Any], moves: list[dict[str, Any]] | None) -> dict[str, Any]:
     """Return everything board.html draws: card pictures, the market, the forests and the move data."""
     moves = moves or []
     cards = view["cards"]
