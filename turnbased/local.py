@@ -162,10 +162,12 @@ def run() -> int:
             if honcho.poll() is None:
                 honcho.send_signal(signal.SIGTERM)
             try:
-                return honcho.wait(20)
+                honcho.wait(20)
             except subprocess.TimeoutExpired:
                 honcho.kill()
-                return honcho.wait()
+                honcho.wait()
+            say("stopped")
+            return 0  # stopping on request is a clean exit
 
 
 def test(pytest_args: list[str]) -> int:
