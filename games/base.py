@@ -12,6 +12,7 @@ int, bool, None), so the platform can store them and send them as they are.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -116,8 +117,8 @@ def seeded_rng(seed: int | str, *salt: Any) -> random.Random:
     return random.Random(":".join(str(part) for part in (seed, *salt)))
 
 
-class Engine:
-    """One game's rules. Subclasses set the class attributes and implement every method.
+class Engine(ABC):
+    """One game's rules. Subclasses set the class attributes and implement every abstract method.
 
     Seats are the integers ``0 .. len(players) - 1``; ``players`` is the list of
     display names in seat order, used only for notation and text.
@@ -134,6 +135,7 @@ class Engine:
     summary: ClassVar[str] = ""
 
     # -- setup --------------------------------------------------------------
+    @abstractmethod
     def validate_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
         """Return the complete options (defaults filled in) or raise ``InvalidOptions``.
 
@@ -141,29 +143,29 @@ class Engine:
         are engine-internal: engines accept them, the platform only lets
         players set the ones in ``option_specs``.
         """
-        raise NotImplementedError
 
+    @abstractmethod
     def setup(self, players: list[str], options: dict[str, Any], seed: int | str) -> State:
         """Return the initial state; all randomness comes from ``seed``."""
-        raise NotImplementedError
 
     # -- play ---------------------------------------------------------------
+    @abstractmethod
     def to_move(self, state: State) -> list[int]:
         """Return the seats that may act now; empty once the game is over."""
-        raise NotImplementedError
 
+    @abstractmethod
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Return every legal move for ``seat`` now (empty when it is not their turn)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         """Return the next state and the events; raise ``IllegalMove``. Never mutate ``state``."""
-        raise NotImplementedError
 
     def is_over(self, state: State) -> bool:
         """Tell whether the game has ended."""
         return self.result(state) is not None
 
+    @abstractmethod
     def result(self, state: State) -> dict[str, Any] | None:
         """Return None while the game goes on, then the outcome.
 
@@ -172,16 +174,15 @@ class Engine:
         ``summary`` (one line of text); a game may add its own details.
         A drawn game has ``winners == []`` and ``draw: True``.
         """
-        raise NotImplementedError
 
     # -- information --------------------------------------------------------
+    @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Return what ``seat`` (None: a spectator) may know, and nothing more."""
-        raise NotImplementedError
 
+    @abstractmethod
     def describe_event(self, event: Event, players: list[str], viewer: int | None) -> str:
         """Return one line of text for a history entry, worded for ``viewer``."""
-        raise NotImplementedError
 
     def view_text(self, view: dict[str, Any]) -> str:
         """Render a view (from ``view``) as plain text for an email: the position as that seat sees it.
@@ -221,20 +222,20 @@ class Engine:
         return self.apply(state, seat, move)
 
     # -- notation -----------------------------------------------------------
+    @abstractmethod
     def describe_move(self, state: State, move: Move) -> str:
         """Return the short text notation of ``move`` (it must parse back to the same move)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def parse_move(self, text: str, state: State, seat: int) -> Move:
         """Read the text notation into a move; raise ``BadNotation`` if it cannot be read.
 
         Parsing does not check legality: ``apply`` does.
         """
-        raise NotImplementedError
 
+    @abstractmethod
     def notation_help(self) -> str:
         """Return a few lines explaining how to write any move of this game."""
-        raise NotImplementedError
 
     def moves_summary(self, texts: list[str], limit: int = 40) -> list[str]:
         """Return the legal moves' notation as lines short enough for an email.
