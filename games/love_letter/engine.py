@@ -657,55 +657,24 @@ class LoveLetterEngine(Engine):
     default_players = 2
     summary = "Get your letter to the princess: deduce, protect and outlast your rivals, one card at a time."
 
-    def validate_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
-        """Return the complete options or raise ``InvalidOptions``."""
-        return validate_options(players, options)
-
-    def setup(self, players: list[str], options: dict[str, Any], seed: int | str) -> State:
-        """Return the initial state with round 1 dealt."""
-        return new_game(players, options, seed)
+    # The rules live in this package's module functions; the contract's docstrings are in games/base.py.
+    validate_options = staticmethod(validate_options)
+    setup = staticmethod(new_game)
 
     def to_move(self, state: State) -> list[int]:
         """Return the seat that must play or resolve the Chancellor; empty once over."""
         return [] if state["phase"] == OVER else [state["current"]]
 
-    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """Return every legal move for ``seat``."""
-        return legal_moves(state, seat)
-
-    def apply(self, state: State, seat: int, move: dict[str, Any]) -> tuple[State, list[Event]]:
-        """Return the next state and the events; raise ``IllegalMove``."""
-        return apply_move(state, seat, move)
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        """Return the outcome once the game is over."""
-        return game_result(state)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """Return what ``seat`` (None: a spectator) may know."""
-        return player_view.view(state, seat)
-
-    def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
-        return resign(state, seat)
-
-    def view_text(self, view: dict[str, Any]) -> str:
-        return player_view.view_text(view)
-
-    def describe_event(self, event: Event, players: list[str], viewer: int | None) -> str:
-        """Return one line describing ``event`` for ``viewer``."""
-        return player_view.describe_event(event, players, viewer)
-
-    def describe_move(self, state: State, move: dict[str, Any]) -> str:
-        """Return the text notation of ``move``."""
-        return notation.describe_move(state, move)
-
-    def parse_move(self, text: str, state: State, seat: int) -> dict[str, Any]:
-        """Read the text notation into a move."""
-        return notation.parse_move(text, state, seat)
-
-    def notation_help(self) -> str:
-        """Return how to write any move."""
-        return notation.notation_help()
+    legal_moves = staticmethod(legal_moves)
+    apply = staticmethod(apply_move)
+    result = staticmethod(game_result)
+    view = staticmethod(player_view.view)
+    resign = staticmethod(resign)
+    view_text = staticmethod(player_view.view_text)
+    describe_event = staticmethod(player_view.describe_event)
+    describe_move = staticmethod(notation.describe_move)
+    parse_move = staticmethod(notation.parse_move)
+    notation_help = staticmethod(notation.notation_help)
 
     def bots(self) -> dict[str, Any]:
         """Return the bots this game offers: ``random`` and ``basic`` (see ``games/love_letter/bots.py``)."""

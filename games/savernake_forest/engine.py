@@ -575,62 +575,30 @@ class SavernakeForestEngine(Engine):
     default_players = 2
     summary = "Draft path and animal cards into a 4×4 forest so each animal's path brings it the food it loves."
 
-    def validate_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
-        """Return the complete options or raise ``InvalidOptions``."""
-        return validate_options(players, options)
-
-    def setup(self, players: list[str], options: dict[str, Any], seed: int | str) -> State:
-        """Return the initial state with the starting animals and the first market row dealt."""
-        return new_game(players, options, seed)
+    # The rules live in this package's module functions; the contract's docstrings are in games/base.py.
+    validate_options = staticmethod(validate_options)
+    setup = staticmethod(new_game)
 
     def to_move(self, state: State) -> list[int]:
         """Return the seat to act; empty once the game is over."""
         seat = current(state)
         return [] if seat is None else [seat]
 
-    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
-        """Return every legal move for ``seat``."""
-        return legal_moves(state, seat)
-
-    def apply(self, state: State, seat: int, move: dict[str, Any]) -> tuple[State, list[Event]]:
-        """Return the next state and the events; raise ``IllegalMove``."""
-        return apply_move(state, seat, move)
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        """Return the outcome once the game is over."""
-        return game_result(state)
-
-    def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
-        """Return the state after ``seat`` leaves the game; the last player left wins."""
-        return resign(state, seat)
-
-    def view_text(self, view: dict[str, Any]) -> str:
-        """Render a view as plain text for an email: the market, then every forest as a grid."""
-        return player_view.view_text(view)
+    legal_moves = staticmethod(legal_moves)
+    apply = staticmethod(apply_move)
+    result = staticmethod(game_result)
+    resign = staticmethod(resign)
+    view_text = staticmethod(player_view.view_text)
 
     def moves_summary(self, texts: list[str], limit: int = 40) -> list[str]:
         """Return the legal moves' notation grouped by slot: cells, rotations, survivors and tokens."""
         return notation.moves_summary(texts, limit)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """Return what ``seat`` (None: a spectator) may know."""
-        return player_view.view(state, seat)
-
-    def describe_event(self, event: Event, players: list[str], viewer: int | None) -> str:
-        """Return one line describing ``event`` for ``viewer``."""
-        return player_view.describe_event(event, players, viewer)
-
-    def describe_move(self, state: State, move: dict[str, Any]) -> str:
-        """Return the text notation of ``move``."""
-        return notation.describe_move(state, move)
-
-    def parse_move(self, text: str, state: State, seat: int) -> dict[str, Any]:
-        """Read the text notation into a move."""
-        return notation.parse_move(text, state, seat)
-
-    def notation_help(self) -> str:
-        """Return how to write any move."""
-        return notation.notation_help()
+    view = staticmethod(player_view.view)
+    describe_event = staticmethod(player_view.describe_event)
+    describe_move = staticmethod(notation.describe_move)
+    parse_move = staticmethod(notation.parse_move)
+    notation_help = staticmethod(notation.notation_help)
 
     def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
         """Return the board template's drawing data (see ``games/savernake_forest/board.py``)."""
