@@ -16,3 +16,13 @@ def _celery_runs_tasks_inline():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = False
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limit_counters():
+    """Start each test with empty rate-limit counters (they live in the shared cache)."""
+    if "DATABASE_URL" in os.environ:
+        from django.core.cache import cache
+
+        cache.clear()
+    yield

@@ -170,6 +170,27 @@ REPLY_TOKEN_MAX_AGE_DAYS = env.int("REPLY_TOKEN_MAX_AGE_DAYS", default=60)
 # with EMAIL_BACKEND=anymail.backends.mailgun.EmailBackend.
 ANYMAIL = env.json("ANYMAIL", default={})
 
+# --- Cache and abuse limits -------------------------------------------------------
+# Rate limits (DRF throttles, the account limits) keep their counters in this cache, so every web
+# process must share it: Redis, in a database of its own beside the broker's.
+def _cache_location(broker_url: str) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(broker_url)
+    return urlunsplit(parts._replace(path="/1")) if parts.scheme.startswith("redis") else broker_url
+
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env("CACHE_URL", default=_cache_location(CELERY_BROKER_URL)),
+        "KEY_PREFIX": "turnbased",
+    }
+}
+# RATE_LIMITS=off turns every rate limit off, for load tests and benchmarks that run many accounts
+# from one loopback address. Never the default.
+RATE_LIMITS_ON = env("RATE_LIMITS", default="on").strip().lower() not in ("off", "0", "false", "no")
+
 # --- Logging ------------------------------------------------------------------
 LOGGING = {
     "version": 1,
