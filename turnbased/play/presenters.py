@@ -21,10 +21,14 @@ def invite_url(game: Game) -> str:
     return settings.SITE_URL + reverse("game-invite", args=[game.pk, game.invite_code])
 
 
-def game_summary(game: Game, user, *, viewer: selectors.Viewer | None = None, with_view: bool = True) -> dict:
-    """Return the API's game object for ``user``; ``view`` only when asked, from the viewer's seat."""
+def game_summary(game: Game, user, *, viewer: selectors.Viewer | None = None, with_view: bool = True,
+                 last_move: str | None = None) -> dict:
+    """Return the API's game object for ``user``; ``view`` only when asked, from the viewer's seat.
+
+    ``last_move`` is the latest move as this user may see it (``selectors.last_move_lines``).
+    """
     seats = selectors.seat_summaries(game)
-    my_seat = next((s.index for s in game.seats.all() if user.is_authenticated and s.user_id == user.pk), None)
+    my_seat = selectors.seat_of(game, user)
     view = None
     if with_view:
         viewer = viewer or selectors.Viewer(game=game, seat=my_seat)
@@ -48,6 +52,7 @@ def game_summary(game: Game, user, *, viewer: selectors.Viewer | None = None, wi
         "clocks": clock_rows(game) if game.status == "active" else [],
         "created_at": game.created_at,
         "last_move_at": game.last_move_at,
+        "last_move": last_move,
     }
 
 

@@ -58,7 +58,7 @@ def viewer_of(game_id: int, user: AbstractBaseUser | AnonymousUser, invite_code:
     game = _with_seats(Game.objects.filter(pk=game_id)).first()
     if game is None:
         raise GameNotFound()
-    seat = next((s.index for s in game.seats.all() if user.is_authenticated and s.user_id == user.pk), None)
+    seat = seat_of(game, user)
     if seat is None and game.visibility == Visibility.PRIVATE:
         if not (invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN):
             raise GameNotFound()
@@ -121,28 +121,46 @@ def seat_summaries(game: Game) -> list[dict]:
     ]
 
 
-def last_move_text(game: Game) -> str | None:
-    entry = store.last_move(game)
-    if entry is None:
-        return None
-    names = list(game.player_names)
-    who = names[entry.seat] if entry.seat < len(names) else f"seat {entry.seat}"
-    return f"{who}: {entry.text}"
+def seat_of(game: Game, user: AbstractBaseUser | AnonymousUser) -> int | None:
+    """Return the user's seat at the game (its seats prefetched), or None."""
+    return next((s.index for s in game.seats.all() if user.is_authenticated and s.user_id == user.pk), None)
+
+
+def last_move_lines(games: list[Game], user: AbstractBaseUser | AnonymousUser) -> dict[int, str]:
+    """Return each game's latest move as one line worded for the user's seat (a spectator's if none).
+
+    The line is the engine's description of the first event of that move the
+    seat may see, never the stored notation: a move's text can hold what only
+    its player knows (the cards a Chancellor puts back, say).
+    """
+    latest = store.latest_moves([game.pk for game in games])
+    lines = {}
+    for game in games:
+        logged = latest.get(game.pk)
+        if logged is None:
+            continue
+        seat = seat_of(game, user)
+        visible = [event for event in logged.events if event.visible_for(seat)]
+        if visible:
+            lines[game.pk] = store.engine_of(game).describe_event(visible[0], list(game.player_names), seat)
+    return lines
 
 
 def lobby_rows(user: AbstractBaseUser) -> list[dict]:
     """Return the user's games with whose turn it is and the last move, games waiting for them first."""
     rows = []
-    for game in games_of(user):
+    games = list(games_of(user))
+    last_moves = last_move_lines(games, user)
+    for game in games:
         seats = list(game.seats.all())
-        my_seat = next(s.index for s in seats if s.user_id == user.pk)
+        my_seat = seat_of(game, user)
         names = {s.index: s.display_name for s in seats}
         rows.append({
             "game": game,
             "players": [names[i] for i in sorted(names)],
             "my_turn": game.status == GameStatus.ACTIVE and my_seat in game.to_move,
             "to_move": [names.get(i, f"seat {i}") for i in game.to_move] if game.status == GameStatus.ACTIVE else [],
-            "last_move": last_move_text(game),
+            "last_move": last_moves.get(game.pk),
             "free_seats": game.seat_count - len(seats) if game.status == GameStatus.OPEN else 0,
         })
     deadlines = dict(

@@ -26,6 +26,15 @@ class LoggedEvent:
     event: Event
 
 
+@dataclass(frozen=True)
+class LoggedMove:
+    """A logged move as readers may use it: its position, seat and events, never its stored notation."""
+
+    seq: int
+    seat: int
+    events: list[Event]
+
+
 def engine_of(game: Game) -> Engine:
     return get_engine(game.engine)
 
@@ -124,5 +133,13 @@ def bot_play_record(game: Game) -> dict:
     return {"bot_played_seats": seats} if seats else {}
 
 
-def last_move(game: Game) -> Move | None:
-    return Move.objects.filter(game=game).order_by("-seq").first()
+def latest_moves(game_ids: list[int]) -> dict[int, LoggedMove]:
+    """Return each game's latest logged move with its events, in one query (PostgreSQL DISTINCT ON)."""
+    rows = (
+        Move.objects.filter(game_id__in=game_ids).order_by("game_id", "-seq").distinct("game_id")
+        .values_list("game_id", "seq", "seat", "events")
+    )
+    return {
+        game_id: LoggedMove(seq, seat, [Event.from_json(raw) for raw in events])
+        for game_id, seq, seat, events in rows
+    }

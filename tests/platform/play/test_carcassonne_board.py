@@ -17,7 +17,7 @@ from django.test import Client
 
 from games import get_engine
 from tests.platform.conftest import PASSWORD
-from tests.platform.play.test_secrecy import masked
+from tests.platform.secrecy.doors import masked
 from turnbased.play import services
 from turnbased.play.models import Move
 

@@ -37,6 +37,9 @@ class GameOutputSerializer(serializers.Serializer):
     )
     created_at = serializers.DateTimeField()
     last_move_at = serializers.DateTimeField(allow_null=True)
+    last_move = serializers.CharField(
+        allow_null=True, help_text="In GET /api/games/ only: the latest move as you may see it (never its notation)."
+    )
 
 
 class GameListApi(APIView):
@@ -66,7 +69,9 @@ class GameListApi(APIView):
 
     @extend_schema(responses=ListSerializer)
     def get(self, request):
-        mine = [game_summary(game, request.user, with_view=False) for game in selectors.games_of(request.user)]
+        games = list(selectors.games_of(request.user))
+        last_moves = selectors.last_move_lines(games, request.user)
+        mine = [game_summary(game, request.user, with_view=False, last_move=last_moves.get(game.pk)) for game in games]
         joinable = [game_summary(game, request.user, with_view=False) for game in selectors.open_games(request.user)]
         return Response({"mine": mine, "open": joinable})
 

@@ -1,0 +1,214 @@
+"""Every door through which a person can read something: each URL of the site, and the emails.
+
+``routes()`` walks the URL configuration itself, so a page or endpoint added
+later is walked too: any route whose path needs only a game id, an invite code
+or an unsubscribe token is fetched with GET for every viewer; a route that
+refuses GET must say here which harmless POSTs to send it (``POSTS``), and a
+route that can be neither must say why it is left out (``LEFT_OUT``), or
+``test_every_route_is_walked_or_explained`` fails.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from turnbased.accounts.services import api_token
+from turnbased.mail import compose
+from turnbased.mail.tokens import unsubscribe_token
+
+# Whole parts of the site that show no game to anyone but staff or a mail provider.
+LEFT_OUT_PREFIXES = {
+    "admin/": "Django admin: staff only (test_admin_shows_players_nothing checks a player gets the login page)",
+    "anymail/": "provider webhooks: they take mail in and answer a provider, never show a game",
+}
+# Single routes that are not walked, and why.
+LEFT_OUT = {
+    "api-schema": "the API's description, generated from the code alone: it holds no game",
+    "api-docs": "the page that shows the API's description (api-schema): it holds no game",
+    "api-absence": "a user's own absence, by its id: dates only, no game",
+    "mailbox-message": "the development mailbox: DEBUG only, 404 otherwise (test_mailbox_is_off_without_debug)",
+}
+
+# How to fill a path's parameters for a world and a viewer.
+PARAMETERS: dict[str, Callable[["Door", Any], str]] = {
+    "game_id": lambda door, user: str(door.game.pk),
+    "invite_code": lambda door, user: door.game.invite_code,
+    "token": lambda door, user: unsubscribe_token(user.pk) if user is not None else "not-a-token",
+}
+
+
+def _move_posts(game, api: bool) -> list[dict]:
+    """Moves that change nothing: a stale position, a move no game has, a text no game reads."""
+    stale, current = game.seq + 5, game.seq
+    bodies = [
+        {"expected_seq": stale, "move": {"card": "guard", "x": 0}},
+        {"expected_seq": current, "move": {"no": "such move"}},
+        {"expected_seq": current, "text": "xyzzy plugh"},
+    ]
+    if api:
+        return bodies
+    return [{**body, "move": json.dumps(body["move"])} if "move" in body else body for body in bodies]
+
+
+# Routes that refuse GET: the POSTs sent to them, none of which may change anything in a game in
+# play (so resigning is sent only by viewers without a seat, who are refused).
+POSTS: dict[str, Callable[[Any], list[dict]]] = {
+    "game-move": lambda game: _move_posts(game, api=False),
+    "api-moves": lambda game: _move_posts(game, api=True),
+    "game-join": lambda game: [{}],
+    "api-game-join": lambda game: [{}],
+    "game-start": lambda game: [{}],
+    "api-game-start": lambda game: [{}],
+    "game-leave": lambda game: [{}],
+    "api-game-leave": lambda game: [{}],
+    "game-abort": lambda game: [{}],
+    "api-game-abort": lambda game: [{}],
+    "game-resign": lambda game: [{}],
+    "api-game-resign": lambda game: [{}],
+}
+SEATED_MAY_NOT_POST = {"game-resign", "api-game-resign"}  # would end the game: only the seatless try
+# POST-only routes with nothing of a game to show, and what they do instead.
+POST_ONLY_WITHOUT_GAMES = {
+    "logout": "ends the session",
+    "api-accounts": "signs up: answers with the new account only",
+    "api-token": "answers with a token only",
+    "api-absence-end": "ends the caller's absence: answers with their absences",
+}
+
+
+@dataclass(frozen=True)
+class Route:
+    path: str          # the route as written, e.g. "api/games/<int:game_id>/history/"
+    name: str | None
+    parameters: tuple[str, ...]
+
+
+def _walk(patterns, prefix: str = ""):
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _walk(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern):
+            yield prefix + str(pattern.pattern), pattern.name
+
+
+_PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
+
+
+def routes() -> list[Route]:
+    """Return every route of the URL configuration, with the names of its path parameters."""
+    found = []
+    for path, name in _walk(get_resolver().url_patterns):
+        found.append(Route(path=path, name=name, parameters=tuple(_PARAMETER.findall(path))))
+    return found
+
+
+def left_out_reason(route: Route) -> str | None:
+    for prefix, reason in LEFT_OUT_PREFIXES.items():
+        if route.path.startswith(prefix):
+            return reason
+    if route.name in LEFT_OUT:
+        return LEFT_OUT[route.name]
+    if route.name in POST_ONLY_WITHOUT_GAMES:
+        return POST_ONLY_WITHOUT_GAMES[route.name]
+    unknown = [parameter for parameter in route.parameters if parameter not in PARAMETERS]
+    if unknown or "(" in route.path or "^" in route.path:
+        return None  # a route the walker cannot fill: it must be listed above to be left out
+    return ""
+
+
+def walked_routes() -> list[Route]:
+    """Return the routes the walker fetches (everything not left out with a reason)."""
+    return [route for route in routes() if left_out_reason(route) == ""]
+
+
+# -- reading every door -------------------------------------------------------------------------
+
+
+def _mask(text: str, game) -> str:
+    """Mask what legitimately differs between two tables: invite codes, tokens, times (the ids are equal)."""
+    text = text.replace(game.invite_code, "<invite>")
+    text = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "<csrf>", text)
+    text = re.sub(r'"X-CSRFToken": "[^"]+"', "<csrf>", text)
+    text = re.sub(r"\b[A-Za-z0-9]{64}\b", "<csrf>", text)  # a masked CSRF token anywhere else (the API docs)
+    text = re.sub(r'name="idempotency_key" value="[^"]+"', "<key>", text)
+    text = re.sub(r"play\+[\w.]+@", "play+<token>@", text)
+    text = re.sub(r"/mail/unsubscribe/[^/\s\"<>]+/", "/mail/unsubscribe/<token>/", text)
+    text = re.sub(r"\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)?", "<time>", text)
+    text = re.sub(r"<small>[^<]*ago</small>", "<ago>", text)
+    return text
+
+
+def masked(text: str, game) -> str:
+    """Mask ids too, for comparing two games that exist side by side (and so have different ids)."""
+    text = text.replace(f"/games/{game.pk}/", "/games/<id>/")
+    text = re.sub(rf"#{game.pk}\b", "#<id>", text)
+    text = re.sub(rf'"id": {game.pk}\b', '"id": <id>', text)
+    return _mask(text, game)
+
+
+@dataclass
+class Door:
+    """The doors of one game, read by one viewer."""
+
+    game: Any
+    user: Any  # None: an anonymous visitor
+
+    def client(self) -> Client:
+        client = Client()
+        if self.user is not None:
+            client.force_login(self.user)
+            client.defaults["HTTP_AUTHORIZATION"] = f"Token {api_token(self.user)}"
+        return client
+
+    def path(self, route: Route) -> str:
+        return "/" + _PARAMETER.sub(lambda match: PARAMETERS[match.group(1)](self, self.user), route.path)
+
+    def read_all(self, *, seated: bool) -> dict[str, str]:
+        """Return every answer this viewer gets from every walked route (and the POSTs), masked."""
+        client = self.client()
+        seen: dict[str, str] = {}
+        for route in walked_routes():
+            path = self.path(route)
+            if route.name in POSTS:
+                if seated and route.name in SEATED_MAY_NOT_POST:
+                    continue
+                for number, body in enumerate(POSTS[route.name](self.game)):
+                    seen[f"POST /{route.path} #{number}"] = self._post(client, path, body)
+            else:
+                seen[f"GET /{route.path}"] = _answer(client.get(path))
+        return {door: _mask(text, self.game) for door, text in seen.items()}
+
+    def _post(self, client: Client, path: str, body: dict) -> str:
+        if path.startswith("/api/"):
+            return _answer(client.post(path, body, content_type="application/json"))
+        return _answer(client.post(path, body, HTTP_HX_REQUEST="true"))
+
+    def emails(self) -> dict[str, str]:
+        """Return the emails this seated viewer would get now: the turn email, a digest, game news."""
+        messages = {
+            "turn email": compose.turn_email(self.game, self.user),
+            "digest": compose.digest_email(self.user, [self.game]),
+            "game news": compose.game_news_email(self.game, self.user, "game_started"),
+        }
+        return {name: _mask(_email_text(message), self.game) for name, message in messages.items()}
+
+
+def _answer(response) -> str:
+    """Return everything a client receives that could carry information: status, where to, and the body."""
+    head = f"{response.status_code} {response.get('Location', '')} {response.get('Content-Type', '')}"
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    return f"{head}\n{body.decode(errors='replace')}"
+
+
+def _email_text(message) -> str:
+    parts = [f"Subject: {message.subject}", f"Reply-To: {message.reply_to}", message.body]
+    parts += [content for content, _ in message.alternatives]
+    # Attached pictures (a PNG of the position) compared by their bytes.
+    parts += [attachment.get_payload() for attachment in message.attachments]
+    return "\n".join(parts)

@@ -1,0 +1,163 @@
+"""No door shows a viewer what they may not know, for every game and every edition that hides something.
+
+For each scenario (``worlds.py``) two games are played that differ only in
+hidden information. At each checkpoint every route of the site (walked from
+the URL configuration, ``doors.py``) is read by every viewer who must not
+know the difference (the blind seats, a signed-in stranger, an anonymous
+visitor), and so are the emails a blind seat would get; the two worlds must
+read the same, byte for byte once ids, tokens and times are masked.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+from django.db import connection, transaction
+from django.test import Client
+
+from games import engines
+from tests.platform.secrecy import doors
+from tests.platform.secrecy.worlds import SEED, Scenario, scenarios
+from turnbased.play import services
+
+pytestmark = pytest.mark.django_db
+
+SCENARIOS = scenarios()
+
+
+class _UndoWorld(Exception):
+    """Raised to roll a world back once its doors are read, so the next world starts from the same users."""
+
+
+def _read(game, users: list, stranger, scenario: Scenario) -> dict[str, dict[str, str]]:
+    """Return, per viewer who must not tell the worlds apart, everything that viewer can read."""
+    readers: dict[str, dict[str, str]] = {}
+    for seat in sorted(scenario.blind):
+        door = doors.Door(game=game, user=users[seat])
+        readers[f"seat {seat}"] = {**door.read_all(seated=True), **door.emails()}
+    readers["stranger"] = doors.Door(game=game, user=stranger).read_all(seated=False)
+    readers["anonymous"] = doors.Door(game=game, user=None).read_all(seated=False)
+    return readers
+
+
+TWIN_GAME_ID = 4_700_001
+
+
+def _next_game_id_is(game_id: int) -> None:
+    """Set the game table's id sequence (sequences ignore rollbacks; the undone world left no row)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT setval(pg_get_serial_sequence('play_game', 'id'), %s, false)", [game_id])
+
+
+def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=None) -> list:
+    """Play one world through the services, reading every door at each checkpoint; then undo it."""
+    read = read or (lambda game: _read(game, users, stranger, scenario))
+    snapshots = []
+    checkpoints = {*scenario.checkpoints, len(scenario.steps)}
+    try:
+        with transaction.atomic():
+            _next_game_id_is(TWIN_GAME_ID)  # both worlds' games get the same id: nothing to mask
+            game = services.create_game(creator=users[0], engine_slug=scenario.slug, players=scenario.players,
+                                        options=scenario.options[world], seed=SEED)
+            for user in users[1:]:
+                services.join_game(game_id=game.pk, user=user)
+            for number in range(len(scenario.steps) + 1):
+                game.refresh_from_db()
+                if number in checkpoints:
+                    snapshots.append((number, read(game)))
+                if number < len(scenario.steps):
+                    step = scenario.steps[number]
+                    services.submit_move(game_id=game.pk, user=users[step.seat], expected_seq=game.seq,
+                                         move=step.move_in(world))
+            raise _UndoWorld
+    except _UndoWorld:
+        pass
+    return snapshots
+
+
+def _difference(one: str, two: str) -> str:
+    lines = difflib.unified_diff(one.splitlines(), two.splitlines(), "world A", "world B", lineterm="", n=1)
+    return "\n".join(list(lines)[:40])
+
+
+@pytest.fixture
+def players(make_user):
+    return [make_user(f"seat{index}") for index in range(4)], make_user("stranger")
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[scenario.id for scenario in SCENARIOS])
+def test_two_worlds_differing_only_in_hidden_information_read_the_same_through_every_door(scenario, players):
+    seated, stranger = players
+    users = seated[: scenario.players]
+    worlds = [_play_world(scenario, world, users, stranger) for world in (0, 1)]
+    assert [number for number, _ in worlds[0]] == [number for number, _ in worlds[1]]
+    for (number, one), (_, two) in zip(*worlds):
+        for viewer in one:
+            assert one[viewer].keys() == two[viewer].keys()
+            for door in one[viewer]:
+                assert one[viewer][door] == two[viewer][door], (
+                    f"{scenario.id}: after {number} moves, {viewer} can tell the worlds apart through {door}:\n"
+                    + _difference(one[viewer][door], two[viewer][door])
+                )
+
+
+@pytest.mark.parametrize(
+    "scenario", [s for s in SCENARIOS if set(range(s.players)) - s.blind],
+    ids=[s.id for s in SCENARIOS if set(range(s.players)) - s.blind],
+)
+def test_a_seat_that_holds_the_secret_does_see_a_difference(scenario, players):
+    """The comparison can fail: the seat the secret belongs to reads two different worlds."""
+    seated, stranger = players
+    users = seated[: scenario.players]
+    knowing = min(set(range(scenario.players)) - scenario.blind)
+
+    def read(game):
+        return doors.Door(game=game, user=users[knowing]).client().get(f"/api/games/{game.pk}/").content
+
+    worlds = [_play_world(scenario, world, users, stranger, read=read) for world in (0, 1)]
+    assert any(one != two for (_, one), (_, two) in zip(*worlds))
+
+
+def test_every_game_has_a_scenario():
+    assert {scenario.slug for scenario in SCENARIOS} == set(engines())
+
+
+def test_every_route_is_walked_or_explained():
+    """A new page or endpoint cannot escape the walk: it is fetched, or listed with its reason."""
+    unexplained = [route.path for route in doors.routes() if doors.left_out_reason(route) is None]
+    assert not unexplained, f"routes the secrecy walk can neither fill nor explain: {unexplained}"
+    names = {route.name for route in doors.routes()}
+    for listed in (*doors.POSTS, *doors.LEFT_OUT, *doors.POST_ONLY_WITHOUT_GAMES):
+        assert listed in names, f"{listed} is listed in the secrecy walk but is no longer a route"
+
+
+def test_every_walked_route_that_refuses_get_has_its_posts(started_game):
+    """A walked route answering 405 to GET is read only through the POSTs listed for it."""
+    client = Client()
+    client.force_login(started_game.seats.get(index=0).user)
+    door = doors.Door(game=started_game, user=started_game.seats.get(index=0).user)
+    refusing = []
+    for route in doors.walked_routes():
+        if route.name in doors.POSTS:
+            continue
+        if client.get(door.path(route)).status_code == 405:
+            refusing.append(route.path)
+    assert not refusing, f"these routes refuse GET and have no POSTs in the secrecy walk: {refusing}"
+
+
+def test_admin_shows_players_nothing(started_game):
+    client = Client()
+    client.force_login(started_game.seats.get(index=0).user)
+    for path in ("/admin/", f"/admin/play/game/{started_game.pk}/change/", "/admin/play/move/"):
+        response = client.get(path)
+        assert response.status_code == 302 and response["Location"].startswith("/admin/login/"), path
+
+
+def test_mailbox_is_off_without_debug(started_game, settings):
+    settings.DEBUG = False
+    client = Client()
+    client.force_login(started_game.seats.get(index=0).user)
+    assert client.get("/mailbox/").status_code == 404
+    assert client.get("/mailbox/1/").status_code == 404
+
