@@ -22,6 +22,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 import yaml
 
 from turnbased.local import BASE_DIR, embedded_redis, free_port, port_answers, scratch_database
@@ -40,6 +41,8 @@ ONE_OFF = "migrate"
 # What a process prints once it is ready to work (None: its port answering is enough).
 READY_LINES = {"worker": "ready.", "beat": "beat: Starting"}
 START_TIMEOUT = 60.0
+# Where the running stack is kept while its tests run (conftest.py adds its logs to failures).
+RUNNING_STACK = pytest.StashKey["ProductionStack"]()
 LOG_TAIL_LINES = 40
 
 
@@ -123,8 +126,12 @@ class Process:
         return "\n".join(self.output().splitlines()[-LOG_TAIL_LINES:])
 
     def signal(self, signum: int) -> None:
-        """Signal the process and every child it started (gunicorn's and Celery's workers)."""
-        if self.popen is not None and self.popen.poll() is None:
+        """Signal the process and every child it started (gunicorn's and Celery's workers).
+
+        The process leads a session of its own, so its group is exactly what it started; the group
+        outlives the leader while a child does.
+        """
+        if self.popen is not None:
             try:
                 os.killpg(self.popen.pid, signum)
             except ProcessLookupError:
@@ -173,6 +180,7 @@ class ProductionStack:
         self.site_url = f"https://127.0.0.1:{self.ports.https}"
         self.processes: list[Process] = []
         self.certificate: Path | None = None
+        self.secret_key = secrets.token_urlsafe(64)  # long, random: what production demands
         self._stack = ExitStack()
 
     # --- the one place that says how each process is configured ----------------------------
@@ -213,7 +221,6 @@ class ProductionStack:
             "MAIL_INBOUND_PORT": str(self.ports.mail_inbound),
             "WEB_BIND": f"127.0.0.1:{self.ports.web}",
             "FORWARDED_ALLOW_IPS": "127.0.0.1",
-            "BOT_MOVE_DELAY_SECONDS": "0",
         })
         unresolved = {key: value for key, value in environment.items() if "${" in str(value)}
         assert not unresolved, f"compose.yaml sets {sorted(unresolved)} for {service}: give them loopback values here"
@@ -236,7 +243,7 @@ class ProductionStack:
         try:
             self._start()
         except BaseException:
-            self.print_log_tails()
+            print(self.log_tails())
             self._stack.close()
             raise
         return self
@@ -246,14 +253,14 @@ class ProductionStack:
 
     def _start(self) -> None:
         (self.folder / "logs").mkdir()
-        self.secret_key = secrets.token_urlsafe(64)
-        self._stack.callback(self._stop_processes)
         database_url = self._stack.enter_context(
             scratch_database(self.database_server_url, f"topology_{os.getpid()}")
         )
         redis_folder = self.folder / "redis"
         redis_folder.mkdir()
         broker_url = self._stack.enter_context(embedded_redis(self.ports.redis, folder=redis_folder))
+        # Registered last, so it runs first: every process stops before Redis and the database go.
+        self._stack.callback(self._stop_processes)
 
         environments = {
             name: self.django_environment(name, database_url=database_url, broker_url=broker_url)
@@ -342,11 +349,12 @@ http {{
             # Children left behind in the process's group (a Celery pool process) go too.
             process.signal(signal.SIGKILL)
 
-    def print_log_tails(self) -> None:
-        for process in self.processes:
-            print(f"\n----- {process.name} (last {LOG_TAIL_LINES} lines of {process.log}) -----")
-            print(process.tail())
+    def log_tails(self) -> str:
+        """Return the end of every process's log, and of nginx's access log."""
+        parts = [f"----- {process.name} (last {LOG_TAIL_LINES} lines of {process.log}) -----\n{process.tail()}"
+                 for process in self.processes]
         access_log = self.folder / "logs" / "nginx-access.log"
         if access_log.exists():
-            print("\n----- nginx access log -----")
-            print("\n".join(access_log.read_text().splitlines()[-LOG_TAIL_LINES:]))
+            lines = access_log.read_text().splitlines()[-LOG_TAIL_LINES:]
+            parts.append("----- nginx access log -----\n" + "\n".join(lines))
+        return "\n".join(parts)

@@ -8,6 +8,7 @@ world does: HTTPS through nginx, and SMTP.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import random
 
@@ -18,7 +19,7 @@ from tests.topology.clients import (
     MailSink, Site, log_in_on_the_website, reply_by_email, sign_up, turn_email, wait_for,
 )
 from tests.topology.stack import (
-    NGINX, STAND_INS, ProductionStack, django_services, load_compose, nginx_template_path, template_variables,
+    NGINX, RUNNING_STACK, STAND_INS, ProductionStack, django_services, load_compose, nginx_template_path, template_variables,
 )
 from turnbased.local import BASE_DIR, free_port
 
@@ -46,7 +47,16 @@ def test_only_nginx_publishes_the_web_and_only_mail_publishes_smtp():
     assert "network_mode" not in compose["services"]["web"]  # host networking would expose it too
 
 
-def test_the_test_stands_in_for_every_compose_service():
+def test_gunicorn_trusts_the_scheme_only_from_nginx_in_compose():
+    compose = load_compose()
+    nginx_address = compose["services"]["nginx"]["networks"]["default"]["ipv4_address"]
+    subnet = compose["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(nginx_address) in ipaddress.ip_network(subnet)
+    assert compose["services"]["web"]["environment"]["FORWARDED_ALLOW_IPS"] == nginx_address
+    assert compose["services"]["nginx"]["environment"]["WEB_UPSTREAM"] == "web:8000"
+
+
+def test_the_test_runs_exactly_the_services_compose_lists():
     compose = load_compose()
     assert set(compose["services"]) == set(STAND_INS) | set(django_services(compose))
     for name in django_services(compose):
@@ -66,13 +76,14 @@ def running(tmp_path_factory, request):
         if os.environ.get("CI"):
             pytest.fail(f"{NGINX} is missing: .ci/run installs Debian's nginx package")
         pytest.skip("no nginx on this machine (apt-get install nginx)")
-    failures_before = request.session.testsfailed
     with MailSink(free_port()) as sink, ProductionStack(
         tmp_path_factory.mktemp("topology"), database_server_url=os.environ["DATABASE_URL"], mail_sink_port=sink.port,
     ) as stack:
-        yield stack, Site(stack.site_url, stack.certificate), sink
-        if request.session.testsfailed > failures_before:
-            stack.print_log_tails()
+        request.config.stash[RUNNING_STACK] = stack  # a failing test's report shows the processes' logs
+        try:
+            yield stack, Site(stack.site_url, stack.certificate), sink
+        finally:
+            del request.config.stash[RUNNING_STACK]
 
 
 def play_a_move_by_api(player, site: Site, game_id: int, rng: random.Random) -> None:
