@@ -335,12 +335,12 @@ http {{
         )
 
     def _stop_processes(self) -> None:
-        for process in reversed(self.processes):
+        # Only what still runs: a process that already ended may have had its id reused since.
+        running = [process for process in self.processes if process.popen and process.popen.poll() is None]
+        for process in reversed(running):
             process.signal(signal.SIGTERM)
         deadline = time.monotonic() + 15
-        for process in self.processes:
-            if process.popen is None:
-                continue
+        for process in running:
             try:
                 process.popen.wait(max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
