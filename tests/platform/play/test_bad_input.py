@@ -19,7 +19,6 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from turnbased.accounts.models import profile_of
 from turnbased.accounts.services import api_token
 from turnbased.play import services
-from turnbased.play.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +34,7 @@ class Bad:
     method: str
     url: str
     status: int
-    who: str = "alice"  # alice plays both tables; carol is a stranger to them; "anonymous" is logged out
+    who: str = "alice"  # alice sits at every table but bob's open one; carol at none; "anonymous" is logged out
     api: bool = True  # an API request: token, JSON in and out
     body: object = None  # JSON for the API (a str is sent as is), form fields for pages
     headers: dict = field(default_factory=dict)
@@ -150,7 +149,7 @@ CASES = [
 
 @pytest.fixture
 def tables(alice, bob, carol, start_scripted_game):
-    """A public game in play, a private game in play, and a private table still open (alice created all)."""
+    """Alice's public and private games in play (against bob), her private table still open, bob's public one."""
     private_open = services.create_game(creator=alice, engine_slug="love-letter", players=3, visibility="private")
     services.join_game(game_id=private_open.pk, user=bob, invite_code=private_open.invite_code)
     public_open = services.create_game(creator=bob, engine_slug="love-letter", players=3)
@@ -218,7 +217,7 @@ def api_routes(resolver=None, prefix=""):
             yield "/" + route
 
 
-def test_every_api_address_answers_head_and_options_without_a_server_error(tables, alice, make_user):
+def test_every_api_address_answers_head_and_options_without_a_server_error(tables, alice):
     routes = sorted(set(api_routes()))
     assert "/api/games/<int:game_id>/moves/" in routes and len(routes) > 10
     users = {"alice": alice, "anonymous": None}
