@@ -212,6 +212,9 @@ def test(pytest_args: list[str]) -> int:
             )
             stack.callback(drop_database, f"test_{DATABASE_NAME}_{os.getpid()}")
         environment.setdefault("DJANGO_SETTINGS_MODULE", "turnbased.settings")
+        # The test servers speak plain HTTP (DEBUG is off, which would otherwise mean HTTPS only);
+        # tests of the production settings run Django in a subprocess with HTTPS on.
+        environment.setdefault("DJANGO_HTTPS", "off")
         # Threads (live server, in-process Celery worker) must not keep connections the teardown needs to drop.
         environment.setdefault("DATABASE_CONN_MAX_AGE", "0")
         return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=environment, cwd=BASE_DIR).returncode

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from csp.constants import NONE, SELF, UNSAFE_INLINE
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -16,7 +18,6 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 # --- Core ---------------------------------------------------------------------
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
-SECRET_KEY = env("DJANGO_SECRET_KEY", default="insecure-local-key-change-me" if DEBUG else environ.Env.NOTSET)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
@@ -41,11 +42,14 @@ INSTALLED_APPS = [
     "turnbased.mail",
     "turnbased.clocks",
     "anymail",
+    "csp",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "turnbased.request_guards.RequestBodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -72,6 +76,79 @@ TEMPLATES = [
         },
     },
 ]
+
+# --- Security -----------------------------------------------------------------
+# The secret key signs sessions, password resets and the reply and unsubscribe addresses in every
+# email: whoever knows it can play and unsubscribe for anyone. Without DEBUG the service refuses to
+# start with a missing, short or example key.
+EXAMPLE_SECRET_KEYS = {"change-me", "changeme", "insecure-local-key-change-me", "secret", "build"}
+SECRET_KEY_HOWTO = "Make one with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+
+
+def _production_secret_key(key: str) -> str:
+    why = "it signs sessions and the reply and unsubscribe addresses in every email"
+    if not key:
+        raise ImproperlyConfigured(f"DJANGO_SECRET_KEY is not set; {why}. {SECRET_KEY_HOWTO}")
+    if key.lower() in EXAMPLE_SECRET_KEYS or "change-me" in key.lower() or key.startswith("django-insecure-"):
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY is an example value that anyone can read; {why}. {SECRET_KEY_HOWTO}"
+        )
+    if len(key) < 50:
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY is too short ({len(key)} characters, at least 50 needed); {why}. {SECRET_KEY_HOWTO}"
+        )
+    if len(set(key)) < 5:
+        raise ImproperlyConfigured(f"DJANGO_SECRET_KEY is too simple (under 5 different characters); {why}. "
+                                   f"{SECRET_KEY_HOWTO}")
+    return key
+
+
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
+if DEBUG:
+    SECRET_KEY = SECRET_KEY or "insecure-local-key-change-me"
+else:
+    SECRET_KEY = _production_secret_key(SECRET_KEY)
+
+# Production speaks HTTPS behind a proxy (nginx) that terminates TLS and sets X-Forwarded-Proto;
+# DJANGO_HTTPS=off serves plain HTTP (make run, whose DEBUG turns it off, and the test suite).
+HTTPS = env.bool("DJANGO_HTTPS", default=not DEBUG)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+# Trust the proxy's word that the request came over HTTPS: gunicorn must be reachable only from it.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
+SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=31536000) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=True)
+# Preloading puts the domain in the browsers' built-in HTTPS list, for months: only when asked.
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Scripts only from this site's files: no inline scripts, no eval. Styles may be inline (style=""
+# attributes in the boards, the API docs page's <style>); they cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "upgrade-insecure-requests": HTTPS,
+    },
+}
+
+# The largest request body (JSON, forms, provider webhooks) in bytes; larger ones answer 413
+# (JSON under /api/) before anything reads them. nginx's client_max_body_size must be above it.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BODY_BYTES", default=1024 * 1024)
+# The deepest JSON nesting the API and the move form accept (moves need 3 or 4 levels).
+MAX_JSON_DEPTH = 32
 
 # --- Database -----------------------------------------------------------------
 DATABASES = {"default": env.db("DATABASE_URL")}
@@ -117,7 +194,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["turnbased.request_guards.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "turnbased.play.api.errors.json_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -1,9 +1,20 @@
+from anymail import urls as anymail_urls
 from django.contrib import admin
-from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.urls import URLPattern, include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from turnbased.accounts import api as accounts_api
 from turnbased.clocks import api as clocks_api
+from turnbased.request_guards import only_for_a_configured_mail_provider
+
+class ApiDocsView(SpectacularSwaggerSplitView):
+    """Swagger UI, its start-up script served as a file so the page needs no inline script.
+
+    GET and HEAD only: an OPTIONS answer has no page for its HTML renderer to draw.
+    """
+
+    http_method_names = ["get", "head"]
+
 
 api_patterns = [
     path("accounts/", accounts_api.AccountCreateApi.as_view(), name="api-accounts"),
@@ -13,15 +24,28 @@ api_patterns = [
     path("absences/end/", clocks_api.AbsenceEndApi.as_view(), name="api-absence-end"),
     path("absences/<int:absence_id>/", clocks_api.AbsenceDetailApi.as_view(), name="api-absence"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("turnbased.play.api.urls")),
+]
+
+
+# Provider webhooks (inbound replies, delivery events) answer only for the provider ANYMAIL configures.
+anymail_patterns = [
+    URLPattern(pattern.pattern, only_for_a_configured_mail_provider(pattern.callback), pattern.default_args, pattern.name)
+    for pattern in anymail_urls.urlpatterns
 ]
 
 urlpatterns = [
     path("accounts/", include("turnbased.accounts.urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),
-    path("anymail/", include("anymail.urls")),
+    path("anymail/", include((anymail_patterns, anymail_urls.app_name))),
     path("", include("turnbased.mail.urls")),
     path("", include("turnbased.play.urls")),
 ]
+
+# Django's error pages, as {"detail": ...} JSON under /api/.
+handler400 = "turnbased.request_guards.bad_request"
+handler403 = "turnbased.request_guards.permission_denied"
+handler404 = "turnbased.request_guards.page_not_found"
+handler500 = "turnbased.request_guards.server_error"

@@ -15,6 +15,44 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+# Every page reports the Content-Security-Policy violations it sees (the event carries what was blocked).
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", function (event) {
+  window.reportCspViolation(event.violatedDirective + " blocked " + (event.blockedURI || "an inline script or style")
+    + " (" + event.sourceFile + ":" + event.lineNumber + ") " + event.sample);
+});
+"""
+
+
+class CspWatchedBrowser:
+    """The browser, whose every context and page records Content-Security-Policy violations."""
+
+    def __init__(self, browser):
+        self._browser = browser
+        self.violations: list[str] = []
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.expose_binding("reportCspViolation", lambda source, text: self.violations.append(
+            f"{source['frame'].url}: {text}"))
+        context.add_init_script(REPORT_CSP_VIOLATIONS)
+        context.on("page", self._watch_console)
+        return context
+
+    def new_page(self, **options):
+        return self.new_context(**options).new_page()
+
+    def _watch_console(self, page):
+        def console(message):
+            if "Content Security Policy" in message.text:
+                self.violations.append(f"{page.url}: {message.text}")
+
+        page.on("console", console)
+
+
 @pytest.fixture(scope="session")
 def browser():
     if CHROMIUM is None:
@@ -29,14 +67,19 @@ def browser():
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run", "--disable-quic"],
         )
-        yield browser
+        yield CspWatchedBrowser(browser)
         browser.close()
 
 
 @pytest.fixture(autouse=True)
-def _close_pages_after_each_test(request):
-    """Close the test's pages so they stop polling a live server that is going away."""
+def _close_pages_and_check_the_policy_after_each_test(request):
+    """Close the test's pages so they stop polling a live server that is going away; fail on any CSP violation."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    watched = request.getfixturevalue("browser")
+    watched.violations.clear()
     yield
-    if "browser" in request.fixturenames:
-        for context in list(request.getfixturevalue("browser").contexts):
-            context.close()
+    for context in list(watched.contexts):
+        context.close()
+    assert watched.violations == [], "the Content-Security-Policy blocked something:\n" + "\n".join(watched.violations)

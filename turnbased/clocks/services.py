@@ -19,6 +19,7 @@ from turnbased.play.errors import InvalidRequest
 from turnbased.play.models import Game, GameStatus, MoveSource, Seat
 
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
+MAX_CLOCK_DAYS = 60
 PEOPLE = (MoveSource.WEB, MoveSource.API, MoveSource.EMAIL)
 
 
@@ -36,6 +37,10 @@ def table_clock_create(*, game: Game, settings: dict | None) -> TableClock:
                                "allow_absence", "expiry"}
     if unknown:
         raise InvalidRequest(f"Unknown time control setting(s): {', '.join(sorted(unknown))}.")
+    for field in ("days_per_move", "bank_days", "increment_days"):
+        value = settings.get(field, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_CLOCK_DAYS:
+            raise InvalidRequest(f"{field} must be a whole number of days from 0 to {MAX_CLOCK_DAYS}.")
     clock = TableClock(game=game, **settings)
     if clock.kind not in ClockKind.values:
         raise InvalidRequest(f"time control kind must be one of {', '.join(ClockKind.values)}.")
@@ -115,6 +120,8 @@ def absence_declare(*, user, starts_on: date, ends_on: date) -> Absence:
         raise InvalidRequest("An absence must end on or after the day it starts.")
     if starts_on < today:
         raise InvalidRequest("An absence cannot start in the past.")
+    if starts_on > today + timedelta(days=366):
+        raise InvalidRequest("An absence can be declared at most a year ahead.")
     if starts_on.year != ends_on.year:
         raise InvalidRequest("Declare an absence that crosses New Year as two absences, one per year.")
     overlapping = Absence.objects.filter(user=user, ended_at=None, starts_on__lte=ends_on, ends_on__gte=starts_on)

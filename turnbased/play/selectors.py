@@ -51,15 +51,17 @@ class Viewer:
 
 
 def viewer_of(game_id: int, user: AbstractBaseUser | AnonymousUser, invite_code: str | None = None) -> Viewer:
-    """Return the user's place at the game; a private game they are not in does not exist for them.
+    """Return the user's place at the game; a private game they neither sit at nor created does not exist for them.
 
     The invite code lets a stranger see a private table that is still open, so they can join it.
+    The creator of a table of bots (who holds no seat) watches it as a spectator.
     """
     game = _with_seats(Game.objects.filter(pk=game_id)).first()
     if game is None:
         raise GameNotFound()
     seat = seat_of(game, user)
-    if seat is None and game.visibility == Visibility.PRIVATE:
+    is_creator = user.is_authenticated and game.created_by_id == user.pk
+    if seat is None and game.visibility == Visibility.PRIVATE and not is_creator:
         if not (invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN):
             raise GameNotFound()
     return Viewer(game=game, seat=seat)

@@ -18,6 +18,7 @@ from django.template.loader import select_template
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engines, get_engine
+from turnbased import request_guards
 from turnbased.clocks.models import ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, format_duration
 from turnbased.mail.delivery import record_visit
@@ -200,7 +201,7 @@ def game_move(request, game_id: int):
     try:
         raw = request.POST.get("move")
         text = request.POST.get("text")
-        move = json.loads(raw) if raw else None
+        move = request_guards.loads(raw) if raw else None
         services.submit_move(
             game_id=game_id,
             user=request.user,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -13,6 +15,9 @@ from turnbased.play import selectors, services
 from turnbased.play.errors import StaleSequence
 from turnbased.play.models import MoveSource, Visibility
 from turnbased.play.presenters import game_summary
+
+# Positions are numbered in a PostgreSQL integer column.
+MAX_SEQ = 2**31 - 1
 
 
 class GameOutputSerializer(serializers.Serializer):
@@ -180,7 +185,8 @@ class MoveSubmitApi(APIView):
     class InputSerializer(serializers.Serializer):
         move = serializers.JSONField(required=False, help_text="A move as listed by legal-moves.")
         text = serializers.CharField(required=False, max_length=200, help_text="The move in text notation.")
-        expected_seq = serializers.IntegerField(min_value=0, help_text="The seq of the position you are answering.")
+        expected_seq = serializers.IntegerField(min_value=0, max_value=MAX_SEQ,
+                                                help_text="The seq of the position you are answering.")
         idempotency_key = serializers.CharField(required=False, max_length=100)
 
     class OutputSerializer(serializers.Serializer):
@@ -231,8 +237,9 @@ class HistoryApi(APIView):
     )
     def get(self, request, game_id: int):
         raw = request.query_params.get("since", "0")
-        if not raw.isdigit():
-            raise serializers.ValidationError({"since": ["since must be a non-negative whole number."]})
+        # ASCII digits only: str.isdigit() also takes '²', which int() then refuses.
+        if not re.fullmatch(r"[0-9]{1,10}", raw) or int(raw) > MAX_SEQ:
+            raise serializers.ValidationError({"since": [f"since must be a whole number from 0 to {MAX_SEQ}."]})
         viewer = selectors.viewer_of(game_id, request.user)
         return Response({"seq": viewer.game.seq, "events": selectors.visible_history(viewer, since=int(raw))})
 

@@ -21,9 +21,10 @@ from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play import store
 from turnbased.play.errors import Conflict, GameNotFound, IllegalMoveError, InvalidRequest, NotAllowed, StaleSequence
-from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, Visibility
+from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat
 from turnbased.play.services.tables import (
     game_transition,
+    hidden_from,
     locked_game,
     record_turn_notifications,
     schedule_bot_turns,
@@ -46,7 +47,7 @@ class MoveOutcome:
 def _players_seat(game: Game, user: AbstractBaseUser) -> Seat:
     seat = game.seats.filter(user=user).first()
     if seat is None:
-        if game.visibility == Visibility.PRIVATE:
+        if hidden_from(game, user):
             raise GameNotFound()
         raise NotAllowed("You are not playing in this game.")
     return seat

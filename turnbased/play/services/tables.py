@@ -47,6 +47,16 @@ def user_ids(game: Game, *, except_user_id: int | None = None) -> list[int]:
     return [seat.user_id for seat in game.seats.all() if seat.user_id and seat.user_id != except_user_id]
 
 
+def hidden_from(game: Game, user: AbstractBaseUser) -> bool:
+    """Tell whether the table does not exist for ``user``: private, and they neither sit at it nor created it.
+
+    Such a user gets "no such game" from every action, never a refusal that would confirm the table exists.
+    """
+    if game.visibility != Visibility.PRIVATE or game.created_by_id == user.pk:
+        return False
+    return not game.seats.filter(user_id=user.pk).exists()
+
+
 def locked_game(game_id: int) -> Game:
     try:
         return store.locked(game_id)
@@ -147,9 +157,8 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
     """
     with transaction.atomic():
         game = locked_game(game_id)
-        if game.visibility == Visibility.PRIVATE and invite_code != game.invite_code:
-            if not game.seats.filter(user=user).exists():
-                raise GameNotFound()
+        if invite_code != game.invite_code and hidden_from(game, user):
+            raise GameNotFound()
         if game.seats.filter(user=user).exists():
             raise Conflict("You already have a seat at this table.")
         if game.status != GameStatus.OPEN:
@@ -171,6 +180,8 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> None:
     """Give up a seat at a table that has not started; the creator aborts instead."""
     with transaction.atomic():
         game = locked_game(game_id)
+        if hidden_from(game, user):
+            raise GameNotFound()
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise NotAllowed("You have no seat at this table.")
@@ -185,6 +196,8 @@ def start_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     """Start an open table now with the players already seated (the creator only)."""
     with transaction.atomic():
         game = locked_game(game_id)
+        if hidden_from(game, user):
+            raise GameNotFound()
         if game.created_by_id != user.pk:
             raise NotAllowed("Only the player who created the table can start it early.")
         if game.status != GameStatus.OPEN:
@@ -223,6 +236,8 @@ def abort_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     """Cancel a table that has not started (the creator only)."""
     with transaction.atomic():
         game = locked_game(game_id)
+        if hidden_from(game, user):
+            raise GameNotFound()
         if game.created_by_id != user.pk:
             raise NotAllowed("Only the player who created the table can abort it.")
         if game.status != GameStatus.OPEN:

@@ -1,0 +1,241 @@
+"""Bad input gets a clear 4xx, JSON where the API promises JSON, and changes nothing.
+
+One table of requests a careless client or an attacker might send, each with the answer it must
+get; every row also proves that no row of the database changed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import pytest
+from django.apps import apps
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from turnbased.accounts.models import profile_of
+from turnbased.accounts.services import api_token
+from turnbased.play import services
+
+pytestmark = pytest.mark.django_db
+
+DEEP = "[" * 100_000 + "]" * 100_000
+HUGE = 10**30
+
+
+@dataclass
+class Bad:
+    """One bad request: who sends it, and the status (and body) it must get back."""
+
+    name: str
+    method: str
+    url: str
+    status: int
+    who: str = "alice"  # alice sits at every table but bob's open one; carol at none; "anonymous" is logged out
+    api: bool = True  # an API request: token, JSON in and out
+    body: object = None  # JSON for the API (a str is sent as is), form fields for pages
+    headers: dict = field(default_factory=dict)
+    says: str = ""  # a piece of the answer's detail (or page)
+
+
+def post_json(name, url, body, status=400, says="", who="alice"):
+    return Bad(name, "POST", url, status, who=who, body=body, says=says)
+
+
+def create(name, says="", **fields):
+    return post_json(f"create with {name}", "/api/games/", {"game": "love-letter", **fields}, says=says)
+
+
+def move(name, says="", **fields):
+    return post_json(f"move with {name}", "/api/games/{game}/moves/", {"expected_seq": 0, **fields}, says=says)
+
+
+CASES = [
+    # Nesting deeper than Python's recursion limit (json raised RecursionError: a 500).
+    *[post_json(f"deep JSON to {url}", url, DEEP, says="nested") for url in (
+        "/api/games/", "/api/games/{game}/moves/", "/api/games/{open}/join/", "/api/accounts/",
+        "/api/auth/token/", "/api/absences/",
+    )],
+    Bad("deep JSON to PATCH /api/me/", "PATCH", "/api/me/", 400, body=DEEP, says="nested"),
+    move("a move nested 40 deep", move=json.loads("[" * 40 + "]" * 40), says="nested"),
+    Bad("deep JSON in the move form", "POST", "/games/{game}/move/", 302, api=False,
+        body={"move": DEEP, "expected_seq": "0"}),
+    Bad("deep JSON in the move form (htmx)", "POST", "/games/{game}/move/", 200, api=False,
+        body={"move": DEEP, "expected_seq": "0"}, headers={"HTTP_HX_REQUEST": "true"}, says="could not be read"),
+    # ?since= takes ASCII digits only ('²'.isdigit() is True and int('²') raised: a 500).
+    *[Bad(f"history since={since!r}", "GET", f"/api/games/{{game}}/history/?since={since}", 400, says="since")
+      for since in ("²", "٣", "𝟙", str(HUGE), "2147483648", "-1", "", "1.5", "0x1")],
+    # Bodies over DATA_UPLOAD_MAX_MEMORY_SIZE, refused unread.
+    post_json("an API body over the limit", "/api/games/", "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1),
+              status=413, says="larger than the limit"),
+    Bad("a form over the limit", "POST", "/games/new/", 413, api=False,
+        body={"game": "love-letter", "padding": "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE}, says="too large"),
+    # Provider webhooks without a provider (anymail raised ImproperlyConfigured, or trusted anyone).
+    *[Bad(f"webhook {url} without ANYMAIL", "POST", url, 404, who="anonymous", api=False, body={"x": "y"})
+      for url in ("/anymail/mailgun/inbound/", "/anymail/mailgun/tracking/", "/anymail/postmark/inbound/",
+                  "/anymail/amazon_ses/inbound/", "/anymail/sendgrid/tracking/")],
+    # A private table does not exist for a stranger, whatever they try (start, leave and abort said 403).
+    *[Bad(f"stranger: API {method} {path or 'detail'}", method, f"/api/games/{{private}}/{path}", 404, who="carol",
+          body=body, says="No such game")
+      for method, path, body in (
+          ("GET", "", None), ("GET", "legal-moves/", None), ("GET", "history/", None),
+          ("GET", "?invite=wrong", None), ("POST", "join/", {}), ("POST", "join/", {"invite_code": "wrong"}),
+          ("POST", "start/", None), ("POST", "leave/", None), ("POST", "abort/", None), ("POST", "resign/", None),
+          ("POST", "moves/", {"move": {"card": "handmaid"}, "expected_seq": 0}),
+      )],
+    *[Bad(f"stranger: API {action} on the private table in play", "POST", f"/api/games/{{private_game}}/{action}/",
+          404, who="carol", says="No such game")
+      for action in ("start", "leave", "abort", "resign", "join")],
+    *[Bad(f"stranger: page {method} {path or 'detail'}", method, f"/games/{{private}}/{path}", 404, who="carol",
+          api=False, body=body)
+      for method, path, body in (
+          ("GET", "", None), ("GET", "panel/", None), ("GET", "invite/wrong/", None), ("POST", "join/", {}),
+          ("POST", "start/", {}), ("POST", "leave/", {}), ("POST", "abort/", {}), ("POST", "resign/", {}),
+          ("POST", "move/", {"move": '{"card": "handmaid"}', "expected_seq": "0"}),
+      )],
+    Bad("anonymous: API detail of a private table", "GET", "/api/games/{private}/", 404, who="anonymous"),
+    # Numbers beyond any column, and every field of the API with the wrong JSON type.
+    move("expected_seq 10**30", move={"card": "handmaid"}, expected_seq=HUGE, says="expected_seq"),
+    create("players 10**30", players=HUGE, says="players"),
+    create("a bot in seat 10**30", players=2, bots={str(HUGE): "basic"}, says="Seat"),
+    *[create(f"time_control {control!r}", time_control=control) for control in (
+        {"kind": "none", "days_per_move": "x"}, {"kind": "none", "bank_days": HUGE}, {"kind": "per_move",
+        "days_per_move": [3]}, {"kind": "bank", "bank_days": 5, "increment_days": "x"}, {"kind": []},
+        {"kind": "bank", "bank_days": True}, {"weekends_off": "yes"}, {"expiry": {}}, {"colour": "red"}, [], "x",
+    )],
+    *[create(f"{name}={value!r}", **{name: value}) for name, values in {
+        "game": [5, [], {}, None, "chess"],
+        "players": ["x", [], True, None, 1.5, -1],
+        "options": [[], "x", None, {"edition": []}, {"deck": ["guard"]}],
+        "visibility": [5, [], None, "secret"],
+        "bots": [[], None, {"1": []}, {"x": "basic"}, {"1": "nope"}, {"-1": "basic"}],
+        "play": ["maybe", [], None],
+    }.items() for value in values],
+    *[move(f"{name}={value!r}", **{name: value}) for name, values in {
+        "move": ["x", 5, [], None, {}, {"card": []}, {"card": {}}, {"card": "guard", "target": []},
+                 {"card": "guard", "target": HUGE, "guess": {}}],
+        "expected_seq": ["x", -1, None, True, 1.5, [], {}],
+        "idempotency_key": [[], {}, "x" * 101, ""],
+    }.items() for value in values],
+    *[post_json(f"move text={value!r}", "/api/games/{game}/moves/", {"text": value, "expected_seq": 0})
+      for value in ([], {}, "\x00", "guard " * 40, "٣", "guard ²", "")],
+    *[post_json(f"join with invite_code={value!r}", "/api/games/{open}/join/", {"invite_code": value}, who="carol")
+      for value in ([], {}, None)],
+    *[post_json(f"absence {body!r}", "/api/absences/", body) for body in (
+        {"starts_on": "x", "ends_on": "y"}, {"starts_on": 5, "ends_on": []}, {"starts_on": "2030-02-30", "ends_on":
+        "2030-03-01"}, {"starts_on": "9999-12-31", "ends_on": "9999-12-31"}, {"starts_on": "2030-01-01"},
+    )],
+    *[Bad(f"profile {body!r}", "PATCH", "/api/me/", 400, body=body) for body in (
+        {"time_zone": "../../etc/passwd"}, {"time_zone": []}, {"time_zone": "\x00"}, {"reminder_lead_hours": HUGE},
+        {"reminder_lead_hours": "soon"},
+    )],
+    # Malformed and unknown addresses: JSON under /api/, whatever Django's URL resolver says.
+    *[Bad(f"GET {url}", "GET", url, 404) for url in (
+        "/api/games/abc/", f"/api/games/{HUGE}/", f"/api/games/{HUGE}/history/", "/api/nothing/", "/api/games/1/x/",
+    )],
+    post_json("a move in game 10**30", f"/api/games/{HUGE}/moves/", {"text": "handmaid", "expected_seq": 0},
+              status=404),
+    Bad("DELETE absence 10**30", "DELETE", f"/api/absences/{HUGE}/", 400, says="No such absence"),
+    Bad("page of game 10**30", "GET", f"/games/{HUGE}/", 404, api=False),
+    Bad("join game 10**30", "POST", f"/games/{HUGE}/join/", 404, api=False, body={}),
+    Bad("OPTIONS on the API docs", "OPTIONS", "/api/docs/", 405, api=False),
+    Bad("a Host header the site does not serve", "GET", "/api/game-types/", 400, who="anonymous",
+        headers={"HTTP_HOST": "evil.example"}, says="Bad request"),
+]
+
+
+@pytest.fixture
+def tables(alice, bob, carol, start_scripted_game):
+    """Alice's public and private games in play (against bob), her private table still open, bob's public one."""
+    private_open = services.create_game(creator=alice, engine_slug="love-letter", players=3, visibility="private")
+    services.join_game(game_id=private_open.pk, user=bob, invite_code=private_open.invite_code)
+    public_open = services.create_game(creator=bob, engine_slug="love-letter", players=3)
+    for user in (alice, bob, carol):
+        profile_of(user)  # made on first use; not a change a request makes
+    return {
+        "game": start_scripted_game(alice, bob).pk,
+        "private_game": start_scripted_game(alice, bob, visibility="private").pk,
+        "private": private_open.pk,
+        "open": public_open.pk,
+    }
+
+
+def database_rows() -> dict:
+    """Every row of the service's own tables, to prove a request changed nothing."""
+    rows = {}
+    for model in apps.get_models():
+        if model.__module__.startswith("turnbased."):
+            rows[model._meta.label] = sorted(map(repr, model.objects.values_list()))
+    return rows
+
+
+def send(case: Bad, users: dict, tables: dict):
+    client = Client(raise_request_exception=False)
+    headers = dict(case.headers)
+    user = users.get(case.who)
+    if case.api and user is not None:
+        headers["HTTP_AUTHORIZATION"] = f"Token {api_token(user)}"
+    elif user is not None:
+        client.force_login(user)
+    url = case.url.format(**tables)
+    if case.api:
+        data = case.body if isinstance(case.body, str) else "" if case.body is None else json.dumps(case.body)
+        return client.generic(case.method, url, data, content_type="application/json", **headers)
+    if case.method == "POST":
+        return client.post(url, case.body or {}, **headers)
+    return client.generic(case.method, url, **headers)
+
+
+def test_bad_input_gets_a_4xx_and_changes_nothing(tables, alice, carol, subtests):
+    users = {"alice": alice, "carol": carol, "anonymous": None}
+    for case in CASES:
+        with subtests.test(case.name):
+            before = database_rows()
+            response = send(case, users, tables)
+            assert response.status_code == case.status, response.content[:300]
+            if case.api:
+                assert response["Content-Type"] == "application/json", response.content[:300]
+                assert case.says in response.json()["detail"]
+            elif case.status == 302:
+                messages = [message.message for message in get_messages(response.wsgi_request)]
+                assert "could not be read" in str(messages)
+            else:
+                assert case.says in response.content.decode()
+            assert database_rows() == before
+
+
+def api_routes(resolver=None, prefix=""):
+    """Yield every URL pattern of the API as a path with its parameters still in <...>."""
+    for entry in (resolver or get_resolver()).url_patterns:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            yield from api_routes(entry, route)
+        elif isinstance(entry, URLPattern) and route.startswith("api/"):
+            yield "/" + route
+
+
+def test_every_api_address_answers_head_and_options_without_a_server_error(tables, alice):
+    routes = sorted(set(api_routes()))
+    assert "/api/games/<int:game_id>/moves/" in routes and len(routes) > 10
+    users = {"alice": alice, "anonymous": None}
+    before = database_rows()
+    for route in routes:
+        url = route.replace("<int:game_id>", str(tables["game"])).replace("<int:absence_id>", "1")
+        for who in users:
+            for method in ("HEAD", "OPTIONS"):
+                response = send(Bad("probe", method, url, 0, who=who), users, tables)
+                assert response.status_code < 500, (method, url, who, response.content[:300])
+                if response.status_code >= 400 and method == "OPTIONS" and route != "/api/docs/":
+                    assert response.json()["detail"], (method, url, who)
+    assert database_rows() == before
+
+
+def test_webhooks_answer_only_for_the_configured_provider(settings):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret"}  # enough for Postmark, not for Mailgun (a signing key)
+    client = Client(raise_request_exception=False)
+    unsigned = client.post("/anymail/postmark/inbound/", "{}", content_type="application/json")
+    assert unsigned.status_code in (400, 401, 403)  # anymail's own refusal of an unsigned call: the route is live
+    assert client.post("/anymail/mailgun/tracking/", {}).status_code == 404

@@ -1,0 +1,143 @@
+"""Refuse oversized and malformed requests with a 4xx before they reach a view, JSON under /api/.
+
+Python's json module recurses once per nesting level, so ``[[[[...]]]]`` deep enough raises
+RecursionError (a server error) instead of ValueError; bodies are refused by size before
+anything reads them; and Django's own 400/403/404/500 pages become ``{"detail": ...}`` for the API.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from functools import wraps
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.http import Http404, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.views import defaults
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+API_PREFIX = "/api/"
+
+logger = logging.getLogger(__name__)
+
+
+class JSONTooDeep(ValueError):
+    """The JSON nests arrays and objects deeper than ``settings.MAX_JSON_DEPTH``."""
+
+
+def _deeper_than(value, limit: int) -> bool:
+    """Tell whether ``value`` nests lists and dicts more than ``limit`` levels (without recursing)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def checked_depth(value):
+    """Return ``value``; raise JSONTooDeep when it nests deeper than the setting allows."""
+    if _deeper_than(value, settings.MAX_JSON_DEPTH):
+        raise JSONTooDeep(f"The JSON is nested more than {settings.MAX_JSON_DEPTH} levels deep.")
+    return value
+
+
+def loads(text: str | bytes):
+    """Parse JSON like ``json.loads``, raising ValueError (never RecursionError) for any bad input."""
+    try:
+        return checked_depth(json.loads(text))
+    except RecursionError:
+        raise JSONTooDeep(f"The JSON is nested more than {settings.MAX_JSON_DEPTH} levels deep.") from None
+
+
+class BoundedJSONParser(JSONParser):
+    """DRF's JSON parser, answering 400 to JSON nested too deeply or in an unknown encoding."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return checked_depth(super().parse(stream, media_type, parser_context))
+        except RecursionError:
+            raise ParseError(f"JSON parse error - nested more than {settings.MAX_JSON_DEPTH} levels deep.") from None
+        except JSONTooDeep as error:
+            raise ParseError(f"JSON parse error - {error}") from None
+
+
+def is_api(request) -> bool:
+    return request.path_info.startswith(API_PREFIX)
+
+
+def _body_too_large(request) -> HttpResponse:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    detail = f"The request body is larger than the limit of {limit} bytes."
+    if is_api(request):
+        return JsonResponse({"detail": detail}, status=413)
+    return HttpResponse(render_to_string("413.html", {"detail": detail}), status=413)
+
+
+class RequestBodyLimitMiddleware:
+    """Answer 413 to a body over DATA_UPLOAD_MAX_MEMORY_SIZE from its Content-Length, unread.
+
+    Django checks the limit only where it reads ``request.body`` (and answers an HTML 400); DRF's
+    parsers read the stream directly and never check it.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # Django reads no body for an unreadable length
+        if limit is not None and length > limit:
+            return _body_too_large(request)
+        return self.get_response(request)
+
+
+def _json_or_page(request, status: int, detail: str, page):
+    if is_api(request):
+        return JsonResponse({"detail": detail}, status=status)
+    return page()
+
+
+def bad_request(request, exception):
+    """Django's 400 (a malformed request, too many fields, a disallowed host), JSON under /api/."""
+    return _json_or_page(request, 400, "Bad request.", lambda: defaults.bad_request(request, exception))
+
+
+def permission_denied(request, exception):
+    return _json_or_page(request, 403, "You may not do this.", lambda: defaults.permission_denied(request, exception))
+
+
+def page_not_found(request, exception):
+    """Django's 404 for an address no view answers, JSON under /api/."""
+    return _json_or_page(request, 404, "Not found.", lambda: defaults.page_not_found(request, exception))
+
+
+def server_error(request):
+    return _json_or_page(request, 500, "Server error.", lambda: defaults.server_error(request))
+
+
+def only_for_a_configured_mail_provider(view):
+    """Answer 404 from a provider webhook unless ANYMAIL configures that provider.
+
+    Without settings anymail's views fail (a server error) or, worse, accept unauthenticated calls.
+    """
+
+    @wraps(view)
+    def webhook(request, *args, **kwargs):
+        if not settings.ANYMAIL:
+            raise Http404("No mail provider is configured.")
+        try:
+            return view(request, *args, **kwargs)
+        except ImproperlyConfigured as error:  # another provider than the one configured
+            logger.warning("mail webhook %s called, but its provider is not configured: %s", request.path, error)
+            raise Http404("This mail provider is not configured.") from None
+
+    return webhook
