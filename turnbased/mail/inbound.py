@@ -13,18 +13,18 @@ and is never answered:
    (``InboundDrop``) and dropped: answering the From of forged mail would be
    backscatter.
 2. The same message (Message-ID) delivered again is ignored.
-3. Size and MIME structure, measured on the raw bytes: a reply over the limits
-   gets a short answer and is never parsed.
-4. The full parse: the first line of new text is the command, a move in the
-   game's notation, ``show``, ``help`` or ``resign``. Every outcome is answered,
-   to the player's own address.
+3. Size and MIME structure, measured on the raw bytes (``inbound_limits``): a
+   reply over the limits gets a short answer and is never parsed.
+4. The full parse, with header values kept as plain strings: the first line of
+   new text (``reply_text``) is the command, a move in the game's notation,
+   ``show``, ``help`` or ``resign``. Every outcome is answered, to the player's
+   own address.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import re
 from dataclasses import dataclass
 from email import message_from_bytes
 from email.header import decode_header, make_header
@@ -34,19 +34,21 @@ from email.utils import getaddresses
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from turnbased.mail import compose, inbound_limits, sender_auth
-from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command
 from turnbased.mail.models import InboundDrop, InboundDropReason, InboundEmail, InboundStatus
+from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command
 from turnbased.mail.tokens import BadToken, ExpiredToken, ReplyToken, find_reply_addresses, read_reply_address
 from turnbased.play import services
 from turnbased.play.errors import Conflict, GameNotFound, IllegalMoveError, NotAllowed, PlayError, StaleSequence
 from turnbased.play.models import Game, GameStatus, MoveSource
 
 logger = logging.getLogger(__name__)
+
 
 def _clean(value) -> str:
     """Return header or body text safe to store: a string without NUL or other control characters."""
@@ -81,7 +83,8 @@ def read_headers(raw: bytes, envelope_recipients: list[str] | None = None) -> He
         sender = _single_address(message.get_all("From", []))
         subject = _clean(_decoded_header(str(message.get("Subject", ""))[:1000]))[:200]
         for header in ("Delivered-To", "X-Original-To", "To", "Cc"):
-            candidates += [address for value in message.get_all(header, []) for address in find_reply_addresses(str(value))]
+            for value in message.get_all(header, []):
+                candidates += find_reply_addresses(str(value))
     except Exception:  # garbled headers: the envelope may still say where it went
         logger.info("could not read the headers of inbound message %s", digest, exc_info=True)
         message_id, sender, subject = digest, "", ""
@@ -128,7 +131,7 @@ class Reply:
 
     headers: Headers
     token: ReplyToken
-    user: object
+    user: AbstractBaseUser
     game: Game
 
 
@@ -199,8 +202,12 @@ def handle_inbound(raw: bytes, envelope_recipients: list[str] | None = None, pro
     refusal = provider.get("refusal") or inbound_limits.raw_refusal(raw)
     if refusal is None:
         # Within the limits the full parse takes milliseconds; a few more limits need the parsed parts.
-        message = message_from_bytes(raw, policy=compat32)
-        refusal = inbound_limits.parsed_refusal(message)
+        try:
+            message = message_from_bytes(raw, policy=compat32)
+            refusal = inbound_limits.parsed_refusal(message)
+        except Exception:  # the parser gives up on very little, but a player's garbled reply still gets an answer
+            logger.info("could not parse inbound message %s", headers.message_id, exc_info=True)
+            refusal = inbound_limits.TOO_COMPLEX
     if refusal:
         status, outcome = _refuse(reply, refusal)
     else:

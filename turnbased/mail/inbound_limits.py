@@ -1,12 +1,13 @@
 """Cheap limits on inbound mail, checked before the full MIME parse.
 
-Python's email parser builds an object, with parsed headers, for every part:
-a 600 KB message of 20,000 tiny parts costs seconds, and a few thousand nested
-parts exhaust the recursion limit. So a reply is measured first from its raw
-bytes, in linear time and without the parser: its size, an upper bound on its
-parts (every part starts on a line beginning with ``--``), and an upper bound
-on its nesting (every level is a ``multipart/*`` or ``message/*`` header).
-Only a message within all three limits is parsed in full.
+Python's email parser builds an object for every part: a 600 KB message of
+20,000 tiny parts cost seconds, and a few thousand nested parts exhaust the
+recursion limit. So a reply is measured first from its raw bytes, in linear
+time and without the parser: its size, an upper bound on its parts (every
+part starts on a line beginning with ``--``), and an upper bound on its
+nesting (every level is a ``multipart/*`` or ``message/*`` header). Only a
+message within all three limits is parsed; ``parsed_refusal`` then checks the
+parts and the length of every header field before anything reads them.
 """
 
 from __future__ import annotations
