@@ -243,6 +243,11 @@ MAIL_INBOUND_PORT = env.int("MAIL_INBOUND_PORT", default=2526)
 # In development the mail server also keeps every outgoing message (EMAIL_HOST:EMAIL_PORT) for /mailbox/.
 MAIL_SINK = env.bool("MAIL_SINK", default=DEBUG)
 REPLY_TOKEN_MAX_AGE_DAYS = env.int("REPLY_TOKEN_MAX_AGE_DAYS", default=60)
+# Limits on a reply: run_mail_server refuses a bigger message (552); the worker refuses, unparsed, one
+# with more MIME parts or more multipart/message containers (which bounds how deep they nest).
+MAIL_INBOUND_MAX_BYTES = env.int("MAIL_INBOUND_MAX_BYTES", default=1024 * 1024)
+MAIL_INBOUND_MAX_PARTS = env.int("MAIL_INBOUND_MAX_PARTS", default=100)
+MAIL_INBOUND_MAX_CONTAINERS = env.int("MAIL_INBOUND_MAX_CONTAINERS", default=10)
 # Provider settings for django-anymail, e.g. ANYMAIL='{"MAILGUN_API_KEY": "...", "WEBHOOK_SECRET": "user:pass"}'
 # with EMAIL_BACKEND=anymail.backends.mailgun.EmailBackend.
 ANYMAIL = env.json("ANYMAIL", default={})

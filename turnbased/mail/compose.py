@@ -133,13 +133,19 @@ def digest_email(user, games: list[Game]) -> EmailMultiAlternatives:
 
 
 def answer_email(*, to: str, subject: str, heading: str, detail: str, original_message_id: str | None,
-                 game: Game | None = None, user=None) -> EmailMultiAlternatives:
-    """Answer a reply: what was done, or why nothing was, with the position when it helps."""
+                 game: Game | None = None, user=None, reply_to_current: bool = False) -> EmailMultiAlternatives:
+    """Answer a reply: what was done, or why nothing was, with the position when it helps.
+
+    With ``reply_to_current`` the answer carries a reply address for the current
+    position even when it is not the player's turn (to confirm a resign).
+    """
     context = {"heading": heading, "detail": detail}
     reply_to = None
     if game is not None and user is not None and game.seats.filter(user=user).exists():
         context.update(position_context(game, user))
         reply_to = context["reply_to"]
+        if reply_to is None and reply_to_current and game.status == GameStatus.ACTIVE:
+            reply_to = reply_address(user_id=user.pk, game_id=game.pk, seq=game.seq)
     subject = subject if subject.lower().startswith("re:") else f"Re: {subject}" if subject else heading
     return build(
         to=to, subject=subject, template="answer", context=context, user=user, reply_to=reply_to,

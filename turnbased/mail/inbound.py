@@ -1,107 +1,53 @@
-"""Replies by email: read the move out of a reply, make it, and always answer.
+"""Replies by email: check who sent them, read the move, make it, and answer the player.
 
-The reply address carries a signed token bound to (user, game, seq); the
-sender must be that user's address; the first line of new text is the
-command: a move in the game's notation, ``show``, ``help`` or ``resign``.
+The reply address carries a signed token bound to (user, game, seq); it is the
+password of email play, since anyone can write any From header. A reply is
+handled in stages, cheapest first, so that forged or abusive mail costs little
+and is never answered:
+
+1. Who: the reply address (envelope recipients first, then the headers, read
+   without the body) is signed by us, not expired, and names a player seated
+   in that game; the From address is that player's; and the provider's SPF and
+   DKIM verdicts, when the reply came through its webhook, do not fail for the
+   sender's domain. Anything else is logged, counted per day and reason
+   (``InboundDrop``) and dropped: answering the From of forged mail would be
+   backscatter.
+2. The same message (Message-ID) delivered again is ignored.
+3. Size and MIME structure, measured on the raw bytes (``inbound_limits``): a
+   reply over the limits gets a short answer and is never parsed.
+4. The full parse, with header values kept as plain strings: the first line of
+   new text (``reply_text``) is the command, a move in the game's notation,
+   ``show``, ``help`` or ``resign``. Every outcome is answered, to the player's
+   own address.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import re
 from dataclasses import dataclass
-from email import message_from_bytes, policy
-from email.message import EmailMessage
-from email.utils import getaddresses, parseaddr
-from html.parser import HTMLParser
+from email import message_from_bytes
+from email.header import decode_header, make_header
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+from email.utils import getaddresses
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
 
-from turnbased.mail import compose
-from turnbased.mail.models import InboundEmail, InboundStatus
-from turnbased.mail.tokens import BadToken, ExpiredToken, is_reply_address, read_reply_address
+from turnbased.mail import compose, inbound_limits, sender_auth
+from turnbased.mail.models import InboundDrop, InboundDropReason, InboundEmail, InboundStatus
+from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command
+from turnbased.mail.tokens import BadToken, ExpiredToken, ReplyToken, find_reply_addresses, read_reply_address
 from turnbased.play import services
 from turnbased.play.errors import Conflict, GameNotFound, IllegalMoveError, NotAllowed, PlayError, StaleSequence
-from turnbased.play.models import Game, MoveSource
+from turnbased.play.models import Game, GameStatus, MoveSource
 
 logger = logging.getLogger(__name__)
-
-MAX_MESSAGE_BYTES = 512 * 1024
-MAX_COMMAND_LENGTH = 200
-
-_QUOTE_HEADERS = [
-    re.compile(r"^on .+wrote:\s*$", re.IGNORECASE),
-    re.compile(r"^-+\s*original message\s*-+$", re.IGNORECASE),
-    re.compile(r"^_{10,}$"),
-    re.compile(r"^(from|sent|to|subject|date):\s.+$", re.IGNORECASE),
-    re.compile(r"^le .+a écrit\s*:\s*$", re.IGNORECASE),
-    re.compile(r"^am .+schrieb .+:\s*$", re.IGNORECASE),
-]
-_SIGNATURE = re.compile(r"^(--|—|sent from my .+|get outlook for .+)\s*$", re.IGNORECASE)
-
-
-class _TextOfHtml(HTMLParser):
-    """Collect the visible text of an HTML body, a line per block, leaving out quoted parts."""
-
-    BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "pre"}
-    HIDDEN = {"style", "script", "head", "title", "blockquote"}
-    VOID = {"br", "img", "hr", "meta", "input", "link", "wbr"}
-
-    def __init__(self):
-        super().__init__()
-        self.parts: list[str] = []
-        self.hidden_depth = 0
-
-    def handle_starttag(self, tag, attrs):
-        if self.hidden_depth:
-            self.hidden_depth += 0 if tag in self.VOID else 1
-        elif tag in self.HIDDEN or "quote" in (dict(attrs).get("class") or ""):
-            self.hidden_depth = 1
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag):
-        if self.hidden_depth:
-            self.hidden_depth -= 1
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data):
-        if not self.hidden_depth:
-            self.parts.append(data)
-
-    def text(self) -> str:
-        return "".join(self.parts)
-
-
-def html_to_text(html: str) -> str:
-    parser = _TextOfHtml()
-    parser.feed(html)
-    return parser.text()
-
-
-def new_text(message: EmailMessage) -> str:
-    """Return the body text the sender wrote: the plain part, or the HTML part as text."""
-    plain = message.get_body(preferencelist=("plain",))
-    if plain is not None:
-        return plain.get_content()
-    html = message.get_body(preferencelist=("html",))
-    if html is not None:
-        return html_to_text(html.get_content())
-    return ""
-
-
-def first_command(text: str) -> str:
-    """Return the first line of new text: above the quoted history and the signature."""
-    for raw in text.replace("\r\n", "\n").split("\n"):
-        line = raw.strip().replace("\u00a0", " ")
-        if line.startswith(">") or any(pattern.match(line) for pattern in _QUOTE_HEADERS) or _SIGNATURE.match(line):
-            return ""
-        if line:
-            return re.sub(r"\s+", " ", line)[: MAX_COMMAND_LENGTH + 1]
-    return ""
 
 
 def _clean(value) -> str:
@@ -110,146 +56,266 @@ def _clean(value) -> str:
 
 
 @dataclass
-class Reply:
-    """What we could read of one inbound message."""
+class Headers:
+    """What the top-level headers (and the envelope) say about one inbound message."""
 
     message_id: str
     sender: str
     recipient: str
     subject: str
-    command: str
-    oversized: bool = False
 
 
-def read_reply(raw: bytes, envelope_recipients: list[str] | None = None) -> Reply:
-    """Parse a raw message (it may be garbled) into a ``Reply``; never raises for bad input."""
-    digest = hashlib.sha256(raw).hexdigest()[:40]
-    oversized = len(raw) > MAX_MESSAGE_BYTES
-    try:
-        message = message_from_bytes(raw[: MAX_MESSAGE_BYTES * 2], policy=policy.default)
-        message_id = _clean(message.get("Message-ID", ""))[:200] or f"<sha256-{digest}>"
-        sender = _clean(parseaddr(_clean(message.get("From", "")))[1])
-        subject = _clean(message.get("Subject", ""))[:200]
-        candidates = list(envelope_recipients or [])
-        for header in ("Delivered-To", "X-Original-To", "To", "Cc"):
-            candidates += [address for _, address in getaddresses([str(v) for v in message.get_all(header, [])])]
-        recipient = next((address for address in candidates if is_reply_address(address)), "")
-        command = "" if oversized else _clean(first_command(new_text(message)))
-    except Exception:  # a garbled message still gets an answer if we can find who sent it
-        logger.info("could not parse inbound message %s", digest, exc_info=True)
-        return Reply(message_id=f"<sha256-{digest}>", sender="", recipient="", subject="", command="")
-    return Reply(message_id=message_id, sender=sender, recipient=recipient, subject=subject, command=command,
-                 oversized=oversized)
+# A From header of a real person is short; a longer one is not worth parsing.
+MAX_FROM_CHARS = 1000
 
 
-def handle_inbound(raw: bytes, envelope_recipients: list[str] | None = None) -> str:
-    """Process one reply end to end and send the answer; return a short outcome for logs.
+def read_headers(raw: bytes, envelope_recipients: list[str] | None = None) -> Headers:
+    """Read the headers of a raw message (it may be garbled) without its body; never raises.
 
-    A message seen before (same Message-ID) is ignored, so a redelivered
-    email never plays twice or answers twice.
+    Headers stay plain strings (``compat32``), and each one read is bounded:
+    the reply address is found by its pattern, not by parsing address lists.
     """
-    reply = read_reply(raw, envelope_recipients)
+    digest = f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}>"
+    candidates = [address for address in envelope_recipients or [] if find_reply_addresses(address)]
     try:
-        with transaction.atomic():
-            record = InboundEmail.objects.create(
-                message_id=reply.message_id, sender=reply.sender[:254], recipient=reply.recipient[:254],
-                subject=reply.subject, command=reply.command[:MAX_COMMAND_LENGTH],
-            )
-    except IntegrityError:
-        return "duplicate"
-    status, outcome = _answer(reply)
-    record.status = status
-    record.outcome = outcome
-    record.save(update_fields=["status", "outcome"])
-    return outcome
+        message = BytesHeaderParser(policy=compat32).parsebytes(inbound_limits.header_block(raw))
+        message_id = _clean(str(message.get("Message-ID", ""))[:1000])[:200] or digest
+        sender = _single_address(message.get_all("From", []))
+        subject = _clean(_decoded_header(str(message.get("Subject", ""))[:1000]))[:200]
+        for header in ("Delivered-To", "X-Original-To", "To", "Cc"):
+            for value in message.get_all(header, []):
+                candidates += find_reply_addresses(str(value))
+    except Exception:  # garbled headers: the envelope may still say where it went
+        logger.info("could not read the headers of inbound message %s", digest, exc_info=True)
+        message_id, sender, subject = digest, "", ""
+    return Headers(message_id=message_id, sender=sender, recipient=candidates[0] if candidates else "",
+                   subject=subject)
 
 
-def _answer(reply: Reply) -> tuple[str, str]:
-    """Do what the reply asks and email the answer; return (status, outcome)."""
-    if not reply.sender:
-        return InboundStatus.REJECTED, "no sender address: nobody to answer"
+def _single_address(values: list) -> str:
+    """Return the one address of the From header(s), or "" when there are none or several."""
+    text = ", ".join(str(value) for value in values)
+    if not text or len(text) > MAX_FROM_CHARS:
+        return ""
+    addresses = getaddresses([text])
+    return _clean(addresses[0][1]) if len(addresses) == 1 else ""
 
-    def answer(heading: str, detail: str = "", *, game=None, user=None):
-        compose.answer_email(
-            to=reply.sender, subject=reply.subject, heading=heading, detail=detail,
-            original_message_id=reply.message_id, game=game, user=user,
-        ).send()
 
+def _decoded_header(value: str) -> str:
     try:
-        token = read_reply_address(reply.recipient)
+        return str(make_header(decode_header(value)))
+    except (ValueError, LookupError, UnicodeError):  # a malformed or unknown encoding: keep it as written
+        return value
+
+
+def read_command(message) -> str:
+    """Return the first line of new text of a parsed message (within the limits)."""
+    try:
+        return _clean(first_command(body_text(message)))
+    except Exception:  # a body we cannot read has no move in it; the player is told so
+        logger.info("could not read the body of an inbound message", exc_info=True)
+        return ""
+
+
+class Dropped(Exception):
+    """The message is not from a player of the game its address names: drop it unanswered."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Reply:
+    """A message from a real player of the game its reply address names."""
+
+    headers: Headers
+    token: ReplyToken
+    user: AbstractBaseUser
+    game: Game
+
+
+def verify(headers: Headers, verdicts: list | None = None) -> Reply:
+    """Check the reply address, the player, the sender and the provider's verdicts; raise ``Dropped``."""
+    if not headers.recipient:
+        raise Dropped(InboundDropReason.NO_REPLY_ADDRESS)
+    try:
+        token = read_reply_address(headers.recipient)
     except ExpiredToken:
-        answer("This reply address has expired.",
-               "Replies are accepted for a limited time. Open the game page, or reply to your latest turn email.")
-        return InboundStatus.REJECTED, "expired token"
+        raise Dropped(InboundDropReason.EXPIRED_ADDRESS) from None
     except BadToken:
-        answer("This email was not sent to a valid game address, so nothing was played.",
-               "Reply to a turn email from turnbased without changing its reply address.")
-        return InboundStatus.REJECTED, "forged or missing token"
-
+        raise Dropped(InboundDropReason.FORGED_ADDRESS) from None
     user = get_user_model().objects.filter(pk=token.user_id).first()
     game = Game.objects.filter(pk=token.game_id).first()
     if user is None or game is None or not game.seats.filter(user=user).exists():
-        answer("This email was not sent to a valid game address, so nothing was played.")
-        return InboundStatus.REJECTED, "token for no such player"
-    if reply.sender.lower() != (user.email or "").lower():
-        answer("Moves are only accepted from the address the turn email was sent to.",
-               "Nothing was played. Reply from that address, or use the game page.")
-        return InboundStatus.REJECTED, "sender does not own the token"
-    if reply.oversized:
-        answer("Your reply was too large to read, so nothing was played.",
-               "Reply with just your move on the first line.", game=game, user=user)
-        return InboundStatus.REJECTED, "oversized"
+        raise Dropped(InboundDropReason.UNKNOWN_PLAYER)
+    if not is_players_address(user, headers.sender):
+        raise Dropped(InboundDropReason.WRONG_SENDER)
+    failure = sender_auth.authentication_failure(verdicts or [], headers.sender)
+    if failure is not None:
+        raise Dropped(failure)
+    return Reply(headers=headers, token=token, user=user, game=game)
 
-    command = reply.command
+
+def is_players_address(user, sender: str) -> bool:
+    """Tell whether ``sender`` is the address the player's emails go to."""
+    return bool(sender) and sender.lower() == (user.email or "").lower()
+
+
+def count_drop(reason: str) -> None:
+    """Add one to today's count of messages dropped for ``reason``: one row per day and reason, never more."""
+    day = timezone.now().date()
+    rows = InboundDrop.objects.filter(day=day, reason=reason)
+    if rows.update(count=F("count") + 1):
+        return
+    try:
+        with transaction.atomic():
+            InboundDrop.objects.create(day=day, reason=reason, count=1)
+    except IntegrityError:  # another worker created today's row first
+        rows.update(count=F("count") + 1)
+
+
+def handle_inbound(raw: bytes, envelope_recipients: list[str] | None = None, provider: dict | None = None) -> str:
+    """Process one message end to end and answer it when it is from a player; return an outcome for logs.
+
+    ``provider`` comes from the webhook path only: ``verdicts`` (SPF/DKIM, see
+    ``sender_auth``) and ``refusal`` when the webhook already found the message
+    over the limits (then ``raw`` holds its headers only).
+    """
+    provider = provider or {}
+    headers = read_headers(raw, envelope_recipients)
+    try:
+        reply = verify(headers, provider.get("verdicts"))
+    except Dropped as drop:
+        count_drop(drop.reason)
+        # The address is not logged: a valid one from a wrong sender is a password.
+        logger.info("dropped inbound message %s unanswered: %s", headers.message_id, drop.reason)
+        return f"dropped: {drop.reason}"
+    try:
+        with transaction.atomic():
+            record = InboundEmail.objects.create(
+                message_id=headers.message_id, sender=headers.sender[:254], recipient=headers.recipient[:254],
+                subject=headers.subject,
+            )
+    except IntegrityError:
+        return "duplicate"
+    refusal = provider.get("refusal") or inbound_limits.raw_refusal(raw)
+    if refusal is None:
+        # Within the limits the full parse takes milliseconds; a few more limits need the parsed parts.
+        try:
+            message = message_from_bytes(raw, policy=compat32)
+            refusal = inbound_limits.parsed_refusal(message)
+        except Exception:  # the parser gives up on very little, but a player's garbled reply still gets an answer
+            logger.info("could not parse inbound message %s", headers.message_id, exc_info=True)
+            refusal = inbound_limits.TOO_COMPLEX
+    if refusal:
+        status, outcome = _refuse(reply, refusal)
+    else:
+        command = read_command(message)
+        record.command = command[:MAX_COMMAND_LENGTH]
+        status, outcome = _act(reply, command)
+    record.status = status
+    record.outcome = outcome
+    record.save(update_fields=["command", "status", "outcome"])
+    return outcome
+
+
+def _answerer(reply: Reply):
+    """Return a function that emails an answer to the player's own address, threaded under their reply."""
+
+    def answer(heading: str, detail: str = "", *, game: Game | None = None, confirm_resign: bool = False):
+        compose.answer_email(
+            to=reply.user.email, subject=reply.headers.subject, heading=heading, detail=detail,
+            original_message_id=reply.headers.message_id, game=game, user=reply.user,
+            reply_to_current=confirm_resign,
+        ).send()
+
+    return answer
+
+
+def _refuse(reply: Reply, refusal: str) -> tuple[str, str]:
+    limits = f"at most {settings.MAIL_INBOUND_MAX_BYTES // 1024} KB and {settings.MAIL_INBOUND_MAX_PARTS} parts"
+    _answerer(reply)(f"Your reply was {refusal} to read, so nothing was played.",
+                     f"Replies may have {limits}. Reply with just your move on the first line.",
+                     game=_fresh(reply.game))
+    return InboundStatus.REJECTED, refusal
+
+
+def _act(reply: Reply, command: str) -> tuple[str, str]:
+    """Do what the reply asks and email the answer; return (status, outcome)."""
+    answer = _answerer(reply)
+    game, user = reply.game, reply.user
     word = command.lower().strip(" .!")
     if not command:
         answer("Your reply had no move in it, so nothing was played.",
-               "Write your move on the first line of the reply, above the quoted email.", game=game, user=user)
+               "Write your move on the first line of the reply, above the quoted email.", game=game)
         return InboundStatus.REJECTED, "empty"
     if len(command) > MAX_COMMAND_LENGTH:
-        answer("That first line is too long to be a move, so nothing was played.", game=game, user=user)
+        answer("That first line is too long to be a move, so nothing was played.", game=game)
         return InboundStatus.REJECTED, "too long"
     if word in ("show", "position", "board"):
-        answer("Here is the game as it stands.", game=game, user=user)
+        answer("Here is the game as it stands.", game=game)
         return InboundStatus.ANSWERED, "show"
     if word in ("help", "?"):
         answer("How to play by email.",
                "Reply to a turn email with your move on the first line. The list of moves in each turn email "
-               "shows what you may play; \"show\" sends the position again; \"resign\" leaves the game.",
-               game=game, user=user)
+               "shows what you may play; \"show\" sends the position again; \"resign\" leaves the game (a "
+               "resign sent to an older email is only done once you confirm it).",
+               game=game)
         return InboundStatus.ANSWERED, "help"
     if word == "resign":
-        try:
-            services.resign_game(game_id=game.pk, user=user, source=MoveSource.EMAIL)
-        except PlayError as error:
-            answer("You could not resign.", error.detail, game=_fresh(game), user=user)
-            return InboundStatus.REJECTED, f"resign refused: {error.detail}"
-        answer("You resigned.", game=_fresh(game), user=user)
-        return InboundStatus.MOVED, "resigned"
+        return _resign(reply)
 
     try:
         outcome = services.submit_move(
-            game_id=game.pk, user=user, expected_seq=token.seq, text=command, source=MoveSource.EMAIL,
-            idempotency_key=f"email:{hashlib.sha256(reply.message_id.encode()).hexdigest()[:40]}",
+            game_id=game.pk, user=user, expected_seq=reply.token.seq, text=command, source=MoveSource.EMAIL,
+            idempotency_key=f"email:{hashlib.sha256(reply.headers.message_id.encode()).hexdigest()[:40]}",
         )
     except StaleSequence:
         answer(f"Your move \"{command}\" was not played: the game has moved on since that email.",
-               "Here is the game as it stands now.", game=_fresh(game), user=user)
+               "Here is the game as it stands now.", game=_fresh(game))
         return InboundStatus.REJECTED, "stale"
     except IllegalMoveError as error:
-        answer(f"\"{command}\" is not a move you can make now, so nothing was played.",
-               error.detail, game=game, user=user)
+        answer(f"\"{command}\" is not a move you can make now, so nothing was played.", error.detail, game=game)
         return InboundStatus.REJECTED, f"illegal: {error.detail}"
     except Conflict as error:
-        answer(f"Your move \"{command}\" was not played: {error.detail}", game=_fresh(game), user=user)
+        answer(f"Your move \"{command}\" was not played: {error.detail}", game=_fresh(game))
         return InboundStatus.REJECTED, f"conflict: {error.detail}"
     except (GameNotFound, NotAllowed) as error:
         answer("Nothing was played.", error.detail)
         return InboundStatus.REJECTED, error.detail
     game = _fresh(game)
     answer(f"Your move \"{outcome.move.text}\" was played.",
-           "" if game.status == "active" else "The game is over.", game=game, user=user)
+           "" if game.status == "active" else "The game is over.", game=game)
     return InboundStatus.MOVED, f"played {outcome.move.text}"
+
+
+def _resign(reply: Reply) -> tuple[str, str]:
+    """Resign only from the address of the current position; from an older one, ask for a confirmation.
+
+    An old turn email may sit in a mailbox for weeks: whoever can read it holds
+    a valid address. A resign sent to it is answered with the current position
+    and an address for that position, and only a reply to that one resigns.
+    """
+    answer = _answerer(reply)
+    try:
+        with transaction.atomic():
+            # Locked, so the game cannot move on between the check and the resign.
+            current = Game.objects.select_for_update().get(pk=reply.game.pk)
+            confirm = current.status == GameStatus.ACTIVE and current.seq != reply.token.seq
+            if not confirm:
+                services.resign_game(game_id=current.pk, user=reply.user, source=MoveSource.EMAIL)
+    except PlayError as error:
+        answer("You could not resign.", error.detail, game=_fresh(reply.game))
+        return InboundStatus.REJECTED, f"resign refused: {error.detail}"
+    if confirm:
+        answer("Reply \"resign\" to this email to confirm that you resign.",
+               "The email you answered was written for an earlier position of this game, so you have not "
+               "resigned. This answer is for the game as it stands now; its reply address works until the "
+               "game moves on.", game=_fresh(reply.game), confirm_resign=True)
+        return InboundStatus.ANSWERED, "resign to confirm"
+    answer("You resigned.", game=_fresh(reply.game))
+    return InboundStatus.MOVED, "resigned"
 
 
 def _fresh(game: Game) -> Game:

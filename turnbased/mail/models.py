@@ -56,6 +56,33 @@ class InboundEmail(models.Model):
         return f"reply {self.message_id} from {self.sender}: {self.status}"
 
 
+class InboundDropReason(models.TextChoices):
+    """Why a message was dropped unanswered (answering a forged From would be backscatter)."""
+
+    NO_REPLY_ADDRESS = "no_reply_address", "not sent to a reply address"
+    FORGED_ADDRESS = "forged_address", "reply address not signed by us"
+    EXPIRED_ADDRESS = "expired_address", "reply address expired"
+    UNKNOWN_PLAYER = "unknown_player", "no such player in that game"
+    WRONG_SENDER = "wrong_sender", "sender is not that player's address"
+    SPF_FAILED = "spf_failed", "provider: SPF failed for the sender's domain"
+    DKIM_FAILED = "dkim_failed", "provider: DKIM failed for the sender's domain"
+
+
+class InboundDrop(models.Model):
+    """How many messages were dropped for one reason on one day (UTC): a counter, never the content."""
+
+    day = models.DateField()
+    reason = models.CharField(max_length=20, choices=InboundDropReason.choices)
+    count = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-day", "reason"]
+        constraints = [models.UniqueConstraint(fields=["day", "reason"], name="inbound_drop_day_reason_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.day}: {self.count} dropped ({self.reason})"
+
+
 class LocalMessage(models.Model):
     """A message caught by the local SMTP sink (development only), shown on the mailbox page."""
 

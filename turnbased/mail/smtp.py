@@ -1,8 +1,10 @@
 """Local SMTP servers (aiosmtpd): the inbound server for replies, and a sink that keeps outgoing mail.
 
-The inbound server accepts mail only for ``play+<token>@`` addresses and
-only queues it for a worker. The sink, for development, stores every message
-it is handed so the mailbox page can show it.
+The inbound server accepts mail only for reply addresses we signed that have
+not expired, refusing the others at RCPT (so a forger's own server, not we,
+tells them), takes at most ``MAIL_INBOUND_MAX_BYTES`` per message (a bigger
+one gets a 552) and only queues it for a worker. The sink, for development,
+stores every message it is handed so the mailbox page can show it.
 """
 
 from __future__ import annotations
@@ -13,19 +15,29 @@ from email.utils import getaddresses
 
 from aiosmtpd.controller import Controller
 from asgiref.sync import sync_to_async
+from django.conf import settings
 
-from turnbased.mail.tokens import is_reply_address
+from turnbased.mail.models import InboundDropReason
+from turnbased.mail.tokens import BadToken, ExpiredToken, is_reply_address, read_reply_address
 
 logger = logging.getLogger(__name__)
 
-SMTP_SIZE_LIMIT = 10 * 1024 * 1024
+# Outgoing mail kept by the development sink (turn emails carry a picture of the board).
+SINK_SIZE_LIMIT = 10 * 1024 * 1024
 
 
 class InboundHandler:
     """Accept replies to game addresses and hand them to a Celery task."""
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if not is_reply_address(address):
+        try:
+            read_reply_address(address)
+        except ExpiredToken:
+            await _count_drop(InboundDropReason.EXPIRED_ADDRESS)
+            return "550 5.1.1 This reply address has expired: reply to your latest game email or use the game page"
+        except BadToken:
+            await _count_drop(InboundDropReason.FORGED_ADDRESS if is_reply_address(address)
+                              else InboundDropReason.NO_REPLY_ADDRESS)
             return "550 5.1.1 No such mailbox: reply to a game email's address"
         envelope.rcpt_tos.append(address)
         return "250 OK"
@@ -41,6 +53,16 @@ class InboundHandler:
             logger.exception("could not queue an inbound message")
             return "451 4.3.0 Try again later"
         return "250 Message accepted for delivery"
+
+
+async def _count_drop(reason: str) -> None:
+    """Count a refused recipient like a dropped message; counting must never break the SMTP session."""
+    from turnbased.mail.inbound import count_drop
+
+    try:
+        await sync_to_async(count_drop, thread_sensitive=False)(reason)
+    except Exception:
+        logger.exception("could not count a refused recipient")
 
 
 def _store_local_message(raw: bytes, sender: str, recipients: list[str]) -> None:
@@ -78,6 +100,7 @@ class SinkHandler:
 
 def start_server(handler, host: str, port: int) -> Controller:
     """Start an SMTP server in a background thread and return its controller (call ``stop()``)."""
-    controller = Controller(handler, hostname=host, port=port, data_size_limit=SMTP_SIZE_LIMIT)
+    size_limit = SINK_SIZE_LIMIT if isinstance(handler, SinkHandler) else settings.MAIL_INBOUND_MAX_BYTES
+    controller = Controller(handler, hostname=host, port=port, data_size_limit=size_limit)
     controller.start()
     return controller

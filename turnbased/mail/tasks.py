@@ -37,11 +37,15 @@ def send_daily_digests() -> int:
     return delivery.send_digests()
 
 
-@shared_task(autoretry_for=_SEND_ERRORS, retry_backoff=5, retry_backoff_max=300, max_retries=8)
-def process_inbound_email(raw_base64: str, envelope_recipients: list[str] | None = None) -> str:
-    """Make the move a reply asks for and answer it (a redelivered message is ignored)."""
-    return inbound.handle_inbound(base64.b64decode(raw_base64), envelope_recipients)
+# A reply within the limits takes milliseconds; the limits cap the time a worker can be made to spend.
+@shared_task(autoretry_for=_SEND_ERRORS, retry_backoff=5, retry_backoff_max=300, max_retries=8,
+             soft_time_limit=60, time_limit=90)
+def process_inbound_email(raw_base64: str, envelope_recipients: list[str] | None = None,
+                          provider: dict | None = None) -> str:
+    """Make the move a reply asks for and answer it (a redelivered message is ignored, forged mail dropped)."""
+    return inbound.handle_inbound(base64.b64decode(raw_base64), envelope_recipients, provider)
 
 
-def enqueue_inbound(raw: bytes, envelope_recipients: list[str] | None = None) -> None:
-    process_inbound_email.delay(base64.b64encode(raw).decode("ascii"), list(envelope_recipients or []))
+def enqueue_inbound(raw: bytes, envelope_recipients: list[str] | None = None, provider: dict | None = None) -> None:
+    """Queue a received message; ``provider`` carries what a provider's webhook said about it."""
+    process_inbound_email.delay(base64.b64encode(raw).decode("ascii"), list(envelope_recipients or []), provider)

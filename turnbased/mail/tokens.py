@@ -64,6 +64,16 @@ def is_reply_address(address: str) -> bool:
     return address.strip().strip("<>").lower().startswith(f"{REPLY_LOCAL_PART}+")
 
 
+_REPLY_ANYWHERE = re.compile(
+    r"(?<![\w.+-])play\+\d{1,20}\.\d{1,20}\.\d{1,20}\.\d{1,20}\.[a-z2-7]{1,64}@[a-z0-9.-]{1,253}", re.IGNORECASE
+)
+
+
+def find_reply_addresses(text: str) -> list[str]:
+    """Return every string shaped like a reply address in ``text`` (a header), in order, without parsing it."""
+    return _REPLY_ANYWHERE.findall(text)
+
+
 _UNSUBSCRIBE_SALT = "turnbased.mail.unsubscribe"
 
 

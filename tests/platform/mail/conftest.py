@@ -10,7 +10,7 @@ import pytest
 from turnbased.local import free_port
 from turnbased.mail import delivery
 from turnbased.mail.smtp import InboundHandler, SinkHandler, start_server
-from turnbased.notifications.models import Notification
+from turnbased.notifications.models import Notification, NotificationKind
 
 
 @pytest.fixture
@@ -46,6 +46,14 @@ def reply_bytes(original, body: str | None = None, *, sender: str | None = None,
 
 def latest_to(mailoutbox, address: str, subject_start: str = ""):
     return [m for m in mailoutbox if m.to == [address] and m.subject.startswith(subject_start)][-1]
+
+
+@pytest.fixture
+def turn_email(started_game, mailoutbox):
+    """Alice's turn email for the scripted game (she holds a Guard and a Handmaid)."""
+    row = Notification.objects.get(game=started_game, kind=NotificationKind.YOUR_TURN, user__username="alice")
+    delivery.deliver(row.pk)
+    return latest_to(mailoutbox, "alice@example.com", "Your turn")
 
 
 @pytest.fixture

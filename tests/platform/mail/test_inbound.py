@@ -1,4 +1,8 @@
-"""Inbound: replies make moves, and every rejection is answered by email and changes nothing."""
+"""Inbound: replies from players make moves, and every rejection is answered by email and changes nothing.
+
+Mail that is not from a player of the game (forged, expired, wrong sender) is
+dropped unanswered: see test_inbound_drops.py.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +10,15 @@ from datetime import date, timedelta
 
 import pytest
 
-from tests.platform.mail.conftest import latest_to, reply_bytes
-from turnbased.mail import delivery, tasks
-from turnbased.mail.inbound import first_command, handle_inbound, html_to_text
+from tests.platform.mail.conftest import reply_bytes
+from turnbased.mail import tasks
+from turnbased.mail.inbound import handle_inbound
 from turnbased.mail.models import InboundEmail
+from turnbased.mail.reply_text import first_command, html_to_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, read_reply_address, reply_address
-from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play.models import Move
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def turn_email(started_game, mailoutbox):
-    """Alice's turn email for the scripted game (she holds a Guard and a Handmaid)."""
-    row = Notification.objects.get(game=started_game, kind=NotificationKind.YOUR_TURN, user__username="alice")
-    delivery.deliver(row.pk)
-    return latest_to(mailoutbox, "alice@example.com", "Your turn")
 
 
 def moves_in(game) -> int:
@@ -92,29 +88,6 @@ def test_not_your_turn(started_game, turn_email, bob, mailoutbox):
     assert "It is not your turn" in answer(mailoutbox, "bob@example.com").body
 
 
-def test_a_reply_from_another_address_is_refused(started_game, turn_email, mailoutbox):
-    handle_inbound(reply_bytes(turn_email, "handmaid", sender="mallory@example.net"))
-    assert moves_in(started_game) == 0
-    assert "only accepted from the address" in answer(mailoutbox, "mallory@example.net").body
-
-
-def test_a_forged_token_is_refused(started_game, turn_email, mailoutbox):
-    local, domain = turn_email.reply_to[0].split("@")
-    user, game, seq, day, signature = local.removeprefix("play+").split(".")
-    forged = f"play+{user}.{game}.{int(seq) + 1}.{day}.{signature}@{domain}"
-    handle_inbound(reply_bytes(turn_email, "handmaid", to=forged))
-    assert moves_in(started_game) == 0
-    assert "not sent to a valid game address" in answer(mailoutbox, "alice@example.com").body
-
-
-def test_an_expired_token_is_refused(started_game, alice, turn_email, mailoutbox, settings):
-    old = reply_address(user_id=alice.pk, game_id=started_game.pk, seq=0,
-                        today=date.today() - timedelta(days=settings.REPLY_TOKEN_MAX_AGE_DAYS + 1))
-    handle_inbound(reply_bytes(turn_email, "handmaid", to=old))
-    assert moves_in(started_game) == 0
-    assert "expired" in answer(mailoutbox, "alice@example.com").body
-
-
 def test_an_html_only_reply_is_read(started_game, turn_email):
     html = ("<html><body><div dir='ltr'>handmaid</div><br><div class='gmail_quote'>On Sunday turnbased wrote:"
             "<blockquote>guard bob priest</blockquote></div></body></html>")
@@ -122,19 +95,20 @@ def test_an_html_only_reply_is_read(started_game, turn_email):
     assert Move.objects.get(game=started_game).move == {"card": "handmaid"}
 
 
-def test_an_oversized_reply_is_refused(started_game, turn_email, mailoutbox):
-    handle_inbound(reply_bytes(turn_email, "handmaid\n" + "padding " * 100_000))
+def test_an_oversized_reply_is_refused(started_game, turn_email, mailoutbox, settings):
+    handle_inbound(reply_bytes(turn_email, "handmaid\n" + "padding " * (settings.MAIL_INBOUND_MAX_BYTES // 8)))
     assert moves_in(started_game) == 0
     assert "too large" in answer(mailoutbox, "alice@example.com").body
 
 
 def test_a_garbled_message_changes_nothing(started_game, turn_email, mailoutbox):
     count = len(mailoutbox)
-    assert handle_inbound(b"\x00\xff\xfe garbage \x80 without headers") == "no sender address: nobody to answer"
+    assert handle_inbound(b"\x00\xff\xfe garbage \x80 without headers") == "dropped: no_reply_address"
+    assert len(mailoutbox) == count and not InboundEmail.objects.exists()
     garbled = reply_bytes(turn_email, "handmaid").replace(b"Content-Type: text/plain", b"Content-Type: text/\xff\x00")
     handle_inbound(garbled)
-    assert moves_in(started_game) <= 1  # a readable enough message may still play
-    assert InboundEmail.objects.count() == 2 and len(mailoutbox) >= count
+    assert moves_in(started_game) <= 1  # a readable enough message from the player may still play
+    assert InboundEmail.objects.count() == 1 and len(mailoutbox) == count + 1
 
 
 def test_show_help_and_resign(started_game, turn_email, mailoutbox):
