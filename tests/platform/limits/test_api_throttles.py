@@ -232,3 +232,15 @@ def test_every_api_view_is_limited_per_account_and_address_with_a_known_scope():
         assert {AccountRateThrottle, AddressRateThrottle} <= set(view.throttle_classes), view
         scope = getattr(view, "throttle_scope", None)
         assert scope is None or scope in api_settings.DEFAULT_THROTTLE_RATES, f"{view.__name__}: no rate for {scope}"
+
+
+def test_a_lowered_rate_still_tells_when_to_retry(started_game, alice, api_client_for, rates):
+    rates(moves="5/min")
+    client = api_client_for(alice)
+    with time_machine.travel(datetime(2026, 3, 2, 12, tzinfo=timezone.utc), tick=False) as clock:
+        for _ in range(5):
+            a_wrong_move(client, started_game)
+            clock.shift(timedelta(seconds=5))
+        rates(moves="2/min")
+        # Two requests fit again once the fourth of the five (made at 15 s) leaves the window, at 75 s.
+        assert assert_refused(a_wrong_move(client, started_game), counted="moves") == 75 - 25
