@@ -145,7 +145,7 @@ class Refusal:
         allowed = ""
         if rate:
             count, seconds = parsed_rate(rate)
-            allowed = f" (at most {count} per {PERIODS.get(seconds, f'{seconds} seconds')})"
+            allowed = f" (at most {count} per {PERIODS[seconds]})"
         unit = "second" if self.wait == 1 else "seconds"
         return f"Too many {COUNTED.get(self.scope, 'requests')}{allowed}. Try again in {self.wait} {unit}."
 
