@@ -273,6 +273,46 @@ CACHES = {
 # from one loopback address. Never the default.
 RATE_LIMITS_ON = env("RATE_LIMITS", default="on").strip().lower() not in ("off", "0", "false", "no")
 
+
+def _rate(variable: str, default: str) -> str:
+    """Read a rate such as ``60/min`` from the environment; refuse to start on one DRF cannot read."""
+    import re
+
+    from django.core.exceptions import ImproperlyConfigured
+
+    rate = env(variable, default=default).strip()
+    if not re.fullmatch(r"\d+/(s|sec|second|m|min|minute|h|hour|d|day)", rate):
+        raise ImproperlyConfigured(f"{variable}={rate!r}: write a rate as <requests>/<second|minute|hour|day>, e.g. 60/min")
+    return rate
+
+
+# Each scope's rate counts per account and, separately, per client address (turnbased/limits.py), for the
+# API and for the pages that create tables and make moves. The scope of a request is its view's
+# throttle_scope for a write, "api" for everything else.
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = [
+    "turnbased.limits.AccountRateThrottle",
+    "turnbased.limits.AddressRateThrottle",
+]
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+    # Reads and plain writes: a client polling a few endpoints once a second stays well below it.
+    "api": _rate("RATE_LIMIT_API", "300/min"),
+    # POST /api/auth/token/: password guesses.
+    "auth": _rate("RATE_LIMIT_AUTH", "10/min"),
+    # POST /api/accounts/: accounts made by scripts.
+    "signup": _rate("RATE_LIMIT_SIGNUP", "5/hour"),
+    # POST /api/games/ and the new-table page.
+    "table_create": _rate("RATE_LIMIT_TABLE_CREATE", "30/hour"),
+    # POST /api/games/{id}/moves/ and the game page's moves: a person moves every few seconds at most.
+    "moves": _rate("RATE_LIMIT_MOVES", "60/min"),
+}
+# How many reverse proxies in front of the web process append to X-Forwarded-For (nginx in deploy/: 1).
+# At 0 the client address is REMOTE_ADDR and X-Forwarded-For is ignored, so a client cannot forge it.
+REST_FRAMEWORK["NUM_PROXIES"] = env.int("TRUSTED_PROXY_COUNT", default=0)
+# Caps per account: tables it created that wait for players, and tables of bots only (no person
+# playing a seat) in play at once.
+MAX_OPEN_TABLES_PER_ACCOUNT = env.int("MAX_OPEN_TABLES_PER_ACCOUNT", default=10)
+MAX_BOT_TABLES_PER_ACCOUNT = env.int("MAX_BOT_TABLES_PER_ACCOUNT", default=3)
+
 # --- Logging ------------------------------------------------------------------
 LOGGING = {
     "version": 1,

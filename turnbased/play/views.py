@@ -21,6 +21,7 @@ from games import engines, get_engine
 from turnbased import request_guards
 from turnbased.clocks.models import ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, format_duration
+from turnbased.limits import page_refusal
 from turnbased.mail.delivery import record_visit
 from turnbased.play import selectors, services
 from turnbased.play.errors import GameNotFound, PlayError
@@ -56,7 +57,10 @@ def game_new(request):
         raise Http404("No such game.")
     engine = get_engine(slug)
     error = None
-    if request.method == "POST":
+    refusal = page_refusal(request, "table_create")
+    if refusal:
+        error = refusal.detail
+    elif request.method == "POST":
         raw_options = {spec.name: _typed(spec, request.POST.get(spec.name)) for spec in engine.option_specs}
         players = _int_or_none(request.POST.get("players"))
         bots = {
@@ -79,7 +83,7 @@ def game_new(request):
         else:
             messages.success(request, "Table created. Share the invite link so others can join.")
             return redirect("game-detail", game.pk)
-    return render(request, "play/game_new.html", {
+    response = render(request, "play/game_new.html", {
         "engines": all_engines.values(),
         "engine": engine,
         "bots": list(engine.bots()),
@@ -90,6 +94,7 @@ def game_new(request):
         "visibilities": Visibility.choices,
         "error": error,
     })
+    return refusal.applied_to(response) if refusal else response
 
 
 def _time_control(form) -> dict:
@@ -165,10 +170,13 @@ def _note_presence(request, viewer: selectors.Viewer) -> None:
 
 @require_GET
 def game_detail(request, game_id: int):
-    viewer = _viewer_or_404(game_id, request)
+    return _game_page(request, _viewer_or_404(game_id, request))
+
+
+def _game_page(request, viewer: selectors.Viewer, error: str | None = None):
     _note_presence(request, viewer)
     game = viewer.game
-    context = _panel_context(request, viewer)
+    context = _panel_context(request, viewer, error)
     context.update({
         "time_control": time_control_summary(game),
         "options": public_options(game),
@@ -197,6 +205,9 @@ def game_panel(request, game_id: int):
 @require_POST
 @login_required
 def game_move(request, game_id: int):
+    refusal = page_refusal(request, "moves")
+    if refusal:
+        return _refused_move(request, game_id, refusal)
     error = None
     try:
         raw = request.POST.get("move")
@@ -222,6 +233,16 @@ def game_move(request, game_id: int):
     if error:
         messages.error(request, error)
     return redirect("game-detail", game_id)
+
+
+def _refused_move(request, game_id: int, refusal):
+    """Show the position again with why the move was not taken: the panel for htmx, else the page."""
+    viewer = _viewer_or_404(game_id, request)
+    if request.headers.get("HX-Request"):
+        response = render(request, "play/_panel.html", _panel_context(request, viewer, refusal.detail))
+    else:
+        response = _game_page(request, viewer, refusal.detail)
+    return refusal.applied_to(response)
 
 
 def _act(request, game_id: int, action, success: str, **kwargs):

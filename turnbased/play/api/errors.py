@@ -6,6 +6,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from turnbased.limits import Refusal, scope_of
 from turnbased.play.errors import PlayError
 
 
@@ -20,9 +21,12 @@ def _first_message(errors) -> str:
 
 
 def json_exception_handler(exc, context):
-    """Turn play errors and DRF errors into ``{"detail": ...}`` responses."""
+    """Turn play errors and DRF errors into ``{"detail": ...}`` responses; a throttled request keeps its Retry-After."""
     if isinstance(exc, PlayError):
         return Response({"detail": exc.detail, **exc.extra}, status=exc.status)
+    if isinstance(exc, exceptions.Throttled):
+        refusal = Refusal.of(scope_of(context["request"], context["view"]), exc.wait)
+        return refusal.applied_to(Response({"detail": refusal.detail, "retry_after": refusal.wait}))
     if isinstance(exc, exceptions.ValidationError):
         return Response({"detail": _first_message(exc.detail), "errors": exc.detail}, status=status.HTTP_400_BAD_REQUEST)
     response = exception_handler(exc, context)

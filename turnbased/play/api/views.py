@@ -50,6 +50,8 @@ class GameOutputSerializer(serializers.Serializer):
 class GameListApi(APIView):
     """My games and the public games still taking players; create a game."""
 
+    throttle_scope = "table_create"  # creating; reading the list counts as any read
+
     class InputSerializer(serializers.Serializer):
         game = serializers.ChoiceField(choices=[], help_text="Engine slug, see GET /api/game-types/.")
         players = serializers.IntegerField(required=False, help_text="Number of seats.")
@@ -181,6 +183,8 @@ class LegalMovesApi(APIView):
 
 class MoveSubmitApi(APIView):
     """Play a move: ``move`` (JSON) or ``text`` (notation), for the position ``expected_seq``."""
+
+    throttle_scope = "moves"
 
     class InputSerializer(serializers.Serializer):
         move = serializers.JSONField(required=False, help_text="A move as listed by legal-moves.")

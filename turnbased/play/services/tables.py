@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games import engines, get_engine
@@ -81,7 +84,8 @@ def create_game(
     ``options`` go to the engine as given; callers taking options from users
     pass only the engine's ``option_specs`` names (see ``user_options``).
     ``bots`` maps seat indexes to bot names; a table whose seats are all
-    filled at creation starts at once.
+    filled at creation starts at once. A table over the creator's caps (open tables, tables of
+    bots only in play) is refused.
     """
     if engine_slug not in engines():
         raise InvalidRequest(f"Unknown game {engine_slug!r}. Known games: {', '.join(engines())}.")
@@ -99,6 +103,9 @@ def create_game(
         raise InvalidRequest(error.reason) from None
     bots = _checked_bots(engine, players, bots or {}, creator_plays)
     with transaction.atomic():
+        seated = len(bots) + (1 if creator_plays else 0)
+        bots_only = not creator_plays and len(bots) == players
+        _check_table_caps(creator, waits_for_players=seated < players, bots_only=bots_only)
         game = Game.objects.create(
             engine=engine.slug,
             engine_version=engine.version,
@@ -117,6 +124,32 @@ def create_game(
         if game.seats.count() == players:
             _start(game)
     return game
+
+
+def _check_table_caps(creator: AbstractBaseUser, *, waits_for_players: bool, bots_only: bool) -> None:
+    """Refuse a new table over the creator's caps: tables waiting for players, and tables of bots only in play."""
+    if not (waits_for_players or bots_only):
+        return
+    # Lock the creator's row so that two creations at once cannot both pass the count.
+    get_user_model().objects.select_for_update().only("pk").get(pk=creator.pk)
+    mine = Game.objects.filter(created_by=creator)
+    if waits_for_players:
+        cap = settings.MAX_OPEN_TABLES_PER_ACCOUNT
+        count = mine.filter(status=GameStatus.OPEN).count()
+        if count >= cap:
+            raise Conflict(
+                f"You have {count} {'table' if count == 1 else 'tables'} waiting for players; one account may have "
+                f"at most {cap}. Abort one of them, or wait until one starts, before creating another."
+            )
+    if bots_only:
+        cap = settings.MAX_BOT_TABLES_PER_ACCOUNT
+        people_playing = Seat.objects.filter(game=OuterRef("pk"), user__isnull=False, bot="")
+        count = mine.filter(status=GameStatus.ACTIVE).exclude(Exists(people_playing)).count()
+        if count >= cap:
+            raise Conflict(
+                f"You have {count} {'table' if count == 1 else 'tables'} of bots only in play; one account may run "
+                f"at most {cap} at once. Wait until one of them finishes before starting another."
+            )
 
 
 def _checked_bots(engine, players: int, bots: dict, creator_plays: bool) -> dict[int, str]:
