@@ -221,6 +221,8 @@ class ProductionStack:
             "MAIL_INBOUND_PORT": str(self.ports.mail_inbound),
             "WEB_BIND": f"127.0.0.1:{self.ports.web}",
             "FORWARDED_ALLOW_IPS": "127.0.0.1",
+            # The rate limits stay on; both players move from loopback, a whole game in seconds.
+            "RATE_LIMIT_MOVES": "600/min",
         })
         unresolved = {key: value for key, value in environment.items() if "${" in str(value)}
         assert not unresolved, f"compose.yaml sets {sorted(unresolved)} for {service}: give them loopback values here"
