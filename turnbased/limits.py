@@ -11,17 +11,23 @@ changed settings take effect at once.
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 from dataclasses import dataclass
 from types import SimpleNamespace
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from redis.exceptions import RedisError
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+logger = logging.getLogger(__name__)
+
 DEFAULT_SCOPE = "api"
+# What the shared cache raises when it is away (Redis down, a network fault).
+CACHE_ERRORS = (RedisError, OSError)
 
 # What a scope counts, for the message a refused client reads.
 COUNTED = {
@@ -70,7 +76,13 @@ class _ScopedRateThrottle(SimpleRateThrottle):
         self.scope = scope_of(request, view)
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        try:
+            return super().allow_request(request, view)
+        except CACHE_ERRORS:
+            # The counters are out of reach: let the request through rather than fail it. A rate
+            # limit must not turn a cache outage into an outage of the whole API.
+            logger.warning("rate limit %s not checked: the cache is unavailable", self.scope, exc_info=True)
+            return True
 
     def get_rate(self) -> str | None:
         return scope_rate(self.scope)

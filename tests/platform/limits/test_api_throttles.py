@@ -244,3 +244,13 @@ def test_a_lowered_rate_still_tells_when_to_retry(started_game, alice, api_clien
         rates(moves="2/min")
         # Two requests fit again once the fourth of the five (made at 15 s) leaves the window, at 75 s.
         assert assert_refused(a_wrong_move(client, started_game), counted="moves") == 75 - 25
+
+
+def test_a_cache_outage_lets_requests_through_instead_of_failing_them(settings, started_game, api_client_for, rates):
+    """With Redis away the counters cannot be read: the API answers as if there were no limit."""
+    rates(moves="1/min")
+    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": "redis://127.0.0.1:1/0"}}
+    alice = api_client_for(started_game.seats.get(index=0).user)
+    assert alice.get("/api/game-types/", **HERE).status_code == 200
+    for _ in range(3):
+        assert a_wrong_move(alice, started_game, **HERE).status_code == 400
