@@ -79,6 +79,9 @@ def _body_too_large(request) -> HttpResponse:
     return HttpResponse(render_to_string("413.html", {"detail": detail}), status=413)
 
 
+MAIL_WEBHOOK_PREFIX = "/anymail/"
+
+
 class RequestBodyLimitMiddleware:
     """Answer 413 to a body over DATA_UPLOAD_MAX_MEMORY_SIZE from its Content-Length, unread.
 
@@ -91,6 +94,9 @@ class RequestBodyLimitMiddleware:
 
     def __call__(self, request):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if request.path.startswith(MAIL_WEBHOOK_PREFIX):
+            # A provider posts a whole message: up to the inbound mail limit, encoded a third bigger.
+            limit = settings.MAIL_WEBHOOK_MAX_BODY_BYTES
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
@@ -134,6 +140,9 @@ def only_for_a_configured_mail_provider(view):
     def webhook(request, *args, **kwargs):
         if not settings.ANYMAIL:
             raise Http404("No mail provider is configured.")
+        # Read the body here, under the webhook's own limit (checked by RequestBodyLimitMiddleware):
+        # Django's request.body would refuse anything over the 1 MiB of ordinary requests.
+        request._body = request.read()
         try:
             return view(request, *args, **kwargs)
         except ImproperlyConfigured as error:  # another provider than the one configured

@@ -147,6 +147,9 @@ CONTENT_SECURITY_POLICY = {
 # The largest request body (JSON, forms, provider webhooks) in bytes; larger ones answer 413
 # (JSON under /api/) before anything reads them. nginx's client_max_body_size must be above it.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BODY_BYTES", default=1024 * 1024)
+# The inbound-mail webhooks (/anymail/) carry a whole message of up to MAIL_INBOUND_MAX_BYTES, encoded
+# (base64 or JSON) about a third bigger; nginx allows them the same.
+MAIL_WEBHOOK_MAX_BODY_BYTES = env.int("MAIL_WEBHOOK_MAX_BODY_BYTES", default=2 * 1024 * 1024)
 # The deepest JSON nesting the API and the move form accept (moves need 3 or 4 levels).
 MAX_JSON_DEPTH = 32
 

@@ -147,6 +147,12 @@ CASES = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _rates_off(settings):
+    """Well over a hundred bad requests from one address: rates are tested in tests/platform/limits."""
+    settings.RATE_LIMITS_ON = False
+
+
 @pytest.fixture
 def tables(alice, bob, carol, start_scripted_game):
     """Alice's public and private games in play (against bob), her private table still open, bob's public one."""
@@ -239,3 +245,16 @@ def test_webhooks_answer_only_for_the_configured_provider(settings):
     unsigned = client.post("/anymail/postmark/inbound/", "{}", content_type="application/json")
     assert unsigned.status_code in (400, 401, 403)  # anymail's own refusal of an unsigned call: the route is live
     assert client.post("/anymail/mailgun/tracking/", {}).status_code == 404
+
+
+def test_a_mail_webhook_takes_a_message_bigger_than_a_request_but_not_without_end(settings):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret"}
+    client = Client(raise_request_exception=False)
+    auth = {"HTTP_AUTHORIZATION": "Basic aG9vazpzZWNyZXQ="}  # hook:secret
+    between = '{"padding": "' + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 10) + '"}'
+    # Over an ordinary request's limit, under the webhook's: it reaches the provider's view (which
+    # finds no message in it) instead of a 413 or Django's refusal to read the body.
+    assert client.post("/anymail/postmark/inbound/", between, content_type="application/json", **auth).status_code \
+        not in (400, 413, 500)
+    beyond = "x" * (settings.MAIL_WEBHOOK_MAX_BODY_BYTES + 1)
+    assert client.post("/anymail/postmark/inbound/", beyond, content_type="application/json", **auth).status_code == 413
