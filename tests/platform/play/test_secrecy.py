@@ -15,8 +15,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tests.platform.conftest import PASSWORD
-from turnbased.accounts.services import api_token
+from tests.platform.conftest import PASSWORD, api_token
 from turnbased.play import services
 
 pytestmark = pytest.mark.django_db
