@@ -86,10 +86,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Accounts -----------------------------------------------------------------
 # django-allauth does sign-up, log in (username or email), email verification, password change
 # and reset, and address changes; turnbased.accounts.adapter adds our username rules.
-AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
-]
+# allauth's backend alone (it is Django's ModelBackend plus log in by email): one password hash per
+# attempt, not one per backend.
+AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -98,7 +98,8 @@ class AccountCreateApi(APIView):
     def post(self, request):
         # The web sign-up's limit per client address, counted together with it.
         if not ratelimit.consume(request._request, action="signup"):
-            raise Throttled(wait=retry_after(request._request, action="signup"))
+            raise Throttled(wait=retry_after(request._request, action="signup"),
+                            detail="Too many sign-ups from your address.")
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
