@@ -81,9 +81,3 @@ class ResetPasswordKeyForm(_SessionsAndTokensChoice, allauth_forms.ResetPassword
 class TokenCreateForm(forms.Form):
     name = forms.CharField(max_length=100, help_text="What uses it, e.g. “my bot” or “laptop script”.")
     lifetime_days = forms.TypedChoiceField(choices=TOKEN_LIFETIMES, coerce=int, initial=90, label="Expires after")
-
-    def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
-        if not name:
-            raise forms.ValidationError("Give the token a name.")
-        return name

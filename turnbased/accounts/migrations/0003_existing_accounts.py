@@ -58,8 +58,9 @@ def legacy_tokens(apps, schema_editor):
         cursor.execute(f"SELECT key, user_id, created FROM {LEGACY_TOKEN_TABLE}")
         rows = cursor.fetchall()
     for key, user_id, created in rows:
-        token = ApiToken.objects.create(digest=legacy_token_digest(key), token_key=key[:KNOX_TOKEN_KEY_LENGTH],
-                                        user_id=user_id, name=LEGACY_TOKEN_NAME, expiry=None)
+        token = ApiToken(digest=legacy_token_digest(key), token_key=key[:KNOX_TOKEN_KEY_LENGTH], user_id=user_id,
+                         name=LEGACY_TOKEN_NAME, expiry=None)
+        token.save()
         ApiToken.objects.filter(pk=token.pk).update(created=created)  # auto_now_add ignores the value given
     with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {LEGACY_TOKEN_TABLE}")
