@@ -1,7 +1,8 @@
 """Account pages under /accounts/: allauth's views by allauth's names, and ours.
 
-Listed one by one rather than including allauth.urls, because /accounts/email/ is the email
-settings page (turnbased.mail): allauth's address page lives at /accounts/address/ instead.
+allauth.account.urls, listed here rather than included because /accounts/email/ is the email
+settings page (turnbased.mail): allauth's address page lives at /accounts/address/ instead. Keep
+every allauth route: allauth reverses their names.
 The old names ``login``, ``signup`` and ``logout`` stay for the templates that use them.
 """
 
@@ -20,6 +21,11 @@ urlpatterns = [
     path("signup/", entrance.signup, name="signup"),
     path("inactive/", allauth_views.account_inactive, name="account_inactive"),
     path("reauthenticate/", allauth_views.reauthenticate, name="account_reauthenticate"),
+    path("reauthenticate/code/", allauth_views.request_reauthentication_code,
+         name="account_request_reauthentication_code"),
+    path("reauthenticate/code/confirm/", allauth_views.confirm_reauthentication_code,
+         name="account_confirm_reauthentication_code"),
+    path("login/code/confirm/", allauth_views.confirm_login_code, name="account_confirm_login_code"),
     # Addresses: verification, and changing to a new one (verified before it replaces the old).
     path("address/", allauth_views.email, name="account_email"),
     path("confirm-email/", allauth_views.email_verification_sent, name="account_email_verification_sent"),
