@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+import smtplib
+
 from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
+from anymail.exceptions import AnymailError
 from django.core.exceptions import ValidationError
 
 from turnbased.accounts.confusables import mixes_scripts, scripts_of, skeletons
 from turnbased.accounts.models import UsernameSkeleton
+
+logger = logging.getLogger(__name__)
 
 USERNAME_LOOKS_TAKEN = "That name looks too much like another player's name. Choose another."
 
@@ -32,6 +38,17 @@ class AccountAdapter(DefaultAccountAdapter):
         if not shallow and UsernameSkeleton.objects.filter(skeleton__in=keys).exists():
             raise ValidationError(USERNAME_LOOKS_TAKEN, code="username_looks_taken")
         return username
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """Send an account email; if the mail server fails, log it and answer the page all the same.
+
+        The person can ask again (log in for a new verification link, or request a new reset
+        link); a server error would tell them less and, on sign-up, leak nothing more.
+        """
+        try:
+            super().send_mail(template_prefix, email, context)
+        except (smtplib.SMTPException, OSError, AnymailError):
+            logger.exception("account email %s to %s not sent", template_prefix, email)
 
     def unstash_verified_email(self, request) -> str | None:
         # allauth writes None back even when nothing was stashed, which would give every API

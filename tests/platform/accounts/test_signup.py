@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import smtplib
+
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
@@ -116,3 +118,13 @@ def test_sign_up_keeps_an_on_site_next(mailoutbox):
 def test_api_sign_up_gives_no_session():
     response = api_signup(APIClient(), "ann", "ann@example.com")
     assert response.status_code == 201 and not response.cookies
+
+
+def test_a_mail_server_failure_does_not_fail_the_sign_up(monkeypatch, caplog):
+    def refuse(self, messages):
+        raise smtplib.SMTPServerDisconnected("down")
+
+    monkeypatch.setattr("django.core.mail.backends.locmem.EmailBackend.send_messages", refuse)
+    assert web_signup(Client(), "erin", "erin@example.com").status_code == 302
+    assert api_signup(APIClient(), "fred", "fred@example.com").status_code == 201
+    assert "not sent" in caplog.text
