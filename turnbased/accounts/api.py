@@ -13,7 +13,13 @@ from allauth.account.internal.flows.login import derive_login_method
 from allauth.account.utils import has_verified_email
 from allauth.core import ratelimit
 from django.core.exceptions import ValidationError
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import AuthenticationFailed, NotFound, PermissionDenied, Throttled
 from rest_framework.permissions import AllowAny
@@ -29,9 +35,10 @@ from turnbased.accounts.services.tokens import default_token_lifetime, token_cre
 
 CHECK_YOUR_EMAIL = ("Check your email: we sent a link to confirm the address. Follow it, then ask for a token "
                     "at /api/auth/token/.")
-DetailSerializer = inline_serializer("Detail", {"detail": serializers.CharField()})
+DetailSerializer = inline_serializer("AccountCreated", {"detail": serializers.CharField()})
 
 
+@extend_schema_serializer(component_name="TokenCreateInput")
 class TokenInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100, help_text="What uses the token, to tell it apart when revoking.")
     expires_in_days = serializers.IntegerField(
@@ -51,6 +58,7 @@ class TokenInputSerializer(serializers.Serializer):
         return timedelta(days=days) if days else None
 
 
+@extend_schema_serializer(component_name="Token")
 class TokenOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -64,6 +72,7 @@ class TokenOutputSerializer(serializers.Serializer):
         return bool(request and isinstance(request.auth, ApiToken) and request.auth.pk == token.pk)
 
 
+@extend_schema_serializer(component_name="NewToken")
 class NewTokenOutputSerializer(TokenOutputSerializer):
     token = serializers.CharField(source="key",
                                   help_text="The key, for `Authorization: Token <key>`. Shown only this once.")
@@ -83,6 +92,7 @@ class AccountCreateApi(APIView):
     authentication_classes = [ApiTokenAuthentication]
     throttle_scope = "signup"
 
+    @extend_schema_serializer(component_name="AccountCreateInput")
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField(max_length=150)
         email = serializers.CharField(max_length=254)
@@ -117,6 +127,7 @@ class TokenObtainApi(APIView):
     authentication_classes = [ApiTokenAuthentication]
     throttle_scope = "auth"
 
+    @extend_schema_serializer(component_name="AuthTokenInput")
     class InputSerializer(TokenInputSerializer):
         username = serializers.CharField(max_length=254, help_text="Your username or email address.")
         password = serializers.CharField(max_length=4096, write_only=True)

@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     label = "accounts"
 
     def ready(self) -> None:
-        from turnbased.accounts import receivers  # noqa: F401  (connects the signal receivers)
+        from turnbased.accounts import receivers, schema  # noqa: F401  (signal receivers, schema extension)
