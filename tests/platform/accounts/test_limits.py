@@ -142,3 +142,8 @@ def test_rate_limits_off_lets_every_attempt_through(settings, make_user):
     for _ in range(LOCKOUT_AFTER + 2):
         assert api_login("alice", "wrong password").status_code == 401
     assert api_login("alice", PASSWORD).status_code == 200
+
+
+def test_the_admin_logs_in_through_the_account_login_page():
+    response = Client().get("/admin/login/?next=/admin/")
+    assert response.status_code == 302 and response.url.startswith("/accounts/login/?next=")

@@ -149,3 +149,17 @@ def test_keys_from_before_named_tokens_keep_working(alice):
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM authtoken_token")
         assert cursor.fetchone() == (0,)
+
+
+def test_the_schema_describes_the_token_endpoints_and_scheme():
+    schema = APIClient().get("/api/schema/?format=json").json()
+    operations = {path: {method: operation["operationId"] for method, operation in methods.items()}
+                  for path, methods in schema["paths"].items() if "token" in path or path == "/api/accounts/"}
+    assert operations == {
+        "/api/accounts/": {"post": "account_create"},
+        "/api/auth/token/": {"post": "auth_token_create"},
+        "/api/tokens/": {"get": "tokens_list", "post": "tokens_create"},
+        "/api/tokens/{token_id}/": {"delete": "tokens_revoke"},
+    }
+    assert schema["components"]["securitySchemes"]["tokenAuth"] == {"type": "apiKey", "in": "header", "name": "Authorization", "description": "Token-based authentication with required prefix \"Token\""}
+    assert "token" in schema["components"]["schemas"]["NewToken"]["properties"]
