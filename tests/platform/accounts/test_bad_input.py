@@ -79,3 +79,10 @@ def test_no_bad_body_to_the_account_api_answers_with_a_server_error(alice, path,
     failures = [body for body in bodies if client.post(path, body, format="json").status_code >= 500]
     assert not failures
     assert client.generic("POST", path, "{not json", content_type="application/json").status_code == 400
+
+
+def test_revoking_a_token_by_an_impossible_id_is_a_404(alice):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(alice)}")
+    assert client.delete("/api/tokens/99999999999999999999/").status_code == 404
+    assert client.delete("/api/tokens/0/").status_code == 404

@@ -163,3 +163,12 @@ def test_the_schema_describes_the_token_endpoints_and_scheme():
     }
     assert schema["components"]["securitySchemes"]["tokenAuth"] == {"type": "apiKey", "in": "header", "name": "Authorization", "description": "Token-based authentication with required prefix \"Token\""}
     assert "token" in schema["components"]["schemas"]["NewToken"]["properties"]
+
+
+def test_the_admin_lists_tokens_without_keys_and_not_knoxs_unused_model(alice, django_user_model):
+    key = api_token(alice, "laptop")
+    admin = Client()
+    admin.force_login(django_user_model.objects.create_superuser("root1", "root1@example.com", PASSWORD))
+    listing = admin.get("/admin/accounts/apitoken/")
+    assert listing.status_code == 200 and "laptop" in listing.content.decode() and key not in listing.content.decode()
+    assert admin.get("/admin/knox/authtoken/").status_code == 404

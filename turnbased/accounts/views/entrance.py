@@ -8,7 +8,7 @@ from allauth.core.exceptions import ImmediateHttpResponse
 from django.db import IntegrityError, transaction
 
 from turnbased.accounts.adapter import USERNAME_LOOKS_TAKEN
-from turnbased.accounts.ratelimits import login_failed_retry_after, too_many_requests
+from turnbased.accounts.ratelimits import login_failed_retry_after
 
 LOCKED_OUT = "too_many_login_attempts"
 
