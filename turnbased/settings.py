@@ -85,8 +85,6 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts -----------------------------------------------------------------
-# django-allauth does sign-up, log in (username or email), email verification, password change
-# and reset, and address changes; turnbased.accounts.adapter adds our username rules.
 # allauth's backend alone (it is Django's ModelBackend plus log in by email): one password hash per
 # attempt, not one per backend.
 AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
@@ -99,6 +97,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "account_login"
+# django-allauth does sign-up, log in (username or email), email verification, password change
+# and reset, and address changes; turnbased.accounts.adapter adds our username rules.
 ACCOUNT_ADAPTER = "turnbased.accounts.adapter.AccountAdapter"
 ACCOUNT_FORMS = {
     "signup": "turnbased.accounts.forms.SignupForm",

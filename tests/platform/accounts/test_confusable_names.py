@@ -107,3 +107,12 @@ def test_a_race_lost_at_sign_up_is_a_form_error_and_creates_nothing(make_user, m
                                               "password": PASSWORD}, format="json")
     assert api.status_code == 400 and "username" in api.json()["errors"]
     assert User.objects.count() == 1
+
+
+def test_a_look_alike_is_reported_with_the_forms_other_errors(make_user):
+    """The check runs with the form's (so the person sees every problem at once), not only at saving."""
+    make_user("alice")
+    response = APIClient().post("/api/accounts/", {"username": f"{CYRILLIC_A}lice", "email": "not an address",
+                                                   "password": "123"}, format="json")
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"username", "email", "password"}
