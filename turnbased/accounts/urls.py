@@ -10,7 +10,7 @@ from allauth.account import views as allauth_views
 from allauth.usersessions import views as usersessions_views
 from django.urls import path, re_path
 
-from turnbased.accounts.views import entrance, settings, tokens
+from turnbased.accounts.views import entrance, profile, tokens
 
 urlpatterns = [
     path("login/", entrance.login, name="account_login"),
@@ -44,6 +44,6 @@ urlpatterns = [
     path("tokens/", tokens.api_tokens, name="account-tokens"),
     path("tokens/<int:token_id>/revoke/", tokens.api_token_revoke, name="account-token-revoke"),
     # Settings and absences.
-    path("settings/", settings.account_settings, name="account-settings"),
-    path("absence/", settings.absences, name="absences"),
+    path("settings/", profile.account_settings, name="account-settings"),
+    path("absence/", profile.absences, name="absences"),
 ]
