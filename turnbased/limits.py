@@ -1,7 +1,7 @@
 """Rate limits: DRF throttles for the API, reused by the pages that create tables and make moves.
 
 A request counts against one scope: the view's ``throttle_scope`` for a write (``auth``,
-``signup``, ``table_create``, ``moves``), the generous ``api`` scope for everything else, reads
+``table_create``, ``moves``), the generous ``api`` scope for everything else, reads
 included. Each scope's rate (``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``) is counted twice, per
 account and per client address, so many accounts from one address share that address's budget.
 Rates are looked up at each request, not at import, so ``RATE_LIMITS=off`` (``RATE_LIMITS_ON``) and
@@ -33,7 +33,6 @@ CACHE_ERRORS = (RedisError, OSError)
 COUNTED = {
     "api": "requests",
     "auth": "sign-in attempts",
-    "signup": "sign-ups",
     "table_create": "new tables",
     "moves": "moves",
 }

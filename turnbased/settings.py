@@ -32,8 +32,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # allauth's sessions page
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "turnbased.accounts",
@@ -43,6 +44,9 @@ INSTALLED_APPS = [
     "turnbased.clocks",
     "anymail",
     "csp",
+    "allauth",
+    "allauth.account",
+    "allauth.usersessions",
 ]
 
 MIDDLEWARE = [
@@ -56,6 +60,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
 ]
 
 ROOT_URLCONF = "turnbased.urls"
@@ -160,15 +165,59 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts -----------------------------------------------------------------
+# allauth's backend alone (it is Django's ModelBackend plus log in by email): one password hash per
+# attempt, not one per backend.
+AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "login"
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "lobby"
-LOGOUT_REDIRECT_URL = "login"
+LOGOUT_REDIRECT_URL = "account_login"
+# django-allauth does sign-up, log in (username or email), email verification, password change
+# and reset, and address changes; turnbased.accounts.adapter adds our username rules.
+ACCOUNT_ADAPTER = "turnbased.accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {
+    "signup": "turnbased.accounts.forms.SignupForm",
+    "change_password": "turnbased.accounts.forms.ChangePasswordForm",
+    "reset_password_from_key": "turnbased.accounts.forms.ResetPasswordKeyForm",
+}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_USERNAME_BLACKLIST = ["admin", "administrator", "root", "system", "support", "turnbased", "postmaster"]
+ACCOUNT_UNIQUE_EMAIL = True
+# A new account logs in only after following the link mailed to it; signing up with a registered
+# address answers as for a new one, and the owner gets an email saying so.
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# A changed address stays unverified (and unused) until its link is followed; then it replaces the old one.
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_EMAIL_NOTIFICATIONS = True  # "your password/address changed" emails
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False  # this browser stays in; the form chooses for the others
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[turnbased] "
+ACCOUNT_SESSION_REMEMBER = True  # a slow game needs no daily log in
+# Clients behind this many proxies (nginx: 1) are known by X-Forwarded-For, for the rate limits.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+# Login lockout and the other account limits (allauth's syntax: "10/m/ip,5/5m/key"); the counters
+# live in the shared cache below. RATE_LIMITS=off turns them all off.
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": env("RATE_LIMIT_LOGIN_FAILED", default="10/m/ip,5/5m/key"),
+    "login": env("RATE_LIMIT_LOGIN", default="30/m/ip"),
+    "signup": env("RATE_LIMIT_SIGNUP", default="20/h/ip"),
+    "reset_password": env("RATE_LIMIT_RESET_PASSWORD", default="20/m/ip,5/m/key"),
+    "reset_password_from_key": env("RATE_LIMIT_RESET_PASSWORD_FROM_KEY", default="20/m/ip"),
+    "confirm_email": env("RATE_LIMIT_CONFIRM_EMAIL", default="1/3m/key"),
+    "change_password": env("RATE_LIMIT_CHANGE_PASSWORD", default="5/m/user"),
+    "manage_email": env("RATE_LIMIT_MANAGE_EMAIL", default="10/m/user"),
+}
+# API tokens (django-rest-knox, stored hashed): a new token lasts this long unless asked otherwise.
+KNOX_TOKEN_MODEL = "accounts.ApiToken"
+REST_KNOX = {"TOKEN_MODEL": KNOX_TOKEN_MODEL, "TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token"}
+API_TOKEN_DEFAULT_DAYS = env.int("API_TOKEN_DEFAULT_DAYS", default=90)
 
 # --- Internationalisation -----------------------------------------------------
 LANGUAGE_CODE = "en-us"
@@ -189,7 +238,7 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- REST API -----------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "turnbased.accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -275,6 +324,8 @@ CACHES = {
 # RATE_LIMITS=off turns every rate limit off, for load tests and benchmarks that run many accounts
 # from one loopback address. Never the default.
 RATE_LIMITS_ON = env("RATE_LIMITS", default="on").strip().lower() not in ("off", "0", "false", "no")
+if not RATE_LIMITS_ON:
+    ACCOUNT_RATE_LIMITS = False
 
 
 def _rate(variable: str, default: str) -> str:
@@ -301,8 +352,6 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "api": _rate("RATE_LIMIT_API", "300/min"),
     # POST /api/auth/token/: password guesses.
     "auth": _rate("RATE_LIMIT_AUTH", "10/min"),
-    # POST /api/accounts/: accounts made by scripts.
-    "signup": _rate("RATE_LIMIT_SIGNUP", "5/hour"),
     # POST /api/games/ and the new-table page.
     "table_create": _rate("RATE_LIMIT_TABLE_CREATE", "30/hour"),
     # POST /api/games/{id}/moves/ and the game page's moves: a person moves every few seconds at most.

@@ -1,3 +1,4 @@
+from allauth.account.decorators import secure_admin_login
 from anymail import urls as anymail_urls
 from django.contrib import admin
 from django.urls import URLPattern, include, path
@@ -6,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from turnbased.accounts import api as accounts_api
 from turnbased.clocks import api as clocks_api
 from turnbased.request_guards import only_for_a_configured_mail_provider
+
 
 class ApiDocsView(SpectacularSwaggerSplitView):
     """Swagger UI, its start-up script served as a file so the page needs no inline script.
@@ -19,6 +21,8 @@ class ApiDocsView(SpectacularSwaggerSplitView):
 api_patterns = [
     path("accounts/", accounts_api.AccountCreateApi.as_view(), name="api-accounts"),
     path("auth/token/", accounts_api.TokenObtainApi.as_view(), name="api-token"),
+    path("tokens/", accounts_api.TokenListApi.as_view(), name="api-tokens"),
+    path("tokens/<int:token_id>/", accounts_api.TokenDetailApi.as_view(), name="api-token-detail"),
     path("me/", clocks_api.ProfileApi.as_view(), name="api-me"),
     path("absences/", clocks_api.AbsenceListApi.as_view(), name="api-absences"),
     path("absences/end/", clocks_api.AbsenceEndApi.as_view(), name="api-absence-end"),
@@ -34,6 +38,10 @@ anymail_patterns = [
     URLPattern(pattern.pattern, only_for_a_configured_mail_provider(pattern.callback), pattern.default_args, pattern.name)
     for pattern in anymail_urls.urlpatterns
 ]
+# The admin logs in through the account login page, with its lockout, not a door of its own.
+admin.site.login = secure_admin_login(admin.site.login)
+# allauth answers its rate-limited pages with this (429 and Retry-After).
+handler429 = "turnbased.accounts.ratelimits.handler429"
 
 urlpatterns = [
     path("accounts/", include("turnbased.accounts.urls")),

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def log_in(browser, live_server, username):
     page = browser.new_context().new_page()
     page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", username)
+    page.fill("input[name=login]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(f"{live_server.url}/")

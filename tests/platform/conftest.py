@@ -7,7 +7,8 @@ import itertools
 import pytest
 from rest_framework.test import APIClient
 
-from turnbased.accounts.services import api_token, create_account
+from turnbased.accounts.services.accounts import account_create
+from turnbased.accounts.services.tokens import token_create
 from turnbased.play import services
 
 PASSWORD = "a-long-enough-pass-9"
@@ -24,13 +25,21 @@ SCRIPTED_CLASSIC_2P = [
 ]
 
 
+def api_token(user, name: str = "tests") -> str:
+    """Return the key of a new API token for the user, made as any token is."""
+    _, key = token_create(user=user, name=name, lifetime=None)
+    return key
+
+
 @pytest.fixture
 def make_user(db):
+    """Return a function making an account with a verified address (as after following the link)."""
     numbers = itertools.count(1)
 
-    def make(username: str | None = None):
+    def make(username: str | None = None, *, email_verified: bool = True):
         name = username or f"player{next(numbers)}"
-        return create_account(username=name, email=f"{name}@example.com", password=PASSWORD)
+        return account_create(username=name, email=f"{name}@example.com", password=PASSWORD,
+                              email_verified=email_verified)
 
     return make
 

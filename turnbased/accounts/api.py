@@ -1,69 +1,193 @@
-"""REST API for accounts: sign up and obtain a token."""
+"""REST API for accounts: sign up, exchange a password for a named token, list and revoke tokens.
+
+Sign-up and log in go through allauth as the web pages do: the same rules, the same emails, the
+same enumeration-safe answer, and the same failed-login lockout.
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate
-from drf_spectacular.utils import extend_schema
+from datetime import timedelta
+
+from allauth.account.adapter import get_adapter
+from allauth.account.internal.flows.login import derive_login_method
+from allauth.account.utils import has_verified_email
+from allauth.core import ratelimit
+from django.core.exceptions import ValidationError
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+    inline_serializer,
+)
 from rest_framework import serializers, status
-from rest_framework.authentication import TokenAuthentication
-from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.exceptions import AuthenticationFailed, NotFound, PermissionDenied, Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from turnbased.accounts.services import AccountError, api_token, create_account
+from turnbased.accounts.authentication import ApiTokenAuthentication
+from turnbased.accounts.models import ApiToken
+from turnbased.accounts.ratelimits import login_failed_retry_after, retry_after
+from turnbased.accounts.selectors import tokens_of
+from turnbased.accounts.services.accounts import AccountError, account_signup, email_verification_resend
+from turnbased.accounts.services.tokens import default_token_lifetime, token_create, token_revoke
+
+CHECK_YOUR_EMAIL = ("Check your email: we sent a link to confirm the address. Follow it, then ask for a token "
+                    "at /api/auth/token/.")
+DetailSerializer = inline_serializer("AccountCreated", {"detail": serializers.CharField()})
 
 
+@extend_schema_serializer(component_name="TokenCreateInput")
+class TokenInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, help_text="What uses the token, to tell it apart when revoking.")
+    expires_in_days = serializers.IntegerField(
+        min_value=1, max_value=3650, required=False, allow_null=True,
+        help_text="Days until the token stops working; null: never. Default: API_TOKEN_DEFAULT_DAYS (90).",
+    )
+
+    def validate_name(self, value: str) -> str:
+        if not value.strip():
+            raise serializers.ValidationError("Give the token a name.")
+        return value.strip()
+
+    def lifetime(self) -> timedelta | None:
+        if "expires_in_days" not in self.validated_data:
+            return default_token_lifetime()
+        days = self.validated_data["expires_in_days"]
+        return timedelta(days=days) if days else None
+
+
+@extend_schema_serializer(component_name="Token")
 class TokenOutputSerializer(serializers.Serializer):
-    token = serializers.CharField()
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    created = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True, help_text="To the minute.")
+    expiry = serializers.DateTimeField(allow_null=True, help_text="null: never expires.")
+    current = serializers.SerializerMethodField(help_text="Whether this request was made with it.")
+
+    def get_current(self, token: ApiToken) -> bool:
+        request = self.context.get("request")
+        return bool(request and isinstance(request.auth, ApiToken) and request.auth.pk == token.pk)
+
+
+@extend_schema_serializer(component_name="NewToken")
+class NewTokenOutputSerializer(TokenOutputSerializer):
+    token = serializers.CharField(source="key",
+                                  help_text="The key, for `Authorization: Token <key>`. Shown only this once.")
+
+
+def _new_token_body(request, user, data: TokenInputSerializer) -> dict:
+    token, key = token_create(user=user, name=data.validated_data["name"], lifetime=data.lifetime())
+    token.key = key  # only in this answer: the stored token has its hash alone
+    return NewTokenOutputSerializer(token, context={"request": request}).data
 
 
 class AccountCreateApi(APIView):
-    """Sign up; the answer carries the new account's API token."""
+    """Sign up. The answer is the same whether or not the address is registered: check your email."""
 
     permission_classes = [AllowAny]
     # Token authentication only so a failed login answers 401 with a WWW-Authenticate header.
-    authentication_classes = [TokenAuthentication]
+    authentication_classes = [ApiTokenAuthentication]
+    # Sign-ups are limited by allauth's own "signup" rate (web and API together, RATE_LIMIT_SIGNUP).
 
+    @extend_schema_serializer(component_name="AccountCreateInput")
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField(max_length=150)
         email = serializers.CharField(max_length=254)
         password = serializers.CharField(max_length=128, write_only=True)
 
-    class OutputSerializer(serializers.Serializer):
-        id = serializers.IntegerField()
-        username = serializers.CharField()
-        email = serializers.CharField()
-        token = serializers.CharField()
-
-    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    @extend_schema(
+        operation_id="account_create", request=InputSerializer,
+        responses={201: DetailSerializer, 400: OpenApiResponse(description="A field is wrong: `errors` says which."),
+                   429: OpenApiResponse(description="Too many sign-ups from this address; see Retry-After.")},
+        examples=[OpenApiExample("sign up", request_only=True, value={
+            "username": "ann", "email": "ann@example.com", "password": "a-long-enough-pass-9"})],
+    )
     def post(self, request):
+        # The web sign-up's limit per client address, counted together with it.
+        if not ratelimit.consume(request._request, action="signup"):
+            raise Throttled(wait=retry_after(request._request, action="signup"),
+                            detail="Too many sign-ups from your address.")
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            user = create_account(**data.validated_data)
+            account_signup(request=request._request, **data.validated_data)
         except AccountError as error:
             raise serializers.ValidationError(error.errors) from None
-        body = {"id": user.pk, "username": user.username, "email": user.email, "token": api_token(user)}
-        return Response(body, status=status.HTTP_201_CREATED)
+        return Response({"detail": CHECK_YOUR_EMAIL}, status=status.HTTP_201_CREATED)
 
 
 class TokenObtainApi(APIView):
-    """Exchange a username and password for the account's API token."""
+    """Exchange a username (or email) and password for a new named token."""
 
     permission_classes = [AllowAny]
     # Token authentication only so a failed login answers 401 with a WWW-Authenticate header.
-    authentication_classes = [TokenAuthentication]
+    authentication_classes = [ApiTokenAuthentication]
+    throttle_scope = "auth"
 
-    class InputSerializer(serializers.Serializer):
-        username = serializers.CharField()
-        password = serializers.CharField(write_only=True)
+    @extend_schema_serializer(component_name="AuthTokenInput")
+    class InputSerializer(TokenInputSerializer):
+        username = serializers.CharField(max_length=254, help_text="Your username or email address.")
+        password = serializers.CharField(max_length=4096, write_only=True)
+        name = serializers.CharField(max_length=100, required=False, default="API log in",
+                                     help_text="What uses the token, to tell it apart when revoking.")
 
-    @extend_schema(request=InputSerializer, responses=TokenOutputSerializer)
+    @extend_schema(
+        operation_id="auth_token_create", request=InputSerializer,
+        responses={200: NewTokenOutputSerializer,
+                   401: OpenApiResponse(description="Wrong username or password."),
+                   403: OpenApiResponse(description="Right password, but the email address is not confirmed yet."),
+                   429: OpenApiResponse(description="Locked out after failed attempts; see Retry-After.")},
+        examples=[OpenApiExample("log in", request_only=True, value={
+            "username": "ann", "password": "a-long-enough-pass-9", "name": "my bot", "expires_in_days": 30})],
+    )
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = authenticate(request, **data.validated_data)
+        login, password = data.validated_data["username"].strip(), data.validated_data["password"]
+        # The same credentials allauth's log-in form builds, so the same lockout counter applies.
+        credentials = {derive_login_method(login).value: login, "username": login, "password": password}
+        try:
+            user = get_adapter().authenticate(request._request, **credentials)
+        except ValidationError:  # too many failed attempts
+            raise Throttled(wait=login_failed_retry_after(request._request, credentials),
+                            detail="Too many failed log in attempts.") from None
         if user is None:
             raise AuthenticationFailed("Wrong username or password.")
-        return Response({"token": api_token(user)})
+        if not has_verified_email(user):  # as the log-in page requires
+            email_verification_resend(request=request._request, user=user)
+            raise PermissionDenied("Confirm your email address first: follow the link we emailed you "
+                                   "(we sent a new one if the last was more than a few minutes ago).")
+        return Response(_new_token_body(request, user, data))
+
+
+class TokenListApi(APIView):
+    """My API tokens (never their keys); create one with a name."""
+
+    @extend_schema(operation_id="tokens_list", responses=TokenOutputSerializer(many=True))
+    def get(self, request):
+        return Response(TokenOutputSerializer(tokens_of(request.user), many=True, context={"request": request}).data)
+
+    @extend_schema(operation_id="tokens_create", request=TokenInputSerializer,
+                   responses={201: NewTokenOutputSerializer},
+                   examples=[OpenApiExample("new token", request_only=True,
+                                            value={"name": "laptop script", "expires_in_days": 90})])
+    def post(self, request):
+        data = TokenInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(_new_token_body(request, request.user, data), status=status.HTTP_201_CREATED)
+
+
+class TokenDetailApi(APIView):
+    """Revoke one of my tokens: it stops working at once."""
+
+    @extend_schema(operation_id="tokens_revoke", request=None,
+                   responses={204: None, 404: OpenApiResponse(description="No such token of mine.")})
+    def delete(self, request, token_id: int):
+        try:
+            token_revoke(user=request.user, token_id=token_id)
+        except ApiToken.DoesNotExist:
+            raise NotFound("No such token.") from None
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,17 +1,83 @@
+"""Forms: allauth's sign-up and password forms with our choices added, and the API token form."""
+
+from __future__ import annotations
+
+from allauth.account import forms as allauth_forms
+from allauth.core import context
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+
+from turnbased.accounts.models import ApiToken
+
+# Days a new token lasts; 0 is never.
+TOKEN_LIFETIMES = [(30, "30 days"), (90, "90 days"), (365, "a year"), (0, "never")]
 
 
-class SignupForm(UserCreationForm):
-    email = forms.EmailField(help_text="Turn notices and replies with moves use this address.")
+class SignupForm(allauth_forms.SignupForm):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = "Other players see this name. Letters, digits and @ . + - _ only."
+        self.fields["email"].help_text = "We send a link to confirm it; turn emails and email moves use it."
 
-    class Meta(UserCreationForm.Meta):
-        model = get_user_model()
-        fields = ("username", "email")
 
-    def clean_email(self):
-        email = self.cleaned_data["email"]
-        if get_user_model().objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with that email address already exists.")
-        return email
+class _SessionsAndTokensChoice(forms.Form):
+    """What a new password ends besides itself: the other sessions and the chosen API tokens."""
+
+    end_other_sessions = forms.BooleanField(
+        required=False, initial=True, label="Sign me out everywhere else",
+        help_text="Untick to stay signed in in your other browsers.",
+    )
+    revoke_tokens = forms.ModelMultipleChoiceField(
+        queryset=ApiToken.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
+        label="Revoke these API tokens",
+    )
+
+    def _offer_tokens(self, user, *, revoke_all: bool) -> None:
+        tokens = ApiToken.objects.filter(user=user) if user is not None else ApiToken.objects.none()
+        self.fields["revoke_tokens"].queryset = tokens
+        self.fields["revoke_tokens"].label_from_instance = lambda token: f"{token.name} (created {token.created:%Y-%m-%d})"
+        if not tokens:
+            del self.fields["revoke_tokens"]
+        elif revoke_all:
+            self.fields["revoke_tokens"].initial = list(tokens)
+
+    def _settle(self, user) -> None:
+        from turnbased.accounts.services.passwords import password_changed_settle
+
+        request = context.request
+        password_changed_settle(
+            user=user,
+            current_session_key=request.session.session_key if request is not None else None,
+            end_other_sessions=self.cleaned_data.get("end_other_sessions", False),
+            revoke_token_ids=[token.pk for token in self.cleaned_data.get("revoke_tokens", [])],
+        )
+
+
+class ChangePasswordForm(_SessionsAndTokensChoice, allauth_forms.ChangePasswordForm):
+    """Change the password; by default sign out the other sessions and keep the API tokens."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._offer_tokens(self.user, revoke_all=False)
+
+    def save(self) -> None:
+        super().save()
+        self._settle(self.user)
+
+
+class ResetPasswordKeyForm(_SessionsAndTokensChoice, allauth_forms.ResetPasswordKeyForm):
+    """Set a new password from a reset link; by default end every session and revoke every token."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["end_other_sessions"].label = "Sign me out everywhere"
+        self.fields["end_other_sessions"].help_text = "Untick to stay signed in where you still are."
+        self._offer_tokens(self.user, revoke_all=True)
+
+    def save(self) -> None:
+        super().save()
+        self._settle(self.user)
+
+
+class TokenCreateForm(forms.Form):
+    name = forms.CharField(max_length=100, help_text="What uses it, e.g. “my bot” or “laptop script”.")
+    lifetime_days = forms.TypedChoiceField(choices=TOKEN_LIFETIMES, coerce=int, initial=90, label="Expires after")

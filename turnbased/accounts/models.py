@@ -1,4 +1,4 @@
-"""Per-user settings beyond Django's user: time zone and reminder lead time."""
+"""Per-user settings beyond Django's user, named API tokens, and the look-alike keys of usernames."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import zoneinfo
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from knox.models import AbstractAuthToken
+from knox.settings import CONSTANTS
 
 
 def validate_time_zone(value: str) -> None:
@@ -30,3 +32,29 @@ class Profile(models.Model):
 def profile_of(user) -> Profile:
     profile, _ = Profile.objects.get_or_create(user=user)
     return profile
+
+
+class ApiToken(AbstractAuthToken):
+    """A named API token; only its hash is stored (django-rest-knox), the key is shown once."""
+
+    # An integer id to name a token in URLs: the digest, knox's primary key, stays private.
+    id = models.BigAutoField(primary_key=True)
+    digest = models.CharField(max_length=CONSTANTS.DIGEST_LENGTH, unique=True)
+    name = models.CharField(max_length=100)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created", "-id")
+
+    def __str__(self) -> str:
+        return f"token {self.name!r} of {self.user_id}"
+
+
+class UsernameSkeleton(models.Model):
+    """One look-alike key of a username; unique, so two look-alike names cannot both be taken."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="username_skeletons")
+    skeleton = models.TextField(unique=True)
+
+    def __str__(self) -> str:
+        return f"{self.skeleton!r} of {self.user_id}"

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from turnbased.accounts.selectors import verified_email
 from turnbased.mail import compose
 from turnbased.mail.models import GameVisit, MailPreference, TurnEmails
 from turnbased.notifications.models import Notification, NotificationKind
@@ -49,6 +50,8 @@ def _decide(notification: Notification) -> tuple[str, str]:
     user, game = notification.user, notification.game
     if not user.email:
         return "skip", "no address"
+    if verified_email(user) is None:
+        return "skip", "address not verified"
     preference = preference_of(user)
     if notification.kind == NotificationKind.YOUR_TURN:
         if game.status != GameStatus.ACTIVE or game.seq != notification.seq:
@@ -127,6 +130,8 @@ def send_digests(*, today=None) -> int:
     sent = 0
     User = get_user_model()
     for user in User.objects.filter(mail_preference__turn_emails=TurnEmails.DIGEST).exclude(email=""):
+        if verified_email(user) is None:
+            continue  # no digest to an address its owner has not confirmed
         with transaction.atomic():
             preference = MailPreference.objects.select_for_update().get(user=user)
             if preference.last_digest_on == today:

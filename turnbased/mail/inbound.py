@@ -39,6 +39,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from turnbased.accounts.selectors import verified_email
 from turnbased.mail import compose, inbound_limits, sender_auth
 from turnbased.mail.models import InboundDrop, InboundDropReason, InboundEmail, InboundStatus
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command
@@ -158,8 +159,9 @@ def verify(headers: Headers, verdicts: list | None = None) -> Reply:
 
 
 def is_players_address(user, sender: str) -> bool:
-    """Tell whether ``sender`` is the address the player's emails go to."""
-    return bool(sender) and sender.lower() == (user.email or "").lower()
+    """Tell whether ``sender`` is the player's verified address, the one their emails go to."""
+    address = verified_email(user)
+    return bool(sender) and address is not None and sender.lower() == address.lower()
 
 
 def count_drop(reason: str) -> None:

@@ -50,20 +50,7 @@ class PasswordCheckApi(APIView):
         raise AuthenticationFailed("Wrong username or password.")
 
 
-class SignupLikeApi(APIView):
-    """A view that only names its scope, as POST /api/accounts/ does."""
-
-    permission_classes = [AllowAny]
-    throttle_scope = "signup"
-
-    def post(self, request):
-        return Response({"id": 1}, status=201)
-
-
-@pytest.mark.parametrize(
-    ("view", "scope", "counted"),
-    [(PasswordCheckApi, "auth", "sign-in attempts"), (SignupLikeApi, "signup", "sign-ups")],
-)
+@pytest.mark.parametrize(("view", "scope", "counted"), [(PasswordCheckApi, "auth", "sign-in attempts")])
 def test_a_view_naming_only_its_scope_gets_that_scopes_rate_per_address(view, scope, counted, rates):
     rates(**{scope: "3/hour"})
     factory = APIRequestFactory()

@@ -110,6 +110,15 @@ def test_turn_emails_off_and_digest_preferences(started_game, alice, bob, mailou
     assert delivery.send_digests() == 0  # once a day
 
 
+def test_no_digest_goes_to_an_address_its_owner_has_not_confirmed(started_game, alice, mailoutbox):
+    from allauth.account.models import EmailAddress
+
+    services.preferences_update(user=alice, turn_emails=TurnEmails.DIGEST, game_emails=False)
+    EmailAddress.objects.filter(user=alice).update(verified=False)
+    assert delivery.send_digests() == 0
+    assert not [m for m in mailoutbox if m.to == ["alice@example.com"] and "waiting" in m.subject]
+
+
 def test_no_turn_email_while_the_player_has_the_game_open_and_it_goes_out_once_they_leave(started_game, alice, mailoutbox):
     client = Client()
     client.login(username="alice", password=PASSWORD)

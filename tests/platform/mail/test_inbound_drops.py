@@ -41,6 +41,17 @@ def test_a_reply_from_another_address_gets_no_answer(started_game, turn_email, m
     assert_dropped_unanswered(outcome, InboundDropReason.WRONG_SENDER, started_game, mailoutbox, sent)
 
 
+def test_a_reply_from_an_address_its_owner_has_not_confirmed_gets_no_answer(started_game, alice, turn_email,
+                                                                          mailoutbox):
+    """The player's address changed to one not confirmed yet: no move is taken from it, and no answer."""
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.filter(user=alice).update(verified=False)
+    sent = len(mailoutbox)
+    outcome = handle_inbound(reply_bytes(turn_email, "handmaid"))
+    assert_dropped_unanswered(outcome, InboundDropReason.WRONG_SENDER, started_game, mailoutbox, sent)
+
+
 def test_a_forged_address_gets_no_answer(started_game, turn_email, mailoutbox):
     sent = len(mailoutbox)
     outcome = handle_inbound(reply_bytes(turn_email, "handmaid", to=forged_address(turn_email)))

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.core import mail
+from django.test import Client
 from rest_framework.test import APIClient
 
 from turnbased.play.models import Move
@@ -11,12 +15,17 @@ pytestmark = pytest.mark.django_db
 
 
 def signup(client: APIClient, name: str) -> str:
+    """Sign up through the API, follow the emailed link, and return a token."""
     response = client.post(
         "/api/accounts/", {"username": name, "email": f"{name}@example.com", "password": "a-long-enough-pass-9"},
         format="json",
     )
     assert response.status_code == 201, response.json()
-    return response.json()["token"]
+    link = re.search(r"http://testserver(/accounts/confirm-email/[^/\s]+/)", mail.outbox[-1].body).group(1)
+    assert Client().post(link).status_code == 302
+    token = client.post("/api/auth/token/", {"username": name, "password": "a-long-enough-pass-9"}, format="json")
+    assert token.status_code == 200, token.json()
+    return token.json()["token"]
 
 
 def authed(token: str) -> APIClient:

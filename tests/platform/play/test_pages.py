@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -19,16 +20,20 @@ def logged_in(user) -> Client:
     return client
 
 
-def test_sign_up_log_out_and_log_in():
+def test_sign_up_confirm_the_address_log_out_and_log_in(mailoutbox):
     client = Client()
     response = client.post("/accounts/signup/", {
         "username": "erin", "email": "erin@example.com", "password1": PASSWORD, "password2": PASSWORD,
     })
-    assert response.status_code == 302 and response.url == "/"
+    assert response.status_code == 302 and response.url == "/accounts/confirm-email/"
+    assert b"Log in" in client.get("/").content  # not in before the address is confirmed
+    link = re.search(r"http://testserver(/accounts/confirm-email/[^/\s]+/)", mailoutbox[-1].body).group(1)
+    response = client.post(link)
+    assert response.status_code == 302
     assert b"erin" in client.get("/").content
     client.post("/accounts/logout/")
     assert b"Log in" in client.get("/").content
-    response = client.post("/accounts/login/", {"username": "erin", "password": PASSWORD})
+    response = client.post("/accounts/login/", {"login": "erin", "password": PASSWORD})
     assert response.status_code == 302
     assert b"Your games" in client.get("/").content
 

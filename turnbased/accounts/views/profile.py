@@ -1,15 +1,13 @@
-"""Sign-up, account settings and absences; log in and out use Django's own views."""
+"""Account settings (time zone, reminders, links to the rest) and absences."""
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from turnbased.accounts.forms import SignupForm
 from turnbased.accounts.models import Profile, profile_of
-from turnbased.accounts.services import AccountError, create_account
+from turnbased.accounts.selectors import tokens_of, verified_email
 from turnbased.clocks.models import Absence
 from turnbased.clocks.services import (
     absence_cancel,
@@ -21,26 +19,6 @@ from turnbased.clocks.services import (
     refresh_deadlines,
 )
 from turnbased.play.errors import InvalidRequest
-
-
-@require_http_methods(["GET", "POST"])
-def signup(request):
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            user = create_account(
-                username=form.cleaned_data["username"],
-                email=form.cleaned_data["email"],
-                password=form.cleaned_data["password1"],
-            )
-        except AccountError as error:
-            for field, messages in error.errors.items():
-                for message in messages:
-                    form.add_error(field if field != "password" else "password1", message)
-        else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect(request.GET.get("next") or "lobby")
-    return render(request, "registration/signup.html", {"form": form})
 
 
 class ProfileForm(forms.ModelForm):
@@ -57,14 +35,18 @@ class AbsenceForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_settings(request):
-    """Time zone (for weekends and dates) and the reminder lead time."""
+    """Time zone (for weekends and dates) and the reminder lead time; links to the other account pages."""
     form = ProfileForm(request.POST or None, instance=profile_of(request.user))
     if request.method == "POST" and form.is_valid():
         form.save()
         refresh_deadlines(user=request.user)
         messages.success(request, "Settings saved.")
         return redirect("account-settings")
-    return render(request, "accounts/settings.html", {"form": form})
+    return render(request, "accounts/settings.html", {
+        "form": form,
+        "verified_email": verified_email(request.user),
+        "token_count": tokens_of(request.user).count(),
+    })
 
 
 @login_required

@@ -1,0 +1,44 @@
+"""The API tokens page: list, create with a name (the key is shown once), revoke."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from turnbased.accounts.forms import TokenCreateForm
+from turnbased.accounts.models import ApiToken
+from turnbased.accounts.selectors import tokens_of
+from turnbased.accounts.services.tokens import token_create, token_revoke
+
+
+@never_cache
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_tokens(request):
+    """List the tokens; a valid POST creates one and shows its key on this answer only."""
+    form = TokenCreateForm(request.POST or None)
+    new_key = None
+    if request.method == "POST" and form.is_valid():
+        days = form.cleaned_data["lifetime_days"]
+        _, new_key = token_create(user=request.user, name=form.cleaned_data["name"],
+                                      lifetime=timedelta(days=days) if days else None)
+        form = TokenCreateForm()
+    return render(request, "accounts/tokens.html", {"form": form, "tokens": tokens_of(request.user),
+                                                    "new_key": new_key})
+
+
+@login_required
+@require_POST
+def api_token_revoke(request, token_id: int):
+    try:
+        token_revoke(user=request.user, token_id=token_id)
+    except ApiToken.DoesNotExist:
+        messages.error(request, "No such token: it was revoked already, or it is not yours.")
+    else:
+        messages.success(request, "Token revoked: it no longer works.")
+    return redirect("account-tokens")
