@@ -19,6 +19,7 @@ from types import SimpleNamespace
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from redis.exceptions import RedisError
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
@@ -136,28 +137,39 @@ def client_address(ident: str | None) -> str:
     return str(address)
 
 
+class LimitReached(Throttled):
+    """A limit kept outside the DRF throttles (allauth's log-in lockout, its sign-up rate), with its own reason."""
+
+    def __init__(self, *, reason: str, wait: float | None):
+        super().__init__(wait=wait, detail=reason)
+        self.reason = reason
+
+
 @dataclass(frozen=True)
 class Refusal:
     """A request refused by a rate limit: what the client reads, and the seconds before it may retry."""
 
     scope: str
     wait: int
+    reason: str = ""  # what was limited, when not the scope's rate ("Too many failed log in attempts.")
 
     @classmethod
-    def of(cls, scope: str, wait: float | None) -> Refusal:
+    def of(cls, scope: str, wait: float | None, reason: str = "") -> Refusal:
         if wait is None:  # a throttle that gives no wait: the whole window of the scope's rate
             rate = scope_rate(scope)
             wait = parsed_rate(rate)[1] if rate else 1
-        return cls(scope=scope, wait=max(1, math.ceil(wait)))
+        return cls(scope=scope, wait=max(1, math.ceil(wait)), reason=reason)
 
     @property
     def detail(self) -> str:
+        unit = "second" if self.wait == 1 else "seconds"
+        if self.reason:
+            return f"{self.reason} Try again in {self.wait} {unit}."
         rate = scope_rate(self.scope)
         allowed = ""
         if rate:
             count, seconds = parsed_rate(rate)
             allowed = f" (at most {count} per {PERIODS[seconds]})"
-        unit = "second" if self.wait == 1 else "seconds"
         return f"Too many {COUNTED.get(self.scope, 'requests')}{allowed}. Try again in {self.wait} {unit}."
 
     def applied_to(self, response):

@@ -107,13 +107,25 @@ class Player:
     api: requests.Session = field(repr=False, default=None)
 
 
+CONFIRMATION_LINK = re.compile(r"https://\S+/accounts/confirm-email/[^/\s]+/")
+
+
 def sign_up(site: Site, sink: MailSink, username: str) -> Player:
-    """Sign a player up through the API and return them with an API session carrying their token."""
+    """Sign a player up through the API, confirm the address by its emailed link, and get an API token."""
     email = f"{username}@example.com"
     session = site.session()
     answer = session.post(f"{site.url}/api/accounts/", json={"username": username, "email": email,
                                                              "password": PASSWORD}, timeout=10)
     assert answer.status_code == 201, answer.text
+    assert "token" not in answer.json(), "no token before the address is confirmed"
+    link = wait_for(lambda: next((match.group(0) for message in sink.to(email)
+                                  for match in [CONFIRMATION_LINK.search(message.get_body(("plain",)).get_content())]
+                                  if match), None), f"the confirmation email to {email}")
+    assert link.startswith(site.url), link
+    post_the_page_form(site, site.session(), link)
+    answer = session.post(f"{site.url}/api/auth/token/", json={"username": username, "password": PASSWORD,
+                                                               "name": "topology test"}, timeout=10)
+    assert answer.status_code == 200, answer.text
     token = answer.json()["token"]
     session.headers["Authorization"] = f"Token {token}"
     return Player(username=username, email=email, token=token, api=session)
@@ -132,16 +144,20 @@ class _FormFields(HTMLParser):
             self.fields[attributes["name"]] = attributes.get("value") or ""
 
 
+def post_the_page_form(site: Site, session: requests.Session, url: str, **fields: str) -> requests.Response:
+    """Open a page and post its form back as a browser does (its fields, the CSRF token, Origin)."""
+    page = session.get(url, timeout=10)
+    assert page.status_code == 200, f"{url}: {page.status_code} {page.text[:2000]}"
+    form = _FormFields()
+    form.feed(page.text)
+    answer = session.post(url, data={**form.fields, **fields}, allow_redirects=False, timeout=10,
+                          headers={"Origin": site.url, "Referer": url})
+    assert answer.status_code == 302, f"{url}: {answer.status_code} {answer.text[:2000]}"
+    return answer
+
+
 def log_in_on_the_website(site: Site, player: Player) -> requests.Session:
     """Log in with the web form, as a browser does (CSRF token, Origin header); return the session."""
     session = site.session()
-    page = session.get(f"{site.url}/accounts/login/", timeout=10)
-    assert page.status_code == 200, page.text
-    form = _FormFields()
-    form.feed(page.text)
-    name_field = "login" if "login" in form.fields else "username"
-    data = {**form.fields, name_field: player.username, "password": player.password}
-    answer = session.post(f"{site.url}/accounts/login/", data=data, allow_redirects=False, timeout=10,
-                          headers={"Origin": site.url, "Referer": f"{site.url}/accounts/login/"})
-    assert answer.status_code == 302, f"{answer.status_code}: {answer.text[:2000]}"
+    post_the_page_form(site, session, f"{site.url}/accounts/login/", login=player.username, password=player.password)
     return session

@@ -21,7 +21,7 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import serializers, status
-from rest_framework.exceptions import AuthenticationFailed, NotFound, PermissionDenied, Throttled
+from rest_framework.exceptions import AuthenticationFailed, NotFound, PermissionDenied
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,6 +32,7 @@ from turnbased.accounts.ratelimits import login_failed_retry_after, retry_after
 from turnbased.accounts.selectors import tokens_of
 from turnbased.accounts.services.accounts import AccountError, account_signup, email_verification_resend
 from turnbased.accounts.services.tokens import default_token_lifetime, token_create, token_revoke
+from turnbased.limits import LimitReached
 
 CHECK_YOUR_EMAIL = ("Check your email: we sent a link to confirm the address. Follow it, then ask for a token "
                     "at /api/auth/token/.")
@@ -108,8 +109,8 @@ class AccountCreateApi(APIView):
     def post(self, request):
         # The web sign-up's limit per client address, counted together with it.
         if not ratelimit.consume(request._request, action="signup"):
-            raise Throttled(wait=retry_after(request._request, action="signup"),
-                            detail="Too many sign-ups from your address.")
+            raise LimitReached(wait=retry_after(request._request, action="signup"),
+                               reason="Too many sign-ups from your address.")
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
@@ -152,8 +153,8 @@ class TokenObtainApi(APIView):
         try:
             user = get_adapter().authenticate(request._request, **credentials)
         except ValidationError:  # too many failed attempts
-            raise Throttled(wait=login_failed_retry_after(request._request, credentials),
-                            detail="Too many failed log in attempts.") from None
+            raise LimitReached(wait=login_failed_retry_after(request._request, credentials),
+                               reason="Too many failed log in attempts.") from None
         if user is None:
             raise AuthenticationFailed("Wrong username or password.")
         if not has_verified_email(user):  # as the log-in page requires

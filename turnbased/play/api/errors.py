@@ -25,7 +25,7 @@ def json_exception_handler(exc, context):
     if isinstance(exc, PlayError):
         return Response({"detail": exc.detail, **exc.extra}, status=exc.status)
     if isinstance(exc, exceptions.Throttled):
-        refusal = Refusal.of(scope_of(context["request"], context["view"]), exc.wait)
+        refusal = Refusal.of(scope_of(context["request"], context["view"]), exc.wait, getattr(exc, "reason", ""))
         return refusal.applied_to(Response({"detail": refusal.detail, "retry_after": refusal.wait}))
     if isinstance(exc, exceptions.ValidationError):
         return Response({"detail": _first_message(exc.detail), "errors": exc.detail}, status=status.HTTP_400_BAD_REQUEST)
