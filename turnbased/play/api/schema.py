@@ -5,7 +5,7 @@ Every API view shares the same error machinery (``errors.json_exception_handler`
 added here, from what the view is, rather than repeated on each endpoint:
 
 - 400 when it reads a body or query parameters; 415 when it reads a body;
-- 401 when it authenticates (a bad token is refused even where no login is needed);
+- 401 when it authenticates with a token (a bad token is refused even where no login is needed);
 - 403 on unsafe methods with session authentication (a missing CSRF token);
 - 404 when its path names something (a game, an absence);
 - 413 on unsafe methods (a body over the size limit);
@@ -18,7 +18,7 @@ and anything it declares wins.
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 
 from turnbased.play.api.serializers import ErrorSerializer
 
@@ -83,8 +83,10 @@ class ApiSchema(AutoSchema):
             codes += [400, 415]
         elif any(parameter["in"] == "query" for parameter in parameters):
             codes.append(400)
-        if any(isinstance(authenticator, TokenAuthentication) for authenticator in authenticators):
-            codes.append(401)
+        if authenticators:
+            # DRF refuses missing or bad credentials with 401 when its first authenticator names a
+            # scheme for WWW-Authenticate (a token), with 403 otherwise (a session).
+            codes.append(401 if authenticators[0].authenticate_header(self.view.request) else 403)
         if unsafe and any(isinstance(authenticator, SessionAuthentication) for authenticator in authenticators):
             codes.append(403)
         if any(parameter["in"] == "path" for parameter in parameters):
