@@ -12,6 +12,11 @@ import jsonschema
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.urls import path
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.views import APIView
 
 from turnbased.accounts.services import api_token
 
@@ -105,6 +110,26 @@ def test_game_specific_json_is_documented_as_free_form_objects(schema):
     assert game["view"]["nullable"] is True
     move = schema["components"]["schemas"]["MoveSubmitRequest"]["properties"]["move"]
     assert move["type"] == "object" and "legal-moves" in move["description"]
+
+
+class ThingApi(APIView):
+    """An endpoint annotated its own way: a nested input serializer, an error described without a body."""
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses={204: None, 404: OpenApiResponse(description="No such thing.")})
+    def post(self, request, thing_id: int):
+        raise NotImplementedError  # only its schema is read
+
+
+def test_an_endpoint_annotated_its_own_way_gets_a_unique_name_and_the_shared_error_answers():
+    schema = SchemaGenerator(patterns=[path("api/things/<int:thing_id>/", ThingApi.as_view())]).get_schema(public=True)
+    answers = schema["paths"]["/api/things/{thing_id}/"]["post"]["responses"]
+    assert answers["404"]["description"] == "No such thing."
+    assert answers["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    assert set(answers) == {"204", "400", "401", "403", "404", "413", "415", "429"}
+    assert "ThingRequest" in schema["components"]["schemas"]
 
 
 def as_json_schema(node):

@@ -12,7 +12,8 @@ added here, from what the view is, rather than repeated on each endpoint:
 - 429 everywhere, with ``Retry-After``.
 
 An endpoint declares the rest itself (409 and the specific 403 and 404 reasons),
-and anything it declares wins.
+and anything it declares wins; an error it describes without a body gets the
+shared ``{"detail": ...}`` body.
 """
 
 from __future__ import annotations
@@ -65,10 +66,11 @@ class ApiSchema(AutoSchema):
         error = {"application/json": {"schema": self.resolve_serializer(ErrorSerializer, "response").ref}}
         responses = operation["responses"]
         for code in self._error_codes(operation):
-            answer = {"description": ERROR_DESCRIPTIONS[code], "content": error}
-            if code == 429:
-                answer["headers"] = RETRY_AFTER
-            responses.setdefault(str(code), answer)
+            responses.setdefault(str(code), {"description": ERROR_DESCRIPTIONS[code]})
+        for code, answer in responses.items():
+            if code.startswith(("4", "5")):
+                # An endpoint may describe an error without its body: every error body is the same.
+                answer.setdefault("content", error)
         if "429" in responses:
             responses["429"].setdefault("headers", RETRY_AFTER)
         operation["responses"] = dict(sorted(responses.items()))
