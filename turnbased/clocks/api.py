@@ -18,7 +18,7 @@ from turnbased.clocks.services import (
     local_today,
     refresh_deadlines,
 )
-from turnbased.play.api.serializers import ErrorSerializer
+from turnbased.play.api.schema import error
 
 
 class AbsenceOutputSerializer(serializers.ModelSerializer):
@@ -68,7 +68,7 @@ class AbsenceListApi(APIView):
         request=InputSerializer,
         responses={
             201: AbsenceOutputSerializer,
-            400: OpenApiResponse(ErrorSerializer, description="Invalid dates, an overlap, or over the allowance."),
+            400: error("Invalid dates, an overlap, or over the allowance."),
         },
         examples=[OpenApiExample("A long weekend", request_only=True,
                                  value={"starts_on": "2025-06-06", "ends_on": "2025-06-09"})],
@@ -98,7 +98,7 @@ class AbsenceDetailApi(APIView):
         parameters=[OpenApiParameter("absence_id", int, OpenApiParameter.PATH, description="The absence's id.")],
         responses={
             204: OpenApiResponse(description="Withdrawn."),
-            400: OpenApiResponse(ErrorSerializer, description="No such absence of mine, or it has started."),
+            400: error("No such absence of mine, or it has started."),
         },
     )
     def delete(self, request, absence_id: int):

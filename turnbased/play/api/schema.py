@@ -19,6 +19,7 @@ shared ``{"detail": ...}`` body.
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework.authentication import SessionAuthentication
 
 from turnbased.play.api.serializers import ErrorSerializer
@@ -40,6 +41,11 @@ RETRY_AFTER = {
         "description": "Seconds to wait before the next request.",
     }
 }
+
+
+def error(description: str, serializer=ErrorSerializer) -> OpenApiResponse:
+    """Return an error answer for ``extend_schema(responses=...)``: why it happens, and its body."""
+    return OpenApiResponse(serializer, description=description)
 
 
 def _nested_name(serializer_class: type) -> str | None:

@@ -13,9 +13,9 @@ from rest_framework.views import APIView
 from games import engines
 from turnbased.play import selectors, services
 from turnbased.play.api import examples
+from turnbased.play.api.schema import error
 from turnbased.play.api.serializers import (
     MAX_SEQ,
-    ErrorSerializer,
     GameListSerializer,
     GameSerializer,
     GameTypeSerializer,
@@ -32,10 +32,6 @@ from turnbased.play.models import MoveSource, Visibility
 from turnbased.play.presenters import game_summary
 
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
-
-
-def error(description: str, serializer=ErrorSerializer) -> OpenApiResponse:
-    return OpenApiResponse(serializer, description=description)
 
 
 NO_SUCH_GAME = error("No such game, or a private game you are not part of.")
