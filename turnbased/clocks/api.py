@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,21 +18,38 @@ from turnbased.clocks.services import (
     local_today,
     refresh_deadlines,
 )
+from turnbased.play.api.schema import error
 
 
 class AbsenceOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = Absence
         fields = ("id", "starts_on", "ends_on", "ended_at")
+        ref_name = "Absence"
 
 
 class AbsenceListApi(APIView):
     """My current and coming absences, the allowance left; declare a new one."""
 
     class InputSerializer(serializers.Serializer):
-        starts_on = serializers.DateField()
-        ends_on = serializers.DateField()
+        starts_on = serializers.DateField(help_text="The first day away, in my time zone (today or later).")
+        ends_on = serializers.DateField(help_text="The last day away, in the same year.")
 
+        class Meta:
+            ref_name = "AbsenceRequest"
+
+    class OutputSerializer(serializers.Serializer):
+        away_until = serializers.DateField(allow_null=True,
+                                           help_text="The last day of my current absence, if I am away.")
+        allowance_days = serializers.IntegerField(help_text="Days of absence per year.")
+        used_days = serializers.IntegerField(help_text="Days declared this year.")
+        absences = AbsenceOutputSerializer(many=True, help_text="Current and coming absences.")
+
+        class Meta:
+            ref_name = "Absences"
+
+    @extend_schema(operation_id="absences_list", tags=["absences"], summary="My absences and allowance",
+                   responses={200: OutputSerializer})
     def get(self, request):
         today = local_today(request.user)
         profile = profile_of(request.user)
@@ -44,7 +61,18 @@ class AbsenceListApi(APIView):
             "absences": AbsenceOutputSerializer(absences, many=True).data,
         })
 
-    @extend_schema(request=InputSerializer, responses={201: AbsenceOutputSerializer})
+    @extend_schema(
+        operation_id="absences_create", tags=["absences"], summary="Declare an absence",
+        description="My clocks stop on these days in every game that allows absences; the days come from a yearly "
+                    "allowance.",
+        request=InputSerializer,
+        responses={
+            201: AbsenceOutputSerializer,
+            400: error("Invalid dates, an overlap, or over the allowance."),
+        },
+        examples=[OpenApiExample("A long weekend", request_only=True,
+                                 value={"starts_on": "2025-06-06", "ends_on": "2025-06-09"})],
+    )
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -55,7 +83,8 @@ class AbsenceListApi(APIView):
 class AbsenceEndApi(APIView):
     """I am back: end my current absence now."""
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(operation_id="absences_end", tags=["absences"], summary="End my current absence", request=None,
+                   responses={204: OpenApiResponse(description="I am back (also when I was not away).")})
     def post(self, request):
         absence_end(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -64,6 +93,14 @@ class AbsenceEndApi(APIView):
 class AbsenceDetailApi(APIView):
     """Withdraw an absence that has not started."""
 
+    @extend_schema(
+        operation_id="absences_destroy", tags=["absences"], summary="Withdraw an absence",
+        parameters=[OpenApiParameter("absence_id", int, OpenApiParameter.PATH, description="The absence's id.")],
+        responses={
+            204: OpenApiResponse(description="Withdrawn."),
+            400: error("No such absence of mine, or it has started."),
+        },
+    )
     def delete(self, request, absence_id: int):
         absence_cancel(user=request.user, absence_id=absence_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -73,15 +110,23 @@ class ProfileApi(APIView):
     """My time zone (weekends and dates are counted in it) and reminder lead time."""
 
     class ProfileSerializer(serializers.Serializer):
-        time_zone = serializers.CharField(validators=[validate_time_zone])
-        reminder_lead_hours = serializers.IntegerField(min_value=0, max_value=168)
+        time_zone = serializers.CharField(validators=[validate_time_zone],
+                                          help_text="An IANA name, e.g. Europe/London.")
+        reminder_lead_hours = serializers.IntegerField(
+            min_value=0, max_value=168, help_text="Email a reminder this many hours before a deadline (0: none)."
+        )
 
-    @extend_schema(responses=ProfileSerializer)
+        class Meta:
+            ref_name = "Profile"
+
+    @extend_schema(operation_id="me_retrieve", tags=["me"], summary="My settings", responses={200: ProfileSerializer})
     def get(self, request):
         profile = profile_of(request.user)
         return Response({"time_zone": profile.time_zone, "reminder_lead_hours": profile.reminder_lead_hours})
 
-    @extend_schema(request=ProfileSerializer, responses=ProfileSerializer)
+    @extend_schema(operation_id="me_partial_update", tags=["me"], summary="Change my settings",
+                   request=ProfileSerializer, responses={200: ProfileSerializer},
+                   examples=[OpenApiExample("Move to Berlin", request_only=True, value={"time_zone": "Europe/Berlin"})])
     def patch(self, request):
         data = self.ProfileSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -12,39 +12,31 @@ from rest_framework.views import APIView
 
 from games import engines
 from turnbased.play import selectors, services
+from turnbased.play.api import examples
+from turnbased.play.api.schema import error
+from turnbased.play.api.serializers import (
+    MAX_SEQ,
+    GameListSerializer,
+    GameSerializer,
+    GameTypeSerializer,
+    HistorySerializer,
+    JSONObjectField,
+    LegalMovesSerializer,
+    MoveConflictSerializer,
+    MovePlayedSerializer,
+    TimeControlField,
+    game_slugs,
+)
 from turnbased.play.errors import StaleSequence
 from turnbased.play.models import MoveSource, Visibility
 from turnbased.play.presenters import game_summary
 
-# Positions are numbered in a PostgreSQL integer column.
-MAX_SEQ = 2**31 - 1
+GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
 
 
-class GameOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    game = serializers.CharField(help_text="The engine slug, e.g. love-letter.")
-    name = serializers.CharField()
-    status = serializers.ChoiceField(choices=["open", "active", "finished", "aborted"])
-    visibility = serializers.CharField()
-    seq = serializers.IntegerField(help_text="The number of moves played; send it back as expected_seq.")
-    seat_count = serializers.IntegerField()
-    seats = serializers.ListField(child=serializers.DictField(), help_text="[{index, username}]")
-    my_seat = serializers.IntegerField(allow_null=True)
-    to_move = serializers.ListField(child=serializers.IntegerField(), help_text="Seat indexes that may act now.")
-    options = serializers.DictField()
-    view = serializers.DictField(allow_null=True, help_text="Your private view (spectators: the public view).")
-    result = serializers.DictField(allow_null=True)
-    invite_url = serializers.CharField(allow_null=True, help_text="Only for players at the table.")
-    time_control = serializers.DictField(help_text="The table's clock and what happens when time runs out.")
-    clocks = serializers.ListField(
-        child=serializers.DictField(),
-        help_text="Per seat: running, deadline, remaining_seconds, away_until, bot, timeouts_in_row.",
-    )
-    created_at = serializers.DateTimeField()
-    last_move_at = serializers.DateTimeField(allow_null=True)
-    last_move = serializers.CharField(
-        allow_null=True, help_text="In GET /api/games/ only: the latest move as you may see it (never its notation)."
-    )
+NO_SUCH_GAME = error("No such game, or a private game you are not part of.")
+NOT_YOUR_SEAT = error("You have no seat in this game.")
+ONLY_THE_CREATOR = error("Only the player who created the table may do this.")
 
 
 class GameListApi(APIView):
@@ -54,27 +46,25 @@ class GameListApi(APIView):
 
     class InputSerializer(serializers.Serializer):
         game = serializers.ChoiceField(choices=[], help_text="Engine slug, see GET /api/game-types/.")
-        players = serializers.IntegerField(required=False, help_text="Number of seats.")
-        options = serializers.DictField(required=False, default=dict)
-        visibility = serializers.ChoiceField(choices=Visibility.values, default=Visibility.PUBLIC)
+        players = serializers.IntegerField(required=False, help_text="Number of seats (default: the game's usual).")
+        options = serializers.DictField(required=False, default=dict,
+                                        help_text="Table options by name, see GET /api/game-types/.")
+        visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC,
+                                             help_text="A private table is found only through its invite link.")
         bots = serializers.DictField(child=serializers.CharField(), required=False, default=dict,
                                      help_text='Seat number to bot name, e.g. {"1": "basic"}.')
         play = serializers.BooleanField(default=True, help_text="False: create the table without a seat for me.")
-        time_control = serializers.DictField(
-            required=False, default=dict,
-            help_text='e.g. {"kind": "per_move", "days_per_move": 3, "weekends_off": true, "expiry": "bot_turn"} '
-                      'or {"kind": "bank", "bank_days": 7, "increment_days": 1}; kind "none" (default) has no clock.',
-        )
+        time_control = TimeControlField(required=False, default=dict, help_text="No clock unless asked.")
+
+        class Meta:
+            ref_name = "GameCreateRequest"
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
-            self.fields["game"].choices = list(engines())
+            self.fields["game"].choices = game_slugs()
 
-    class ListSerializer(serializers.Serializer):
-        mine = GameOutputSerializer(many=True)
-        open = GameOutputSerializer(many=True)
-
-    @extend_schema(responses=ListSerializer)
+    @extend_schema(operation_id="games_list", tags=["games"], summary="My games and the open tables",
+                   responses={200: GameListSerializer})
     def get(self, request):
         games = list(selectors.games_of(request.user))
         last_moves = selectors.last_move_lines(games, request.user)
@@ -82,7 +72,16 @@ class GameListApi(APIView):
         joinable = [game_summary(game, request.user, with_view=False) for game in selectors.open_games(request.user)]
         return Response({"mine": mine, "open": joinable})
 
-    @extend_schema(request=InputSerializer, responses={201: GameOutputSerializer})
+    @extend_schema(
+        operation_id="games_create", tags=["games"], summary="Create a table",
+        description="Create a table with me in seat 0 (unless play is false) and bots where asked; "
+                    "a table whose seats are all filled starts at once.",
+        request=InputSerializer,
+        responses={201: GameSerializer, 409: error("I have too many tables waiting for players, or too many tables "
+                                                   "of bots only in play (MAX_OPEN_TABLES_PER_ACCOUNT, "
+                                                   "MAX_BOT_TABLES_PER_ACCOUNT).")},
+        examples=examples.CREATE_GAME,
+    )
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -111,8 +110,11 @@ class GameDetailApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("invite", str, description="Invite code, to see a private table before joining.")],
-        responses=GameOutputSerializer,
+        operation_id="games_retrieve", tags=["games"], summary="One game, as I may see it",
+        parameters=[
+            GAME_ID, OpenApiParameter("invite", str, description="Invite code, to see a private table before joining."),
+        ],
+        responses={200: GameSerializer, 404: NO_SUCH_GAME}, examples=examples.GAME,
     )
     def get(self, request, game_id: int):
         return Response(_game_detail(game_id, request, request.query_params.get("invite")))
@@ -124,7 +126,15 @@ class GameJoinApi(APIView):
     class InputSerializer(serializers.Serializer):
         invite_code = serializers.CharField(required=False, help_text="Needed for a private table.")
 
-    @extend_schema(request=InputSerializer, responses=GameOutputSerializer)
+    @extend_schema(
+        operation_id="games_join", tags=["games"], summary="Take a free seat",
+        parameters=[GAME_ID], request=InputSerializer, examples=examples.JOIN,
+        responses={
+            200: GameSerializer,
+            404: error("No such game, or a private table and no or the wrong invite code."),
+            409: error("I already sit at this table, or it is full or no longer taking players."),
+        },
+    )
     def post(self, request, game_id: int):
         data = self.InputSerializer(data=request.data or {})
         data.is_valid(raise_exception=True)
@@ -135,7 +145,13 @@ class GameJoinApi(APIView):
 class GameStartApi(APIView):
     """Start an open table now with the players already seated (its creator only)."""
 
-    @extend_schema(request=None, responses=GameOutputSerializer)
+    @extend_schema(
+        operation_id="games_start", tags=["games"], summary="Start a table early", parameters=[GAME_ID], request=None,
+        responses={
+            200: GameSerializer, 403: ONLY_THE_CREATOR, 404: NO_SUCH_GAME,
+            409: error("The game has already started or ended, or too few players are seated."),
+        },
+    )
     def post(self, request, game_id: int):
         services.start_game(game_id=game_id, user=request.user)
         return Response(_game_detail(game_id, request))
@@ -144,7 +160,16 @@ class GameStartApi(APIView):
 class GameLeaveApi(APIView):
     """Give up my seat at a table that has not started."""
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(
+        operation_id="games_leave", tags=["games"], summary="Leave a table before it starts", parameters=[GAME_ID],
+        request=None,
+        responses={
+            204: OpenApiResponse(description="I no longer sit at the table."),
+            403: error("I have no seat at this table, or I created it (abort it instead)."),
+            404: NO_SUCH_GAME,
+            409: error("The game has started: resign instead."),
+        },
+    )
     def post(self, request, game_id: int):
         services.leave_game(game_id=game_id, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -153,7 +178,14 @@ class GameLeaveApi(APIView):
 class GameAbortApi(APIView):
     """Cancel a table that has not started (its creator only)."""
 
-    @extend_schema(request=None, responses=GameOutputSerializer)
+    @extend_schema(
+        operation_id="games_abort", tags=["games"], summary="Cancel a table before it starts", parameters=[GAME_ID],
+        request=None,
+        responses={
+            200: GameSerializer, 403: ONLY_THE_CREATOR, 404: NO_SUCH_GAME,
+            409: error("Only a table that has not started can be aborted."),
+        },
+    )
     def post(self, request, game_id: int):
         services.abort_game(game_id=game_id, user=request.user)
         return Response(_game_detail(game_id, request))
@@ -162,7 +194,12 @@ class GameAbortApi(APIView):
 class GameResignApi(APIView):
     """Leave a game in play for good; the game decides what follows (usually the others play on or win)."""
 
-    @extend_schema(request=None, responses=GameOutputSerializer)
+    @extend_schema(
+        operation_id="games_resign", tags=["games"], summary="Resign from a game in play", parameters=[GAME_ID],
+        request=None,
+        responses={200: GameSerializer, 403: NOT_YOUR_SEAT, 404: NO_SUCH_GAME,
+                   409: error("The game is not in play (not started, or over).")},
+    )
     def post(self, request, game_id: int):
         services.resign_game(game_id=game_id, user=request.user, source=MoveSource.API)
         return Response(_game_detail(game_id, request))
@@ -171,11 +208,10 @@ class GameResignApi(APIView):
 class LegalMovesApi(APIView):
     """My legal moves now, each as JSON and in the text notation."""
 
-    class OutputSerializer(serializers.Serializer):
-        seq = serializers.IntegerField()
-        moves = serializers.ListField(child=serializers.DictField(), help_text="[{move, text}]")
-
-    @extend_schema(responses=OutputSerializer)
+    @extend_schema(
+        operation_id="legal_moves_list", tags=["moves"], summary="My legal moves now", parameters=[GAME_ID],
+        responses={200: LegalMovesSerializer, 404: NO_SUCH_GAME}, examples=examples.LEGAL_MOVES,
+    )
     def get(self, request, game_id: int):
         viewer = selectors.viewer_of(game_id, request.user)
         return Response({"seq": viewer.game.seq, "moves": selectors.legal_moves_for(viewer)})
@@ -187,19 +223,32 @@ class MoveSubmitApi(APIView):
     throttle_scope = "moves"
 
     class InputSerializer(serializers.Serializer):
-        move = serializers.JSONField(required=False, help_text="A move as listed by legal-moves.")
-        text = serializers.CharField(required=False, max_length=200, help_text="The move in text notation.")
+        move = JSONObjectField(required=False, help_text="A move as legal-moves lists it (send this or text).")
+        text = serializers.CharField(required=False, max_length=200,
+                                     help_text="The move in the text notation (send this or move).")
         expected_seq = serializers.IntegerField(min_value=0, max_value=MAX_SEQ,
                                                 help_text="The seq of the position you are answering.")
-        idempotency_key = serializers.CharField(required=False, max_length=100)
+        idempotency_key = serializers.CharField(
+            required=False, max_length=100,
+            help_text="Your name for this submission: sending it again returns the first answer and plays nothing.",
+        )
 
-    class OutputSerializer(serializers.Serializer):
-        seq = serializers.IntegerField()
-        text = serializers.CharField()
-        replayed = serializers.BooleanField(help_text="True when this repeats an earlier submission.")
-        game = GameOutputSerializer()
-
-    @extend_schema(request=InputSerializer, responses={201: OutputSerializer, 200: OutputSerializer})
+    @extend_schema(
+        operation_id="moves_create", tags=["moves"], summary="Play a move", parameters=[GAME_ID],
+        description="Send exactly one of move (the game's JSON, as legal-moves lists it) or text (the notation), "
+                    "with expected_seq, the position you answer. A repeated idempotency_key answers 200 with the "
+                    "first outcome (replayed: true) and plays nothing.",
+        request=InputSerializer, examples=examples.SUBMIT_MOVE,
+        responses={
+            201: MovePlayedSerializer,
+            200: OpenApiResponse(MovePlayedSerializer, description="A repeated idempotency_key: the first answer."),
+            400: error("Malformed, or the game refused the move: detail is the game's reason."),
+            403: error("I watch this game but have no seat in it."),
+            404: NO_SUCH_GAME,
+            409: error("Not my turn, the game is not in play, a bot plays my seat, or a stale expected_seq "
+                       "(then seq and game carry the current position).", MoveConflictSerializer),
+        },
+    )
     def post(self, request, game_id: int):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -231,13 +280,14 @@ class HistoryApi(APIView):
 
     permission_classes = [AllowAny]
 
-    class OutputSerializer(serializers.Serializer):
-        seq = serializers.IntegerField()
-        events = serializers.ListField(child=serializers.DictField(), help_text="[{seq, seat, kind, data, private, text}]")
-
     @extend_schema(
-        parameters=[OpenApiParameter("since", int, description="Only events after this seq (default 0).")],
-        responses=OutputSerializer,
+        operation_id="history_list", tags=["moves"], summary="What happened, as I may see it",
+        parameters=[
+            GAME_ID,
+            OpenApiParameter("since", {"type": "integer", "minimum": 0, "maximum": MAX_SEQ, "default": 0},
+                             description="Only events after this seq."),
+        ],
+        responses={200: HistorySerializer, 404: NO_SUCH_GAME}, examples=examples.HISTORY,
     )
     def get(self, request, game_id: int):
         raw = request.query_params.get("since", "0")
@@ -253,6 +303,8 @@ class GameTypesApi(APIView):
 
     permission_classes = [AllowAny]
 
+    @extend_schema(operation_id="game_types_list", tags=["game-types"], summary="The games offered",
+                   responses={200: GameTypeSerializer(many=True)})
     def get(self, request):
         return Response([
             {
@@ -267,4 +319,3 @@ class GameTypesApi(APIView):
             }
             for engine in engines().values()
         ])
-

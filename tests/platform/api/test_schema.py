@@ -1,0 +1,175 @@
+"""The OpenAPI schema at /api/schema/: valid with no warning, one named and tagged operation per endpoint,
+every answer with its shape, the error answers each endpoint can give, and examples that match."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import path
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.views import APIView
+
+from tests.platform.conftest import api_token
+
+pytestmark = pytest.mark.django_db
+
+SCHEMA_URL = "/api/schema/?format=json"
+METHODS = ("get", "put", "post", "patch", "delete")
+
+
+@pytest.fixture
+def schema() -> dict:
+    response = Client().get(SCHEMA_URL)
+    assert response.status_code == 200
+    return json.loads(response.content)
+
+
+def operations(schema: dict):
+    for path, item in schema["paths"].items():
+        for method in METHODS:
+            if method in item:
+                yield f"{method.upper()} {path}", item[method]
+
+
+def component(schema: dict, reference: str) -> dict:
+    return schema["components"]["schemas"][reference.rsplit("/", 1)[1]]
+
+
+def test_the_schema_generates_and_validates_without_a_warning(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "manage.py", "spectacular", "--validate", "--fail-on-warn",
+         "--file", str(tmp_path / "api.yaml")],
+        cwd=Path(settings.BASE_DIR), capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Warning" not in result.stderr and "Error" not in result.stderr, result.stderr
+
+
+def test_every_operation_has_its_own_id_one_declared_tag_and_a_summary(schema):
+    declared_tags = {tag["name"] for tag in settings.SPECTACULAR_SETTINGS["TAGS"]}
+    ids = [operation["operationId"] for _, operation in operations(schema)]
+    assert len(ids) == len(set(ids)) >= 20
+    for label, operation in operations(schema):
+        assert not operation["operationId"][-1].isdigit(), label  # drf-spectacular's suffix for a clash
+        assert len(operation["tags"]) == 1 and operation["tags"][0] in declared_tags, label
+        assert operation.get("summary") or operation.get("description"), label
+    assert {"games_list", "games_retrieve", "games_create", "games_join", "moves_create", "legal_moves_list",
+            "history_list", "game_types_list"} <= set(ids)
+
+
+def test_every_answer_has_a_shape_and_every_error_is_detail_json(schema):
+    for label, operation in operations(schema):
+        assert any(code.startswith("2") for code in operation["responses"]), label
+        for code, answer in operation["responses"].items():
+            if code == "204":
+                assert "content" not in answer, label
+                continue
+            shape = answer["content"]["application/json"]["schema"]
+            assert shape.get("$ref") or shape.get("items", {}).get("$ref"), (label, code)
+            if code.startswith(("4", "5")):
+                assert "detail" in component(schema, shape["$ref"])["required"], (label, code)
+
+
+def test_every_operation_documents_the_errors_it_can_give(schema):
+    for label, operation in operations(schema):
+        codes = set(operation["responses"])
+        assert "429" in codes and "Retry-After" in operation["responses"]["429"]["headers"], label
+        if "requestBody" in operation:
+            assert {"400", "413", "415"} <= codes, label
+        if any(parameter["in"] == "path" for parameter in operation.get("parameters", [])):
+            assert "404" in codes, label
+        if operation.get("security"):
+            assert {"401", "403"} & codes, label
+    moves = schema["paths"]["/api/games/{game_id}/moves/"]["post"]["responses"]
+    assert {"200", "201", "400", "403", "404", "409"} <= set(moves)
+    assert component(schema, moves["409"]["content"]["application/json"]["schema"]["$ref"])["properties"].keys() >= {
+        "detail", "seq", "game"}
+
+
+def test_component_names_are_unique_and_say_what_they_are(schema):
+    names = set(schema["components"]["schemas"])
+    assert not names & {"Input", "Output", "InputRequest", "OutputResponse"}
+    assert not [name for name in names if name.endswith("Serializer")]
+    assert {"Game", "GameCreateRequest", "MoveSubmitRequest", "MovePlayed", "LegalMoves", "History", "GameType",
+            "Error", "MoveConflict", "Absence", "AbsenceRequest", "Profile"} <= names
+
+
+def test_game_specific_json_is_documented_as_free_form_objects(schema):
+    game = schema["components"]["schemas"]["Game"]["properties"]
+    for name in ("view", "result", "options"):
+        assert game[name]["type"] == "object" and game[name]["description"], name
+    assert game["view"]["nullable"] is True
+    move = schema["components"]["schemas"]["MoveSubmitRequest"]["properties"]["move"]
+    assert move["type"] == "object" and "legal-moves" in move["description"]
+
+
+class ThingApi(APIView):
+    """An endpoint annotated its own way: a nested input serializer, an error described without a body."""
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses={204: None, 404: OpenApiResponse(description="No such thing.")})
+    def post(self, request, thing_id: int):
+        raise NotImplementedError  # only its schema is read
+
+
+def test_an_endpoint_annotated_its_own_way_gets_a_unique_name_and_the_shared_error_answers():
+    schema = SchemaGenerator(patterns=[path("api/things/<int:thing_id>/", ThingApi.as_view())]).get_schema(public=True)
+    answers = schema["paths"]["/api/things/{thing_id}/"]["post"]["responses"]
+    assert answers["404"]["description"] == "No such thing."
+    assert answers["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    assert set(answers) == {"204", "400", "401", "403", "404", "413", "415", "429"}
+    assert "ThingRequest" in schema["components"]["schemas"]
+
+
+def as_json_schema(node):
+    """Rewrite OpenAPI 3.0's ``nullable`` as JSON Schema (the rest is the same)."""
+    if isinstance(node, list):
+        return [as_json_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    converted = {key: as_json_schema(value) for key, value in node.items() if key != "nullable"}
+    if node.get("nullable"):
+        return {"anyOf": [converted, {"type": "null"}]}
+    return converted
+
+
+def examples_with_schemas(schema: dict):
+    for label, operation in operations(schema):
+        media = [("request", operation.get("requestBody", {}).get("content", {}).get("application/json"))]
+        media += [(code, answer.get("content", {}).get("application/json"))
+                  for code, answer in operation["responses"].items()]
+        for place, content in media:
+            for name, example in (content or {}).get("examples", {}).items():
+                yield f"{label} {place} {name}", example["value"], content["schema"]
+
+
+def test_every_example_matches_its_schema(schema):
+    components = as_json_schema(schema["components"])
+    checked = []
+    for where, value, shape in examples_with_schemas(schema):
+        jsonschema.Draft202012Validator({"components": components, **as_json_schema(shape)}).validate(value)
+        checked.append(where)
+    # Create a game, submit a move by text and by JSON, join: requests and answers.
+    assert len(checked) >= 12, checked
+
+
+def test_the_schema_is_the_same_for_everyone_and_holds_no_game(schema, started_game, alice):
+    """The schema is generated from the code alone: a game in play changes nothing in it, whoever asks."""
+    client = Client(HTTP_AUTHORIZATION=f"Token {api_token(alice)}")
+    as_player = client.get(SCHEMA_URL)
+    assert json.loads(as_player.content) == schema
+    text = as_player.content.decode()
+    assert started_game.invite_code not in text and started_game.seed not in text
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200 and started_game.invite_code not in docs.content.decode()

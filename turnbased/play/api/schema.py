@@ -1,0 +1,104 @@
+"""How the OpenAPI schema describes every endpoint: its error answers, and unique component names.
+
+Every API view shares the same error machinery (``errors.json_exception_handler``,
+``request_guards``), so the answers it can give for reasons of its own kind are
+added here, from what the view is, rather than repeated on each endpoint:
+
+- 400 when it reads a body or query parameters; 415 when it reads a body;
+- 401 when it authenticates with a token (a bad token is refused even where no login is needed);
+- 403 on unsafe methods with session authentication (a missing CSRF token);
+- 404 when its path names something (a game, an absence);
+- 413 on unsafe methods (a body over the size limit);
+- 429 everywhere, with ``Retry-After``.
+
+An endpoint declares the rest itself (409 and the specific 403 and 404 reasons),
+and anything it declares wins; an error it describes without a body gets the
+shared ``{"detail": ...}`` body.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework.authentication import SessionAuthentication
+
+from turnbased.play.api.serializers import ErrorSerializer
+
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+ERROR_DESCRIPTIONS = {
+    400: "The request is malformed or invalid: `detail` says what is wrong, `errors` which field.",
+    401: "No valid credentials: send `Authorization: Token <key>` (or log in for a browser session).",
+    403: "A browser-session request without its CSRF token.",
+    404: "Not found.",
+    413: "The request body is larger than the limit.",
+    415: "The body is not JSON: send `Content-Type: application/json`.",
+    429: "Too many requests: wait the number of seconds in `Retry-After`, then try again.",
+}
+RETRY_AFTER = {
+    "Retry-After": {
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "Seconds to wait before the next request.",
+    }
+}
+
+
+def error(description: str, serializer=ErrorSerializer) -> OpenApiResponse:
+    """Return an error answer for ``extend_schema(responses=...)``: why it happens, and its body."""
+    return OpenApiResponse(serializer, description=description)
+
+
+def _nested_name(serializer_class: type) -> str | None:
+    """Return ``AccountCreateRequest`` for ``AccountCreateApi.InputSerializer`` (``...Response`` for Output)."""
+    outer, _, inner = serializer_class.__qualname__.rpartition(".")
+    suffix = {"InputSerializer": "Request", "OutputSerializer": "Response"}.get(inner)
+    if not outer or suffix is None:
+        return None
+    return outer.rpartition(".")[2].removesuffix("Api") + suffix
+
+
+class ApiSchema(AutoSchema):
+    """drf-spectacular's schema for one endpoint, with the error answers every endpoint gives."""
+
+    def get_serializer_name(self, serializer, direction):
+        # The house style nests InputSerializer/OutputSerializer in each API class: name the
+        # component after that class, or every endpoint's input would be one component "Input".
+        return _nested_name(serializer.__class__) or super().get_serializer_name(serializer, direction)
+
+    def get_operation(self, path, path_regex, path_prefix, method, registry):
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if operation is None:
+            return None
+        error = {"application/json": {"schema": self.resolve_serializer(ErrorSerializer, "response").ref}}
+        responses = operation["responses"]
+        for code in self._error_codes(operation):
+            responses.setdefault(str(code), {"description": ERROR_DESCRIPTIONS[code]})
+        for code, answer in responses.items():
+            if code.startswith(("4", "5")):
+                # An endpoint may describe an error without its body: every error body is the same.
+                answer.setdefault("content", error)
+        if "429" in responses:
+            responses["429"].setdefault("headers", RETRY_AFTER)
+        operation["responses"] = dict(sorted(responses.items()))
+        return operation
+
+    def _error_codes(self, operation: dict) -> list[int]:
+        authenticators = self.view.get_authenticators()
+        unsafe = self.method not in SAFE_METHODS
+        parameters = operation.get("parameters", [])
+        codes = [429]
+        if "requestBody" in operation:
+            codes += [400, 415]
+        elif any(parameter["in"] == "query" for parameter in parameters):
+            codes.append(400)
+        if authenticators:
+            # DRF refuses missing or bad credentials with 401 when its first authenticator names a
+            # scheme for WWW-Authenticate (a token), with 403 otherwise (a session).
+            codes.append(401 if authenticators[0].authenticate_header(self.view.request) else 403)
+        if unsafe and any(isinstance(authenticator, SessionAuthentication) for authenticator in authenticators):
+            codes.append(403)
+        if any(parameter["in"] == "path" for parameter in parameters):
+            codes.append(404)
+        if unsafe:
+            codes.append(413)
+        return codes
