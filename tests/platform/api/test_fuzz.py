@@ -36,6 +36,7 @@ from schemathesis import GenerationMode
 
 from games import engines
 from tests.platform.conftest import api_token
+from turnbased.accounts.services.tokens import token_create
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import selectors, services
 from turnbased.play.models import Game
@@ -89,7 +90,13 @@ def build_world(make_user) -> World:
     if soon.year == local_today(ann).year:  # an absence cannot cross New Year
         absences["ann's coming absence"] = absence_declare(user=ann, starts_on=soon, ends_on=soon).pk
         absences["ben's coming absence"] = absence_declare(user=ben, starts_on=soon, ends_on=soon).pk
-    return World(player=ann, targets={"game_id": game_ids, "absence_id": absences})
+    # Tokens a DELETE may hit: a spare one of ann's (not the one the fuzzer sends), ben's, none at all.
+    tokens = {
+        "ann's spare token": token_create(user=ann, name="spare", lifetime=None)[0].pk,
+        "ben's token": token_create(user=ben, name="ben's", lifetime=None)[0].pk,
+    }
+    tokens["no such token"] = max(tokens.values()) + 1000
+    return World(player=ann, targets={"game_id": game_ids, "absence_id": absences, "token_id": tokens})
 
 
 def move_bodies(game: Game, drawn: dict, player) -> st.SearchStrategy[dict]:
