@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import smtplib
 import threading
-import time
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -16,18 +15,10 @@ from pathlib import Path
 import requests
 from aiosmtpd.controller import Controller
 
+from tests.waiting import wait_for
+
 PASSWORD = "a-long-enough-pass-9"
 REPLY_ADDRESS = re.compile(r"play\+(?P<user>\d+)\.(?P<game>\d+)\.(?P<seq>\d+)\.")
-
-
-def wait_for(condition, what: str, timeout: float = 30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 class MailSink:

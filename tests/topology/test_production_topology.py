@@ -15,12 +15,11 @@ import random
 import pytest
 import requests
 
-from tests.topology.clients import (
-    MailSink, Site, log_in_on_the_website, reply_by_email, sign_up, turn_email, wait_for,
-)
+from tests.topology.clients import MailSink, Site, log_in_on_the_website, reply_by_email, sign_up, turn_email
 from tests.topology.stack import (
     NGINX, RUNNING_STACK, STAND_INS, ProductionStack, django_services, load_compose, nginx_template_path, template_variables,
 )
+from tests.waiting import wait_for
 from turnbased.local import BASE_DIR, free_port
 
 pytestmark = pytest.mark.topology

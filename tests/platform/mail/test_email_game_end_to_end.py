@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import smtplib
-import time
 from email.message import EmailMessage
 from email.utils import make_msgid
 
@@ -18,6 +17,7 @@ from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
 from django.db import connection
 
+from tests.waiting import wait_for
 from turnbased.celery import app
 from turnbased.mail.models import InboundEmail, LocalMessage
 from turnbased.mail.tokens import read_reply_address
@@ -25,16 +25,6 @@ from turnbased.play import services
 from turnbased.play.models import Game, GameStatus, Move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
-
-
-def wait_for(condition, timeout: float = 20.0, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def listed_moves(text: str) -> list[str]:
