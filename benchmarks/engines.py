@@ -3,9 +3,10 @@
     .venv/bin/python benchmarks/engines.py [--game SLUG] [--games N] [--positions N] [--fresh N]
 
 **1 cal** is the time, in this process and this run, to shuffle a 16-item list with a seeded
-``random.Random`` and pop all its items. It is sampled in batches between the engine measurements
-(interleaved, so both see the same machine load) and its median is the unit; every engine figure is
-a median (or p95) of single calls divided by it, so the figures hold on a noisy shared machine.
+``random.Random`` and pop all its items. It is sampled in short bursts between the engine
+measurements (interleaved, so both see the same machine load): each engine call is divided by the
+median of the latest burst, and every figure is the median (or p95) of those ratios, so the figures
+hold on a noisy shared machine.
 
 For each engine, over whole seeded random games: ``apply`` per turn, ``legal_moves`` and ``view``
 (every seat and a spectator) median and p95, and the state's JSON size early (after move 10) and
@@ -18,7 +19,8 @@ also times ``legal_moves`` on late boards (70–80 tiles):
   while the engine plays (found by playing a game and seeing which grew);
 * **warm**: the same call again;
 * **fresh process**: a new Python process imports the engine, reads the stored JSON state and lists
-  the moves once (its own cal is measured in that process), which is what a new worker does.
+  the moves once (its own cal is measured in that process), which is what a new worker does;
+* and a whole random game, setup to end (``apply`` + ``legal_moves`` + ``to_move`` of every turn).
 
 Pure Python: imports ``games`` only; prints figures, asserts nothing.
 """
@@ -54,15 +56,17 @@ NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 
 
 class Cal:
-    """The cal: sampled whenever ``sample`` is called, its value the median of every sample so far."""
+    """The cal: ``current`` is the median of the latest burst of samples, ``seconds`` of every sample."""
 
     def __init__(self) -> None:
         self.samples: list[float] = []
         self.rng = random.Random(11)
+        self.current = 0.0
 
-    def sample(self, batches: int = 30, per_batch: int = 10) -> None:
+    def sample(self, batches: int = 7, per_batch: int = 10) -> None:
         """Time ``batches`` batches of ``per_batch`` shuffle-and-pop runs; keep each batch's time per run."""
         rng, clock = self.rng, time.perf_counter
+        burst = []
         for _ in range(batches):
             started = clock()
             for _ in range(per_batch):
@@ -70,7 +74,13 @@ class Cal:
                 rng.shuffle(items)
                 while items:
                     items.pop()
-            self.samples.append((clock() - started) / per_batch)
+            burst.append((clock() - started) / per_batch)
+        self.samples.extend(burst)
+        self.current = statistics.median(burst)
+
+    def of(self, seconds: float) -> float:
+        """Return ``seconds`` in cal, by the latest burst."""
+        return seconds / self.current
 
     @property
     def seconds(self) -> float:
@@ -82,12 +92,12 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-def line(label: str, samples: list[float], cal: Cal, target: float | None = None) -> None:
-    """Print the median and p95 of ``samples`` (seconds) in cal, with a verdict against ``target`` (cal)."""
+def line(label: str, samples: list[float], target: float | None = None) -> None:
+    """Print the median and p95 of ``samples`` (in cal), with a verdict against ``target`` (cal)."""
     if not samples:
         print(f"  {label:<58} (no samples)")
         return
-    median, p95 = statistics.median(samples) / cal.seconds, quantile(samples, 0.95) / cal.seconds
+    median, p95 = statistics.median(samples), quantile(samples, 0.95)
     verdict = f"   target {target:g}: {'ok' if median <= target else 'MISSED'}" if target else ""
     print(f"  {label:<58} median {median:8.1f} cal   p95 {p95:8.1f} cal   n={len(samples)}{verdict}")
 
@@ -146,14 +156,20 @@ def cache_clearer(engine: Engine, players: int) -> Callable[[], None]:
 # -- playing ------------------------------------------------------------------------------------------
 
 
-def play(engine: Engine, players: int, options: dict, seed: str, rng: random.Random) -> Iterator[tuple]:
+def play(engine: Engine, players: int, options: dict, seed: str, rng: random.Random,
+         cal: Cal | None = None) -> Iterator[tuple]:
     """Yield (state before, seat, legal moves, move, state after, timings) for a seeded random game.
 
-    ``timings`` holds the seconds of ``to_move``, ``legal_moves`` and ``apply`` for this turn.
+    ``timings`` holds the seconds of ``to_move``, ``legal_moves`` and ``apply`` for this turn (in cal
+    when ``cal`` is given: it is sampled every few turns).
     """
     clock = time.perf_counter
     state = engine.setup(NAMES[:players], engine.validate_options(players, options), seed)
+    turn = 0
     while True:
+        if cal is not None and turn % 8 == 0:
+            cal.sample()
+        turn += 1
         started = clock()
         seats = engine.to_move(state)
         to_move = clock() - started
@@ -167,34 +183,38 @@ def play(engine: Engine, players: int, options: dict, seed: str, rng: random.Ran
         started = clock()
         after, _ = engine.apply(state, seat, move)
         applying = clock() - started
-        yield state, seat, moves, move, after, {"to_move": to_move, "legal_moves": listing, "apply": applying}
+        timing = {"to_move": to_move, "legal_moves": listing, "apply": applying}
+        if cal is not None:
+            timing = {key: cal.of(value) for key, value in timing.items()}
+        yield state, seat, moves, move, after, timing
         state = after
 
 
-def time_views(engine: Engine, state: dict, players: int, into: list[float]) -> None:
+def time_views(engine: Engine, state: dict, players: int, cal: Cal, into: list[float]) -> None:
+    cal.sample()
     for seat in [None, *range(players)]:
         started = time.perf_counter()
         engine.view(state, seat)
-        into.append(time.perf_counter() - started)
+        into.append(cal.of(time.perf_counter() - started))
 
 
 def whole_games(engine: Engine, cal: Cal, plans: list[tuple[int, dict]], games: int, view_every: int) -> dict:
     """Play ``games`` random games cycling through ``plans`` (players, options); collect the timings."""
     rng = random.Random(f"bench-{engine.slug}")
     found: dict[str, Any] = {"apply": [], "legal_moves": [], "to_move": [], "views": [], "turn_means": [],
-                             "early": [], "late": [], "turns": 0}
+                             "game_totals": [], "early": [], "late": [], "turns": 0}
     for number in range(games):
         players, options = plans[number % len(plans)]
         turn_times: list[float] = []
         last_size = None
         for index, (state, _, _, _, after, timing) in enumerate(
-            play(engine, players, options, f"bench-{number}", rng), start=1
+            play(engine, players, options, f"bench-{number}", rng, cal), start=1
         ):
             for key in ("apply", "legal_moves", "to_move"):
                 found[key].append(timing[key])
             turn_times.append(timing["apply"] + timing["legal_moves"] + timing["to_move"])
             if index % view_every == 0:
-                time_views(engine, state, players, found["views"])
+                time_views(engine, state, players, cal, found["views"])
             if index == 10:
                 found["early"].append(len(json.dumps(after)))
             if index == 70:
@@ -205,16 +225,16 @@ def whole_games(engine: Engine, cal: Cal, plans: list[tuple[int, dict]], games: 
         found["turns"] += len(turn_times)
         if turn_times:
             found["turn_means"].append(statistics.fmean(turn_times))
-        cal.sample()
+            found["game_totals"].append(sum(turn_times))
     return found
 
 
-def print_games(title: str, found: dict, cal: Cal, *, legal_target: float | None = None) -> None:
+def print_games(title: str, found: dict) -> None:
     print(f"{title}: {found['turns']:,} turns")
-    line("apply, per turn", found["apply"], cal)
-    line("legal_moves", found["legal_moves"], cal, legal_target)
-    line("to_move", found["to_move"], cal)
-    line("view, per seat (and spectator)", found["views"], cal)
+    line("apply, per turn", found["apply"])
+    line("legal_moves", found["legal_moves"])
+    line("to_move", found["to_move"])
+    line("view, per seat (and spectator)", found["views"])
     size_line("state JSON size after move 10 / move 70 (or last)", found["early"], found["late"])
 
 
@@ -224,8 +244,8 @@ def print_games(title: str, found: dict, cal: Cal, *, legal_target: float | None
 def love_letter(cal: Cal, games: int) -> None:
     engine = get_engine("love-letter")
     found = whole_games(engine, cal, [(4, {})], games, view_every=3)
-    print_games(f"love-letter: {games} random 4-player classic games", found, cal)
-    line("turn (apply + legal_moves + to_move), mean per turn of a game", found["turn_means"], cal, 10)
+    print_games(f"love-letter: {games} random 4-player classic games", found)
+    line("turn (apply + legal_moves + to_move), mean per turn of a game", found["turn_means"], 10)
     long = whole_games(engine, cal, [(2, {}), (2, {"classic_final_tie": "nobody"})], max(10, games // 10), 1000)
     size_line("state JSON size, 2-player games (longer)", long["early"], long["late"])
 
@@ -273,22 +293,21 @@ def carcassonne(cal: Cal, games: int, positions: int, fresh: int) -> None:
     rng = random.Random("bench-carcassonne-late")
     states = late_positions(engine, positions, rng)
     cold, warm = [], []
-    for number, state in enumerate(states):
+    for state in states:
         stored = json.dumps(state)
         clear()
         state = json.loads(stored)
+        cal.sample()
         started = time.perf_counter()
         engine.legal_moves(state, state["current"])
-        cold.append(time.perf_counter() - started)
+        cold.append(cal.of(time.perf_counter() - started))
         started = time.perf_counter()
         engine.legal_moves(state, state["current"])
-        warm.append(time.perf_counter() - started)
-        if number % 10 == 9:
-            cal.sample()
+        warm.append(cal.of(time.perf_counter() - started))
     sizes = [len(state["board"]) for state in states]
     print(f"carcassonne-hg: legal_moves on {len(states)} late boards of {min(sizes)}–{max(sizes)} tiles")
-    line("legal_moves, cold (every cache cleared, state from JSON)", cold, cal, 500)
-    line("legal_moves, warm", warm, cal)
+    line("legal_moves, cold (every cache cleared, state from JSON)", cold, 500)
+    line("legal_moves, warm", warm)
     if fresh:
         ratios: dict[str, list[float]] = {"import": [], "first": [], "second": []}
         with tempfile.TemporaryDirectory() as folder:
@@ -308,15 +327,16 @@ def carcassonne(cal: Cal, games: int, positions: int, fresh: int) -> None:
             print(f"  {label:<58} median {statistics.median(values):8.1f} cal   p95 "
                   f"{quantile(values, 0.95):8.1f} cal   n={len(values)}")
     found = whole_games(engine, cal, [(2, {}), (3, {}), (4, {}), (5, {})], games, view_every=10)
-    print_games(f"carcassonne-hg: {games} random games, 2–5 players", found, cal)
+    print_games(f"carcassonne-hg: {games} random games, 2–5 players", found)
+    line("whole game (apply + legal_moves + to_move of every turn)", found["game_totals"])
 
 
 def savernake(cal: Cal, games: int) -> None:
     engine = get_engine("savernake-forest")
     plans = [(2, {}), (3, {}), (4, {}), (2, {"shared_path_resolution": "end_of_game"})]
     found = whole_games(engine, cal, plans, games, view_every=5)
-    print_games(f"savernake-forest: {games} random games, 2–4 players", found, cal)
-    p95 = quantile(found["legal_moves"], 0.95) / cal.seconds
+    print_games(f"savernake-forest: {games} random games, 2–4 players", found)
+    p95 = quantile(found["legal_moves"], 0.95)
     print(f"  {'legal_moves p95 target 500 cal':<58} {'ok' if p95 <= 500 else 'MISSED'} ({p95:.0f} cal)")
 
 
@@ -328,7 +348,7 @@ def main() -> None:
     parser.add_argument("--fresh", type=int, default=10, help="fresh processes to time Carcassonne in (default 10)")
     args = parser.parse_args()
     cal = Cal()
-    cal.sample(300)
+    cal.sample(300)  # warm up
     if args.game in (None, "love-letter"):
         love_letter(cal, args.games or 200)
     if args.game in (None, "carcassonne-hg"):
