@@ -814,6 +814,7 @@ class CarcassonneHGEngine(Engine):
     # The rules live in this package's module functions; the contract's docstrings are in games/base.py.
     validate_options = staticmethod(validate_options)
     setup = staticmethod(new_game)
+    upcast = staticmethod(upcast)
 
     def to_move(self, state: State) -> list[int]:
         """Return the seat to act; empty once the game is over."""
