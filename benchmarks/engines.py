@@ -11,7 +11,8 @@ hold on a noisy shared machine.
 For each engine, over whole seeded random games: ``apply`` per turn, ``legal_moves`` and ``view``
 (every seat and a spectator) median and p95, and the state's JSON size early (after move 10) and
 late (after move 70, or the last move of shorter games). Love Letter also prints the whole turn
-(``apply`` + ``legal_moves`` + ``to_move``) as the mean per turn of each 4-player game. Carcassonne
+(``apply`` + ``legal_moves`` + ``to_move``) as the mean per turn of each 4-player game, and the
+state's size at the same moment of an early and a late round (2-player games). Carcassonne
 also times ``legal_moves`` on late boards (70–80 tiles):
 
 * **cold**: the state as the database returns it (a JSON round trip) with every cache cleared first:
@@ -246,8 +247,15 @@ def love_letter(cal: Cal, games: int) -> None:
     found = whole_games(engine, cal, [(4, {})], games, view_every=3)
     print_games(f"love-letter: {games} random 4-player classic games", found)
     line("turn (apply + legal_moves + to_move), mean per turn of a game", found["turn_means"], 10)
-    long = whole_games(engine, cal, [(2, {}), (2, {"classic_final_tie": "nobody"})], max(10, games // 10), 1000)
-    size_line("state JSON size, 2-player games (longer)", long["early"], long["late"])
+    # The same moment of two rounds: just after the deal and the first draw, round 2 against the last round.
+    early, late = [], []
+    rng = random.Random("bench-love-letter-rounds")
+    for number in range(max(10, games // 10)):
+        starts = [state for *_, state, _ in play(engine, 2, {}, f"rounds-{number}", rng) if state["turn"] == 1]
+        if len(starts) >= 3:
+            early.append(len(json.dumps(starts[0])))
+            late.append(len(json.dumps(starts[-1])))
+    size_line("state JSON size, 2 players, start of round 2 / last round", early, late)
 
 
 def late_positions(engine: Engine, count: int, rng: random.Random) -> list[dict]:
