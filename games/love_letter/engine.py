@@ -171,7 +171,8 @@ def _emit(state: State, events: list[Event], kind: str, data: dict[str, Any], to
         return
     visible_to = sorted(set(to))
     events.append(Event(kind, data, visible_to))
-    state["private"] = [*state["private"], {"turn": state["turn"], "kind": kind, "data": data, "visible_to": visible_to}]
+    entry = {"turn": state["turn"], "kind": kind, "data": data, "visible_to": visible_to}
+    state["private"] = [*state["private"], entry]
     if kind in tracker.TEACHING:
         _learn(state, kind, data, visible_to)
 
