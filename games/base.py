@@ -148,6 +148,15 @@ class Engine(ABC):
     def setup(self, players: list[str], options: dict[str, Any], seed: int | str) -> State:
         """Return the initial state; all randomness comes from ``seed``."""
 
+    # -- stored states ------------------------------------------------------
+    def upcast(self, state: State) -> State:
+        """Return a stored state in the shape this version of the engine writes (the same object if it has it).
+
+        States written by an older ``version`` are brought forward here; the
+        engine's other methods accept either shape. Never changes ``state``.
+        """
+        return state
+
     # -- play ---------------------------------------------------------------
     @abstractmethod
     def to_move(self, state: State) -> list[int]:

@@ -24,8 +24,9 @@ from typing import Any
 from games.base import Engine, Event, IllegalMove, InvalidOptions, OptionSpec, State, seeded_rng
 from games.carcassonne_hg import board, features, notation, player_view, scoring, tiles
 from games.carcassonne_hg.board import ROTATIONS, hut_spots, region_names
-from games.carcassonne_hg.features import Analysis, Group, Node, analyse
+from games.carcassonne_hg.features import Analysis, Group, Node, analyse, labelled
 from games.carcassonne_hg.tiles import BONUS, CLASSIC, FOREST, LAKE, LAND, MEADOW, REVISED, RIVER
+from games.carcassonne_hg.upcast import VERSION, upcast
 
 PLAY = "play"
 OVER = "over"
@@ -232,7 +233,7 @@ def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> St
         "bonus": False,
         "stack": list(stack),
         "bonus_stack": list(bonus),
-        "board": [[0, 0, tiles.start_tile(edition), 0, None]],
+        "board": [[0, 0, tiles.start_tile(edition), 0, None]],  # labelled below
         "pieces": [],
         "supply": [{"members": MEMBERS, "huts": HUTS[edition]} for _ in range(n)],
         "scores": [0] * n,
@@ -243,7 +244,9 @@ def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> St
         "final": None,
         "winners": None,
     }
-    _draw_land(state, first, analyse(edition, state["board"]), [])
+    an = analyse(edition, state["board"])
+    state["board"] = labelled(state["board"], an)
+    _draw_land(state, first, an, [])
     return state
 
 
@@ -307,10 +310,9 @@ def _piece_error(
     region = tile.by_id.get(region_id)
     if region is None:
         return f"The tile {tile.id} has no region {region_id!r}"
-    where = region_names(state["edition"], tile.id, tile.rot)[region_id]
     if region.kind not in PLACE_FOR[piece]:
         wanted = " or ".join(PLACE_FOR[piece])
-        return f"A {piece} goes on a {wanted}, not on the {where}"
+        return f"A {piece} goes on a {wanted}, not on the {_where(state, tile, region_id)}"
     if piece == HUT:
         if region.kind == RIVER and region.lake is not None:
             lake = region_names(state["edition"], tile.id, tile.rot)[region.lake]
@@ -318,7 +320,7 @@ def _piece_error(
         if claims.hut_supply <= 0:
             return "You have no huts left"
         if system_group[region_id].roots & claims.huts:
-            return f"The river system of the {where} already has a hut"
+            return f"The river system of the {_where(state, tile, region_id)} already has a hut"
         return None
     if claims.members <= 0:
         return "You have no tribe members left in your supply"
@@ -326,20 +328,34 @@ def _piece_error(
         piece == HUNTER and region.special == tiles.SHRINE and not state["options"]["shrine_requires_free_meadow"]
     )
     if zone_group[region_id].roots & claims.tribe and not free_shrine:
-        return f"The {region.kind} of the {where} already holds a tribe member"
+        return f"The {region.kind} of the {_where(state, tile, region_id)} already holds a tribe member"
     return None
 
 
-def _piece_choices(state: State, claims: _Claims, tile: tiles.Tile, zone_group, system_group) -> list[tuple[str, str]]:
-    """Return every (piece, region) the seat may deploy on the tile being placed, in region order."""
-    choices = []
+def _where(state: State, tile: tiles.Tile, region_id: str) -> str:
+    """Return the name of a region of the tile being placed, for a reason (only a refusal needs it)."""
+    return region_names(state["edition"], tile.id, tile.rot)[region_id]
+
+
+def _deployments(state: State, claims: _Claims, tile: tiles.Tile) -> list[tuple[str, str, str | None]]:
+    """Return every (piece, region, check) the seat might deploy on ``tile`` wherever it goes, in region order.
+
+    Everything ``_piece_error`` asks that does not depend on the square is
+    settled here, once per rotation; ``check`` says what is left to ask per
+    square: whether the region's zone (``"zone"``) or river system
+    (``"system"``) already holds a claim, or nothing (None: the shrine).
+    """
+    found: list[tuple[str, str, str | None]] = []
     spots = set(hut_spots(tile))
+    free_shrine_allowed = not state["options"]["shrine_requires_free_meadow"]
     for region in tile.regions:
-        candidates = ([ROLE[region.kind]] if region.kind in ROLE else []) + ([HUT] if region.id in spots else [])
-        for piece in candidates:
-            if _piece_error(state, claims, tile, piece, region.id, zone_group, system_group) is None:
-                choices.append((piece, region.id))
-    return choices
+        if region.kind in ROLE and claims.members > 0:
+            piece = ROLE[region.kind]
+            free_shrine = piece == HUNTER and region.special == tiles.SHRINE and free_shrine_allowed
+            found.append((piece, region.id, None if free_shrine else "zone"))
+        if region.id in spots and claims.hut_supply > 0:
+            found.append((HUT, region.id, "system"))
+    return found
 
 
 def _by_region(groups: list[Group]) -> dict[str, Group]:
@@ -359,17 +375,30 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     if _powers(state) and _current_tile(state).special == tiles.SHAMAN:
         recalls += _recallable(state, seat)
     claims = [(recall, _Claims(state, seat, an, recall)) for recall in recalls]
+    deployments: dict[int, list] = {}  # rotation -> per claim: the deployments to check on each square
     moves: list[dict[str, Any]] = []
     for square, rot in features.fitting(an, state["tile"]):
         tile = tiles.oriented(edition, state["tile"], rot)
-        zone_groups, system_groups = features.groups(an, square, tile)
-        zone_group, system_group = _by_region(zone_groups), _by_region(system_groups)
-        for recall, claim in claims:
+        if rot not in deployments:
+            deployments[rot] = [_deployments(state, claim, tile) for _, claim in claims]
+        # Which features around the square are claimed is the same for every rotation: a region can only be
+        # refused if the square touches a claimed feature, and only then are the tile's groups worked out.
+        zone_border, system_border = features.border(an, square)
+        by_region = None
+        for (recall, claim), choices in zip(claims, deployments[rot]):
             base: dict[str, Any] = {"x": square[0], "y": square[1], "rot": rot}
             if recall is not None:
                 base["recall"] = {"x": recall["x"], "y": recall["y"]}
             moves.append(base)
-            for piece, region in _piece_choices(state, claim, tile, zone_group, system_group):
+            tribe_near = not claim.tribe.isdisjoint(zone_border)
+            huts_near = not claim.huts.isdisjoint(system_border)
+            for piece, region, check in choices:
+                if (check == "zone" and tribe_near) or (check == "system" and huts_near):
+                    if by_region is None:
+                        by_region = [_by_region(found) for found in features.groups(an, square, tile)]
+                    claimed = claim.tribe if check == "zone" else claim.huts
+                    if not claimed.isdisjoint(by_region[check == "system"][region].roots):
+                        continue
                 moves.append({**base, "piece": piece, "region": region})
     return moves
 
@@ -468,11 +497,11 @@ def apply_move(state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
             raise IllegalMove(reason)
 
     new = dict(state)
-    new["board"] = state["board"] + [[square[0], square[1], tile.id, tile.rot, seat]]
     new["scores"] = list(state["scores"])
     new["supply"] = [dict(s) for s in state["supply"]]
     events: list[Event] = []
     after = features.with_tile(an, square, tile)
+    new["board"] = labelled(state["board"] + [[square[0], square[1], tile.id, tile.rot, seat]], after)
     was_bonus = state["bonus"]
     names = region_names(edition, tile.id, tile.rot)
     events.append(
@@ -767,11 +796,15 @@ def resign(state: State, seat: int) -> tuple[State, list[Event]]:
 
 
 class CarcassonneHGEngine(Engine):
-    """Carcassonne: Hunters and Gatherers, revised edition by default, classic edition as an option."""
+    """Carcassonne: Hunters and Gatherers, revised edition by default, classic edition as an option.
+
+    Every method that takes a state reads it through ``upcast``, so a game
+    stored by an older engine version goes on (see ``upcast.py``).
+    """
 
     slug = "carcassonne-hg"
     name = "Carcassonne: Hunters and Gatherers"
-    version = 1
+    version = VERSION
     min_players = 2
     max_players = 5
     option_specs = OPTION_SPECS
@@ -781,15 +814,34 @@ class CarcassonneHGEngine(Engine):
     # The rules live in this package's module functions; the contract's docstrings are in games/base.py.
     validate_options = staticmethod(validate_options)
     setup = staticmethod(new_game)
+    upcast = staticmethod(upcast)
 
     def to_move(self, state: State) -> list[int]:
         """Return the seat to act; empty once the game is over."""
+        state = upcast(state)
         return [] if state["phase"] == OVER else [state["current"]]
 
-    legal_moves = staticmethod(legal_moves)
-    apply = staticmethod(apply_move)
-    result = staticmethod(game_result)
-    resign = staticmethod(resign)
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
+        return legal_moves(upcast(state), seat)
+
+    def apply(self, state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
+        return apply_move(upcast(state), seat, move)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return game_result(upcast(state))
+
+    def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        return resign(upcast(state), seat)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return player_view.view(upcast(state), seat)
+
+    def describe_move(self, state: State, move: dict[str, Any]) -> str:
+        return notation.describe_move(upcast(state), move)
+
+    def parse_move(self, text: str, state: State, seat: int) -> dict[str, Any]:
+        return notation.parse_move(text, upcast(state), seat)
+
     view_text = staticmethod(player_view.view_text)
 
     def view_picture(self, view: dict[str, Any]) -> bytes | None:
@@ -802,10 +854,7 @@ class CarcassonneHGEngine(Engine):
         """Return the legal moves for an email: one line per placement with its piece choices."""
         return notation.moves_summary(texts, limit)
 
-    view = staticmethod(player_view.view)
     describe_event = staticmethod(player_view.describe_event)
-    describe_move = staticmethod(notation.describe_move)
-    parse_move = staticmethod(notation.parse_move)
     notation_help = staticmethod(notation.notation_help)
 
     def bots(self) -> dict[str, Any]:

@@ -12,6 +12,16 @@ An ``Analysis`` is built tile by tile in placement order. Analyses are memoised
 by board content (a board only ever grows), so the many queries on one
 position share one flood fill; an ``Analysis`` is never changed once built.
 
+The state keeps the partition itself (issue 11: a worker that has not seen
+the board must not flood-fill it again): each board entry carries, for its
+regions, the zone and the river system they belong to (``labelled``). A
+feature's label is the position of its first node among all zone (or system)
+nodes in placement order, so labels depend on the board alone and an entry's
+labels change only when its features merge with others. ``analyse`` reads
+them back (``_from_labels``) in one pass; the running totals of the features
+(open edges, icons...) are worked out from the tiles only when something
+asks for them (a new tile, a ``Zone``): listing legal moves never does.
+
 Speed (issue 6: legal moves on an ~80-tile board in at most 5 ms, even with
 nothing memoised) shapes the representation:
 
@@ -25,7 +35,7 @@ nothing memoised) shapes the representation:
   made when asked for — scoring asks for a handful, legal moves for none;
 * what a tile type in one rotation contributes (which neighbour segment each
   of its segments meets, which regions a lake ties together, its icons) is
-  worked out once per oriented tile (``_shape``), and which rotations fit a
+  worked out once per oriented tile (``shapes.shape_of``), and which rotations fit a
   frontier square is memoised per tile type and edge requirement (``_rotations``).
 """
 
@@ -37,6 +47,7 @@ from typing import Any, Callable, NamedTuple
 
 from games.carcassonne_hg import tiles
 from games.carcassonne_hg.board import DELTA, OPPOSITE, Square
+from games.carcassonne_hg.shapes import shape_of
 from games.carcassonne_hg.tiles import DIRECTIONS, LAKE, RIVER, Tile
 
 Node = tuple[int, int, str]  # (x, y, region id)
@@ -131,7 +142,7 @@ class Analysis:
     """
 
     __slots__ = ("edition", "index", "zone_of", "system_of", "needs", "next_id", "_zone_totals", "_system_totals",
-                 "zones", "systems", "_borders")
+                 "_zones", "_systems", "_borders")
 
     def __init__(self, edition: str):
         self.edition = edition
@@ -146,11 +157,31 @@ class Analysis:
 
     def _forget(self) -> None:
         """Drop what is derived on demand (after a change, or for a copy)."""
-        self.zones: Mapping[int, Zone] = _Features(self._zone_totals, _make_zone)
-        self.systems: Mapping[int, System] = _Features(self._system_totals, _make_system)
-        self._borders: dict[Square, tuple[tuple, tuple]] = {}  # see _border
+        self._zones: Mapping[int, Zone] | None = None
+        self._systems: Mapping[int, System] | None = None
+        self._borders: dict[Square, tuple[tuple, tuple]] = {}  # see border
+
+    @property
+    def zones(self) -> Mapping[int, Zone]:
+        if self._zones is None:
+            self._totals()
+            self._zones = _Features(self._zone_totals, _make_zone)
+        return self._zones
+
+    @property
+    def systems(self) -> Mapping[int, System]:
+        if self._systems is None:
+            self._totals()
+            self._systems = _Features(self._system_totals, _make_system)
+        return self._systems
+
+    def _totals(self) -> None:
+        """Work out every feature's running totals from the tiles, if read back from labels without them."""
+        if self._zone_totals is None:
+            self._zone_totals, self._system_totals = _totals_of(self)
 
     def copy(self) -> "Analysis":
+        self._totals()
         new = Analysis.__new__(Analysis)
         new.edition = self.edition
         new.index = dict(self.index)
@@ -173,85 +204,6 @@ class Analysis:
         return self.index[(node[0], node[1])].region(node[2])
 
 
-SEGMENTS = tuple((d, i) for d in DIRECTIONS for i in range(3))  # the 12 edge segments of a square, clockwise
-
-
-# -- what one oriented tile contributes (worked out once per tile type and rotation) ----------
-
-
-@dataclass(frozen=True)
-class _Part:
-    """A forest, meadow or river region of an oriented tile."""
-
-    at: int  # position in tile.regions
-    id: str
-    kind: str
-    river: bool
-    slots: tuple[int, ...]  # its edge segments, as positions in SEGMENTS
-    menhir: int
-    mushrooms: int
-    fish: int
-    lake: str | None  # the lake this river ends in, on this tile
-
-
-@dataclass(frozen=True)
-class _Shape:
-    zone_parts: tuple[_Part, ...]  # forests, meadows, rivers in region order
-    parts: dict[str, _Part]  # the same by region id
-    # River systems on the tile alone: each lake with the rivers flowing into it, each other river alone,
-    # ordered by their first region; members are region positions, ``rivers`` the river parts among them.
-    system_parts: tuple[tuple[tuple[int, ...], tuple[_Part, ...]], ...]
-    ids: tuple[str, ...]  # region id by position
-    system_fish: dict[str, int]  # rivers and lakes: fish
-    lakes: frozenset[str]
-    rafts: frozenset[str]
-    sides: tuple[tuple[int, int, int, str], ...]  # per direction: offset, slot it fills on that neighbour, edge kind
-
-
-_SHAPES: dict[int, tuple[Tile, _Shape]] = {}
-
-
-def _shape(tile: Tile) -> _Shape:
-    """Return what ``tile`` (oriented) contributes, memoised by identity (``tiles.oriented`` tiles live forever)."""
-    found = _SHAPES.get(id(tile))
-    if found is not None and found[0] is tile:
-        return found[1]
-    position = {r.id: at for at, r in enumerate(tile.regions)}
-    parts = {}
-    for at, r in enumerate(tile.regions):
-        if r.kind == LAKE:
-            continue
-        slots = tuple(SEGMENTS.index(segment) for segment in r.segments)
-        parts[r.id] = _Part(at, r.id, r.kind, r.kind == RIVER, slots, int(r.menhir), int(r.mushrooms), r.fish,
-                            r.lake)
-    in_lake = {river for r in tile.regions if r.kind == LAKE for river in r.rivers}
-    system_parts = []
-    for r in tile.regions:
-        if r.kind == LAKE:
-            members = tuple(sorted([position[r.id]] + [position[river] for river in r.rivers]))
-        elif r.kind == RIVER and r.id not in in_lake:
-            members = (position[r.id],)
-        else:
-            continue
-        rivers = tuple(parts[tile.regions[at].id] for at in members if tile.regions[at].kind == RIVER)
-        system_parts.append((members, rivers))
-    system_parts.sort(key=lambda item: item[0][0])
-    shape = _Shape(
-        zone_parts=tuple(parts.values()),
-        parts=parts,
-        system_parts=tuple(system_parts),
-        ids=tuple(r.id for r in tile.regions),
-        system_fish={r.id: r.fish for r in tile.regions if r.kind in (RIVER, LAKE)},
-        lakes=frozenset(r.id for r in tile.regions if r.kind == LAKE),
-        rafts=frozenset(r.id for r in tile.regions if r.special == tiles.RAFT),
-        sides=tuple(
-            (*DELTA[d], DIRECTIONS.index(OPPOSITE[d]), tile.edges[slot]) for slot, d in enumerate(DIRECTIONS)
-        ),
-    )
-    _SHAPES[id(tile)] = (tile, shape)
-    return shape
-
-
 # -- building --------------------------------------------------------------------
 
 
@@ -262,6 +214,13 @@ def _join(components: list[tuple[list[int], set[int]]]) -> list[tuple[list[int],
     that order (a merged component sits where its earliest part was) and lists
     regions in tile order.
     """
+    seen: set[int] = set()
+    for _, roots in components:
+        if not seen.isdisjoint(roots):
+            break
+        seen |= roots
+    else:
+        return components  # the usual case: no two of them share a board feature
     joined: list[tuple[list[int], set[int]]] = []
     for members, roots in components:
         hits = [c for c in joined if not roots.isdisjoint(c[1])] if roots else []
@@ -279,7 +238,7 @@ def _join(components: list[tuple[list[int], set[int]]]) -> list[tuple[list[int],
     return joined
 
 
-def _border(an: Analysis, square: Square) -> tuple[tuple, tuple]:
+def border(an: Analysis, square: Square) -> tuple[tuple, tuple]:
     """Return, for each of the 12 segments (SEGMENTS) of empty ``square``, the zone and the system id it meets.
 
     None where no tile is next to it (and no system for forests and meadows).
@@ -315,8 +274,8 @@ def groups(an: Analysis, square: Square, tile: Tile) -> tuple[list[Group], list[
     Regions of the new tile that touch the same board feature (or each
     other, for a lake and its rivers) fall into one group.
     """
-    shape = _shape(tile)
-    zone_roots, system_roots = _border(an, square)
+    shape = shape_of(tile)
+    zone_roots, system_roots = border(an, square)
     zone_components = []
     river_roots: dict[int, set[int]] = {}  # river position -> system ids it touches
     for part in shape.zone_parts:
@@ -330,7 +289,7 @@ def groups(an: Analysis, square: Square, tile: Tile) -> tuple[list[Group], list[
     ids = shape.ids
     regions = tile.regions
     zone_groups = [
-        Group(regions[members[0]].kind, tuple(ids[at] for at in members), frozenset(roots))
+        Group(regions[members[0]].kind, tuple([ids[at] for at in members]), frozenset(roots))
         for members, roots in _join(zone_components)
     ]
     system_components = []
@@ -340,7 +299,8 @@ def groups(an: Analysis, square: Square, tile: Tile) -> tuple[list[Group], list[
             roots.update(river_roots[part.at])
         system_components.append((list(members), roots))
     system_groups = [
-        Group(RIVER, tuple(ids[at] for at in members), frozenset(roots)) for members, roots in _join(system_components)
+        Group(RIVER, tuple([ids[at] for at in members]), frozenset(roots))
+        for members, roots in _join(system_components)
     ]
     return zone_groups, system_groups
 
@@ -371,9 +331,10 @@ def _absorb(totals: dict[int, Any], of: dict[Node, int], roots: frozenset[int], 
 
 def add_tile(an: Analysis, square: Square, tile: Tile) -> None:
     """Place ``tile`` on ``square`` in ``an`` (which must be a private copy)."""
-    shape = _shape(tile)
+    an._totals()
+    shape = shape_of(tile)
     zone_groups, system_groups = groups(an, square, tile)
-    zone_roots = _border(an, square)[0]
+    zone_roots = border(an, square)[0]
     x, y = square
     index = an.index
     parts = shape.parts
@@ -436,15 +397,25 @@ def board_key(edition: str, board: list[list]) -> tuple:
 
 
 def analyse(edition: str, board: list[list]) -> Analysis:
-    """Return the features of ``board`` (a list of ``[x, y, tile id, rot, ...]`` in placement order)."""
+    """Return the features of ``board`` (a list of ``[x, y, tile id, rot, ...]`` in placement order).
+
+    Memoised; otherwise built from the board before the last tile if that is
+    memoised with its totals, read back from the entries' labels if every
+    entry has them (``labelled``), or flood-filled tile by tile.
+    """
     key = board_key(edition, board)
     found = _CACHE.get(key)
     if found is not None:
         return found
     parent = _CACHE.get(key[:-1]) if len(key) > 2 else None
-    if parent is not None:
+    readable = all(len(entry) == LABELLED for entry in board)
+    if parent is not None and (parent._zone_totals is not None or not readable):
+        # One tile more than a memoised board; a parent read back from labels has no totals yet, and
+        # working them out costs more than reading this board's labels.
         x, y, tile_id, rot = key[-1]
         found = with_tile(parent, (x, y), tiles.oriented(edition, tile_id, rot))
+    elif readable:
+        found = _from_labels(edition, board)
     else:
         found = Analysis(edition)
         for x, y, tile_id, rot in key[1:]:
@@ -453,6 +424,103 @@ def analyse(edition: str, board: list[list]) -> Analysis:
         _CACHE.clear()
     _CACHE[key] = found
     return found
+
+
+# -- the partition kept in the state ---------------------------------------------------
+
+LABELLED = 7  # a labelled board entry: [x, y, tile id, rot, placed by, zone labels, system labels]
+
+
+def labelled(board: list[list], an: Analysis) -> list[list]:
+    """Return ``board`` (placements in order) with each entry's zone and system labels, as ``an`` partitions it.
+
+    An entry becomes ``[x, y, tile id, rot, placed by, zones, systems]``:
+    ``zones`` has one label per region that is not a lake, ``systems`` one per
+    river and lake, in the tile's region order. A label is the position, among
+    every zone (or system) node of the board in placement order, of the first
+    node of that feature. Only ``zone_of`` and ``system_of`` are read, so any
+    analysis of the board gives the same labels.
+    """
+    edition = an.edition
+    zone_of, system_of = an.zone_of, an.system_of
+    zone_first: dict[int, int] = {}  # feature id -> label
+    system_first: dict[int, int] = {}
+    zone_nodes = system_nodes = 0
+    result = []
+    for entry in board:
+        x, y, tile_id, rot = entry[0], entry[1], entry[2], entry[3]
+        tile = tiles.oriented(edition, tile_id, rot)
+        zones = []
+        for region in tile.zone_ids:
+            zones.append(zone_first.setdefault(zone_of[(x, y, region)], zone_nodes))
+            zone_nodes += 1
+        systems = []
+        for region in tile.system_ids:
+            systems.append(system_first.setdefault(system_of[(x, y, region)], system_nodes))
+            system_nodes += 1
+        result.append([x, y, tile_id, rot, entry[4], zones, systems])
+    return result
+
+
+def _from_labels(edition: str, board: list[list]) -> Analysis:
+    """Return the analysis of a labelled board (see ``labelled``), its running totals left for ``_totals_of``."""
+    an = Analysis(edition)
+    index, zone_of, system_of, needs = an.index, an.zone_of, an.system_of, an.needs
+    for x, y, tile_id, rot, _, zones, systems in board:
+        tile = tiles.oriented(edition, tile_id, rot)
+        index[(x, y)] = tile
+        for region, label in zip(tile.zone_ids, zones):
+            zone_of[(x, y, region)] = label
+        for region, label in zip(tile.system_ids, systems):
+            system_of[(x, y, region)] = label
+    for (x, y), tile in index.items():
+        for slot, (dx, dy) in enumerate(_DELTAS):
+            other = (x + dx, y + dy)
+            if other not in index:
+                need = needs.get(other) or (None, None, None, None)
+                needs[other] = need[:_FACING[slot]] + (tile.edges[slot],) + need[_FACING[slot] + 1:]
+    an.next_id = max(len(zone_of), len(system_of))  # labels are node positions: new ids stay clear of them
+    an._zone_totals = an._system_totals = None
+    return an
+
+
+_DELTAS = tuple(DELTA[d] for d in DIRECTIONS)
+_FACING = tuple(DIRECTIONS.index(OPPOSITE[d]) for d in DIRECTIONS)  # the slot a neighbour's edge fills
+
+
+def _totals_of(an: Analysis) -> tuple[dict[int, _ZoneTotals], dict[int, _SystemTotals]]:
+    """Return the running totals of every zone and system of ``an``, worked out from its tiles and partition."""
+    zones: dict[int, list] = {}
+    systems: dict[int, list] = {}
+    index = an.index
+    for (x, y), tile in index.items():
+        empty = {d: (x + dx, y + dy) not in index for d, (dx, dy) in DELTA.items()}
+        for region in tile.regions:
+            node = (x, y, region.id)
+            if region.kind != LAKE:
+                totals = zones.get(an.zone_of[node])
+                if totals is None:
+                    totals = zones[an.zone_of[node]] = [[], region.kind, 0, 0, 0, 0, set()]
+                totals[0].append(node)
+                totals[2] += sum(1 for d, _ in region.segments if empty[d])
+                totals[3] += region.menhir
+                totals[4] += region.mushrooms
+                totals[5] += region.fish
+                if region.lake:
+                    totals[6].add((x, y, region.lake))
+            if region.kind in (RIVER, LAKE):
+                totals = systems.get(an.system_of[node])
+                if totals is None:
+                    totals = systems[an.system_of[node]] = [[], 0, set(), False]
+                totals[0].append(node)
+                totals[1] += region.fish
+                if region.kind == LAKE:
+                    totals[2].add(node)
+                totals[3] = totals[3] or region.special == tiles.RAFT
+    return (
+        {root: (tuple(t[0]), t[1], t[2], t[3], t[4], t[5], frozenset(t[6])) for root, t in zones.items()},
+        {root: (tuple(t[0]), t[1], frozenset(t[2]), t[3]) for root, t in systems.items()},
+    )
 
 
 # -- queries ---------------------------------------------------------------------

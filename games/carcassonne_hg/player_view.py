@@ -51,7 +51,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "bonus_turn": state["bonus"],
         "stack_count": len(state["stack"]),
         "bonus_stack_count": len(state["bonus_stack"]),
-        "board": [{"x": x, "y": y, "tile": t, "rot": rot, "placed_by": by} for x, y, t, rot, by in state["board"]],
+        "board": [{"x": x, "y": y, "tile": t, "rot": rot, "placed_by": by} for x, y, t, rot, by, *_ in state["board"]],
         "pieces": [dict(piece) for piece in state["pieces"]],
         "cancelled": [list(node) for node in state["cancelled"]],
         "discarded": list(state["discarded"]),

@@ -11,13 +11,17 @@ rich revised bonus tiles stripped of their powers.
 A ``Tile`` is immutable; ``Tile.rotated`` returns a new tile. Inside the
 engine a forest's ``menhir`` flag is the bonus-turn icon of the edition (the
 menhir in the revised edition, the gold nugget in the classic one).
+
+Both catalogues and every tile in each of its four rotations are built once,
+when this module is imported (about 15 ms), and are constants from then on:
+a worker that has just started lists a game's moves without building any of
+them first.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -26,6 +30,7 @@ CLASSIC = "classic"
 EDITIONS = (REVISED, CLASSIC)
 
 DIRECTIONS = ("N", "E", "S", "W")  # clockwise; a quarter turn clockwise moves N to E
+_TURNED = {(d, turn): DIRECTIONS[(at + turn) % 4] for at, d in enumerate(DIRECTIONS) for turn in range(4)}
 FOREST, MEADOW, RIVER, LAKE = "forest", "meadow", "river", "lake"
 ANIMALS = ("deer", "aurochs", "mammoth", "tiger")
 
@@ -80,8 +85,13 @@ class Region:
     def rotated(self, quarter_turns: int) -> "Region":
         """Return this region turned ``quarter_turns`` clockwise."""
         turn = quarter_turns % 4
-        segments = tuple((DIRECTIONS[(DIRECTIONS.index(d) + turn) % 4], i) for d, i in self.segments)
-        return Region(**{**self.__dict__, "segments": segments})
+        if not turn:
+            return self
+        # Every field but the segments is the same: copy them without the generated __init__, which sets the
+        # eleven fields of a frozen dataclass one by one (the whole catalogue is rotated at import).
+        turned = object.__new__(Region)
+        turned.__dict__.update(self.__dict__, segments=tuple((_TURNED[d, turn], i) for d, i in self.segments))
+        return turned
 
 
 @dataclass(frozen=True)
@@ -96,14 +106,21 @@ class Tile:
     rot: int = 0  # clockwise degrees from the catalogue orientation
     by_segment: dict[tuple[str, int], str] = field(default_factory=dict, compare=False, repr=False)
     by_id: dict[str, Region] = field(default_factory=dict, compare=False, repr=False)
+    # The regions that belong to a zone (every one but lakes) and to a river system (rivers and lakes).
+    zone_ids: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    system_ids: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_segment", {seg: r.id for r in self.regions for seg in r.segments})
         object.__setattr__(self, "by_id", {r.id: r for r in self.regions})
+        object.__setattr__(self, "zone_ids", tuple(r.id for r in self.regions if r.kind != LAKE))
+        object.__setattr__(self, "system_ids", tuple(r.id for r in self.regions if r.kind in (RIVER, LAKE)))
 
     def rotated(self, quarter_turns: int) -> "Tile":
         """Return this tile turned ``quarter_turns`` clockwise (edge N goes to E)."""
         turn = quarter_turns % 4
+        if not turn:
+            return self
         edges = tuple(self.edges[(i - turn) % 4] for i in range(4))
         return Tile(
             id=self.id,
@@ -170,15 +187,12 @@ def _classic_approx(tile: Tile, *, keep_special: bool = False) -> Tile:
     return Tile(id=tile.id, deck=tile.deck, name=tile.name, edges=tile.edges, regions=regions)
 
 
-@cache
 def raw_catalogue() -> dict[str, Any]:
     """Return the parsed ``hg-tiles.json``."""
-    text = resources.files(__package__).joinpath("hg-tiles.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    return _RAW
 
 
-@cache
-def catalogue(edition: str) -> dict[str, tuple[Tile, int]]:
+def _build_catalogue(edition: str) -> dict[str, tuple[Tile, int]]:
     """Return ``{tile id: (tile, count)}`` for the edition's start, land and bonus tiles."""
     raw = raw_catalogue()
     revised = {t["id"]: (_tile(t), int(t["count"])) for t in raw["tile_types"]}
@@ -198,15 +212,29 @@ def catalogue(edition: str) -> dict[str, tuple[Tile, int]]:
     return result
 
 
+_RAW: dict[str, Any] = json.loads(resources.files(__package__).joinpath("hg-tiles.json").read_text(encoding="utf-8"))
+_CATALOGUES = {edition: _build_catalogue(edition) for edition in EDITIONS}
+_ORIENTED = {
+    (edition, tile_id, rot): printed.rotated(rot // 90)
+    for edition, tiles_by_id in _CATALOGUES.items()
+    for tile_id, (printed, _) in tiles_by_id.items()
+    for rot in (0, 90, 180, 270)
+}
+
+
+def catalogue(edition: str) -> dict[str, tuple[Tile, int]]:
+    """Return ``{tile id: (tile, count)}`` for the edition's start, land and bonus tiles."""
+    return _CATALOGUES[edition]
+
+
 def tile(edition: str, tile_id: str) -> Tile:
     """Return the catalogue tile ``tile_id`` of ``edition`` in its printed orientation."""
-    return catalogue(edition)[tile_id][0]
+    return _CATALOGUES[edition][tile_id][0]
 
 
-@cache
 def oriented(edition: str, tile_id: str, rot: int) -> Tile:
     """Return tile ``tile_id`` turned ``rot`` degrees clockwise (0, 90, 180 or 270)."""
-    return tile(edition, tile_id).rotated(rot // 90)
+    return _ORIENTED[edition, tile_id, rot]
 
 
 def start_tile(edition: str) -> str:

@@ -60,9 +60,13 @@ FORCES_COUNTESS = ("king", "prince")
 TITLES = {card: card.capitalize() for card in ALL_CARDS}
 
 
+CARD_TYPES = {edition: tuple(card for card in ALL_CARDS if card in VALUES[edition]) for edition in EDITIONS}
+GUESSABLE = {edition: tuple(card for card in CARD_TYPES[edition] if card != "guard") for edition in EDITIONS}
+
+
 def card_types(edition: str) -> tuple[str, ...]:
     """Return the edition's card types in value order."""
-    return tuple(card for card in ALL_CARDS if card in VALUES[edition])
+    return CARD_TYPES[edition]
 
 
 def value(edition: str, card: str) -> int:
@@ -72,7 +76,7 @@ def value(edition: str, card: str) -> int:
 
 def guessable(edition: str) -> tuple[str, ...]:
     """Return the types a Guard may name: every type of the edition but the Guard."""
-    return tuple(card for card in card_types(edition) if card != "guard")
+    return GUESSABLE[edition]
 
 
 def full_deck(edition: str) -> list[str]:

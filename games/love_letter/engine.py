@@ -4,18 +4,26 @@ Follows /work/shared/rules/love-letter.md (the rules file): the turn state machi
 of §3.3, the card effects of §4, validation of §5, scoring of §6 and every
 ADOPTED ruling of §9. Rule algorithms are module functions working on a copy of
 the state; ``LoveLetterEngine`` is the thin contract adapter around them.
+
+``apply`` copies only what a move changes: the new state is a new dict whose
+changed lists are new lists (``_put``, ``_draw``, ``_add``), and the lists it
+shares with the input are never changed in place. The state keeps no event
+log: only the current round's private events (``private``, what each seat's
+private log shows) and what each seat knows of the others' hands (``known``,
+for its card tracker). The platform's move table holds every event.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
+from collections.abc import Iterable
 from itertools import permutations
 from typing import Any
 
 from games.base import Engine, Event, IllegalMove, InvalidOptions, OptionSpec, State, seeded_rng
-from games.love_letter import cards, notation, player_view
+from games.love_letter import cards, notation, player_view, tracker
 from games.love_letter.cards import CLASSIC, TARGETS, title, value
+from games.love_letter.upcast import VERSION, upcast
 
 PLAY = "await_play"  # AWAIT_PLAY: the current player holds 2 cards and must play one
 CHANCELLOR = "await_chancellor"  # AWAIT_CHANCELLOR: the 2019 Chancellor's actor keeps one card
@@ -123,7 +131,8 @@ def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> St
         "in_round": [],
         "protected": [],
         "left": [False] * len(players),
-        "log": [],
+        "private": [],
+        "known": [],
         "rounds": [],
         "last_round": None,
         "winners": None,
@@ -154,10 +163,48 @@ def _round_deck(state: State) -> list[str]:
 
 
 def _emit(state: State, events: list[Event], kind: str, data: dict[str, Any], to: list[int] | None = None) -> None:
-    """Record an event in the returned list and in the current round's log."""
-    event = Event(kind, data, None if to is None else sorted(set(to)))
-    events.append(event)
-    state["log"].append({"round": state["round"], "turn": state["turn"], **event.to_json()})
+    """Record an event in the returned list; keep a private one for its seats' log; update what seats know."""
+    if to is None:
+        events.append(Event(kind, data))
+        if tracker.forgets(kind) and any(map(any, state["known"])):
+            _learn(state, kind, data, range(len(state["players"])))
+        return
+    visible_to = sorted(set(to))
+    events.append(Event(kind, data, visible_to))
+    entry = {"turn": state["turn"], "kind": kind, "data": data, "visible_to": visible_to}
+    state["private"] = [*state["private"], entry]
+    if kind in tracker.TEACHING:
+        _learn(state, kind, data, visible_to)
+
+
+def _learn(state: State, kind: str, data: dict[str, Any], seats: Iterable[int]) -> None:
+    """Fold the event into what each of ``seats`` knows of the others' hands (the card tracker's knowledge)."""
+    known = list(state["known"])
+    for seat in seats:
+        known[seat] = tracker.learn(known[seat], kind, data, seat)
+    state["known"] = known
+
+
+# -- copying only what changes ------------------------------------------------------
+
+
+def _put(state: State, key: str, seat: int, item: Any) -> None:
+    """Set ``state[key][seat]`` to ``item`` in a new list (the old one may be shared with the input state)."""
+    changed = list(state[key])
+    changed[seat] = item
+    state[key] = changed
+
+
+def _add(state: State, key: str, seat: int, items: list[Any]) -> None:
+    """Append ``items`` to the seat's list in ``state[key]`` (hands, discards), in new lists."""
+    _put(state, key, seat, [*state[key][seat], *items])
+
+
+def _draw(state: State) -> str:
+    """Take the top card of the deck (a new list without it)."""
+    card = state["deck"][0]
+    state["deck"] = state["deck"][1:]
+    return card
 
 
 # -- the state machine (§3.3) ---------------------------------------------------
@@ -168,7 +215,8 @@ def _start_round(state: State, starter: int, events: list[Event], candidates: li
     n = len(state["players"])
     state["round"] += 1
     state["turn"] = 0
-    state["log"] = []
+    state["private"] = []
+    state["known"] = [[None] * n for _ in range(n)]
     deck = _round_deck(state)
     state["set_aside"] = deck.pop(0)
     state["face_up"] = [deck.pop(0) for _ in range(cards.FACE_UP_REMOVED.get(n, 0))]
@@ -206,9 +254,10 @@ def _start_turn(state: State, seat: int, events: list[Event]) -> None:
     state["current"] = seat
     state["phase"] = PLAY
     protection_ended = state["protected"][seat]
-    state["protected"][seat] = False
-    card = state["deck"].pop(0)
-    state["hands"][seat].append(card)
+    if protection_ended:
+        _put(state, "protected", seat, False)
+    card = _draw(state)
+    _add(state, "hands", seat, [card])
     _emit(
         state,
         events,
@@ -245,8 +294,9 @@ def resign(state: State, seat: int) -> tuple[State, list[Event]]:
         raise IllegalMove(f"There is no seat {seat!r}")
     if _has_left(state, seat):
         raise IllegalMove("You have already left this game")
-    new = copy.deepcopy(state)
-    new.setdefault("left", [False] * len(new["players"]))[seat] = True
+    new = dict(state)
+    new["left"] = list(state.get("left") or [False] * len(state["players"]))
+    new["left"][seat] = True
     events: list[Event] = []
     _emit(new, events, "player_left", {"seat": seat})
     staying = [other for other in range(len(new["players"])) if not new["left"][other]]
@@ -280,10 +330,11 @@ def _next_seat(state: State, seat: int) -> int:
 def _eliminate(state: State, seat: int, events: list[Event], reason: str) -> None:
     """Knock ``seat`` out (§4.1): reveal its hand into its discard pile without effects."""
     revealed = state["hands"][seat]
-    state["discards"][seat].extend({"card": card, "how": "knocked_out"} for card in revealed)
-    state["hands"][seat] = []
-    state["in_round"][seat] = False
-    state["protected"][seat] = False
+    _add(state, "discards", seat, [{"card": card, "how": "knocked_out"} for card in revealed])
+    _put(state, "hands", seat, [])
+    _put(state, "in_round", seat, False)
+    if state["protected"][seat]:
+        _put(state, "protected", seat, False)
     _emit(state, events, "knocked_out", {"seat": seat, "revealed": list(revealed), "reason": reason})
 
 
@@ -436,8 +487,10 @@ def _check_chancellor(state: State, seat: int, move: dict[str, Any]) -> tuple[st
 
 def _play(state: State, seat: int, card: str, target: int | None, guess: str | None, events: list[Event]) -> None:
     """Play ``card``: discard it first, then resolve its effect."""
-    state["hands"][seat].remove(card)
-    state["discards"][seat].append({"card": card, "how": "played"})
+    hand = list(state["hands"][seat])
+    hand.remove(card)
+    _put(state, "hands", seat, hand)
+    _add(state, "discards", seat, [{"card": card, "how": "played"}])
     data: dict[str, Any] = {"seat": seat, "card": card}
     if TARGETS[card] == "other" and target is None:
         # Ruling 3: with every opponent protected or out the card is discarded with no effect.
@@ -465,12 +518,14 @@ def _play(state: State, seat: int, card: str, target: int | None, guess: str | N
         if loser is not None:
             _eliminate(state, loser, events, "baron")
     elif card == "handmaid":
-        state["protected"][seat] = True
+        _put(state, "protected", seat, True)
         _emit(state, events, "handmaid_played", data)
     elif card == "prince":
         _prince(state, seat, target, events)
     elif card == "king":
+        hands = list(hands)
         hands[seat], hands[target] = hands[target], hands[seat]
+        state["hands"] = hands
         _emit(state, events, "king_played", data)
         _emit(
             state,
@@ -484,8 +539,8 @@ def _play(state: State, seat: int, card: str, target: int | None, guess: str | N
         _emit(state, events, "chancellor_played", {**data, "drew": k})
         if k:
             drawn = state["deck"][:k]
-            del state["deck"][:k]
-            hands[seat].extend(drawn)
+            state["deck"] = state["deck"][k:]
+            _add(state, "hands", seat, drawn)
             _emit(state, events, "chancellor_drew", {**data, "cards": drawn}, [seat])
             state["phase"] = CHANCELLOR
     elif card == "princess":
@@ -497,8 +552,9 @@ def _play(state: State, seat: int, card: str, target: int | None, guess: str | N
 
 def _prince(state: State, seat: int, target: int, events: list[Event]) -> None:
     """Make ``target`` discard its hand without effect and draw (deck, else the set-aside card)."""
-    discarded = state["hands"][target].pop()
-    state["discards"][target].append({"card": discarded, "how": "discarded"})
+    discarded = state["hands"][target][-1]
+    _put(state, "hands", target, state["hands"][target][:-1])
+    _add(state, "discards", target, [{"card": discarded, "how": "discarded"}])
     data: dict[str, Any] = {"seat": seat, "card": "prince", "target": target, "discarded": discarded}
     if discarded == "princess":
         # Ruling 5: discarding the Princess knocks the target out; no replacement is drawn.
@@ -506,21 +562,21 @@ def _prince(state: State, seat: int, target: int, events: list[Event]) -> None:
         _eliminate(state, target, events, "princess_discarded")
         return
     if state["deck"]:
-        new, source = state["deck"].pop(0), "deck"
+        new, source = _draw(state), "deck"
     else:
         # Ruling 6 / 31: only the last turn can empty the deck, and the set-aside card is used once.
         assert state["set_aside"] is not None, "the set-aside card was already taken"
         new, source = state["set_aside"], "set_aside"
         state["set_aside"] = None
-    state["hands"][target].append(new)
+    _add(state, "hands", target, [new])
     _emit(state, events, "prince_played", {**data, "replacement": source})
     _emit(state, events, "prince_drew", {"seat": target, "card": new, "source": source}, [target])
 
 
 def _resolve_chancellor(state: State, seat: int, keep: str, bottom: list[str], events: list[Event]) -> None:
     """Keep one card and put the others on the bottom of the deck, ``bottom[-1]`` lowest."""
-    state["hands"][seat] = [keep]
-    state["deck"].extend(bottom)
+    _put(state, "hands", seat, [keep])
+    state["deck"] = [*state["deck"], *bottom]
     state["phase"] = PLAY
     _emit(state, events, "chancellor_returned", {"seat": seat, "count": len(bottom)})
     _emit(state, events, "chancellor_kept", {"seat": seat, "keep": keep, "bottom": list(bottom)}, [seat])
@@ -572,12 +628,14 @@ def _end_round(state: State, events: list[Event], reason: str) -> None:
         }
         _emit(state, events, "showdown", showdown)
     bonus = spy_bonus(state)
+    tokens = list(state["tokens"])
     for seat in winners:
-        state["tokens"][seat] += 1
+        tokens[seat] += 1
     if bonus is not None:
-        state["tokens"][bonus] += 1
+        tokens[bonus] += 1
+    state["tokens"] = tokens
     record = {"round": state["round"], "winners": winners, "spy_bonus": bonus, "reason": reason}
-    state["rounds"].append(record)
+    state["rounds"] = [*state["rounds"], record]
     # ADOPTED §7.3 / ruling 36: the set-aside card is revealed once the round is over (None: a Prince took it).
     ended = {**record, "set_aside": state["set_aside"], "tokens": list(state["tokens"])}
     state["last_round"] = {**ended, "showdown": showdown}
@@ -614,13 +672,12 @@ def apply_move(state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
     if not isinstance(move, dict):
         raise IllegalMove('A move must be a JSON object such as {"card": "handmaid"}')
     events: list[Event] = []
+    new = dict(state)  # a shallow copy: every list it changes is replaced, never changed in place
     if "keep" in move or "bottom" in move:
         keep, bottom = _check_chancellor(state, seat, move)
-        new = copy.deepcopy(state)
         _resolve_chancellor(new, seat, keep, bottom, events)
     else:
         card, target, guess = _check_play(state, seat, move)
-        new = copy.deepcopy(state)
         _play(new, seat, card, target, guess, events)
     if new["phase"] == PLAY:
         _end_turn(new, events)
@@ -640,17 +697,21 @@ def game_result(state: State) -> dict[str, Any] | None:
         "scores": list(tokens),
         "ranking": ranking,
         "summary": f"{_name(state, winner)} wins {score}",
-        "rounds": copy.deepcopy(state["rounds"]),
+        "rounds": [{**record, "winners": list(record["winners"])} for record in state["rounds"]],
         "target": state["target"],
     }
 
 
 class LoveLetterEngine(Engine):
-    """Love Letter (classic 2012 by default; the 2019 edition as an option)."""
+    """Love Letter (classic 2012 by default; the 2019 edition as an option).
+
+    Every method that takes a state reads it through ``upcast``, so a game
+    stored by an older engine version goes on (see ``upcast.py``).
+    """
 
     slug = "love-letter"
     name = "Love Letter"
-    version = 1
+    version = VERSION
     min_players = 2
     max_players = 6
     option_specs = OPTION_SPECS
@@ -660,20 +721,36 @@ class LoveLetterEngine(Engine):
     # The rules live in this package's module functions; the contract's docstrings are in games/base.py.
     validate_options = staticmethod(validate_options)
     setup = staticmethod(new_game)
+    upcast = staticmethod(upcast)
 
     def to_move(self, state: State) -> list[int]:
         """Return the seat that must play or resolve the Chancellor; empty once over."""
+        state = upcast(state)
         return [] if state["phase"] == OVER else [state["current"]]
 
-    legal_moves = staticmethod(legal_moves)
-    apply = staticmethod(apply_move)
-    result = staticmethod(game_result)
-    view = staticmethod(player_view.view)
-    resign = staticmethod(resign)
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
+        return legal_moves(upcast(state), seat)
+
+    def apply(self, state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
+        return apply_move(upcast(state), seat, move)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return game_result(upcast(state))
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return player_view.view(upcast(state), seat)
+
+    def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
+        return resign(upcast(state), seat)
+
+    def describe_move(self, state: State, move: dict[str, Any]) -> str:
+        return notation.describe_move(upcast(state), move)
+
+    def parse_move(self, text: str, state: State, seat: int) -> dict[str, Any]:
+        return notation.parse_move(text, upcast(state), seat)
+
     view_text = staticmethod(player_view.view_text)
     describe_event = staticmethod(player_view.describe_event)
-    describe_move = staticmethod(notation.describe_move)
-    parse_move = staticmethod(notation.parse_move)
     notation_help = staticmethod(notation.notation_help)
 
     def bots(self) -> dict[str, Any]:

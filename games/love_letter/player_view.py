@@ -2,12 +2,13 @@
 
 Implements the visibility spec of the rules file, §7: a seat sees the public
 standing state, its own hand, its private log for the current round and its
-card tracker; a spectator (seat None) sees public information only.
+card tracker; a spectator (seat None) sees public information only. The state
+keeps the round's private events and each seat's knowledge of the others'
+hands (``engine._emit``), so a view reads no event log.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.base import Event
@@ -21,7 +22,6 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
         raise ValueError(f"no seat {seat!r}")
     edition = state["edition"]
-    visible_log = [entry for entry in state["log"] if _visible(entry, seat)]
     result: dict[str, Any] = {
         "game": "love-letter",
         "edition": edition,
@@ -41,7 +41,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 "left": bool(state.get("left", [False] * n)[other]),
                 "protected": state["protected"][other],
                 "hand_count": len(state["hands"][other]),
-                "discards": copy.deepcopy(state["discards"][other]),
+                "discards": [dict(entry) for entry in state["discards"][other]],
                 "discard_total": sum(cards.value(edition, entry["card"]) for entry in state["discards"][other]),
             }
             for other in range(n)
@@ -52,24 +52,29 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "hand": None if seat is None else list(state["hands"][seat]),
         "private_log": [
             {
-                "round": entry["round"],
+                "round": state["round"],
                 "turn": entry["turn"],
                 "kind": entry["kind"],
-                "data": copy.deepcopy(entry["data"]),
+                "data": _copied(entry["data"]),
                 "text": describe_event(Event.from_json(entry), state["players"], seat),
             }
-            for entry in visible_log
-            if entry["visible_to"] is not None
+            for entry in state["private"]
+            if seat is not None and seat in entry["visible_to"]
         ],
-        "last_round": copy.deepcopy(state["last_round"]),
+        "last_round": _copied(state["last_round"]),
         "winners": None if state["winners"] is None else list(state["winners"]),
     }
-    result["tracker"] = tracker.track(result, visible_log)
+    result["tracker"] = tracker.track(result, [None] * n if seat is None else state["known"][seat])
     return result
 
 
-def _visible(entry: dict[str, Any], seat: int | None) -> bool:
-    return entry["visible_to"] is None or (seat is not None and seat in entry["visible_to"])
+def _copied(value: Any) -> Any:
+    """Return a copy of a JSON value that shares no dict or list with it (much cheaper than deepcopy)."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value
 
 
 # -- event wording ---------------------------------------------------------------

@@ -1,8 +1,10 @@
 """Card tracker for Love Letter (classic and 2019 editions): rules §8, BGA "Tips loveletter".
 
 The tracker sees only what one viewer may know: the public standing state,
-the viewer's own hand and the events of the current round visible to them.
-It never reads the engine state, so it cannot use hidden information.
+the viewer's own hand and what the events of the current round visible to
+them taught it about other hands (``learn``, folded over those events as they
+happen: the engine keeps one such row per seat). It never reads the rest of
+the engine state, so it cannot use hidden information.
 """
 
 from __future__ import annotations
@@ -13,49 +15,84 @@ from typing import Any
 from games.love_letter import cards
 
 
-def known_hands(log: list[dict[str, Any]], viewer: int | None) -> dict[int, str]:
-    """Return, per opponent, a card ``viewer`` knows for certain it holds now, from its visible round log.
+# Events that end what others know of a player's hand: any card played by them (they may have played
+# the card seen), a Prince or King aimed at them, and being knocked out (§8 note).
+FORGETTING_PLAYS = ("prince_played", "king_played")
+# The private events that teach their seats a card another player holds.
+TEACHING = frozenset({"priest_saw", "baron_compared", "king_traded"})
 
-    A look (Priest, Baron, King) stays valid until the looked-at player plays
-    a card (they may have played the seen one), trades, is hit by a Prince or
-    is knocked out (§8 note). Drawing alone does not make it stale: the
-    player still holds the seen card, next to an unknown one.
+
+def forgets(kind: str) -> bool:
+    """Tell whether an event of ``kind`` may end what players know of someone's hand."""
+    return kind.endswith("_played") or kind == "knocked_out"
+
+
+def learn(known: list[str | None], kind: str, data: dict[str, Any], viewer: int | None) -> list[str | None]:
+    """Return what ``viewer`` knows for certain of each seat's hand after an event it saw.
+
+    ``known`` holds one card or None per seat and is not changed; the same
+    list comes back when the event teaches nothing. A look (Priest, Baron,
+    King) stays valid until the looked-at player plays a card (they may have
+    played the seen one), trades, is hit by a Prince or is knocked out (§8
+    note). Drawing alone does not make it stale: the player still holds the
+    seen card, next to an unknown one.
     """
-    known: dict[int, str] = {}
-    for entry in log:
-        kind, data = entry["kind"], entry["data"]
-        if kind.endswith("_played"):
-            known.pop(data["seat"], None)
-            if "target" in data and kind in ("prince_played", "king_played"):
-                known.pop(data["target"], None)
-        elif kind == "knocked_out":
-            known.pop(data["seat"], None)
-        elif viewer is None:
-            continue
-        elif kind == "priest_saw" and data["seat"] == viewer:
-            known[data["target"]] = data["seen"]
-        elif kind == "baron_compared" and viewer in (data["seat"], data["target"]):
-            if viewer == data["seat"]:
-                known[data["target"]] = data["target_card"]
-            else:
-                known[data["seat"]] = data["seat_card"]
-        elif kind == "king_traded" and viewer in (data["seat"], data["target"]):
-            # The viewer knows the card it gave away: the other side holds it now.
-            if viewer == data["seat"]:
-                known[data["target"]] = data["target_received"]
-            else:
-                known[data["seat"]] = data["seat_received"]
-    known.pop(viewer, None)
+    if kind.endswith("_played"):  # see forgets()
+        gone = [data["seat"]]
+        if "target" in data and kind in FORGETTING_PLAYS:
+            gone.append(data["target"])
+        return _forget(known, gone)
+    if kind == "knocked_out":
+        return _forget(known, [data["seat"]])
+    if viewer is None:
+        return known
+    if kind == "priest_saw" and data["seat"] == viewer:
+        return _set(known, data["target"], data["seen"])
+    if kind == "baron_compared" and viewer in (data["seat"], data["target"]):
+        if viewer == data["seat"]:
+            return _set(known, data["target"], data["target_card"])
+        return _set(known, data["seat"], data["seat_card"])
+    if kind == "king_traded" and viewer in (data["seat"], data["target"]):
+        # The viewer knows the card it gave away: the other side holds it now.
+        if viewer == data["seat"]:
+            return _set(known, data["target"], data["target_received"])
+        return _set(known, data["seat"], data["seat_received"])
     return known
 
 
-def track(view: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any]:
-    """Return the §8 tracker for the viewer of ``view`` given its visible round ``log``."""
+def _forget(known: list[str | None], seats: list[int]) -> list[str | None]:
+    if all(known[seat] is None for seat in seats):
+        return known
+    changed = list(known)
+    for seat in seats:
+        changed[seat] = None
+    return changed
+
+
+def _set(known: list[str | None], seat: int, card: str) -> list[str | None]:
+    changed = list(known)
+    changed[seat] = card
+    return changed
+
+
+def known_hands(log: list[dict[str, Any]], viewer: int | None, seats: int) -> list[str | None]:
+    """Return, per seat, a card ``viewer`` knows for certain it holds now, from its visible round log."""
+    known: list[str | None] = [None] * seats
+    for entry in log:
+        known = learn(known, entry["kind"], entry["data"], viewer)
+    return known
+
+
+def track(view: dict[str, Any], known: list[str | None]) -> dict[str, Any]:
+    """Return the §8 tracker for the viewer of ``view``, given what it knows of each seat's hand (``learn``)."""
     edition = view["edition"]
     viewer = view["you"]
     seats = view["seats"]
-    in_round = {seat["seat"] for seat in seats if seat["in_round"]}
-    known = {seat: card for seat, card in known_hands(log, viewer).items() if seat in in_round}
+    known = {
+        seat["seat"]: known[seat["seat"]]
+        for seat in seats
+        if seat["in_round"] and seat["seat"] != viewer and known[seat["seat"]] is not None
+    }
 
     accounted: Counter[str] = Counter()
     for seat in seats:

@@ -222,20 +222,20 @@ def _new_entry(card: str, x: int, y: int, rot: int) -> dict[str, Any]:
 
 def _token_options(state: State, slot: str, forest: list[dict[str, Any]]) -> list[dict[str, str] | None]:
     """Return the token choices of ``slot`` on ``forest`` (the mover's forest after the shared-path check)."""
+    return _token_choices(state, slot, face_up_animals(forest))
+
+
+def _token_choices(state: State, slot: str, face_up: list[dict[str, Any]]) -> list[dict[str, str] | None]:
+    """Return the token choices of ``slot`` given the mover's face-up animals (sorted by card id)."""
     if slot == "goat":
         if state["supply"]["drops"] <= 0:
             return [None]
-        options = [
-            {"animal": e["card"], "food": food}
-            for e in face_up_animals(forest)
-            for food in FOODS
-            if food not in e["drops"]
-        ]
+        options = [{"animal": e["card"], "food": food} for e in face_up for food in FOODS if food not in e["drops"]]
         return options or [None]  # §7.2: every corner full, so the drop stays in the supply
     if slot == "armadillo":
         if state["supply"]["burrows"] <= 0:
             return [None]
-        return [{"animal": e["card"]} for e in face_up_animals(forest)] or [None]
+        return [{"animal": e["card"]} for e in face_up] or [None]
     return [None]
 
 
@@ -250,25 +250,33 @@ def _shared_groups(state: State, forest: list[dict[str, Any]]) -> list[list[str]
 
 
 def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
-    """Return every legal move for ``seat``: by slot, cell (y, x), rotation, survivors, token."""
+    """Return every legal move for ``seat``: by slot, cell (y, x), rotation, survivors, token.
+
+    The forest's paths are worked out once (``scoring.Paths``); each placement
+    then only looks up the new card's path ends, and its tokens come from the
+    face-up animals it leaves.
+    """
     if current(state) != seat:
         return []
     forest = state["forests"][seat]
     cells = scoring.open_cells(forest)
+    paths = scoring.Paths(forest) if state["options"]["shared_path_resolution"] == IMMEDIATE else None
+    face_up = face_up_animals(forest)
     moves = []
     for slot in SLOTS:
         card = state["market"][slot]
         if card is None:
             continue
+        new_animal = cards.is_animal(card)
         for x, y in cells:
             for rot in cards.ROTATIONS:
-                trial = [*forest, _new_entry(card, x, y, rot)]
-                groups = _shared_groups(state, trial)
+                groups = paths.shared_after(card, x, y, rot) if paths else []
                 for keep in product(*groups):
-                    resolved = trial
-                    if groups:
-                        resolved = scoring.turn_down(trial, {a for group in groups for a in group} - set(keep))
-                    for token in _token_options(state, slot, resolved):
+                    flipped = {a for group in groups for a in group} - set(keep)
+                    up = [e for e in face_up if e["card"] not in flipped]
+                    if new_animal:
+                        up = sorted([*up, _new_entry(card, x, y, rot)], key=lambda e: e["card"])
+                    for token in _token_choices(state, slot, up):
                         move: dict[str, Any] = {"slot": slot, "x": x, "y": y, "rot": rot}
                         if groups:
                             move["keep"] = sorted(keep)

@@ -80,6 +80,84 @@ def shared(forest: list[dict[str, Any]]) -> list[list[str]]:
     return [sorted(group["animals"]) for group in components(forest) if len(group["animals"]) > 1]
 
 
+class Paths:
+    """The paths of one forest, worked out once, to tell what a card placed next would share (§8.1).
+
+    ``shared_after(card, x, y, rot)`` equals ``shared(forest + [that card])``
+    (the new card face up), in the same order, without walking the forest
+    again: only the new card's path ends are looked up. Legal moves ask it for
+    every market card on every open cell in every rotation.
+    """
+
+    def __init__(self, forest: list[dict[str, Any]]):
+        found = nodes(forest)
+        ends = {(node["x"], node["y"], side): i for i, node in enumerate(found) for side in node["sides"]}
+        parent = list(range(len(found)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for i, node in enumerate(found):
+            for side in node["sides"]:
+                dx, dy = DELTA[side]
+                j = ends.get((node["x"] + dx, node["y"] + dy, (side + 2) % 4))
+                if j is not None:
+                    a, b = root(i), root(j)
+                    if a != b:
+                        parent[max(a, b)] = min(a, b)
+        # A path is known by its root, its first node: paths are listed in that order (see ``components``).
+        self.root_at = {end: root(i) for end, i in ends.items()}
+        self.animals: dict[int, list[str]] = {}
+        for i, node in enumerate(found):
+            if cards.is_animal(node["card"]):
+                self.animals.setdefault(root(i), []).append(node["card"])
+        self.already_shared = [(path, animals) for path, animals in self.animals.items() if len(animals) > 1]
+        self.count = len(found)
+        self.new_nodes: dict[tuple[str, int], list[tuple[tuple[int, ...], str | None]]] = {}
+
+    def shared_after(self, card: str, x: int, y: int, rot: int) -> list[list[str]]:
+        """Return ``shared`` of the forest with ``card`` placed face up on (x, y) turned ``rot``."""
+        new = self.new_nodes.get((card, rot))
+        if new is None:
+            if cards.is_animal(card):
+                new = [(cards.exits(card, rot), card)]
+            else:
+                new = [(sides, None) for sides, _ in cards.segments(card, rot)]
+            self.new_nodes[card, rot] = new
+        joined: list[tuple[set[int], list[str], int]] = []  # (old paths, animals, order) of each new path
+        for number, (sides, animal) in enumerate(new):
+            roots = set()
+            for side in sides:
+                found = self.root_at.get((x + _DX[side], y + _DY[side], (side + 2) % 4))
+                if found is not None:
+                    roots.add(found)
+            if not roots and animal is None:
+                continue  # a segment that meets nothing is a path without animals
+            animals = [animal] if animal else []
+            for old in [group for group in joined if group[0] & roots]:
+                joined.remove(old)
+                roots |= old[0]
+                animals += old[1]
+            joined.append((roots, animals, min(roots) if roots else self.count + number))
+        if not joined and not self.already_shared:
+            return []
+        touched = set().union(*(group[0] for group in joined))
+        paths = [(path, animals) for path, animals in self.already_shared if path not in touched]
+        for roots, animals, order in joined:
+            together = animals + [animal for path in roots for animal in self.animals.get(path, ())]
+            if len(together) > 1:
+                paths.append((order, together))
+        paths.sort(key=lambda path: path[0])
+        return [sorted(animals) for _, animals in paths]
+
+
+_DX = {side: dx for side, (dx, _) in DELTA.items()}
+_DY = {side: dy for side, (_, dy) in DELTA.items()}
+
+
 def animal_score(entry: dict[str, Any], foods: list[str]) -> dict[str, Any]:
     """Score one face-up animal with the food on its path (§10): base VP plus its best items up to capacity."""
     info = cards.ANIMALS[entry["card"]]

@@ -2,8 +2,9 @@
 
 Seeded random games end within a move cap; every legal move applies; state,
 moves, views and events survive JSON; replaying seed + moves reproduces every
-state; apply never mutates its input; every legal move's notation parses back
-to it; views never carry the seed, and events name only real seats.
+state; apply never mutates its input and writes states ``upcast`` leaves as
+they are; every legal move's notation parses back to it; views never carry the
+seed, and events name only real seats.
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ def test_seeded_random_game_obeys_the_contract(engine: Engine, n: int, seed: int
             engine.apply(state, seat, candidate)
         assert state == snapshot, "apply or a query mutated its input state"
         roundtrip(after)
+        assert engine.upcast(after) is after, "the engine writes states in its current shape"
         for event in events:
             assert isinstance(event, Event)
             assert Event.from_json(roundtrip(event.to_json())) == event
