@@ -7,6 +7,11 @@ through an engine must reproduce the same state.
 
 States, moves, views and events are plain JSON values (dicts, lists, str,
 int, bool, None), so the platform can store them and send them as they are.
+
+Data that no state decides (tile drawings, card faces) is not repeated in
+every view: ``assets`` hands it to the platform once, which serves each asset
+at a content-hashed URL that browsers cache for good, and a view names the
+asset it needs.
 """
 
 from __future__ import annotations
@@ -207,6 +212,19 @@ class Engine(ABC):
         (``{move, text, json}``); only the view and these may be used.
         """
         return None
+
+    def assets(self) -> dict[str, JSON]:
+        """Return this engine's static assets by name: JSON the boards and API clients fetch once.
+
+        An asset is the same whatever the state (drawings of every tile, say), so it holds nothing
+        hidden, and a view names the asset it needs instead of repeating it. Names are lowercase
+        words joined by hyphens (``art-revised``). The platform serves each at
+        ``/assets/games/<slug>/<name>.<digest>.json`` (cached for a year; a new content gets a
+        new digest), gives board templates its URL with ``{% game_asset_url slug name %}`` and
+        lists the URLs in ``GET /api/game-types/``. It calls this once per process, when a URL is
+        first needed: slow drawing belongs in a stored file the engine reads here.
+        """
+        return {}
 
     def view_picture(self, view: dict[str, Any]) -> bytes | None:
         """Return a PNG picture of a view for emails (for example the board around the last moves), or None."""

@@ -9,7 +9,8 @@ must never touch, as on a real tile, so where they meet the neighbouring forest,
 fills the gap. Forest and lake outlines are traced from the raster and smoothed.
 
 ``tile_art`` returns plain data (shapes, icon spots, one anchor per region where a piece stands)
-used by the web board (as SVG, through the view) and the e-mail picture (``picture.py``, Pillow).
+used by the web board (its SVG part, stored and served as a static asset: ``web_art.py``) and the
+e-mail picture (``picture.py``, Pillow).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Any
 
 from games.base import Engine, Event, IllegalMove, InvalidOptions, OptionSpec, State, seeded_rng
-from games.carcassonne_hg import board, features, notation, player_view, scoring, tiles
+from games.carcassonne_hg import board, features, notation, player_view, scoring, tiles, web_art
 from games.carcassonne_hg.board import ROTATIONS, hut_spots, region_names
 from games.carcassonne_hg.features import Analysis, Group, Node, analyse, labelled
 from games.carcassonne_hg.tiles import BONUS, CLASSIC, FOREST, LAKE, LAND, MEADOW, REVISED, RIVER
@@ -843,6 +843,14 @@ class CarcassonneHGEngine(Engine):
         return notation.parse_move(text, upcast(state), seat)
 
     view_text = staticmethod(player_view.view_text)
+
+    def assets(self) -> dict[str, Any]:
+        """Return the tile drawings of each edition (``art-revised``, ``art-classic``), named by ``view["art_asset"]``."""
+        return web_art.assets()
+
+    def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """Return the placed tiles with their pieces' spots for the board template (``web_art.board_data``)."""
+        return web_art.board_data(view, moves)
 
     def view_picture(self, view: dict[str, Any]) -> bytes | None:
         """Return a PNG of the board around the latest placements, for turn e-mails (``picture.py``)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import Event
-from games.carcassonne_hg import art, scoring, tiles
+from games.carcassonne_hg import scoring, tiles, web_art
 from games.carcassonne_hg import features as feats
 from games.carcassonne_hg.board import region_names
 
@@ -73,30 +73,18 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
-# -- public extras for the boards: artwork, held features, the final breakdown -----------------
-
-
-def _art_for_view(edition: str, tile_id: str) -> dict[str, Any]:
-    """Return a tile's artwork for the web board: the SVG parts of ``art.tile_art`` (no Pillow polygons)."""
-    found = art.tile_art(edition, tile_id)
-    return {
-        "shapes": [{"kind": s["kind"], "region": s["region"], "d": s["d"]} for s in found["shapes"]],
-        "rivers": [{"region": r["region"], "d": r["d"], "spring": r["spring"]} for r in found["rivers"]],
-        "icons": [dict(icon) for icon in found["icons"]],
-        "anchors": {region: list(point) for region, point in found["anchors"].items()},
-    }
+# -- public extras for the boards: where to draw, held features, the final breakdown -------------
 
 
 def public_extras(state: dict[str, Any]) -> dict[str, Any]:
     """Return what the boards draw beyond the position itself, all derived from public facts.
 
-    ``extent``: the squares to draw (the board and an empty ring round it); ``art``: ``{tile id: drawing}`` for every tile on the board and the drawn tile (``art.tile_art``
-    without the polygon copies); ``features``: the features holding pieces now, with their holders
-    and what they would be worth if scored now; ``breakdown`` (at the end, else None): each seat's
-    points from play (completed forests and rivers, powers) and from final scoring.
+    ``extent``: the squares to draw (the board and an empty ring round it); ``art_asset``: the
+    name of the engine's asset (``Engine.assets``) holding every tile's drawing, fetched once rather
+    than repeated here; ``features``: the features holding pieces now, with their holders and what
+    they would be worth if scored now; ``breakdown`` (at the end, else None): each seat's points
+    from play (completed forests and rivers, powers) and from final scoring.
     """
-    edition = state["edition"]
-    used = [entry[2] for entry in state["board"]] + ([state["tile"]] if state["tile"] else [])
     xs = [entry[0] for entry in state["board"]]
     ys = [entry[1] for entry in state["board"]]
     return {
@@ -107,7 +95,7 @@ def public_extras(state: dict[str, Any]) -> dict[str, Any]:
             "columns": max(xs) - min(xs) + 3,
             "rows": max(ys) - min(ys) + 3,
         },
-        "art": {tile_id: _art_for_view(edition, tile_id) for tile_id in dict.fromkeys(used)},
+        "art_asset": web_art.asset_name(state["edition"]),
         "features": held_features(state),
         "breakdown": _breakdown(state),
     }

@@ -1,4 +1,6 @@
 /* Carcassonne: Hunters and Gatherers board (templates/games/carcassonne-hg/board.html).
+ * Draw every tile from the engine's tile drawings, fetched once from the board's data-art URL (a
+ * versioned asset the browser caches; kept here across panel swaps, so a swap draws at once).
  * Pan (drag) and zoom (wheel, buttons) the board; turn the drawn tile; the squares where it fits
  * in that rotation light up; click one to lay the tile there as a preview, then pick a piece for one
  * of its regions (or none) and confirm. The move posted is always one of the legal moves' JSON,
@@ -9,6 +11,73 @@
   if (window.CarcassonneBoard) return;
   window.CarcassonneBoard = { init: init };
   var SVGNS = "http://www.w3.org/2000/svg";
+  var PICTURED = ["deer", "aurochs", "mammoth", "tiger", "fish", "menhir", "nugget", "mushrooms"];
+  var POWER_LETTERS = { shaman: "S", logboat: "B", raft: "R", hunting_trap: "H", pit_trap: "P", wildfire: "W", fire: "F" };
+  var drawings = {}; // asset URL -> {tile id: drawing}, or null when it could not be loaded
+  var loading = {}; // asset URL -> callbacks waiting for it
+
+  // Call back with the drawings at url: at once when already loaded, else after one fetch for all.
+  function withDrawings(url, callback) {
+    if (!url) { callback(null); return; }
+    if (url in drawings) { callback(drawings[url]); return; }
+    if (loading[url]) { loading[url].push(callback); return; }
+    loading[url] = [callback];
+    fetch(url, { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .catch(function () { return null; })
+      .then(function (found) {
+        drawings[url] = found;
+        var waiting = loading[url];
+        delete loading[url];
+        waiting.forEach(function (fn) { fn(found); });
+      });
+  }
+
+  function svgEl(name, attrs) {
+    var node = document.createElementNS(SVGNS, name);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    return node;
+  }
+
+  // Fill a tile's cb-art group: rivers, forests and lakes, then icons (upright when rot is given).
+  function paint(group, drawing, rot) {
+    group.textContent = "";
+    if (!drawing) return;
+    drawing.rivers.forEach(function (r) {
+      group.appendChild(svgEl("path", { "class": "cb-river-bank", d: r.d }));
+      group.appendChild(svgEl("path", { "class": "cb-river", d: r.d }));
+      if (r.spring) group.appendChild(svgEl("circle", { "class": "cb-spring", cx: r.spring[0], cy: r.spring[1], r: 4.5 }));
+    });
+    drawing.shapes.forEach(function (shape) {
+      group.appendChild(svgEl("path", { "class": "cb-" + shape.kind, d: shape.d }));
+    });
+    drawing.icons.forEach(function (icon) {
+      var at = "translate(" + icon.x + " " + icon.y + ")" + (rot === null ? "" : " rotate(-" + rot + ")");
+      var g = svgEl("g", { "class": "cb-icon", transform: at });
+      if (PICTURED.indexOf(icon.icon) >= 0) {
+        g.appendChild(svgEl("use", { href: "#cb-i-" + icon.icon, x: -11, y: -11, width: 22, height: 22 }));
+      } else {
+        g.appendChild(svgEl("use", { href: "#cb-power", x: -10, y: -10, width: 20, height: 20 }));
+        var letter = svgEl("text", { "class": "cb-power-letter", y: 4.2 });
+        letter.textContent = POWER_LETTERS[icon.icon] || "+";
+        g.appendChild(letter);
+        var title = svgEl("title");
+        title.textContent = icon.icon;
+        g.appendChild(title);
+      }
+      group.appendChild(g);
+    });
+  }
+
+  function paintBoard(board, art) {
+    board.querySelectorAll(".cb-tile").forEach(function (tile) {
+      var group = tile.querySelector(".cb-art");
+      if (group) paint(group, art && art[tile.getAttribute("data-tile")], tile.getAttribute("data-rot"));
+    });
+    var drawn = board.querySelector(".cb-drawn");
+    var group = drawn && drawn.querySelector(".cb-art");
+    if (group) paint(group, art && art[drawn.getAttribute("data-tile")], null);
+  }
 
   function init(root) {
     var scope = root && root.querySelectorAll ? root : document;
@@ -25,6 +94,11 @@
   function setup(board) {
     if (board.cbReady) return;
     board.cbReady = true;
+    withDrawings(board.getAttribute("data-art"), function (art) { ready(board, art); });
+  }
+
+  function ready(board, art) {
+    paintBoard(board, art);
     board.classList.add("cb-js");
     var svg = board.querySelector(".cb-svg");
     if (!svg) return;
@@ -120,9 +194,10 @@
 
     // -- playing -----------------------------------------------------------------------
     var moves = readJSON(board, "cb-moves");
-    var drawn = readJSON(board, "cb-drawn-data");
+    var drawnSvg = board.querySelector(".cb-drawn");
+    var drawn = drawnSvg && art ? art[drawnSvg.getAttribute("data-tile")] : null;
     var form = board.querySelector("form.cb-form");
-    if (!moves || !moves.length || !form || !drawn) { say(idle); return; }
+    if (!moves || !moves.length || !form) { say(idle); return; }
     var input = form.querySelector("input[name=move]");
     var turnEl = board.querySelector(".cb-drawn-turn");
     var rotLabel = board.querySelector(".cb-rot-label");
@@ -172,43 +247,36 @@
       return rest ? rest.charAt(0).toUpperCase() + rest.slice(1) : "No piece";
     }
 
-    function el(name, attrs) {
-      var node = document.createElementNS(SVGNS, name);
-      Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-      return node;
-    }
-
     function place(x, y) {
       placed = { x: x, y: y };
       showRotation();
       var options = moves.filter(function (m) { return m.move.x === x && m.move.y === y && m.move.rot === rot; });
       // The tile laid as a preview, with a marker on each region that can take a piece.
       ghostLayer.innerHTML = "";
-      var g = el("g", { "class": "cb-ghost", transform: "translate(" + x * 100 + " " + -y * 100 + ")" });
-      var turned = el("g", { transform: "rotate(" + rot + " 50 50)" });
-      var art = board.querySelector(".cb-drawn-art");
-      turned.appendChild(art.cloneNode(true));
+      var g = svgEl("g", { "class": "cb-ghost", transform: "translate(" + x * 100 + " " + -y * 100 + ")" });
+      var turned = svgEl("g", { transform: "rotate(" + rot + " 50 50)" });
+      turned.appendChild(board.querySelector(".cb-drawn-art").cloneNode(true));
       g.appendChild(turned);
-      g.appendChild(el("rect", { "class": "cb-ghost-frame", x: 1.5, y: 1.5, width: 97, height: 97, rx: 3 }));
+      g.appendChild(svgEl("rect", { "class": "cb-ghost-frame", x: 1.5, y: 1.5, width: 97, height: 97, rx: 3 }));
       var byRegion = {};
       options.forEach(function (m) {
         if (m.move.piece && !m.move.recall) (byRegion[m.move.region] = byRegion[m.move.region] || []).push(m);
       });
       Object.keys(byRegion).forEach(function (region) {
-        var at = drawn.anchors[region];
+        var at = drawn && drawn.anchors[region]; // without the drawings, the buttons below still choose
         if (!at) return;
         byRegion[region].forEach(function (m, k) {
           var n = byRegion[region].length;
-          var marker = el("g", {
+          var marker = svgEl("g", {
             "class": "cb-region-marker", role: "button", tabindex: "0", "data-json": m.json,
             transform: "translate(" + at[0] + " " + at[1] + ") rotate(" + -rot + ") translate(" + (k - (n - 1) / 2) * 20 + " 0)",
             "aria-label": optionLabel(m)
           });
-          marker.appendChild(el("circle", { r: 10.5 }));
-          var t = el("text", { y: 4.2 });
+          marker.appendChild(svgEl("circle", { r: 10.5 }));
+          var t = svgEl("text", { y: 4.2 });
           t.textContent = m.move.piece === "hut" ? "⌂" : m.move.piece.charAt(0);
           marker.appendChild(t);
-          var title = el("title");
+          var title = svgEl("title");
           title.textContent = optionLabel(m);
           marker.appendChild(title);
           turned.appendChild(marker);

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games import get_engine
 from tests.browser.test_play_in_browser import log_in
 from tests.platform.play.test_carcassonne_board import STACK, start
 from turnbased.play import services
+from turnbased.play.assets import asset_url
 from turnbased.play.models import Move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -111,4 +114,86 @@ def test_pan_and_zoom_survive_the_panel_swap(browser, live_server, alice, bob):
     page.wait_for_selector("text=Waiting for bob", timeout=15000)
     page.wait_for_selector(".cb-board.cb-js")
     assert page.get_attribute(".cb-svg", "viewBox") == kept
+    page.context.close()
+
+
+# What board.html drew on the server before the drawings moved to an asset, element by element.
+PICTURED = {"deer", "aurochs", "mammoth", "tiger", "fish", "menhir", "nugget", "mushrooms"}
+POWER_LETTERS = {"shaman": "S", "logboat": "B", "raft": "R", "hunting_trap": "H", "pit_trap": "P", "wildfire": "W",
+                 "fire": "F"}
+READ_ART = """groups => groups.map(group => Array.from(group.children).map(node => ({
+  tag: node.tagName, cls: node.getAttribute("class"), d: node.getAttribute("d"),
+  cx: node.getAttribute("cx"), cy: node.getAttribute("cy"), r: node.getAttribute("r"),
+  transform: node.getAttribute("transform"),
+  inner: Array.from(node.children).map(child => [child.tagName, child.getAttribute("href"), child.textContent]),
+})))"""
+
+
+def as_drawn(drawing: dict, rot: int | None) -> list[dict]:
+    """Return the elements the server template made of a drawing (``rot`` None: the tile to place)."""
+    nodes = []
+    for river in drawing["rivers"]:
+        nodes.append({"tag": "path", "cls": "cb-river-bank", "d": river["d"]})
+        nodes.append({"tag": "path", "cls": "cb-river", "d": river["d"]})
+        if river["spring"]:
+            nodes.append({"tag": "circle", "cls": "cb-spring", "cx": river["spring"][0], "cy": river["spring"][1],
+                          "r": 4.5})
+    nodes += [{"tag": "path", "cls": f"cb-{shape['kind']}", "d": shape["d"]} for shape in drawing["shapes"]]
+    for icon in drawing["icons"]:
+        turn = "" if rot is None else f" rotate(-{rot})"
+        if icon["icon"] in PICTURED:
+            inner = [["use", f"#cb-i-{icon['icon']}", ""]]
+        else:
+            inner = [["use", "#cb-power", ""], ["text", None, POWER_LETTERS.get(icon["icon"], "+")],
+                     ["title", None, icon["icon"]]]
+        nodes.append({"tag": "g", "cls": "cb-icon", "transform": (icon["x"], icon["y"], turn), "inner": inner})
+    return nodes
+
+
+def as_read(node: dict) -> dict:
+    """Return an element read from the page in the shape of ``as_drawn`` (numbers as numbers)."""
+    found = {"tag": node["tag"], "cls": node["cls"]}
+    if node["d"] is not None:
+        found["d"] = node["d"]
+    if node["tag"] == "circle":
+        found.update(cx=float(node["cx"]), cy=float(node["cy"]), r=float(node["r"]))
+    if node["tag"] == "g":
+        x, y, turn = re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\)(.*)", node["transform"]).groups()
+        found.update(transform=(float(x), float(y), turn), inner=[[tag.lower(), *rest] for tag, *rest in node["inner"]])
+    return found
+
+
+def test_the_script_draws_every_tile_from_the_asset_as_the_server_drew_it_fetching_it_once(
+        browser, live_server, alice, bob):
+    game = start(alice, bob, STACK)
+    for user in (alice, bob, alice):
+        seat = 0 if user == alice else 1
+        move = [m for m in ENGINE.legal_moves(game.state, seat) if m.get("piece")][-1]
+        services.submit_move(game_id=game.pk, user=user, expected_seq=game.seq, move=move)
+        game.refresh_from_db()
+    page = log_in(browser, live_server, "bob")
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url) if "/assets/" in request.url else None)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector(".cb-board.cb-js")
+    drawings = ENGINE.assets()["art-revised"]
+
+    def check_the_board():
+        squares = page.eval_on_selector_all(".cb-tile", "tiles => tiles.map(t => [t.dataset.tile, Number(t.dataset.rot)])")
+        assert len(squares) == len(game.state["board"])
+        drawn = page.eval_on_selector_all(".cb-tile .cb-art", READ_ART)
+        for (tile_id, rot), nodes in zip(squares, drawn):
+            assert [as_read(node) for node in nodes] == as_drawn(drawings[tile_id], rot), tile_id
+        (to_place,) = page.eval_on_selector_all(".cb-drawn .cb-art", READ_ART)
+        assert [as_read(node) for node in to_place] == as_drawn(drawings[game.state["tile"]], None)
+
+    check_the_board()
+    # Bob plays; the panel is swapped in and drawn again, from the drawings already fetched.
+    move = ENGINE.legal_moves(game.state, 1)[0]
+    services.submit_move(game_id=game.pk, user=bob, expected_seq=game.seq, move=move)
+    game.refresh_from_db()
+    page.wait_for_selector("text=Waiting for alice", timeout=15000)
+    page.wait_for_selector(".cb-board.cb-js")
+    check_the_board()
+    assert fetched == [f"{live_server.url}{asset_url('carcassonne-hg', 'art-revised')}"]
     page.context.close()

@@ -4,7 +4,8 @@ Seeded random games end within a move cap; every legal move applies; state,
 moves, views and events survive JSON; replaying seed + moves reproduces every
 state; apply never mutates its input and writes states ``upcast`` leaves as
 they are; every legal move's notation parses back to it; views never carry the
-seed, and events name only real seats.
+seed, and events name only real seats; static assets are JSON that no state
+decides (so they hold nothing hidden) and no view repeats.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 
 import pytest
 
@@ -139,3 +141,50 @@ def test_every_engine_renders_views_as_text_and_offers_a_move_summary(engine):
     summary = engine.moves_summary(texts)
     assert summary and all(isinstance(line, str) for line in summary)
     assert engine.notation_help().strip()
+
+
+ASSET_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+REPEATED = 100  # characters of JSON: a part of an asset at least this long must not reappear in a view
+
+
+def parts_of(value, found: set[str]) -> set[str]:
+    """Add the JSON of every object and array inside ``value`` that is at least ``REPEATED`` long."""
+    if isinstance(value, (dict, list)):
+        text = json.dumps(value, sort_keys=True)
+        if len(text) >= REPEATED:
+            found.add(text)
+        for item in value.values() if isinstance(value, dict) else value:
+            parts_of(item, found)
+    return found
+
+
+def scramble(value) -> None:
+    """Change every object and array inside ``value`` in place."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            scramble(item)
+        value["scrambled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            scramble(item)
+        value.append("scrambled")
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.slug)
+def test_every_engine_offers_assets_that_no_state_decides_and_no_view_repeats(engine):
+    assets = engine.assets()
+    assert isinstance(assets, dict)
+    for name, value in assets.items():
+        assert isinstance(name, str) and ASSET_NAME.fullmatch(name), f"{name!r}: lowercase words joined by hyphens"
+        roundtrip(value)
+    written = json.dumps(assets, sort_keys=True)
+    scramble(assets)
+    assert json.dumps(engine.assets(), sort_keys=True) == written, "each call returns the same assets, as a copy"
+    shared = set().union(*(parts_of(value, set()) for value in engine.assets().values()))
+    players = [f"Player{i}" for i in range(engine.default_players)]
+    for seed in SEEDS[:2]:
+        for _state, _seat, _move, after, _events in play_random(engine, players, f"assets-{seed}", seed):
+            for viewer in [None, *range(len(players))]:
+                repeated = parts_of(engine.view(after, viewer), set()) & shared
+                assert not repeated, f"a view repeats asset data (name the asset instead): {min(repeated)[:80]}"
+    assert json.dumps(engine.assets(), sort_keys=True) == written, "the assets changed with the games played"

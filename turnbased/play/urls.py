@@ -1,6 +1,6 @@
 from django.urls import path
 
-from turnbased.play import views
+from turnbased.play import assets, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -15,4 +15,5 @@ urlpatterns = [
     path("games/<int:game_id>/abort/", views.game_abort, name="game-abort"),
     path("games/<int:game_id>/resign/", views.game_resign, name="game-resign"),
     path("games/<int:game_id>/invite/<str:invite_code>/", views.game_invite, name="game-invite"),
+    path("assets/games/<slug:slug>/<slug:name>.<str:digest>.json", assets.serve_asset, name="game-asset"),
 ]

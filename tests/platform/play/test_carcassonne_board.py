@@ -3,22 +3,27 @@
 The drawn tile comes with rotate buttons, every legal (square, rotation) is a spot on the board,
 the legal moves are embedded as JSON for the board script, and the board's own form posts one of
 them. Two tables whose stacks differ only below the drawn tile give the same page byte for byte
-(ids, tokens and keys masked).
+(ids, tokens and keys masked). The tiles' drawings are in neither the page nor the API: the board
+names the engine's asset that holds them, fetched once, so a finished game's API detail stays
+under 15 KB and grows only with the position.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import random
 import re
 
 import pytest
 from django.test import Client
 
 from games import get_engine
-from tests.platform.conftest import PASSWORD
+from games.carcassonne_hg import tiles
+from tests.platform.conftest import PASSWORD, api_token
 from tests.platform.secrecy.doors import masked
 from turnbased.play import services
+from turnbased.play.assets import asset_url
 from turnbased.play.models import Move
 
 pytestmark = pytest.mark.django_db
@@ -72,9 +77,14 @@ def test_the_board_is_an_svg_of_the_placed_tiles_with_the_drawn_tile_and_rotate_
     assert '<svg class="cb-svg"' in board
     assert board.count('class="cb-tile"') == 1  # the start tile
     assert 'data-tile="R-S56"' in board and 'data-x="0" data-y="0"' in board
-    assert 'class="cb-lake"' in board and 'href="#cb-i-aurochs"' in board and 'href="#cb-i-menhir"' in board
-    assert 'href="#cb-i-fish"' in board
-    assert 'aria-label="The tile to place: R-L62"' in board
+    # Each tile's drawing is filled in by the board script from the asset the board names.
+    assert board.count('<g class="cb-art"></g>') == 2  # the start tile's and the drawn tile's
+    url = re.search(r'data-art="([^"]+)"', board).group(1)
+    assert url == asset_url("carcassonne-hg", "art-revised")
+    start_tile = json.loads(client_for(alice).get(url).content)["R-S56"]
+    assert [shape["kind"] for shape in start_tile["shapes"]].count("lake") == 1
+    assert {"aurochs", "menhir", "fish"} <= {icon["icon"] for icon in start_tile["icons"]}
+    assert 'aria-label="The tile to place: R-L62"' in board and 'class="cb-drawn" ' in board
     assert board.count('class="cb-rotate"') == 2
     assert 'class="cb-confirm"' in board
     assert "Features held" in board
@@ -163,3 +173,45 @@ def test_the_end_of_the_game_shows_the_scoring_breakdown(alice, bob):
     assert "Final scoring" in text and 'class="cb-table-breakdown"' in text
     assert "Meadow at" in text
     assert 'class="cb-drawn"' not in text
+
+
+def test_pieces_and_covered_meadows_stand_on_their_regions_spots_without_the_drawings(alice, bob):
+    game = start(alice, bob)
+    hunter = next(m for m in ENGINE.legal_moves(game.state, 0) if m.get("piece") == "hunter")
+    play(game, alice, hunter)
+    anchor = ENGINE.assets()["art-revised"][game.state["board"][-1][2]]["anchors"][hunter["region"]]
+    piece = re.search(r'<g class="cb-piece cb-seat-0" transform="translate\(([\d.]+) ([\d.]+)\) rotate', page(game, bob))
+    assert [float(piece.group(1)), float(piece.group(2))] == anchor
+
+
+def test_neither_the_page_nor_the_api_carries_drawings_and_a_finished_games_detail_is_under_15_kb(alice, bob):
+    deck = tiles.deck("revised", "land")
+    random.Random(2).shuffle(deck)
+    game = services.create_game(creator=alice, engine_slug="carcassonne-hg", players=2, seed="sizes",
+                                options={"tiles": deck, "first_player": 0})
+    services.join_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    api = Client(HTTP_AUTHORIZATION=f"Token {api_token(alice)}")
+    drawings = ENGINE.assets()["art-revised"]
+    rng = random.Random(2)
+    seen = {}
+
+    def read(when):
+        raw = api.get(f"/api/games/{game.pk}/").content
+        view = json.loads(raw)["view"]
+        position = sum(len(json.dumps(view[key], separators=(",", ":"))) for key in ("board", "pieces", "features"))
+        seen[when] = {"detail": len(raw), "rest": len(raw) - position, "page": page(game, alice)}
+        for entry in view["board"]:
+            for shape in drawings[entry["tile"]]["shapes"]:
+                assert shape["d"] not in seen[when]["page"] and shape["d"].encode() not in raw, when
+
+    while game.status == "active":
+        if game.seq in (10, 70):
+            read(game.seq)
+        seat = game.to_move[0]
+        play(game, [alice, bob][seat], rng.choice(ENGINE.legal_moves(game.state, seat)))
+    read("finished")
+    assert len(game.state["board"]) > 70
+    assert seen["finished"]["detail"] <= 15 * 1024
+    # Beyond the position itself (tiles on the board, pieces, the features they hold), nothing grows.
+    assert seen[70]["rest"] <= 1.15 * seen[10]["rest"]

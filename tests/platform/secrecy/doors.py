@@ -36,6 +36,8 @@ LEFT_OUT = {
     "api-docs": "the page that shows the API's description (api-schema): it holds no game",
     "api-absence": "a user's own absence, by its id: dates only, no game",
     "mailbox-message": "the development mailbox: DEBUG only, 404 otherwise (test_mailbox_is_off_without_debug)",
+    "game-asset": "a game's static asset (Engine.assets), by slug, name and digest: the same for every game and"
+                  " viewer (test_engine_contract checks no state changes it), linked from the walked pages",
 }
 
 # How to fill a path's parameters for a world and a viewer.

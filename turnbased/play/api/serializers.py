@@ -177,6 +177,11 @@ class GameTypeSerializer(serializers.Serializer):
     options = GameOptionSerializer(many=True)
     bots = serializers.ListField(child=serializers.CharField(), help_text="The bots that can take a seat.")
     notation = serializers.CharField(help_text="How to write a move as text.")
+    assets = serializers.DictField(
+        child=serializers.URLField(),
+        help_text="The game's static data by name (tile drawings, say), each at a versioned URL that may be cached"
+                  " for good: a view names the asset it needs (Carcassonne's art_asset) instead of repeating it.",
+    )
 
     class Meta:
         ref_name = "GameType"

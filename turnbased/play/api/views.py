@@ -27,6 +27,7 @@ from turnbased.play.api.serializers import (
     TimeControlField,
     game_slugs,
 )
+from turnbased.play.assets import asset_urls
 from turnbased.play.errors import StaleSequence
 from turnbased.play.models import MoveSource, Visibility
 from turnbased.play.presenters import game_summary
@@ -316,6 +317,7 @@ class GameTypesApi(APIView):
                 "options": [spec.to_json() for spec in engine.option_specs],
                 "bots": list(engine.bots()),
                 "notation": engine.notation_help(),
+                "assets": {name: request.build_absolute_uri(url) for name, url in asset_urls(engine.slug).items()},
             }
             for engine in engines().values()
         ])
