@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import engines, get_engine
 from games.base import InvalidOptions
-from turnbased.clocks.services import clocks_start, table_clock_create
+from turnbased.clocks.services import clocks_start, seats_with_time, table_clock_create
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play import store
@@ -57,12 +57,13 @@ def hidden_from(game: Game, user: AbstractBaseUser) -> bool:
     """
     if game.visibility != Visibility.PRIVATE or game.created_by_id == user.pk:
         return False
-    return not game.seats.filter(user_id=user.pk).exists()
+    return not any(seat.user_id == user.pk for seat in game.seats.all())
 
 
-def locked_game(game_id: int) -> Game:
+def locked_game(game_id: int, *, idempotency_key: str | None = None) -> Game:
+    """Return the game under its row lock with its seats loaded (``store.locked``); raise ``GameNotFound``."""
     try:
-        return store.locked(game_id)
+        return store.locked(game_id, idempotency_key=idempotency_key)
     except Game.DoesNotExist:
         raise GameNotFound() from None
 
@@ -254,7 +255,8 @@ def start_game(*, game_id: int, user: AbstractBaseUser) -> Game:
 
 
 def _start(game: Game) -> None:
-    seats = list(game.seats.select_related("user").order_by("index"))
+    seats = list(seats_with_time(Seat.objects.filter(game=game)).order_by("index"))
+    store.keep_loaded(game, "seats", seats)  # the seats as they are now, for everything the start does
     game.player_names = [seat.display_name for seat in seats]
     game.save(update_fields=["player_names"])
     game_transition(game=game, to=GameStatus.ACTIVE)
