@@ -20,7 +20,7 @@ from games import get_engine
 from games.base import Engine, Event
 from turnbased.clocks.services import clocks_of_seats, seats_with_clocks, seats_with_time
 from turnbased.play.errors import StaleSequence
-from turnbased.play.models import Game, GameStatus, Move, Seat
+from turnbased.play.models import Game, Move, Seat
 
 
 @dataclass(frozen=True)
@@ -55,11 +55,30 @@ def keep_loaded(instance: Model, relation: str, objects: Iterable[Model]) -> Non
     instance._prefetched_objects_cache[relation] = queryset
 
 
+# The game row as the locking query's snapshot saw it (``locked``): compared with the row it locked.
+_SNAPSHOT_SEQ, _SNAPSHOT_STATUS = "snapshot_seq", "snapshot_status"
+
+
 def _seats_to_lock(seats) -> list[Seat]:
+    as_read = Game.objects.filter(pk=OuterRef("game_id"))
     return list(
         seats_with_clocks(seats_with_time(seats)).select_related("game", "game__clock")
+        .annotate(**{_SNAPSHOT_SEQ: Subquery(as_read.values("seq")), _SNAPSHOT_STATUS: Subquery(as_read.values("status"))})
         .select_for_update(of=("game",)).order_by("index")
     )
+
+
+def _moved_while_waiting(rows: list[Seat]) -> bool:
+    """Tell whether the game changed between the start of the locking query and the lock.
+
+    A query that waits for a row lock gets the locked row as it is now, but
+    every other row (seats, clocks, the key's move) as it was when the query
+    began; the subqueries still see that older game row. Everything that
+    changes a game in play (a move, a start, a takeover) changes its seq or
+    its status.
+    """
+    game, columns = rows[0].game, vars(rows[0])
+    return (game.seq, game.status) != (columns[_SNAPSHOT_SEQ], columns[_SNAPSHOT_STATUS])
 
 
 def locked(game_id: int, *, idempotency_key: str | None = None) -> Game:
@@ -68,23 +87,21 @@ def locked(game_id: int, *, idempotency_key: str | None = None) -> Game:
     The seats come with their players and what the players' clocks need
     (``seats_with_time``) and the game with its time control. With
     ``idempotency_key`` each seat also carries ``earlier_move_id``: its move
-    logged under that key when the query began (``logged_under`` asks again
-    under the lock). Raises Game.DoesNotExist.
+    logged under that key. When the game changed while the query waited for
+    the lock, what came with it is read again, now under the lock (a second
+    query, only then). Raises Game.DoesNotExist.
     """
     seats = Seat.objects.filter(game_id=game_id)
     if idempotency_key is not None:
         earlier = Move.objects.filter(game_id=game_id, seat=OuterRef("index"), idempotency_key=idempotency_key)
         seats = seats.annotate(earlier_move_id=Subquery(earlier.values("pk")[:1]))
     rows = _seats_to_lock(seats)
+    if rows and _moved_while_waiting(rows):
+        rows = _seats_to_lock(seats)
     if not rows:  # a table nobody sits at yet
-        game = Game.objects.select_related("clock").select_for_update(of=("self",)).get(pk=game_id)
+        game = locked_row(game_id)
     else:
         game = rows[0].game  # the same row on every line: keep one copy
-        # Waiting for the lock, the query saw the game row as it is now but the other rows as they were
-        # when it began: the seats of a game that started meanwhile are read again, under the lock.
-        if game.status == GameStatus.ACTIVE and [seat.index for seat in rows] != list(range(len(game.player_names))):
-            rows = _seats_to_lock(Seat.objects.filter(game_id=game_id))
-            game = rows[0].game
         for seat in rows:
             seat.game = game
     keep_loaded(game, "seats", rows)
@@ -94,9 +111,12 @@ def locked(game_id: int, *, idempotency_key: str | None = None) -> Game:
     return game
 
 
-def logged_under(game: Game, seat: int, idempotency_key: str) -> Move | None:
-    """Return the seat's move logged under ``idempotency_key``, if any."""
-    return Move.objects.filter(game=game, seat=seat, idempotency_key=idempotency_key).first()
+def locked_row(game_id: int) -> Game:
+    """Return the game (with its time control) with its row locked until the transaction ends, nothing else loaded.
+
+    For the actions on a table that change its seats: they read them after the lock.
+    """
+    return Game.objects.select_related("clock").select_for_update(of=("self",)).get(pk=game_id)
 
 
 def initial_state(game: Game) -> dict:

@@ -3,9 +3,8 @@
 Every statement the database connection executes is counted (Django's
 ``CaptureQueriesContext``, as pytest-django's ``django_assert_num_queries``),
 savepoints and their releases included. Under ``transaction=True`` tests a
-request's ``transaction.atomic()`` is a real transaction, as in production;
-its BEGIN and COMMIT are sent by the driver around the statements and are not
-counted here.
+request's ``transaction.atomic()`` is a real transaction, as in production,
+and its BEGIN and COMMIT are counted too.
 """
 
 from __future__ import annotations

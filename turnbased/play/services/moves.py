@@ -99,7 +99,7 @@ def _submit(game_id, user, expected_seq, move, text, source, idempotency_key) ->
         game = locked_game(game_id, idempotency_key=idempotency_key)
         seat = _players_seat(game, user)
         if idempotency_key is not None:
-            earlier = _earlier(game, seat, idempotency_key, expected_seq)
+            earlier = _earlier(seat)
             if earlier is not None:
                 return MoveOutcome(game=game, move=earlier, replayed=True)
         _require_active(game)
@@ -121,19 +121,10 @@ def _submit(game_id, user, expected_seq, move, text, source, idempotency_key) ->
     return MoveOutcome(game=game, move=entry, replayed=False)
 
 
-def _earlier(game: Game, seat: Seat, idempotency_key: str, expected_seq: int) -> Move | None:
-    """Return the seat's move logged under the key, if any.
-
-    The locking query looked (``earlier_move_id``) as it began; a retry that
-    waited for the lock while its first try committed finds the game moved on,
-    and looks again, now under the lock.
-    """
+def _earlier(seat: Seat) -> Move | None:
+    """Return the seat's move logged under the request's idempotency key, which the locking query looked for."""
     earlier_id = getattr(seat, "earlier_move_id", None)
-    if earlier_id is not None:
-        return Move.objects.get(pk=earlier_id)
-    if expected_seq != game.seq or game.status != GameStatus.ACTIVE:
-        return store.logged_under(game, seat.index, idempotency_key)
-    return None
+    return Move.objects.get(pk=earlier_id) if earlier_id is not None else None
 
 
 def resign_game(*, game_id: int, user: AbstractBaseUser, source: str = MoveSource.WEB) -> MoveOutcome:

@@ -68,6 +68,15 @@ def locked_game(game_id: int, *, idempotency_key: str | None = None) -> Game:
         raise GameNotFound() from None
 
 
+def locked_table(game_id: int) -> Game:
+    """Return the game under its row lock, its seats read afresh when asked for (they may have changed while
+    the lock was awaited); raise ``GameNotFound``."""
+    try:
+        return store.locked_row(game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound() from None
+
+
 def create_game(
     *,
     creator: AbstractBaseUser,
@@ -190,7 +199,7 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
     A private game needs its invite code; to a stranger without it the game does not exist.
     """
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = locked_table(game_id)
         if invite_code != game.invite_code and hidden_from(game, user):
             raise GameNotFound()
         if game.seats.filter(user=user).exists():
@@ -213,7 +222,7 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
 def leave_game(*, game_id: int, user: AbstractBaseUser) -> None:
     """Give up a seat at a table that has not started; the creator aborts instead."""
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = locked_table(game_id)
         if hidden_from(game, user):
             raise GameNotFound()
         seat = game.seats.filter(user=user).first()
@@ -229,7 +238,7 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> None:
 def start_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     """Start an open table now with the players already seated (the creator only)."""
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = locked_table(game_id)
         if hidden_from(game, user):
             raise GameNotFound()
         if game.created_by_id != user.pk:
@@ -270,7 +279,7 @@ def _start(game: Game) -> None:
 def abort_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     """Cancel a table that has not started (the creator only)."""
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = locked_table(game_id)
         if hidden_from(game, user):
             raise GameNotFound()
         if game.created_by_id != user.pk:
