@@ -5,6 +5,11 @@ never receives the state: ``bot_move`` (the only way the platform asks a bot)
 computes the seat's view, legal moves and visible history itself and hands the
 bot JSON copies of those, so a bot cannot see hidden cards or change the game
 even by accident.
+
+A bot that reads the history says how far back with ``history_moves``: the
+events of that many latest moves are all it needs (what is older, its view
+holds). The platform reads only those, so a bot's turn costs the same late in
+a game as early; a bot without the attribute reads no history.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ from games.base import Engine, Event, IllegalMove, Move, State, seeded_rng
 class Bot(Protocol):
     """Choose one of ``moves`` for the seat whose ``view`` and visible ``history`` are given."""
 
+    # The latest moves whose events the bot reads (0: it reads no history).
+    history_moves: int
+
     def choose(self, view: dict[str, Any], moves: list[Move], history: list[dict[str, Any]], rng: random.Random) -> Move:
         ...
 
@@ -26,8 +34,15 @@ class Bot(Protocol):
 class RandomBot:
     """Pick uniformly among the legal moves."""
 
+    history_moves = 0
+
     def choose(self, view, moves, history, rng):
         return rng.choice(moves)
+
+
+def history_window(engine: Engine, bot_name: str) -> int:
+    """Return how many of the latest moves' events the named bot reads (0 for an unknown bot)."""
+    return getattr(engine.bots().get(bot_name), "history_moves", 0)
 
 
 def _copy(value: Any) -> Any:

@@ -28,6 +28,14 @@ PRINCE_DISRUPT = 0.03  # an opponent loses their card (and any plan built on it)
 EXPOSED_RISK = 0.45  # an opponent who knows our card names it with their Guard / answers with a Baron
 LEADER_BONUS = 0.01  # per token: prefer hitting the player closest to winning the game
 
+# ``basic`` reads the events of the current round only (``round_events``). A round is at most one
+# move per card of the deck (each turn draws one), one more per Chancellor (play it, then choose
+# what to keep) and a resignation per player, and it starts in the move that ended the previous
+# round: this many latest moves always hold it.
+MOST_PLAYERS = 6
+ROUND_MOVES_AT_MOST = max(sum(copies.values()) + copies.get("chancellor", 0) for copies in cards.COPIES.values())
+HISTORY_MOVES = ROUND_MOVES_AT_MOST + MOST_PLAYERS + 1
+
 
 def distributions(view: dict[str, Any], history: list[dict[str, Any]]) -> dict[int, dict[str, float]]:
     """Return, per opponent in the round, the odds of each card type in its hand, from the viewer's knowledge.
@@ -288,6 +296,8 @@ class Table:
 
 class BasicBot:
     """Count cards, name the likeliest card, never throw the Princess away; see the module docstring."""
+
+    history_moves = HISTORY_MOVES
 
     def choose(self, view, moves, history, rng: random.Random):
         table = Table(view, history)

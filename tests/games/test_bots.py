@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 
 import pytest
 
 import games
 from games.base import Engine, IllegalMove, InvalidOptions
-from games.bots import RandomBot, bot_move
+from games.bots import RandomBot, bot_move, history_window
 from games.halali import board, tiles
 from games.love_letter import cards as ll_cards
 
@@ -219,3 +220,72 @@ def test_savernake_bot_never_sees_undealt_cards(monkeypatch):
         bot_move(engine, "spy", state, 0, [], seed="s")
         received.append(spy.calls[-1])
     assert received[0] == received[1]
+
+
+def _window_cases():
+    cases = []
+    for engine in ENGINES:
+        for name in engine.bots():
+            for n in player_counts(engine):
+                editions = ll_cards.EDITIONS if engine.slug == "love-letter" else (None,)
+                for edition in editions:
+                    if edition is not None and not ll_cards.player_range(edition)[0] <= n <= ll_cards.player_range(edition)[1]:
+                        continue
+                    label = f"{engine.slug}-{name}-{n}p" + (f"-{edition}" if edition else "")
+                    cases.append(pytest.param(engine, name, n, edition, id=label))
+    return cases
+
+
+@pytest.mark.parametrize(("engine", "name", "n", "edition"), _window_cases())
+def test_a_bot_chooses_the_same_from_its_window_of_history_as_from_the_whole(engine, name, n, edition):
+    """The platform hands a bot the events of its ``history_moves`` latest moves only: nothing it needs is older."""
+    window = history_window(engine, name)
+    bot = engine.bots()[name]
+    options = engine.validate_options(n, {"edition": edition} if edition else {})
+    state = engine.setup([f"p{seat}" for seat in range(n)], options, f"window-{name}")
+    moves_events: list[list] = []
+    decisions = 0
+    for number in range(400):
+        seats = engine.to_move(state)
+        if not seats:
+            break
+        seat = seats[0]
+        legal = engine.legal_moves(state, seat)
+        # Every position, but only every fifth of Carcassonne's (its basic bot is slow to ask).
+        if engine.slug != "carcassonne-hg" or number % 5 == 0:
+            view = json.loads(json.dumps(engine.view(state, seat)))
+            whole = [event.to_json() for events in moves_events for event in events if event.visible_for(seat)]
+            recent = moves_events[len(moves_events) - window:] if window else []
+            windowed = [event.to_json() for events in recent for event in events if event.visible_for(seat)]
+            chosen = [
+                bot.choose(copy.deepcopy(view), copy.deepcopy(legal), copy.deepcopy(history), random.Random(number))
+                for history in (whole, windowed)
+            ]
+            assert chosen[0] == chosen[1], f"move {number}: the bot needs events older than its window of {window}"
+            decisions += 1
+        state, events = engine.apply(state, seat, random.Random(number).choice(legal))
+        moves_events.append(events)
+    assert decisions >= 10
+
+
+@pytest.mark.parametrize("edition", ll_cards.EDITIONS)
+def test_a_love_letter_round_fits_the_basic_bot_window(edition):
+    """From the move that starts a round to the end of it, never more moves than the bot reads."""
+    engine = games.get_engine("love-letter")
+    window = history_window(engine, "basic")
+    low, high = ll_cards.player_range(edition)
+    longest = 0
+    for n in (low, high):
+        for number in range(20):
+            options = engine.validate_options(n, {"edition": edition})
+            state = engine.setup([f"p{seat}" for seat in range(n)], options, f"round-{number}")
+            rng = random.Random(number)
+            since_round_start = 1  # round 1 starts before the first move: the whole history holds it
+            while engine.to_move(state):
+                seat = engine.to_move(state)[0]
+                state, events = engine.apply(state, seat, rng.choice(engine.legal_moves(state, seat)))
+                since_round_start += 1
+                longest = max(longest, since_round_start)
+                if any(event.kind == "round_started" for event in events):
+                    since_round_start = 1
+    assert 0 < longest <= window

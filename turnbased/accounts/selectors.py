@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from allauth.account.models import EmailAddress
+from django.db.models import Q
+from django.utils import timezone
 
 from turnbased.accounts.models import ApiToken
 
@@ -23,5 +25,6 @@ def verified_email(user) -> str | None:
 
 
 def tokens_of(user):
-    """Return the user's API tokens, newest first."""
-    return ApiToken.objects.filter(user=user).order_by("-created", "-id")
+    """Return the user's API tokens that have not expired, newest first (an expired one is gone when next used)."""
+    alive = Q(expiry__isnull=True) | Q(expiry__gt=timezone.now())
+    return ApiToken.objects.filter(alive, user=user).order_by("-created", "-id")

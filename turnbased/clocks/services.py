@@ -6,10 +6,15 @@ recomputed whenever what they depend on changes (a move, an absence).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from django.contrib.postgres.aggregates import JSONBAgg
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models.functions import JSONObject
 from django.utils import timezone
 
 from turnbased.accounts.models import profile_of
@@ -67,25 +72,113 @@ def table_clock_of(game: Game) -> TableClock:
         return TableClock(game=game, kind=ClockKind.NONE)
 
 
-# -- absences --------------------------------------------------------------------
+# -- what a player's clock needs to know ----------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerTime:
+    """How a player's time counts: their time zone and their absences (starts_on, ends_on, ended_at)."""
+
+    zone: str
+    absences: tuple[tuple[date, date, datetime | None], ...]
+
+
+# The absences of a seat's player, as one JSON array per seat (read with the seats, in their query).
+_ABSENCE_ROWS = "absence_rows"
+
+
+def seats_with_time(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """Return ``seats`` loading in the same query what their clocks need: each player's profile and absences."""
+    absences = (
+        Absence.objects.filter(user=OuterRef("user")).order_by().values("user")
+        .annotate(rows=JSONBAgg(JSONObject(starts_on="starts_on", ends_on="ends_on", ended_at="ended_at")))
+        .values("rows")
+    )
+    return seats.select_related("user", "user__profile").annotate(**{_ABSENCE_ROWS: Subquery(absences)})
+
+
+# A seat clock's columns, read with the seats as ``clock_<column>`` (``seats_with_clocks``).
+_CLOCK_COLUMNS = ("id", "bank_seconds", "turn_started_at", "deadline", "timeouts_in_row", "reminded_for")
+
+
+def seats_with_clocks(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """Return ``seats`` carrying their seat clocks' columns too, read in the same query (``clocks_of_seats``)."""
+    clock = SeatClock.objects.filter(game=OuterRef("game"), seat=OuterRef("index"))
+    return seats.annotate(**{f"clock_{column}": Subquery(clock.values(column)[:1]) for column in _CLOCK_COLUMNS})
+
+
+def clocks_of_seats(game: Game, seats: list[Seat]) -> list[SeatClock] | None:
+    """Return the seat clocks read with ``seats`` (``seats_with_clocks``), or None when a seat had none."""
+    clocks = []
+    for seat in seats:
+        columns = vars(seat)
+        if columns.get("clock_id") is None:
+            return None
+        clocks.append(SeatClock(game=game, seat=seat.index, **{column: columns[f"clock_{column}"] for column in _CLOCK_COLUMNS}))
+    return clocks
+
+
+def _time_zone(user) -> str:
+    try:
+        return user.profile.time_zone
+    except ObjectDoesNotExist:
+        return "UTC"  # the default a profile is created with
+
+
+def _user_time(user) -> PlayerTime:
+    rows = Absence.objects.filter(user=user).values_list("starts_on", "ends_on", "ended_at")
+    return PlayerTime(zone=profile_of(user).time_zone, absences=tuple(rows))
+
+
+def player_time(seat: Seat | None) -> PlayerTime | None:
+    """Return how the seat's player's time counts; None for a bot or an empty seat (their time counts plainly).
+
+    Seats read through ``seats_with_time`` carry it; others cost a query or two.
+    """
+    if seat is None or not seat.user_id or seat.bot:
+        return None
+    rows = vars(seat).get(_ABSENCE_ROWS, ...)
+    if rows is ...:
+        return _user_time(seat.user)
+    absences = tuple(
+        (date.fromisoformat(row["starts_on"]), date.fromisoformat(row["ends_on"]),
+         datetime.fromisoformat(row["ended_at"]) if row["ended_at"] else None)
+        for row in rows or ()
+    )
+    return PlayerTime(zone=_time_zone(seat.user), absences=absences)
 
 
 def _local_midnight(day: date, zone: str) -> datetime:
     return datetime.combine(day, time(), tzinfo=ZoneInfo(zone))
 
 
-def absence_intervals(user) -> list[tuple[datetime, datetime]]:
-    """Return the user's absences as aware intervals (an absence ended early stops there)."""
-    zone = profile_of(user).time_zone
+def _intervals(player: PlayerTime) -> list[tuple[datetime, datetime]]:
     intervals = []
-    for absence in Absence.objects.filter(user=user):
-        start = _local_midnight(absence.starts_on, zone)
-        end = _local_midnight(absence.ends_on + timedelta(days=1), zone)
-        if absence.ended_at is not None:
-            end = min(end, absence.ended_at)
+    for starts_on, ends_on, ended_at in player.absences:
+        start = _local_midnight(starts_on, player.zone)
+        end = _local_midnight(ends_on + timedelta(days=1), player.zone)
+        if ended_at is not None:
+            end = min(end, ended_at)
         if end > start:
             intervals.append((start, end))
     return intervals
+
+
+def _away_until(player: PlayerTime, moment: datetime) -> date | None:
+    for starts_on, ends_on, ended_at in sorted(player.absences):
+        if ended_at is None and (
+            _local_midnight(starts_on, player.zone) <= moment < _local_midnight(ends_on + timedelta(days=1), player.zone)
+        ):
+            return ends_on
+    return None
+
+
+# -- absences --------------------------------------------------------------------
+
+
+def absence_intervals(user) -> list[tuple[datetime, datetime]]:
+    """Return the user's absences as aware intervals (an absence ended early stops there)."""
+    return _intervals(_user_time(user))
 
 
 def local_today(user) -> date:
@@ -94,12 +187,7 @@ def local_today(user) -> date:
 
 def away_until(user) -> date | None:
     """Return the last day of the user's current absence, or None when they are not away."""
-    moment = now()
-    zone = profile_of(user).time_zone
-    for absence in Absence.objects.filter(user=user, ended_at=None):
-        if _local_midnight(absence.starts_on, zone) <= moment < _local_midnight(absence.ends_on + timedelta(days=1), zone):
-            return absence.ends_on
-    return None
+    return _away_until(_user_time(user), now())
 
 
 def absence_days_used(user, year: int) -> int:
@@ -170,54 +258,75 @@ def absence_cancel(*, user, absence_id: int) -> None:
 # -- seat clocks -----------------------------------------------------------------
 
 
-def _seat_user(game: Game, index: int):
-    seat = next((s for s in game.seats.all() if s.index == index), None)
-    return seat.user if seat is not None and seat.user_id and not seat.bot else None
-
-
 def _budget(table: TableClock, clock: SeatClock) -> float:
     return table.days_per_move * DAY if table.kind == ClockKind.PER_MOVE else clock.bank_seconds
 
 
-def _counting(table: TableClock, user) -> dict:
+def _counting(table: TableClock, player: PlayerTime | None) -> dict:
     """Return how a player's time is counted: their zone, weekends, and their absences if the table allows."""
-    if user is None:
+    if player is None:
         return {"zone": "UTC", "weekends_off": False, "pauses": []}
     return {
-        "zone": profile_of(user).time_zone,
+        "zone": player.zone,
         "weekends_off": table.weekends_off,
-        "pauses": absence_intervals(user) if table.allow_absence else [],
+        "pauses": _intervals(player) if table.allow_absence else [],
     }
 
 
-def _set_deadline(table: TableClock, clock: SeatClock, user) -> None:
+def _set_deadline(table: TableClock, clock: SeatClock, player: PlayerTime | None) -> None:
     if table.kind == ClockKind.NONE or clock.turn_started_at is None:
         clock.deadline = None
         return
-    clock.deadline = deadline_after(clock.turn_started_at, _budget(table, clock), **_counting(table, user))
+    clock.deadline = deadline_after(clock.turn_started_at, _budget(table, clock), **_counting(table, player))
 
 
 def clocks_start(*, game: Game) -> None:
-    """Give every seat its clock as the game starts and start the clocks of the seats to move."""
+    """Give every seat its clock as the game starts and start the clocks of the seats to move (none without a clock)."""
     table = table_clock_of(game)
+    if table.kind == ClockKind.NONE:
+        return
     moment = now()
+    clocks = []
     for seat in game.seats.all():
         clock = SeatClock(game=game, seat=seat.index, bank_seconds=table.bank_days * DAY)
         if seat.index in game.to_move:
             clock.turn_started_at = moment
-            _set_deadline(table, clock, _seat_user(game, seat.index))
-        clock.save()
+            _set_deadline(table, clock, player_time(seat))
+        clocks.append(clock)
+    SeatClock.objects.bulk_create(clocks)
 
 
-def clocks_after_move(*, game: Game, mover: int, source: str) -> None:
-    """Charge the mover's thinking time, stop clocks not to move, start the clocks now to move."""
+def _is_away(seat: Seat) -> bool:
+    player = player_time(seat)
+    return player is not None and _away_until(player, now()) is not None
+
+
+def clocks_after_move(*, game: Game, mover: int, source: str) -> list[SeatClock] | None:
+    """Charge the mover's thinking time, stop clocks not to move, start the clocks now to move.
+
+    A person's move during their absence ends it, in any game. A game without a
+    clock has nothing else to do. With one, the game's seat clocks (read with
+    its seats under its row lock, ``play.store.locked``, or else here) are
+    written in one statement; what the players' time needs comes with the
+    seats (``seats_with_time``). Call under the game's row lock, which guards
+    the clocks of a game in play. Return the clocks as written (None without a
+    clock).
+    """
+    seats = {seat.index: seat for seat in game.seats.all()}
+    mover_seat = seats.get(mover)
+    if source in PEOPLE and mover_seat is not None and _is_away(mover_seat):
+        absence_end(user=mover_seat.user)
+        vars(mover_seat).pop(_ABSENCE_ROWS, None)  # read again: the absence has an end now
     table = table_clock_of(game)
+    if table.kind == ClockKind.NONE:
+        return None
     moment = now()
-    for clock in SeatClock.objects.select_for_update().filter(game=game):
-        user = _seat_user(game, clock.seat)
+    clocks = list(game.seat_clocks.all())
+    for clock in clocks:
+        player = player_time(seats.get(clock.seat))
         if clock.seat == mover:
             if clock.turn_started_at is not None and table.kind == ClockKind.BANK:
-                used = counted_seconds(clock.turn_started_at, moment, **_counting(table, user))
+                used = counted_seconds(clock.turn_started_at, moment, **_counting(table, player))
                 clock.bank_seconds = min(table.bank_days * DAY, clock.bank_seconds - used + table.increment_days * DAY)
             clock.turn_started_at = None
             if source in PEOPLE:
@@ -226,47 +335,63 @@ def clocks_after_move(*, game: Game, mover: int, source: str) -> None:
             clock.turn_started_at = None
         elif clock.turn_started_at is None:
             clock.turn_started_at = moment
-        _set_deadline(table, clock, user)
-        clock.save()
-    if source in PEOPLE:
-        seat = next((s for s in game.seats.all() if s.index == mover), None)
-        if seat is not None and seat.user_id:
-            absence_end(user=seat.user)  # moving during an absence ends it
+        _set_deadline(table, clock, player)
+    SeatClock.objects.bulk_update(clocks, ["bank_seconds", "turn_started_at", "deadline", "timeouts_in_row"])
+    return clocks
 
 
 def refresh_deadlines(*, user) -> None:
     """Recompute the running deadlines of the user's active games (after an absence changed)."""
+    player = _user_time(user)
     for seat in Seat.objects.filter(user=user, game__status=GameStatus.ACTIVE, bot="").select_related("game"):
         table = table_clock_of(seat.game)
         for clock in SeatClock.objects.filter(game=seat.game, seat=seat.index, turn_started_at__isnull=False):
-            _set_deadline(table, clock, user)
+            _set_deadline(table, clock, player)
             clock.save(update_fields=["deadline"])
 
 
-def remaining_seconds(table: TableClock, clock: SeatClock, user) -> float | None:
+def remaining_seconds(table: TableClock, clock: SeatClock, player: PlayerTime | None) -> float | None:
     """Return the counted time the seat has left (None without a clock)."""
     if table.kind == ClockKind.NONE:
         return None
     budget = _budget(table, clock)
     if clock.turn_started_at is None:
         return budget
-    return max(0.0, budget - counted_seconds(clock.turn_started_at, now(), **_counting(table, user)))
+    return max(0.0, budget - counted_seconds(clock.turn_started_at, now(), **_counting(table, player)))
 
 
 def clock_summaries(game: Game) -> list[dict]:
-    """Return each seat's clock as players may see it: time left, deadline, and absence."""
+    """Return each seat's clock as players may see it: time left, deadline, and absence.
+
+    Read from what the game has loaded when it has (its seats through
+    ``seats_with_time``, its ``seat_clocks`` prefetched). A game without a
+    clock has no seat clock to read: the seats to move are the ones running.
+    """
     table = table_clock_of(game)
-    clocks = {clock.seat: clock for clock in SeatClock.objects.filter(game=game)}
+    clocked = table.kind != ClockKind.NONE
+    clocks = {clock.seat: clock for clock in game.seat_clocks.all()} if clocked else {}
+    moment = now()
     rows = []
     for seat in game.seats.all():
+        player = player_time(seat)
+        away = _away_until(player, moment) if player is not None and table.allow_absence else None
+        if not clocked:
+            rows.append({
+                "seat": seat.index,
+                "running": game.status == GameStatus.ACTIVE and seat.index in game.to_move,
+                "deadline": None,
+                "remaining_seconds": None,
+                "away_until": away,
+                "bot": seat.bot or None,
+                "timeouts_in_row": 0,
+            })
+            continue
         clock = clocks.get(seat.index)
-        user = seat.user if seat.user_id and not seat.bot else None
-        away = away_until(user) if user is not None and table.allow_absence else None
         rows.append({
             "seat": seat.index,
             "running": bool(clock and clock.turn_started_at),
             "deadline": clock.deadline if clock else None,
-            "remaining_seconds": remaining_seconds(table, clock, user) if clock else None,
+            "remaining_seconds": remaining_seconds(table, clock, player) if clock else None,
             "away_until": away,
             "bot": seat.bot or None,
             "timeouts_in_row": clock.timeouts_in_row if clock else 0,

@@ -6,12 +6,13 @@ import logging
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from turnbased.accounts.selectors import verified_email
 from turnbased.mail import compose
-from turnbased.mail.models import GameVisit, MailPreference, TurnEmails
+from turnbased.mail.models import MailPreference, TurnEmails
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play.models import Game, GameStatus
 
@@ -21,7 +22,6 @@ logger = logging.getLogger(__name__)
 PRESENCE_WINDOW = timedelta(minutes=1)
 # Rows still unsent after this long are picked up by the sweep (a lost task, a broker outage).
 SWEEP_AFTER = timedelta(minutes=1)
-VISIT_WRITE_EVERY = timedelta(seconds=15)
 
 
 def preference_of(user) -> MailPreference:
@@ -29,20 +29,25 @@ def preference_of(user) -> MailPreference:
     return preference
 
 
-def record_visit(*, user, game_id: int) -> None:
-    """Note that the user has the game open now (throttled: the page polls every few seconds)."""
-    now = timezone.now()
-    updated = GameVisit.objects.filter(user=user, game_id=game_id, seen_at__lt=now - VISIT_WRITE_EVERY).update(
-        seen_at=now
-    )
-    if not updated:
-        GameVisit.objects.get_or_create(user=user, game_id=game_id, defaults={"seen_at": now})
+def _presence_key(user_id: int, game_id: int) -> str:
+    return f"presence:{game_id}:{user_id}"
+
+
+def record_visit(*, user_id: int, game_id: int) -> None:
+    """Note that the user has the game open now, for ``PRESENCE_WINDOW``.
+
+    The page polls every few seconds: presence lives in the shared cache
+    (Redis), which forgets it by itself, so a poll writes nothing to the database.
+    The moment is kept too, so the window is measured by the same clock as the
+    turn emails it holds back.
+    """
+    cache.set(_presence_key(user_id, game_id), timezone.now().timestamp(), timeout=PRESENCE_WINDOW.total_seconds())
 
 
 def is_present(user_id: int, game_id: int) -> bool:
-    return GameVisit.objects.filter(
-        user_id=user_id, game_id=game_id, seen_at__gte=timezone.now() - PRESENCE_WINDOW
-    ).exists()
+    """Tell whether the user had the game's page open within ``PRESENCE_WINDOW``."""
+    seen_at = cache.get(_presence_key(user_id, game_id))
+    return seen_at is not None and seen_at >= (timezone.now() - PRESENCE_WINDOW).timestamp()
 
 
 def _decide(notification: Notification) -> tuple[str, str]:

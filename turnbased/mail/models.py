@@ -1,4 +1,4 @@
-"""Email preferences, presence on game pages, inbound replies, and the local mailbox."""
+"""Email preferences, inbound replies, and the local mailbox."""
 
 from __future__ import annotations
 
@@ -20,17 +20,6 @@ class MailPreference(models.Model):
 
     def __str__(self) -> str:
         return f"mail preferences of {self.user_id}"
-
-
-class GameVisit(models.Model):
-    """When a user last had a game's page open (its panel polls every few seconds)."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="+")
-    seen_at = models.DateTimeField()
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "game"], name="game_visit_unique")]
 
 
 class InboundStatus(models.TextChoices):

@@ -1,7 +1,13 @@
 """Reads: which games a user sees, and each viewer's projection of a game.
 
 Everything shown to a person goes through ``private_view``, ``visible_history``
-and ``legal_moves_for``, which ask the engine for that seat's projection only.
+(and its pages, ``history_page``) and ``legal_moves_for``, which ask the engine
+for that seat's projection only.
+
+What a read costs does not grow with the game: a game comes with its seats,
+their players and what their clocks need in a constant number of queries
+(``viewer_of``, ``games_of``), history is read a page of moves at a time, and
+a poll learns whether anything changed from one row (``game_version``).
 """
 
 from __future__ import annotations
@@ -11,22 +17,34 @@ from datetime import datetime
 from datetime import timezone as dt_timezone
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, Prefetch, QuerySet
+from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from games.base import Event
 from turnbased.clocks.models import SeatClock
+from turnbased.clocks.services import seats_with_time
 from turnbased.play import store
 from turnbased.play.errors import GameNotFound
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
 
+# The game page shows the entries of this many latest moves; older ones come a page at a time.
+HISTORY_PAGE_MOVES = 10
 
-def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
-    return games.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index")))
+
+def _with_seats(games: QuerySet[Game], *, clocks: bool = False) -> QuerySet[Game]:
+    """Load each game's time control, and its seats with their players (and what their clocks need), in one query more.
+
+    With ``clocks``, the seat clocks too (one query more), for showing time left.
+    """
+    games = games.select_related("clock").prefetch_related(
+        Prefetch("seats", queryset=seats_with_time(Seat.objects.order_by("index")))
+    )
+    return games.prefetch_related("seat_clocks") if clocks else games
 
 
-def games_of(user: AbstractBaseUser) -> QuerySet[Game]:
+def games_of(user: AbstractBaseUser, *, clocks: bool = False) -> QuerySet[Game]:
     """Return the user's games: in play first, then open, then ended, most recent activity first."""
-    return _with_seats(Game.objects.filter(seats__user=user)).order_by("-last_move_at", "-created_at")
+    return _with_seats(Game.objects.filter(seats__user=user), clocks=clocks).order_by("-last_move_at", "-created_at")
 
 
 def open_games(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
@@ -34,7 +52,7 @@ def open_games(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
     games = Game.objects.filter(status=GameStatus.OPEN, visibility=Visibility.PUBLIC)
     if user.is_authenticated:
         games = games.exclude(seats__user=user)
-    games = games.annotate(seated=Count("seats")).filter(seated__lt=F("seat_count"))
+    games = games.annotate(seated=Count("seats")).filter(seated__lt=F("seat_count")).select_related("created_by")
     return _with_seats(games).order_by("-created_at")
 
 
@@ -60,11 +78,53 @@ def viewer_of(game_id: int, user: AbstractBaseUser | AnonymousUser, invite_code:
     if game is None:
         raise GameNotFound()
     seat = seat_of(game, user)
-    is_creator = user.is_authenticated and game.created_by_id == user.pk
-    if seat is None and game.visibility == Visibility.PRIVATE and not is_creator:
-        if not (invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN):
-            raise GameNotFound()
+    if not _may_see(game, seat, user, invite_code):
+        raise GameNotFound()
     return Viewer(game=game, seat=seat)
+
+
+def _may_see(game: Game, seat: int | None, user, invite_code: str | None = None) -> bool:
+    """Tell whether a private game exists for the user: they sit at it, created it, or hold the open table's invite."""
+    if seat is not None or game.visibility != Visibility.PRIVATE:
+        return True
+    if user.is_authenticated and game.created_by_id == user.pk:
+        return True
+    return bool(invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN)
+
+
+@dataclass(frozen=True)
+class GameVersion:
+    """What a page of the game shows changes exactly when one of these does."""
+
+    seq: int
+    status: str
+    seated: int
+
+
+def game_version(game_id: int, user: AbstractBaseUser | AnonymousUser) -> tuple[GameVersion, int | None]:
+    """Return the game's version and the user's seat from one row, for a poll that may have nothing to do.
+
+    Raises ``GameNotFound`` as ``viewer_of`` does for a private game the user may not see.
+    """
+    seated = Seat.objects.filter(game=OuterRef("pk")).order_by().values("game").annotate(n=Count("pk")).values("n")
+    if user.is_authenticated:
+        mine = Subquery(Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk).values("index")[:1])
+    else:
+        mine = Value(None, output_field=IntegerField())
+    game = (
+        Game.objects.filter(pk=game_id)
+        .annotate(seated=Coalesce(Subquery(seated), 0), my_seat=mine)
+        .only("seq", "status", "visibility", "created_by")
+        .first()
+    )
+    if game is None or not _may_see(game, game.my_seat, user):
+        raise GameNotFound()
+    return GameVersion(seq=game.seq, status=game.status, seated=game.seated), game.my_seat
+
+
+def version_of(game: Game) -> GameVersion:
+    """Return the version of a game read with its seats."""
+    return GameVersion(seq=game.seq, status=game.status, seated=len(game.seats.all()))
 
 
 def private_view(viewer: Viewer) -> dict | None:
@@ -88,16 +148,45 @@ def legal_moves_for(viewer: Viewer) -> list[dict]:
 
 
 def visible_history(viewer: Viewer, *, since: int = 0) -> list[dict]:
-    """Return the events after seq ``since`` that the viewer may see, each with its text."""
+    """Return the events after seq ``since`` that the viewer may see, each with its text, oldest first."""
+    return _entries(viewer, store.events_since(viewer.game, since))
+
+
+def _entries(viewer: Viewer, logged_events) -> list[dict]:
     game = viewer.game
     engine = store.engine_of(game)
     names = list(game.player_names)
-    entries = []
-    for logged in store.events_since(game, since):
-        if not logged.event.visible_for(viewer.seat):
-            continue
-        entries.append(_history_entry(engine, logged.seq, logged.seat, logged.event, names, viewer.seat))
-    return entries
+    return [
+        _history_entry(engine, logged.seq, logged.seat, logged.event, names, viewer.seat)
+        for logged in logged_events
+        if logged.event.visible_for(viewer.seat)
+    ]
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """Entries of a run of moves, newest first, and the seq to ask for older ones with (None: none older)."""
+
+    entries: list[dict]
+    older_than: int | None
+
+
+def history_page(viewer: Viewer, *, before: int | None = None) -> HistoryPage:
+    """Return what the viewer may see of the ``HISTORY_PAGE_MOVES`` moves before seq ``before`` (default: the latest)."""
+    game = viewer.game
+    before = game.seq + 1 if before is None else max(1, min(before, game.seq + 1))
+    first = max(1, before - HISTORY_PAGE_MOVES)
+    logged = store.events_between(game, after_seq=first - 1, before_seq=before)
+    return HistoryPage(entries=list(reversed(_entries(viewer, logged))), older_than=first if first > 1 else None)
+
+
+def history_after(viewer: Viewer, seen: int) -> list[dict] | None:
+    """Return the entries after seq ``seen``, newest first; None when more than a page of moves came since."""
+    game = viewer.game
+    if not 0 <= seen <= game.seq or game.seq - seen > HISTORY_PAGE_MOVES:
+        return None
+    logged = store.events_between(game, after_seq=seen, before_seq=game.seq + 1) if seen < game.seq else []
+    return list(reversed(_entries(viewer, logged)))
 
 
 def _history_entry(engine, seq: int, seat: int, event: Event, names: list[str], viewer_seat: int | None) -> dict:

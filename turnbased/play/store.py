@@ -1,20 +1,26 @@
 """The event store: the one door to the move log and the state snapshot.
 
 Appends happen under the game's row lock and check the expected sequence
-number; the snapshot is a cache that ``replay`` must reproduce.
+number; the snapshot is a cache that ``replay`` must reproduce. Reads of the
+log are bounded by the position asked for (``events_between``,
+``recent_events``), never by the length of the game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from collections.abc import Iterable
+
+from django.db import connection
+from django.db.models import Model, OuterRef, Subquery
 from django.utils import timezone
 
 from games import get_engine
 from games.base import Engine, Event
+from turnbased.clocks.services import clocks_of_seats, seats_with_clocks, seats_with_time
 from turnbased.play.errors import StaleSequence
-from turnbased.play.models import Game, Move
+from turnbased.play.models import Game, Move, Seat
 
 
 @dataclass(frozen=True)
@@ -39,9 +45,78 @@ def engine_of(game: Game) -> Engine:
     return get_engine(game.engine)
 
 
-def locked(game_id: int) -> Game:
-    """Return the game with its row locked until the transaction ends (raises Game.DoesNotExist)."""
-    return Game.objects.select_for_update().get(pk=game_id)
+def keep_loaded(instance: Model, relation: str, objects: Iterable[Model]) -> None:
+    """Make ``instance.<relation>.all()`` answer ``objects`` without a query, as ``prefetch_related`` would."""
+    queryset = getattr(instance, relation).all()
+    queryset._result_cache = list(objects)
+    queryset._prefetch_done = True
+    if not hasattr(instance, "_prefetched_objects_cache"):
+        instance._prefetched_objects_cache = {}
+    instance._prefetched_objects_cache[relation] = queryset
+
+
+# The game row as the locking query's snapshot saw it (``locked``): compared with the row it locked.
+_SNAPSHOT_SEQ, _SNAPSHOT_STATUS = "snapshot_seq", "snapshot_status"
+
+
+def _seats_to_lock(seats) -> list[Seat]:
+    as_read = Game.objects.filter(pk=OuterRef("game_id"))
+    return list(
+        seats_with_clocks(seats_with_time(seats)).select_related("game", "game__clock")
+        .annotate(**{_SNAPSHOT_SEQ: Subquery(as_read.values("seq")), _SNAPSHOT_STATUS: Subquery(as_read.values("status"))})
+        .select_for_update(of=("game",)).order_by("index")
+    )
+
+
+def _moved_while_waiting(rows: list[Seat]) -> bool:
+    """Tell whether the game changed between the start of the locking query and the lock.
+
+    A query that waits for a row lock gets the locked row as it is now, but
+    every other row (seats, clocks, the key's move) as it was when the query
+    began; the subqueries still see that older game row. Everything that
+    changes a game in play (a move, a start, a takeover) changes its seq or
+    its status.
+    """
+    game, columns = rows[0].game, vars(rows[0])
+    return (game.seq, game.status) != (columns[_SNAPSHOT_SEQ], columns[_SNAPSHOT_STATUS])
+
+
+def locked(game_id: int, *, idempotency_key: str | None = None) -> Game:
+    """Return the game with its row locked until the transaction ends, with its seats and seat clocks, in one query.
+
+    The seats come with their players and what the players' clocks need
+    (``seats_with_time``) and the game with its time control. With
+    ``idempotency_key`` each seat also carries ``earlier_move_id``: its move
+    logged under that key. When the game changed while the query waited for
+    the lock, what came with it is read again, now under the lock (a second
+    query, only then). Raises Game.DoesNotExist.
+    """
+    seats = Seat.objects.filter(game_id=game_id)
+    if idempotency_key is not None:
+        earlier = Move.objects.filter(game_id=game_id, seat=OuterRef("index"), idempotency_key=idempotency_key)
+        seats = seats.annotate(earlier_move_id=Subquery(earlier.values("pk")[:1]))
+    rows = _seats_to_lock(seats)
+    if rows and _moved_while_waiting(rows):
+        rows = _seats_to_lock(seats)
+    if not rows:  # a table nobody sits at yet
+        game = locked_row(game_id)
+    else:
+        game = rows[0].game  # the same row on every line: keep one copy
+        for seat in rows:
+            seat.game = game
+    keep_loaded(game, "seats", rows)
+    clocks = clocks_of_seats(game, rows)
+    if clocks is not None:  # else ``game.seat_clocks`` is read when asked for
+        keep_loaded(game, "seat_clocks", clocks)
+    return game
+
+
+def locked_row(game_id: int) -> Game:
+    """Return the game (with its time control) with its row locked until the transaction ends, nothing else loaded.
+
+    For the actions on a table that change its seats: they read them after the lock.
+    """
+    return Game.objects.select_related("clock").select_for_update(of=("self",)).get(pk=game_id)
 
 
 def initial_state(game: Game) -> dict:
@@ -57,10 +132,6 @@ def save_start(game: Game, state: dict) -> None:
     game.save(update_fields=["seq", "state", "to_move"])
 
 
-def find_by_idempotency_key(game: Game, seat: int, key: str) -> Move | None:
-    return Move.objects.filter(game=game, seat=seat, idempotency_key=key).first()
-
-
 def append(
     game: Game,
     *,
@@ -74,33 +145,60 @@ def append(
     source: str,
     idempotency_key: str | None,
 ) -> Move:
-    """Append a move at ``expected_seq + 1`` and move the snapshot forward; call under the row lock."""
+    """Append a move at ``expected_seq + 1`` and move the snapshot forward, in one statement; call under the row lock.
+
+    The unique (game, seq) and (game, seat, idempotency key) constraints back
+    the lock up: a writer that got here without it fails with ``IntegrityError``
+    and its whole transaction is rolled back.
+    """
     if game.seq != expected_seq:
         raise StaleSequence(current_seq=game.seq, sent_seq=expected_seq)
-    engine = engine_of(game)
-    try:
-        with transaction.atomic():
-            entry = Move.objects.create(
-                game=game,
-                seq=expected_seq + 1,
-                seat=seat,
-                user_id=user_id,
-                move=move,
-                text=text,
-                events=[event.to_json() for event in events],
-                source=source,
-                idempotency_key=idempotency_key,
-            )
-    except IntegrityError:
-        # Another writer got here without the row lock (should not happen); the unique (game, seq) saves us.
-        game.refresh_from_db()
-        raise StaleSequence(current_seq=game.seq, sent_seq=expected_seq) from None
+    entry = Move(
+        game=game,
+        seq=expected_seq + 1,
+        seat=seat,
+        user_id=user_id,
+        move=move,
+        text=text,
+        events=[event.to_json() for event in events],
+        source=source,
+        idempotency_key=idempotency_key,
+        created_at=timezone.now(),
+    )
     game.seq = entry.seq
     game.state = new_state
-    game.to_move = engine.to_move(new_state)
-    game.last_move_at = entry.created_at or timezone.now()
-    game.save(update_fields=["seq", "state", "to_move", "last_move_at"])
+    game.to_move = engine_of(game).to_move(new_state)
+    game.last_move_at = entry.created_at
+    _insert_and_advance(entry, game, ["seq", "state", "to_move", "last_move_at"])
     return entry
+
+
+def _insert_and_advance(entry: Move, game: Game, game_fields: list[str]) -> None:
+    """Insert ``entry`` and write ``game_fields`` of its game in one statement (a data-modifying WITH).
+
+    The log and its snapshot move together; the ORM would take two round trips.
+    """
+    quote = connection.ops.quote_name
+
+    def prepared(instance: Model, names: list[str]) -> tuple[list[str], list]:
+        fields = [instance._meta.get_field(name) for name in names]
+        values = [field.get_db_prep_save(getattr(instance, field.attname), connection) for field in fields]
+        return [quote(field.column) for field in fields], values
+
+    move_columns, move_values = prepared(entry, [field.name for field in Move._meta.concrete_fields if not field.primary_key])
+    game_columns, game_values = prepared(game, game_fields)
+    assignments = ", ".join(f"{column} = %s" for column in game_columns)
+    sql = (
+        f"WITH entry AS (INSERT INTO {quote(Move._meta.db_table)} ({', '.join(move_columns)}) "
+        f"VALUES ({', '.join(['%s'] * len(move_columns))}) RETURNING {quote(Move._meta.pk.column)}) "
+        f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE {quote(Game._meta.pk.column)} = %s "
+        f"RETURNING (SELECT {quote(Move._meta.pk.column)} FROM entry)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*move_values, *game_values, game.pk])
+        entry.pk = cursor.fetchone()[0]
+    entry._state.adding = False
+    entry._state.db = connection.alias
 
 
 def replay(game: Game) -> dict | None:
@@ -114,12 +212,33 @@ def replay(game: Game) -> dict | None:
     return state
 
 
+def _logged(entries) -> list[LoggedEvent]:
+    logged = []
+    for seq, seat, events in entries:
+        logged.extend(LoggedEvent(seq, seat, Event.from_json(raw)) for raw in events)
+    return logged
+
+
 def events_since(game: Game, after_seq: int) -> list[LoggedEvent]:
     """Return every event logged after ``after_seq``, oldest first, with no visibility filter."""
-    logged = []
-    for entry in Move.objects.filter(game=game, seq__gt=after_seq).order_by("seq").only("seq", "seat", "events"):
-        logged.extend(LoggedEvent(entry.seq, entry.seat, Event.from_json(raw)) for raw in entry.events)
-    return logged
+    entries = Move.objects.filter(game=game, seq__gt=after_seq).order_by("seq").values_list("seq", "seat", "events")
+    return _logged(entries)
+
+
+def events_between(game: Game, *, after_seq: int, before_seq: int) -> list[LoggedEvent]:
+    """Return the events of the moves after ``after_seq`` and before ``before_seq``, oldest first."""
+    entries = (
+        Move.objects.filter(game=game, seq__gt=after_seq, seq__lt=before_seq).order_by("seq")
+        .values_list("seq", "seat", "events")
+    )
+    return _logged(entries)
+
+
+def recent_events(game: Game, *, moves: int) -> list[LoggedEvent]:
+    """Return the events of the latest ``moves`` moves, oldest first (an index range, whatever the log's length)."""
+    if moves <= 0:
+        return []
+    return events_between(game, after_seq=max(0, game.seq - moves), before_seq=game.seq + 1)
 
 
 def last_move_of_seat(game: Game, seat: int, *, before_seq: int) -> Move | None:

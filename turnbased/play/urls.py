@@ -8,6 +8,7 @@ urlpatterns = [
     path("games/next/", views.next_game, name="game-next"),
     path("games/<int:game_id>/", views.game_detail, name="game-detail"),
     path("games/<int:game_id>/panel/", views.game_panel, name="game-panel"),
+    path("games/<int:game_id>/history/", views.game_history, name="game-history"),
     path("games/<int:game_id>/move/", views.game_move, name="game-move"),
     path("games/<int:game_id>/join/", views.game_join, name="game-join"),
     path("games/<int:game_id>/start/", views.game_start, name="game-start"),

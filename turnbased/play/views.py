@@ -1,7 +1,10 @@
 """Server-rendered pages: the lobby, creating and joining tables, and the game page.
 
-The game page's panel (board, moves, history) is fetched again by htmx when
-the position changes, so players never reload by hand.
+The game page is a header (seats, status, actions), a panel (the position and
+my moves) and the history (the latest moves; older ones on demand). The panel
+polls with the version it shows: an unchanged game answers 204 from one row,
+a changed one sends the panel with the header and only the history entries
+the page lacks, so no request costs more as the game grows.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import uuid
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.template.loader import select_template
 from django.views.decorators.http import require_GET, require_POST
@@ -134,16 +137,15 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
     moves = selectors.legal_moves_for(viewer)
     for entry in moves:
         entry["json"] = json.dumps(entry["move"], sort_keys=True)
-    history = selectors.visible_history(viewer) if game.state is not None else []
     view = selectors.private_view(viewer)
     return {
         "game": game,
         "engine": engine,
         "viewer": viewer,
+        "version": selectors.version_of(game),
         "view": view,
         "board": engine.board_data(view, moves) if view is not None else None,
         "moves": moves,
-        "history": list(reversed(history)),
         "board_template": select_template([f"games/{game.engine}/board.html", "games/_default_board.html"]),
         "idempotency_key": uuid.uuid4().hex,
         "error": error,
@@ -165,7 +167,19 @@ def _clock_display(game) -> list[dict]:
 def _note_presence(request, viewer: selectors.Viewer) -> None:
     """A player with the page open gets no turn email until they leave it."""
     if viewer.is_player:
-        record_visit(user=request.user, game_id=viewer.game.pk)
+        record_visit(user_id=request.user.pk, game_id=viewer.game.pk)
+
+
+def _header_context(request, viewer: selectors.Viewer) -> dict:
+    game = viewer.game
+    return {
+        "time_control": time_control_summary(game),
+        "options": public_options(game),
+        "invite_url": invite_url(game) if viewer.is_player else None,
+        "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
+        "can_join": game.status == GameStatus.OPEN and not viewer.is_player and game.seats.count() < game.seat_count,
+        "min_players": get_engine(game.engine).min_players,
+    }
 
 
 @require_GET
@@ -175,31 +189,64 @@ def game_detail(request, game_id: int):
 
 def _game_page(request, viewer: selectors.Viewer, error: str | None = None):
     _note_presence(request, viewer)
-    game = viewer.game
-    context = _panel_context(request, viewer, error)
-    context.update({
-        "time_control": time_control_summary(game),
-        "options": public_options(game),
-        "invite_url": invite_url(game) if viewer.is_player else None,
-        "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
-        "can_join": (
-            game.status == GameStatus.OPEN and not viewer.is_player and game.seats.count() < game.seat_count
-        ),
-        "min_players": get_engine(game.engine).min_players,
-    })
+    context = {**_panel_context(request, viewer, error), **_header_context(request, viewer)}
+    context["history"] = selectors.history_page(viewer) if viewer.game.state is not None else None
     return render(request, "play/game_detail.html", context)
+
+
+def _panel_update(request, viewer: selectors.Viewer, seen: int | None, error: str | None = None):
+    """Render the panel, with the header and the history entries after seq ``seen`` swapped in out of band."""
+    context = {**_panel_context(request, viewer, error), **_header_context(request, viewer)}
+    if viewer.game.state is not None:
+        entries = selectors.history_after(viewer, seen) if seen is not None else None
+        if entries is None:  # the page is too far behind (or did not say where it was): its whole history again
+            context.update(history=selectors.history_page(viewer), history_oob=True)
+        else:
+            context["new_entries"] = entries
+    return render(request, "play/_panel_update.html", context)
+
+
+def _seq_param(raw: str | None) -> int | None:
+    """Return a seq sent by a page (ASCII digits, at most 10), or None for a missing or malformed one."""
+    if raw is None or not (raw.isascii() and raw.isdigit()) or len(raw) > 10:
+        return None
+    return int(raw)
 
 
 @require_GET
 def game_panel(request, game_id: int):
-    """Return the panel when the position moved past ``seq`` (htmx polls this); 204 when it did not."""
-    viewer = _viewer_or_404(game_id, request)
-    _note_presence(request, viewer)
-    seen = request.GET.get("seq")
-    status = request.GET.get("status")
-    if seen == str(viewer.game.seq) and status == viewer.game.status:
+    """Return 204 while the game is at the version the page shows (htmx polls this), else the panel update.
+
+    The version (``?seq=&status=&seated=``) is checked against one row before anything is rendered.
+    """
+    try:
+        version, seat = selectors.game_version(game_id, request.user)
+    except GameNotFound:
+        raise Http404("No such game.") from None
+    if seat is not None:
+        record_visit(user_id=request.user.pk, game_id=game_id)
+    seen, seated = _seq_param(request.GET.get("seq")), _seq_param(request.GET.get("seated"))
+    if seen is not None and seated is not None and selectors.GameVersion(seen, request.GET.get("status"), seated) == version:
         return HttpResponse(status=204)
-    return render(request, "play/_panel.html", _panel_context(request, viewer))
+    return _panel_update(request, _viewer_or_404(game_id, request), seen=seen)
+
+
+@require_GET
+def game_history(request, game_id: int):
+    """Return the history entries of the moves before ``?before=`` (the latest without it), a page of moves.
+
+    htmx appends them to the game page's history ("Show older"); a browser without it gets a page.
+    """
+    raw = request.GET.get("before")
+    before = _seq_param(raw)
+    if raw is not None and before is None:
+        return HttpResponseBadRequest("before must be a move number.")
+    viewer = _viewer_or_404(game_id, request)
+    game = viewer.game
+    history = selectors.history_page(viewer, before=before) if game.state is not None else None
+    context = {"game": game, "engine": get_engine(game.engine), "history": history}
+    template = "play/_history_more.html" if request.headers.get("HX-Request") else "play/game_history.html"
+    return render(request, template, context)
 
 
 @require_POST
@@ -209,11 +256,12 @@ def game_move(request, game_id: int):
     if refusal:
         return _refused_move(request, game_id, refusal)
     error = None
+    viewer = None
     try:
         raw = request.POST.get("move")
         text = request.POST.get("text")
         move = request_guards.loads(raw) if raw else None
-        services.submit_move(
+        outcome = services.submit_move(
             game_id=game_id,
             user=request.user,
             expected_seq=int(request.POST.get("expected_seq", "-1")),
@@ -228,8 +276,12 @@ def game_move(request, game_id: int):
         raise Http404("No such game.") from None
     except PlayError as failure:
         error = failure.detail
+    else:
+        # The game as the move left it, in memory: nothing to read again.
+        viewer = selectors.Viewer(game=outcome.game, seat=selectors.seat_of(outcome.game, request.user))
     if request.headers.get("HX-Request"):
-        return render(request, "play/_panel.html", _panel_context(request, _viewer_or_404(game_id, request), error))
+        viewer = viewer or _viewer_or_404(game_id, request)
+        return _panel_update(request, viewer, seen=_seq_param(request.POST.get("expected_seq")), error=error)
     if error:
         messages.error(request, error)
     return redirect("game-detail", game_id)
@@ -239,7 +291,8 @@ def _refused_move(request, game_id: int, refusal):
     """Show the position again with why the move was not taken: the panel for htmx, else the page."""
     viewer = _viewer_or_404(game_id, request)
     if request.headers.get("HX-Request"):
-        response = render(request, "play/_panel.html", _panel_context(request, viewer, refusal.detail))
+        response = _panel_update(request, viewer, seen=_seq_param(request.POST.get("expected_seq")),
+                                 error=refusal.detail)
     else:
         response = _game_page(request, viewer, refusal.detail)
     return refusal.applied_to(response)

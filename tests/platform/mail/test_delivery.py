@@ -7,6 +7,7 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
+import time_machine
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
@@ -122,16 +123,15 @@ def test_no_digest_goes_to_an_address_its_owner_has_not_confirmed(started_game, 
 def test_no_turn_email_while_the_player_has_the_game_open_and_it_goes_out_once_they_leave(started_game, alice, mailoutbox):
     client = Client()
     client.login(username="alice", password=PASSWORD)
-    client.get(f"/games/{started_game.pk}/panel/?seq=0&status=active")
+    assert client.get(f"/games/{started_game.pk}/panel/?seq=0&status=active&seated=2").status_code == 204
     row = turn_row(started_game, "alice")
     assert delivery.deliver(row.pk) == "waiting"
     assert not mailoutbox
-    from turnbased.mail.models import GameVisit
-
-    GameVisit.objects.update(seen_at=timezone.now() - timedelta(minutes=2))
-    Notification.objects.filter(pk=row.pk).update(created_at=timezone.now() - timedelta(minutes=2))
-    tasks.sweep_outbox.delay()
-    assert [m.subject for m in mailoutbox] == [f"Your turn: Love Letter #{started_game.pk}"]
+    with time_machine.travel(timezone.now() + timedelta(minutes=2)):  # alice closed the page two minutes ago
+        tasks.sweep_outbox.delay()
+    assert [m.subject for m in mailoutbox if m.to == ["alice@example.com"] and m.subject.startswith("Your turn")] == [
+        f"Your turn: Love Letter #{started_game.pk}"
+    ]
 
 
 def test_game_start_and_end_emails(start_scripted_game, alice, bob, mailoutbox, deliver_all):

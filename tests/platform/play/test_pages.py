@@ -125,17 +125,24 @@ def test_a_stale_page_is_told_the_game_moved_on(started_game, alice):
 
 def test_panel_polling_answers_204_until_the_position_changes(started_game, alice, bob):
     watcher = logged_in(bob)
-    url = f"/games/{started_game.pk}/panel/?seq=0&status=active"
+    url = f"/games/{started_game.pk}/panel/?seq=0&status=active&seated=2"
     assert watcher.get(url).status_code == 204
     logged_in(alice).post(f"/games/{started_game.pk}/move/", {"move": json.dumps({"card": "handmaid"}), "expected_seq": "0"})
     response = watcher.get(url)
     assert response.status_code == 200 and "Your turn." in response.content.decode()
 
 
+@pytest.mark.parametrize("query", ["", "?seq=0", "?seq=0&status=active", "?seq=x&status=active&seated=2",
+                                   "?seq=0&status=open&seated=2", "?seq=0&status=active&seated=1"])
+def test_a_poll_that_does_not_name_the_current_version_gets_the_panel(started_game, bob, query):
+    response = logged_in(bob).get(f"/games/{started_game.pk}/panel/{query}")
+    assert response.status_code == 200 and 'id="panel"' in response.content.decode()
+
+
 def test_private_game_pages_are_404_to_strangers(start_scripted_game, alice, bob, carol):
     game = start_scripted_game(alice, bob, visibility="private")
     stranger = logged_in(carol)
-    for path in ("", "panel/"):
+    for path in ("", "panel/", "panel/?seq=0&status=active&seated=2", "history/", "history/?before=1"):
         assert stranger.get(f"/games/{game.pk}/{path}").status_code == 404
     assert stranger.post(f"/games/{game.pk}/move/", {"text": "handmaid", "expected_seq": "0"}).status_code == 404
     assert Client().get(f"/games/{game.pk}/").status_code == 404

@@ -77,6 +77,23 @@ POSTS: dict[str, Callable[[Any], list[dict]]] = {
     "game-resign": lambda game: [{}],
     "api-game-resign": lambda game: [{}],
 }
+# Routes fetched again with the queries a page sends later (and as htmx asks, where that answers
+# differently): a poll from an older position, which gets the history entries since then; older
+# history, a page at a time.
+def _polls(game) -> list[tuple[str, dict]]:
+    seated = game.seats.count()
+    return [(f"?seq={seq}&status={game.status}&seated={seated}", {}) for seq in sorted({0, max(0, game.seq - 1)})]
+
+
+def _older_history(game) -> list[tuple[str, dict]]:
+    return [(f"?before={before}", headers) for before in sorted({1, max(1, game.seq)})
+            for headers in ({}, {"HTTP_HX_REQUEST": "true"})]
+
+
+VARIANTS: dict[str, Callable[[Any], list[tuple[str, dict]]]] = {
+    "game-panel": _polls,
+    "game-history": _older_history,
+}
 SEATED_MAY_NOT_POST = {"game-resign", "api-game-resign"}  # would end the game: only the seatless try
 # POST-only routes with nothing of a game to show, and what they do instead.
 POST_ONLY_WITHOUT_GAMES = {
@@ -192,6 +209,9 @@ class Door:
                     seen[f"POST /{route.path} #{number}"] = self._post(client, path, body)
             else:
                 seen[f"GET /{route.path}"] = _answer(client.get(path))
+            for query, headers in VARIANTS.get(route.name, lambda game: [])(self.game):
+                label = f"GET /{route.path}{query}" + (" (htmx)" if headers else "")
+                seen[label] = _answer(client.get(path + query, **headers))
         return {door: _mask(text, self.game) for door, text in seen.items()}
 
     def _post(self, client: Client, path: str, body: dict) -> str:

@@ -67,7 +67,7 @@ class GameListApi(APIView):
     @extend_schema(operation_id="games_list", tags=["games"], summary="My games and the open tables",
                    responses={200: GameListSerializer})
     def get(self, request):
-        games = list(selectors.games_of(request.user))
+        games = list(selectors.games_of(request.user, clocks=True))
         last_moves = selectors.last_move_lines(games, request.user)
         mine = [game_summary(game, request.user, with_view=False, last_move=last_moves.get(game.pk)) for game in games]
         joinable = [game_summary(game, request.user, with_view=False) for game in selectors.open_games(request.user)]
@@ -267,11 +267,12 @@ class MoveSubmitApi(APIView):
             # Hand back the fresh position so the client can decide again without another request.
             body = {"detail": stale.detail, "seq": stale.current_seq, "game": _game_detail(game_id, request)}
             return Response(body, status=stale.status)
+        # The game as the move left it is in memory, seats and clocks included: nothing to read again.
         body = {
             "seq": outcome.move.seq,
             "text": outcome.move.text,
             "replayed": outcome.replayed,
-            "game": _game_detail(game_id, request),
+            "game": game_summary(outcome.game, request.user),
         }
         return Response(body, status=status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED)
 

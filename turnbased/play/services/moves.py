@@ -3,6 +3,12 @@
 Each action locks the game row, checks it may act, validates through the
 engine, appends to the log, moves the snapshot, charges the clocks and records
 the notifications, all in one transaction; on any error nothing changes.
+
+A move is a handful of statements: the locked game comes with its seats in
+one query (``store.locked``), the idempotency key is checked in that same
+query, a game without a clock does no clock work, and the game returned is
+the one in memory, up to date, so the caller can answer without reading it
+again.
 """
 
 from __future__ import annotations
@@ -10,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.base import RESIGN, BadNotation, IllegalMove
-from games.bots import bot_move
+from games.bots import bot_move, history_window
 from turnbased.clocks.models import ClockKind, ExpiryPolicy, SeatClock
 from turnbased.clocks.services import clocks_after_move, now, table_clock_of
 from turnbased.notifications.models import NotificationKind
@@ -45,7 +51,7 @@ class MoveOutcome:
 
 
 def _players_seat(game: Game, user: AbstractBaseUser) -> Seat:
-    seat = game.seats.filter(user=user).first()
+    seat = next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
     if seat is None:
         if hidden_from(game, user):
             raise GameNotFound()
@@ -80,11 +86,20 @@ def submit_move(
         raise InvalidRequest("idempotency_key must be a string of 1 to 100 characters.")
     if not isinstance(expected_seq, int) or isinstance(expected_seq, bool) or expected_seq < 0:
         raise InvalidRequest("expected_seq must be a non-negative whole number.")
+    try:
+        return _submit(game_id, user, expected_seq, move, text, source, idempotency_key)
+    except IntegrityError:
+        # A writer without the row lock (never through this door) lost to the log's unique constraints.
+        current = Game.objects.filter(pk=game_id).values_list("seq", flat=True).first()
+        raise StaleSequence(current_seq=current or 0, sent_seq=expected_seq) from None
+
+
+def _submit(game_id, user, expected_seq, move, text, source, idempotency_key) -> MoveOutcome:
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = locked_game(game_id, idempotency_key=idempotency_key)
         seat = _players_seat(game, user)
         if idempotency_key is not None:
-            earlier = store.find_by_idempotency_key(game, seat.index, idempotency_key)
+            earlier = _earlier(seat)
             if earlier is not None:
                 return MoveOutcome(game=game, move=earlier, replayed=True)
         _require_active(game)
@@ -104,6 +119,12 @@ def submit_move(
             raise IllegalMoveError(error.reason) from None
         entry = _play(game, seat.index, move, user=user, source=source, idempotency_key=idempotency_key)
     return MoveOutcome(game=game, move=entry, replayed=False)
+
+
+def _earlier(seat: Seat) -> Move | None:
+    """Return the seat's move logged under the request's idempotency key, which the locking query looked for."""
+    earlier_id = getattr(seat, "earlier_move_id", None)
+    return Move.objects.get(pk=earlier_id) if earlier_id is not None else None
 
 
 def resign_game(*, game_id: int, user: AbstractBaseUser, source: str = MoveSource.WEB) -> MoveOutcome:
@@ -148,7 +169,9 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
         # Every new position is a new decision for whoever is to move, even the same seat again
         # (a new round, a two-step move), and an email player needs each one.
         record_turn_notifications(game)
-    clocks_after_move(game=game, mover=seat, source=source)
+    clocks = clocks_after_move(game=game, mover=seat, source=source)
+    if clocks is not None:
+        store.keep_loaded(game, "seat_clocks", clocks)  # the clocks as written, for the answer
     schedule_bot_turns(game)
     return entry
 
@@ -159,9 +182,13 @@ def _bot_for(game: Game) -> str:
 
 
 def _bot_choice(game: Game, seat: int, bot_name: str) -> dict:
-    """Ask the bot for a move; it sees only the seat's view, legal moves and visible history."""
+    """Ask the bot for a move; it sees only the seat's view, legal moves and the recent history it reads.
+
+    Each bot says how many of the latest moves it reads (``history_window``):
+    most read none, so a bot's turn costs the same late in a game as early.
+    """
     engine = store.engine_of(game)
-    history = [logged.event for logged in store.events_since(game, 0)]
+    history = [logged.event for logged in store.recent_events(game, moves=history_window(engine, bot_name))]
     try:
         return bot_move(engine, bot_name, game.state, seat, history, seed=f"{game.seed}:{game.seq}")
     except IllegalMove as error:
@@ -178,7 +205,7 @@ def play_bot_turn(*, game_id: int, seq: int) -> list[Move]:
             return played
         if game.status != GameStatus.ACTIVE or game.seq != seq:
             return played
-        for seat in game.seats.filter(index__in=game.to_move).exclude(bot="").order_by("index"):
+        for seat in [seat for seat in game.seats.all() if seat.index in game.to_move and seat.bot]:
             if game.seq != seq or seat.index not in game.to_move:
                 break
             played.append(_play(game, seat.index, _bot_choice(game, seat.index, seat.bot), source=MoveSource.BOT))
@@ -198,14 +225,16 @@ def play_timeout(*, game_id: int, seat: int) -> str:
         except GameNotFound:
             return "no game"
         table = table_clock_of(game)
-        clock = SeatClock.objects.select_for_update().filter(game=game, seat=seat).first()
-        seat_row = game.seats.filter(index=seat).first()
+        # The clocks as they are now, under the lock (the sweep found this seat late a moment ago).
+        clocks = list(SeatClock.objects.filter(game=game).order_by("seat"))
+        store.keep_loaded(game, "seat_clocks", clocks)
+        clock = next((row for row in clocks if row.seat == seat), None)
+        seat_row = next((row for row in game.seats.all() if row.index == seat), None)
         if game.status != GameStatus.ACTIVE or table.kind == ClockKind.NONE or clock is None or seat_row is None:
             return "no clock"
         if seat not in game.to_move or clock.deadline is None or clock.deadline > now() or seat_row.bot:
             return "not late"
-        clock.timeouts_in_row += 1
-        clock.save(update_fields=["timeouts_in_row"])
+        clock.timeouts_in_row += 1  # written with the clocks after the bot's move
         takeover = table.expiry == ExpiryPolicy.REMOVE or clock.timeouts_in_row >= TIMEOUTS_BEFORE_TAKEOVER
         bot_name = _bot_for(game)
         _play(game, seat, _bot_choice(game, seat, bot_name), source=MoveSource.TIMEOUT)

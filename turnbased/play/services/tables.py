@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import engines, get_engine
 from games.base import InvalidOptions
-from turnbased.clocks.services import clocks_start, table_clock_create
+from turnbased.clocks.services import clocks_start, seats_with_time, table_clock_create
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play import store
@@ -57,12 +57,22 @@ def hidden_from(game: Game, user: AbstractBaseUser) -> bool:
     """
     if game.visibility != Visibility.PRIVATE or game.created_by_id == user.pk:
         return False
-    return not game.seats.filter(user_id=user.pk).exists()
+    return not any(seat.user_id == user.pk for seat in game.seats.all())
 
 
-def locked_game(game_id: int) -> Game:
+def locked_game(game_id: int, *, idempotency_key: str | None = None) -> Game:
+    """Return the game under its row lock with its seats loaded (``store.locked``); raise ``GameNotFound``."""
     try:
-        return store.locked(game_id)
+        return store.locked(game_id, idempotency_key=idempotency_key)
+    except Game.DoesNotExist:
+        raise GameNotFound() from None
+
+
+def locked_table(game_id: int) -> Game:
+    """Return the game under its row lock, its seats read afresh when asked for (they may have changed while
+    the lock was awaited); raise ``GameNotFound``."""
+    try:
+        return store.locked_row(game_id)
     except Game.DoesNotExist:
         raise GameNotFound() from None
 
@@ -189,7 +199,7 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
     A private game needs its invite code; to a stranger without it the game does not exist.
     """
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = locked_table(game_id)
         if invite_code != game.invite_code and hidden_from(game, user):
             raise GameNotFound()
         if game.seats.filter(user=user).exists():
@@ -212,7 +222,7 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
 def leave_game(*, game_id: int, user: AbstractBaseUser) -> None:
     """Give up a seat at a table that has not started; the creator aborts instead."""
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = locked_table(game_id)
         if hidden_from(game, user):
             raise GameNotFound()
         seat = game.seats.filter(user=user).first()
@@ -228,7 +238,7 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> None:
 def start_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     """Start an open table now with the players already seated (the creator only)."""
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = locked_table(game_id)
         if hidden_from(game, user):
             raise GameNotFound()
         if game.created_by_id != user.pk:
@@ -254,7 +264,8 @@ def start_game(*, game_id: int, user: AbstractBaseUser) -> Game:
 
 
 def _start(game: Game) -> None:
-    seats = list(game.seats.select_related("user").order_by("index"))
+    seats = list(seats_with_time(Seat.objects.filter(game=game)).order_by("index"))
+    store.keep_loaded(game, "seats", seats)  # the seats as they are now, for everything the start does
     game.player_names = [seat.display_name for seat in seats]
     game.save(update_fields=["player_names"])
     game_transition(game=game, to=GameStatus.ACTIVE)
@@ -268,7 +279,7 @@ def _start(game: Game) -> None:
 def abort_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     """Cancel a table that has not started (the creator only)."""
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = locked_table(game_id)
         if hidden_from(game, user):
             raise GameNotFound()
         if game.created_by_id != user.pk:

@@ -1,0 +1,45 @@
+"""What one request costs: the SQL statements it runs and the bytes it answers.
+
+Every statement the database connection executes is counted (Django's
+``CaptureQueriesContext``, as pytest-django's ``django_assert_num_queries``),
+savepoints and their releases included. Under ``transaction=True`` tests a
+request's ``transaction.atomic()`` is a real transaction, as in production,
+and its BEGIN and COMMIT are counted too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from tests.platform.conftest import api_token
+
+
+@dataclass(frozen=True)
+class Cost:
+    statements: int
+    size: int
+    status: int
+    sql: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.statements} statements, {self.size} bytes (status {self.status})"
+
+
+def measured(send) -> tuple[Cost, object]:
+    """Return what ``send()`` (one request through a test client) cost, and its response."""
+    with CaptureQueriesContext(connection) as captured:
+        response = send()
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    sql = tuple(query["sql"] for query in captured.captured_queries)
+    return Cost(len(sql), len(body), response.status_code, sql), response
+
+
+def token_client(user) -> APIClient:
+    """Return an API client with a new token: its first request also notes the token's ``last_used_at``."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(user)}")
+    return client

@@ -1,0 +1,191 @@
+"""What the requests players make most cost in SQL statements, with and without a clock.
+
+Counted through the real HTTP paths: the API with token authentication (the
+token and its user in one query, and ``last_used_at`` written at most once a
+minute: every token here is new, so each measured request pays that write),
+the pages with a session. The tests run in real transactions, as requests do
+in production, so a savepoint anywhere would show; Celery work queued after
+the commit is recorded instead of run inline (the worker pays for it, not the
+request).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+import pytest
+import time_machine
+from django.test import Client
+
+from tests.platform.conftest import SCRIPTED_CLASSIC_2P
+from tests.platform.play.costs import measured, token_client
+from turnbased.accounts.models import profile_of
+from turnbased.clocks.services import absence_declare
+from turnbased.mail import delivery
+from turnbased.notifications import services as notification_services
+from turnbased.notifications.models import Notification, NotificationKind
+from turnbased.play import services, tasks
+from turnbased.play.models import Move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TIME_CONTROLS = {
+    "no clock": {},
+    "days per move": {"kind": "per_move", "days_per_move": 3},
+    "time bank": {"kind": "bank", "bank_days": 7, "increment_days": 1, "weekends_off": True},
+}
+WEDNESDAY = datetime(2026, 11, 25, 9, 30, tzinfo=timezone.utc)
+
+MOVE = 8
+LEGAL_MOVES = 4
+GAME = 6
+UNCHANGED_POLL = 3
+
+
+def within(cost, budget: int, what: str) -> None:
+    print(f"{what}: {cost.statements} statements (budget {budget})")
+    assert cost.statements <= budget, f"{what}: {cost}, over {budget}:\n" + "\n".join(cost.sql)
+
+
+@pytest.fixture(autouse=True)
+def queued(monkeypatch) -> list:
+    """Record the tasks a request queues after its commit (turn emails, bot turns) instead of running them."""
+    calls = []
+    monkeypatch.setattr(notification_services, "enqueue_delivery", lambda game_id, seq: calls.append(("deliver", seq)))
+    monkeypatch.setattr(tasks, "enqueue_bot_turn", lambda game_id, seq: calls.append(("bot", seq)))
+    return calls
+
+
+@pytest.fixture
+def frozen():
+    """Stop time, so an answer and a read after it show the same clocks to the second."""
+    with time_machine.travel(WEDNESDAY, tick=False) as traveller:
+        yield traveller
+
+
+@pytest.fixture(params=list(TIME_CONTROLS))
+def game(request, frozen, alice, bob):
+    """Alice (seat 0, to move, in Auckland) against bob (away next week) on the scripted deck, under each time control."""
+    profile = profile_of(alice)
+    profile.time_zone = "Pacific/Auckland"
+    profile.save()
+    absence_declare(user=bob, starts_on=date(2026, 12, 1), ends_on=date(2026, 12, 3))
+    game = services.create_game(
+        creator=alice, engine_slug="love-letter", players=2,
+        options={"deck": SCRIPTED_CLASSIC_2P, "first_player": 0}, time_control=TIME_CONTROLS[request.param],
+    )
+    services.join_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    return game
+
+
+def test_a_move_costs_at_most_eight_statements_and_answers_what_a_read_would(game, alice, bob, queued, frozen):
+    api = token_client(alice)
+    frozen.shift(3600)
+    cost, response = measured(lambda: api.post(
+        f"/api/games/{game.pk}/moves/", {"move": {"card": "handmaid"}, "expected_seq": 0, "idempotency_key": "first"},
+        format="json",
+    ))
+    assert response.status_code == 201, response.json()
+    within(cost, MOVE, "POST move")
+    # Everything a move does still happens: the log, the outbox row for bob, its delivery queued after the commit.
+    assert Move.objects.get(game=game, seq=1).idempotency_key == "first"
+    assert Notification.objects.filter(game=game, seq=1, user=bob, kind=NotificationKind.YOUR_TURN).exists()
+    assert ("deliver", 1) in queued
+    # The answer was built from the game in memory: exactly what reading it afresh gives.
+    assert response.json()["game"] == token_client(alice).get(f"/api/games/{game.pk}/").json()
+
+
+def test_a_move_against_a_bot_costs_at_most_eight_statements_and_queues_the_bot(frozen, alice, queued):
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=2, bots={1: "basic"},
+                                options={"deck": SCRIPTED_CLASSIC_2P, "first_player": 0},
+                                time_control=TIME_CONTROLS["days per move"])
+    api = token_client(alice)
+    cost, response = measured(lambda: api.post(f"/api/games/{game.pk}/moves/",
+                                               {"move": {"card": "handmaid"}, "expected_seq": 0}, format="json"))
+    assert response.status_code == 201, response.json()
+    within(cost, MOVE, "POST move before a bot's turn")
+    assert ("bot", 1) in queued
+    assert response.json()["game"] == token_client(alice).get(f"/api/games/{game.pk}/").json()
+
+
+def test_legal_moves_cost_at_most_four_statements(game, alice):
+    api = token_client(alice)
+    cost, response = measured(lambda: api.get(f"/api/games/{game.pk}/legal-moves/"))
+    assert response.status_code == 200 and response.json()["moves"]
+    within(cost, LEGAL_MOVES, "GET legal-moves")
+
+
+def test_the_game_costs_at_most_six_statements(game, alice, bob):
+    for user in (alice, bob):
+        api = token_client(user)
+        cost, response = measured(lambda: api.get(f"/api/games/{game.pk}/"))
+        assert response.status_code == 200 and response.json()["view"]
+        within(cost, GAME, f"GET game as {user.username}")
+
+
+def test_an_unchanged_poll_answers_204_in_three_statements_and_writes_nothing(game, alice):
+    web = Client()
+    web.force_login(alice)
+    page = web.get(f"/games/{game.pk}/").content.decode()
+    poll = f"/games/{game.pk}/panel/?seq=0&status=active&seated=2"
+    assert poll.replace("&", "&amp;") in page  # the address the page polls
+    cost, response = measured(lambda: web.get(poll))
+    assert response.status_code == 204
+    within(cost, UNCHANGED_POLL, "unchanged panel poll")
+    assert all(sql.startswith("SELECT") for sql in cost.sql), cost.sql
+    assert delivery.is_present(alice.pk, game.pk)  # presence, kept in the cache
+
+
+def _tables(count: int, alice, bob, carol) -> None:
+    """Give alice ``count`` games of every kind (open, in play with and without clocks and bots, finished)
+    and the lobby ``count`` open tables of others."""
+    kinds = list(TIME_CONTROLS.values())
+    for number in range(count):
+        shape = number % 5
+        if shape == 0:
+            services.create_game(creator=alice, engine_slug="love-letter", players=3)  # waiting for players
+            continue
+        game = services.create_game(creator=alice, engine_slug="love-letter", players=2,
+                                    bots={1: "basic"} if shape == 4 else None,
+                                    time_control=kinds[number % len(kinds)])
+        if shape != 4:
+            services.join_game(game_id=game.pk, user=bob)
+        game.refresh_from_db()
+        if shape in (2, 3):
+            services.submit_move(game_id=game.pk, user=alice if game.to_move == [0] else bob, expected_seq=0,
+                                 text=None, move=_any_move(game))
+        if shape == 3:
+            services.resign_game(game_id=game.pk, user=bob)
+    for _ in range(count):
+        services.create_game(creator=carol, engine_slug="halali", players=2)
+
+
+def _any_move(game) -> dict:
+    from turnbased.play import store
+
+    return store.engine_of(game).legal_moves(game.state, game.to_move[0])[0]
+
+
+def _lobby_and_list(alice) -> tuple:
+    web = Client()
+    web.force_login(alice)
+    api = token_client(alice)
+    lobby, page = measured(lambda: web.get("/"))
+    listed, answer = measured(lambda: api.get("/api/games/"))
+    assert page.status_code == 200 and answer.status_code == 200
+    return lobby, listed, answer.json()
+
+
+def test_the_lobby_and_the_games_list_cost_the_same_for_5_games_and_for_50(alice, bob, carol, settings, make_user):
+    settings.MAX_OPEN_TABLES_PER_ACCOUNT = 100
+    settings.MAX_BOT_TABLES_PER_ACCOUNT = 100
+    _tables(5, alice, bob, carol)
+    few = _lobby_and_list(alice)
+    _tables(45, alice, bob, carol)
+    many = _lobby_and_list(alice)
+    assert len(many[2]["mine"]) == 50 and len(many[2]["open"]) == 50
+    print(f"lobby: {few[0].statements} statements for 5 games, {many[0].statements} for 50; "
+          f"GET /api/games/: {few[1].statements} and {many[1].statements}")
+    assert many[0].statements == few[0].statements, f"lobby: {few[0]} then {many[0]}:\n" + "\n".join(many[0].sql)
+    assert many[1].statements == few[1].statements, f"games list: {few[1]} then {many[1]}:\n" + "\n".join(many[1].sql)
