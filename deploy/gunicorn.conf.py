@@ -1,6 +1,10 @@
 """gunicorn settings for the web process: behind nginx in production, alone under ``make run``.
 
-Sizing (measured with benchmarks/http_moves.py, see deploy/README.md): SIZING_PENDING
+Sizing (deploy/README.md, measured with benchmarks/http_moves.py): Python runs in parallel only
+across processes, and a request spends part of its time waiting on PostgreSQL, so there are about
+two processes per usable core plus one (``2 x cores + 1``), each with two threads (gthread): a
+process whose request waits still takes another, and few threads queue little on the GIL. On 2
+cores that is 5 x 2: ten requests in flight, at most ten database connections.
 Override with WEB_CONCURRENCY and WEB_THREADS, e.g. when a container's CPU quota is lower than the
 cores it can see. Each thread holds at most one database connection, so the web tier's share of
 PostgreSQL's max_connections is workers x threads per machine.
