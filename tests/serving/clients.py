@@ -14,7 +14,7 @@ import psycopg2
 from django.db import connection
 from django.test import Client, override_settings
 
-from tests.serving.served import database_url_for
+from tests.serving.served import SERVED_APPLICATION_NAME, database_url_for
 from turnbased.accounts.services.accounts import account_create
 from turnbased.accounts.services.tokens import token_create
 from turnbased.play import services
@@ -104,15 +104,18 @@ class ApiClient:
 
 
 class ConnectionCounter(threading.Thread):
-    """Count, every 50 ms, the connections to the test database that this test process does not hold."""
+    """Count, every 50 ms, the connections to the test database that the served web process holds.
+
+    They are told apart by their ``application_name`` (``served_web`` sets it in the process's
+    database URL, and PgBouncer passes it on to its server connections): any other connection of
+    the test run (this process, a thread an earlier test left) is not the web process's.
+    """
 
     def __init__(self):
         super().__init__(daemon=True)
         self.database_name = connection.settings_dict["NAME"]
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_backend_pid()")
-            self.own_pids = {cursor.fetchone()[0]}
         self.most = 0
+        self.others = 0
         self._stop_event = threading.Event()
 
     def run(self) -> None:
@@ -121,9 +124,12 @@ class ConnectionCounter(threading.Thread):
         try:
             with counter.cursor() as cursor:
                 while not self._stop_event.wait(0.05):
-                    cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-                                   " AND pid <> pg_backend_pid()")
-                    self.most = max(self.most, len({pid for (pid,) in cursor.fetchall()} - self.own_pids))
+                    cursor.execute("SELECT application_name = %s FROM pg_stat_activity"
+                                   " WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                                   [SERVED_APPLICATION_NAME])
+                    served = [row[0] for row in cursor.fetchall()]
+                    self.most = max(self.most, served.count(True))
+                    self.others = max(self.others, served.count(False))
         finally:
             counter.close()
 
@@ -139,6 +145,7 @@ class Outcome:
     moves: int = 0
     clients_served: int = 0
     most_connections: int = 0
+    other_connections: int = 0  # the most connections at once to the test database from anything else
 
     def server_errors(self) -> dict[int, int]:
         return {status: count for status, count in self.statuses.items() if status >= 500}
@@ -156,7 +163,7 @@ def drive(port: int, seats: list[Seat], seconds: float) -> Outcome:
     for thread in threads:
         thread.join(seconds + 60)
     counter.stop()
-    outcome = Outcome(most_connections=counter.most)
+    outcome = Outcome(most_connections=counter.most, other_connections=counter.others)
     for client in clients:
         outcome.statuses += client.statuses
         outcome.failures += client.failures

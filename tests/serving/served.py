@@ -22,6 +22,8 @@ from tests.topology.stack import Process, wait_until
 from turnbased.local import BASE_DIR, embedded_redis, free_port, port_answers
 
 GUNICORN_CONFIG = BASE_DIR / "deploy" / "gunicorn.conf.py"
+# The name the served web process gives its database connections, so a test can count them.
+SERVED_APPLICATION_NAME = "served-web"
 
 
 @dataclass
@@ -40,6 +42,13 @@ class ServedWeb:
 def database_url_for(name: str) -> str:
     """Return the URL of database ``name`` on the server the test run uses."""
     return urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}"))
+
+
+def with_application_name(database_url: str) -> str:
+    """Return ``database_url`` with ``SERVED_APPLICATION_NAME`` as the connections' application_name."""
+    parts = urlsplit(database_url)
+    query = "&".join(filter(None, [parts.query, f"application_name={SERVED_APPLICATION_NAME}"]))
+    return urlunsplit(parts._replace(query=query))
 
 
 def gunicorn_sizing(environment: dict[str, str]) -> tuple[int, int]:
@@ -68,7 +77,7 @@ def served_web(folder: Path, database_url: str, **settings: str):
             "PYTHONUNBUFFERED": "1",
             "DJANGO_SETTINGS_MODULE": "turnbased.settings",
             "TURNBASED_DATA_DIR": str(folder / "data"),
-            "DATABASE_URL": database_url,
+            "DATABASE_URL": with_application_name(database_url),
             "CELERY_BROKER_URL": broker_url,
             "DJANGO_DEBUG": "false",
             "DJANGO_HTTPS": "off",

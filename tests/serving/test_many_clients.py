@@ -39,5 +39,6 @@ def test_api_clients_at_once_get_no_server_error_and_the_database_connections_st
     assert outcome.clients_served == clients
     assert outcome.moves >= clients, f"the games moved on: {statuses}"
     assert 0 < outcome.most_connections <= web.connection_bound, (
-        f"{outcome.most_connections} connections; the web process's bound is {web.workers} x {web.threads}"
+        f"{outcome.most_connections} connections; the web process's bound is {web.workers} x {web.threads} "
+        f"({outcome.other_connections} from elsewhere)"
     )

@@ -115,4 +115,6 @@ def test_the_web_process_behind_pgbouncer_serves_many_clients_on_a_few_server_co
     assert not outcome.failures, f"{outcome.failures[:5]}; {statuses}\n{log}"
     assert not outcome.server_errors(), statuses
     assert outcome.moves >= CLIENTS, statuses
-    assert 0 < outcome.most_connections <= POOL
+    assert 0 < outcome.most_connections <= POOL, (
+        f"{outcome.most_connections} server connections for a pool of {POOL} ({outcome.other_connections} from elsewhere)"
+    )
