@@ -1,16 +1,28 @@
-"""gunicorn settings for the web process, behind nginx.
+"""gunicorn settings for the web process: behind nginx in production, alone under ``make run``.
 
-Sizing: requests are short and spend much of their time waiting on PostgreSQL, so each worker
-process runs a few threads (the gthread worker) that overlap those waits, and the processes,
-which are what runs Python in parallel, number one more than the cores (one can run while another
-waits). On 2 cores that is 3 processes x 4 threads: 12 requests in flight and at most 12 database
-connections for the web tier. More processes would only contend for the same cores and memory
-(each holds a whole Django); more threads would mostly queue on the GIL and the database.
+Sizing (deploy/README.md, measured with benchmarks/http_moves.py): Python runs in parallel only
+across processes, and a request spends part of its time waiting on PostgreSQL, so there are about
+two processes per usable core plus one (``2 x cores + 1``), each with two threads (gthread): a
+process whose request waits still takes another, and few threads queue little on the GIL. On 2
+cores that is 5 x 2: ten requests in flight, at most ten database connections.
 Override with WEB_CONCURRENCY and WEB_THREADS, e.g. when a container's CPU quota is lower than the
-cores it can see.
+cores it can see. Each thread holds at most one database connection, so the web tier's share of
+PostgreSQL's max_connections is workers x threads per machine.
+
+With DJANGO_DEBUG on (``make run``) the same server reloads itself: each worker loads the code
+itself and is restarted when a Python file or a template changes, and a stop is quick.
 """
 
 import os
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+# The same reading of DJANGO_DEBUG as the settings' (the environment first, then .env).
+if (BASE_DIR / ".env").exists():
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+DEBUG = environ.Env().bool("DJANGO_DEBUG", default=False)
 
 
 def _usable_cores() -> int:
@@ -23,15 +35,25 @@ def _usable_cores() -> int:
 
 bind = os.environ.get("WEB_BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
 worker_class = "gthread"
-workers = int(os.environ.get("WEB_CONCURRENCY", _usable_cores() + 1))
-threads = int(os.environ.get("WEB_THREADS", "4"))
-# Load Django once in the master and fork the workers from it: quicker boots, shared memory.
-preload_app = True
+workers = int(os.environ.get("WEB_CONCURRENCY", 2 * _usable_cores() + 1))
+threads = int(os.environ.get("WEB_THREADS", "2"))
+
+if DEBUG:
+    # Each worker imports the code itself, so a restarted worker runs the edited code; the
+    # templates are watched too (Django's cached template loader forgets them only on a restart).
+    preload_app = False
+    reload = True
+    reload_extra_files = [str(BASE_DIR / "templates" / "**" / "*.html")]
+    # Ctrl-C: honcho kills what still runs after 5 seconds; finish the requests in flight before that.
+    graceful_timeout = 3
+else:
+    # Load Django once in the master and fork the workers from it: quicker boots, shared memory.
+    preload_app = True
+    graceful_timeout = 30
 
 # A request still running after WEB_TIMEOUT seconds gets its worker restarted; nginx waits longer
 # (proxy_read_timeout), so the answer the client sees is gunicorn's, not a proxy timeout.
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
-graceful_timeout = 30
 keepalive = 5
 # Recycle each worker after about a thousand requests, so a slow leak never grows unbounded.
 max_requests = 1000

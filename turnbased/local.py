@@ -42,6 +42,7 @@ def embedded_postgres():
     from pgserver.utils import PostmasterInfo
 
     pgdata = DATA_DIR / "postgres"
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
     running = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
     already_running = running is not None and running.is_running()
     server = pgserver.get_server(pgdata, cleanup_mode=None)
@@ -164,13 +165,15 @@ def manage(environment: dict[str, str], *args: str) -> str:
 
 
 def run() -> int:
-    """Run web, worker, beat and mail together until Ctrl-C."""
+    """Run web (gunicorn), worker, beat and mail together until Ctrl-C."""
     web_port = int(os.environ.get("WEB_PORT", "8000"))
     with ExitStack() as stack:
         environment = service_environment(stack, redis_port=int(os.environ.get("REDIS_PORT", "6390")))
         environment.setdefault("DJANGO_DEBUG", "1")
         environment.setdefault("SITE_URL", f"http://127.0.0.1:{web_port}")
         environment["WEB_PORT"] = str(web_port)
+        # gunicorn with the production config (deploy/gunicorn.conf.py), reloading itself under DEBUG.
+        environment["WEB_BIND"] = f"127.0.0.1:{web_port}"
         environment["TURNBASED_DATA_DIR"] = str(DATA_DIR)
         # The Procfile's commands (python, celery) must come from this virtual environment.
         environment["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), environment.get("PATH", "")])

@@ -159,9 +159,18 @@ MAIL_WEBHOOK_MAX_BODY_BYTES = env.int("MAIL_WEBHOOK_MAX_BODY_BYTES", default=2 *
 MAX_JSON_DEPTH = 32
 
 # --- Database -----------------------------------------------------------------
+# Each thread that serves requests or runs tasks holds at most one connection: gunicorn's threads,
+# one per Celery pool process, the mail server's few database threads. So every process's share is
+# bounded, and deploy/README.md adds the shares up against PostgreSQL's max_connections.
 DATABASES = {"default": env.db("DATABASE_URL")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# A connection is kept this many seconds (0: one per request) and checked before it is reused after
+# a request or task, so a restarted PostgreSQL or PgBouncer costs a reconnect, not an error page.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DATABASE_CONN_HEALTH_CHECKS", default=True)
+# Behind PgBouncer in transaction pooling (deploy/compose.pgbouncer.yaml) a server-side cursor
+# (QuerySet.iterator()) cannot outlive its transaction on the server connection it was declared on.
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool("DATABASE_DISABLE_SERVER_SIDE_CURSORS", default=False)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts -----------------------------------------------------------------

@@ -10,12 +10,14 @@ stores every message it is handed so the mailbox page can show it.
 from __future__ import annotations
 
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from email import message_from_bytes, policy
 from email.utils import getaddresses
 
 from aiosmtpd.controller import Controller
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import close_old_connections
 
 from turnbased.mail.models import InboundDropReason
 from turnbased.mail.tokens import BadToken, ExpiredToken, is_reply_address, read_reply_address
@@ -24,6 +26,30 @@ logger = logging.getLogger(__name__)
 
 # Outgoing mail kept by the development sink (turn emails carry a picture of the board).
 SINK_SIZE_LIMIT = 10 * 1024 * 1024
+# The threads that reach the database for both servers, each with its own connection: this bounds the
+# mail server's connections (deploy/README.md counts them). Left to asyncio, every server's loop
+# would start up to min(32, cores + 4) threads, each keeping a connection that is never checked.
+DATABASE_THREADS = 2
+_database_threads = ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="mail-database")
+
+
+def _as_one_request(function):
+    """Wrap ``function`` to run as a request does: connections past their age or broken are replaced first
+    and closed after (``CONN_MAX_AGE``, ``CONN_HEALTH_CHECKS``), as Django's request signals do for pages."""
+
+    def run(*args):
+        close_old_connections()
+        try:
+            return function(*args)
+        finally:
+            close_old_connections()
+
+    return run
+
+
+async def _in_database_thread(function, *args):
+    """Run a database call on one of the mail server's database threads."""
+    return await sync_to_async(_as_one_request(function), thread_sensitive=False, executor=_database_threads)(*args)
 
 
 class InboundHandler:
@@ -46,8 +72,8 @@ class InboundHandler:
         from turnbased.mail.tasks import enqueue_inbound
 
         try:
-            await sync_to_async(enqueue_inbound, thread_sensitive=False)(
-                bytes(envelope.original_content or envelope.content), list(envelope.rcpt_tos)
+            await _in_database_thread(
+                enqueue_inbound, bytes(envelope.original_content or envelope.content), list(envelope.rcpt_tos)
             )
         except Exception:
             logger.exception("could not queue an inbound message")
@@ -60,7 +86,7 @@ async def _count_drop(reason: str) -> None:
     from turnbased.mail.inbound import count_drop
 
     try:
-        await sync_to_async(count_drop, thread_sensitive=False)(reason)
+        await _in_database_thread(count_drop, reason)
     except Exception:
         logger.exception("could not count a refused recipient")
 
@@ -89,8 +115,9 @@ class SinkHandler:
 
     async def handle_DATA(self, server, session, envelope):
         try:
-            await sync_to_async(_store_local_message, thread_sensitive=False)(
-                bytes(envelope.original_content or envelope.content), envelope.mail_from, list(envelope.rcpt_tos)
+            await _in_database_thread(
+                _store_local_message, bytes(envelope.original_content or envelope.content), envelope.mail_from,
+                list(envelope.rcpt_tos),
             )
         except Exception:
             logger.exception("could not store a message in the local mailbox")
