@@ -44,30 +44,33 @@ def unrated_reason(*, private: bool, bot_seats: bool, seq: int, ended_by_resigna
 def places(result: dict[str, Any], seat_count: int, left: Iterable[int] = ()) -> list[int]:
     """Return each seat's place (1 is best; seats that tie share a place, the next place skips: 1, 1, 3).
 
-    From the engine contract's result: the ``winners`` share first place (on a draw, with no winners,
-    every seat that stayed does); the other seats follow in the engine's ``ranking``, first those that
-    stayed to the end, then those that ``left`` (resigned, or handed to a bot for running out of time);
-    within each of these, seats next to each other in the ranking with equal ``scores`` share a place.
+    From the engine contract's result and the platform's record of the seats that ``left`` (resigned, or
+    handed to a bot when their time ran out): every seat that stayed to the end places above every seat
+    that left. Within each of the two, the ``winners`` share the top place (on a draw, with no winners,
+    every seat that stayed shares first place); the others follow in the engine's ``ranking``, and seats
+    next to each other in it with equal ``scores`` share a place.
     """
     left = set(left)
-    winners = [seat for seat in result.get("winners") or [] if 0 <= seat < seat_count]
+    winners = {seat for seat in result.get("winners") or [] if 0 <= seat < seat_count}
     ranking = [seat for seat in result.get("ranking") or [] if 0 <= seat < seat_count]
     ranking += [seat for seat in range(seat_count) if seat not in ranking]
     scores = result.get("scores") or []
-    if not winners:  # a draw: everyone who stayed shares the win
-        winners = [seat for seat in ranking if seat not in left]
-    groups: list[list[int]] = [winners]
+    groups: list[list[int]] = []
     for stayed in (True, False):
+        members = [seat for seat in ranking if (seat not in left) == stayed]
+        if stayed and not winners:  # a draw
+            groups.append(members)
+            continue
+        groups.append([seat for seat in members if seat in winners])
         run: list[int] = []
-        for seat in ranking:
-            if seat in winners or (seat not in left) != stayed:
+        for seat in members:
+            if seat in winners:
                 continue
             if run and _score(scores, seat) != _score(scores, run[-1]):
                 groups.append(run)
                 run = []
             run.append(seat)
-        if run:
-            groups.append(run)
+        groups.append(run)
     placed = [0] * seat_count
     place = 1
     for group in groups:

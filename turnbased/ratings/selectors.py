@@ -238,7 +238,9 @@ def _archived(game: Game, player: AbstractBaseUser, change: RatingChange | None)
     seats = list(game.seats.all())
     mine = next(seat.index for seat in seats if seat.user_id == player.pk)
     result = game.result or {}
-    placed = places(result, len(seats), result.get("left_seats", [])) if result else [1] * len(seats)
+    # Who left (resigned, or handed to a bot), as the seats record it once the game is over.
+    left = [seat.index for seat in seats if seat.left_at is not None or (seat.bot and seat.user_id)]
+    placed = places(result, len(seats), left) if result else [1] * len(seats)
     offered = engines()
     draw = bool(result.get("draw")) or not result.get("winners")
     return ArchivedGame(

@@ -10,19 +10,23 @@ from turnbased.ratings.models import Rating, RatingChange
 from turnbased.ratings.rules import MODEL, places, rate, unrated_reason
 
 
-def _ended_by_resignation(game: Game) -> bool:
-    # Only whether the last entry of the log was the platform's resignation: no move content is read.
-    return Move.objects.filter(game=game, seq=game.seq, move=RESIGN).exists()
+def _resigned_last(game: Game) -> int | None:
+    """Return the seat whose resignation ended the game, or None when the game ended by its own rules.
+
+    Only whether the last entry of the log is the platform's resignation is read, never a move's content.
+    """
+    entry = Move.objects.filter(game=game, seq=game.seq).values_list("seat", "move").first()
+    return entry[0] if entry is not None and entry[1] == RESIGN else None
 
 
-def game_unrated_reason(game: Game) -> str | None:
+def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
     """Return why the finished ``game`` does not count for ratings, or None when it does."""
     seats = list(game.seats.all())
     return unrated_reason(
         private=game.visibility == Visibility.PRIVATE,
         bot_seats=any(seat.user_id is None for seat in seats) or len(seats) < 2,
         seq=game.seq,
-        ended_by_resignation=game.seq <= 3 and _ended_by_resignation(game),
+        ended_by_resignation=resigned_last is not None,
     )
 
 
@@ -34,7 +38,10 @@ def ratings_record_game(*, game: Game) -> list[RatingChange]:
     rating for the game and the table's player count is created at openskill's prior when missing,
     then locked (in user order, so two games ending at once cannot deadlock) and moved on.
     """
-    if game.status != GameStatus.FINISHED or not game.result or game_unrated_reason(game) is not None:
+    if game.status != GameStatus.FINISHED or not game.result:
+        return []
+    resigned_last = _resigned_last(game)
+    if game_unrated_reason(game, resigned_last) is not None:
         return []
     if RatingChange.objects.filter(game=game).exists():
         return []
@@ -51,7 +58,9 @@ def ratings_record_game(*, game: Game) -> list[RatingChange]:
             .filter(game_slug=game.engine, players=len(seats), user_id__in=[seat.user_id for seat in seats])
             .order_by("user_id")
         }
-        placed = places(game.result, len(seats), game.result.get("left_seats", []))
+        # The result lists the seats that had left before the last move; a resignation that ended the game is one more.
+        left = {*game.result.get("left_seats", []), *([] if resigned_last is None else [resigned_last])}
+        placed = places(game.result, len(seats), left)
         before = [(ratings[seat.user_id].mu, ratings[seat.user_id].sigma) for seat in seats]
         after = rate(before, [placed[seat.index] for seat in seats])
         changes = []
