@@ -75,7 +75,7 @@ def leaderboard(game_slug: str, players: int) -> QuerySet[Rating]:
 
 def leaderboard_page(game_slug: str, players: int, number: int | str | None) -> Page:
     """Return one page of a leaderboard; each rating gets its ``place`` (raises ``django.core.paginator`` errors)."""
-    page = Paginator(leaderboard(game_slug, players), LEADERBOARD_PAGE_SIZE).page(number or 1)
+    page = Paginator(leaderboard(game_slug, players), LEADERBOARD_PAGE_SIZE).page(1 if number is None else number)
     for offset, rating in enumerate(page.object_list, start=page.start_index()):
         rating.place = offset
     return page
@@ -215,6 +215,8 @@ def archive(player: AbstractBaseUser, viewer: Viewer, *, game_slug: str | None =
     games = Game.objects.filter(status=GameStatus.FINISHED, seats__user=player).filter(visible_games(viewer))
     if game_slug:
         games = games.filter(engine=game_slug)
+    if opponent and not is_username(opponent):
+        return games.none()
     if opponent:
         games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user__username=opponent)
                                     .exclude(user=player)))
@@ -224,7 +226,7 @@ def archive(player: AbstractBaseUser, viewer: Viewer, *, game_slug: str | None =
 
 def archive_page(player: AbstractBaseUser, viewer: Viewer, number: int | str | None, **filters) -> Page:
     """Return one page of the archive as ``ArchivedGame`` rows (raises ``django.core.paginator`` errors)."""
-    page = Paginator(archive(player, viewer, **filters), ARCHIVE_PAGE_SIZE).page(number or 1)
+    page = Paginator(archive(player, viewer, **filters), ARCHIVE_PAGE_SIZE).page(1 if number is None else number)
     games = list(page.object_list)
     changes = {
         change.game_id: change

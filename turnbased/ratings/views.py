@@ -41,7 +41,8 @@ def leaderboard(request, game_slug: str):
     if game_slug not in engines():
         raise Http404("No such game.")
     engine = get_engine(game_slug)
-    players = _whole_number(request.GET.get("players")) or engine.default_players
+    players = _whole_number(request.GET.get("players"))
+    players = engine.default_players if players is None else players
     if players not in selectors.player_counts(game_slug):
         raise Http404(f"{engine.name} is not played by {players}.")
     try:
@@ -72,6 +73,8 @@ def player_games(request, username: str):
     if game_slug is not None and game_slug not in engines():
         raise Http404("No such game.")
     opponent = request.GET.get("opponent") or None
+    if opponent is not None and not selectors.is_username(opponent):
+        raise Http404("No such player.")
     try:
         page = selectors.archive_page(player, request.user, _whole_number(request.GET.get("page")),
                                       game_slug=game_slug, opponent=opponent)
