@@ -269,7 +269,9 @@ def opponents(player: AbstractBaseUser, viewer: Viewer) -> list[str]:
 
 def leaderboard_games() -> list[dict]:
     """Return each game offered with the player count its leaderboard opens at."""
-    return [{"slug": slug, "name": engine.name, "players": engine.default_players} for slug, engine in engines().items()]
+    return [
+        {"slug": slug, "name": engine.name, "players": engine.default_players} for slug, engine in engines().items()
+    ]
 
 
 USERNAME = re.compile(r"[\w.@+-]{1,150}")  # Django's username characters

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.platform.ratings.conftest import play_moves, start
+from tests.platform.ratings.conftest import start
 from turnbased.play import services
 from turnbased.ratings.selectors import ARCHIVE_PAGE_SIZE
 
