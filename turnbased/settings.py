@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "turnbased.notifications",
     "turnbased.mail",
     "turnbased.clocks",
+    "turnbased.ratings",
     "anymail",
     "csp",
     "allauth",
@@ -276,6 +277,9 @@ SPECTACULAR_SETTINGS = {
         {"name": "accounts", "description": "Sign up."},
         {"name": "auth", "description": "Log in: exchange a username and password for a new API token."},
         {"name": "tokens", "description": "My API tokens: list, create with a name, revoke."},
+        # Issue 12, ratings and players.
+        {"name": "ratings", "description": "Leaderboards: the ratings at one game and player count, best first."},
+        {"name": "players", "description": "A player's profile and finished games, as I may see them."},
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameSlug": "turnbased.play.api.serializers.game_slugs",

@@ -30,6 +30,7 @@ api_patterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("turnbased.play.api.urls")),
+    path("", include("turnbased.ratings.api.urls")),
 ]
 
 
@@ -50,6 +51,7 @@ urlpatterns = [
     path("anymail/", include((anymail_patterns, anymail_urls.app_name))),
     path("", include("turnbased.mail.urls")),
     path("", include("turnbased.play.urls")),
+    path("", include("turnbased.ratings.urls")),
 ]
 
 # Django's error pages, as {"detail": ...} JSON under /api/.

@@ -96,7 +96,10 @@ def build_world(make_user) -> World:
         "ben's token": token_create(user=ben, name="ben's", lifetime=None)[0].pk,
     }
     tokens["no such token"] = max(tokens.values()) + 1000
-    return World(player=ann, targets={"game_id": game_ids, "absence_id": absences, "token_id": tokens})
+    # Player pages: hers, a player whose private game she may not see, and nobody.
+    usernames = {"ann": "ann", "ben": "ben", "no such player": "nobody"}
+    return World(player=ann, targets={"game_id": game_ids, "absence_id": absences, "token_id": tokens,
+                                      "username": usernames})
 
 
 def move_bodies(game: Game, drawn: dict, player) -> st.SearchStrategy[dict]:

@@ -1,8 +1,8 @@
 """Every door through which a person can read something: each URL of the site, and the emails.
 
 ``routes()`` walks the URL configuration itself, so a page or endpoint added
-later is walked too: any route whose path needs only a game id, an invite code
-or an unsubscribe token is fetched with GET for every viewer; a route that
+later is walked too: any route whose path needs only a game id, an invite code,
+an unsubscribe token, a username or a game's slug is fetched with GET for every viewer; a route that
 refuses GET must say here which harmless POSTs to send it (``POSTS``), and a
 route that can be neither must say why it is left out (``LEFT_OUT``), or
 ``test_every_route_is_walked_or_explained`` fails.
@@ -45,6 +45,9 @@ PARAMETERS: dict[str, Callable[["Door", Any], str]] = {
     "game_id": lambda door, user: str(door.game.pk),
     "invite_code": lambda door, user: door.game.invite_code,
     "token": lambda door, user: unsubscribe_token(user.pk) if user is not None else "not-a-token",
+    # A player's page and archive, and the leaderboard of the game being played.
+    "username": lambda door, user: door.game.created_by.get_username(),
+    "game_slug": lambda door, user: door.game.engine,
 }
 
 

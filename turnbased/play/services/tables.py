@@ -19,6 +19,7 @@ from turnbased.notifications.services import notifications_record
 from turnbased.play import store
 from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
+from turnbased.ratings.services import ratings_record_game
 
 # Every status change goes through this table.
 TRANSITIONS: dict[str, set[str]] = {
@@ -43,6 +44,8 @@ def game_transition(*, game: Game, to: str) -> None:
         game.finished_at = now
         fields.append("finished_at")
     game.save(update_fields=fields)
+    if to == GameStatus.FINISHED:
+        ratings_record_game(game=game)  # in the transaction that ends the game
 
 
 def user_ids(game: Game, *, except_user_id: int | None = None) -> list[int]:

@@ -1,0 +1,44 @@
+"""Finished games for the ratings tests, played through the services on the real PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from turnbased.play import selectors, services
+from turnbased.play.models import Game, GameStatus
+
+
+def play_moves(game: Game, users: list, count: int) -> Game:
+    """Play ``count`` legal moves (each the first one listed for the seat to move) by the people seated."""
+    for _ in range(count):
+        game.refresh_from_db()
+        assert game.status == GameStatus.ACTIVE
+        seat = game.to_move[0]
+        move = selectors.legal_moves_for(selectors.Viewer(game=game, seat=seat))[0]["move"]
+        services.submit_move(game_id=game.pk, user=users[seat], expected_seq=game.seq, move=move)
+    game.refresh_from_db()
+    return game
+
+
+def start(users: list, *, slug: str = "halali", **create) -> Game:
+    """Start a table of ``slug`` with ``users`` in seat order (private tables joined by their invite)."""
+    game = services.create_game(creator=users[0], engine_slug=slug, players=len(users), **create)
+    for user in users[1:]:
+        services.join_game(game_id=game.pk, user=user, invite_code=game.invite_code)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def finish_game():
+    """Return a function: play ``moves`` moves of a new game, then ``loser`` resigns (a two-player game ends)."""
+
+    def finish(winner, loser, *, moves: int = 3, slug: str = "halali", **create) -> Game:
+        game = start([winner, loser], slug=slug, **create)
+        play_moves(game, [winner, loser], moves)
+        services.resign_game(game_id=game.pk, user=loser)
+        game.refresh_from_db()
+        assert game.status == GameStatus.FINISHED
+        return game
+
+    return finish

@@ -1,0 +1,80 @@
+"""The ratings and players API: leaderboards, a player's profile and archive, paginated, as the viewer may see them."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from turnbased.play import services
+from turnbased.ratings.selectors import ARCHIVE_PAGE_SIZE
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_leaderboard_lists_ratings_best_first(alice, bob, finish_game):
+    finish_game(alice, bob)
+    body = APIClient().get("/api/ratings/?game=halali").json()
+    assert (body["game"], body["players"], body["count"], body["next"], body["previous"]) == ("halali", 2, 2, None, None)
+    assert [(row["place"], row["username"], row["rating"], row["games"]) for row in body["results"]] == [
+        (1, "alice", 1069, 1), (2, "bob", 963, 1)]
+    assert APIClient().get("/api/ratings/?game=halali&players=2").json() == body
+
+
+@pytest.mark.parametrize(("query", "status"), [
+    ("", 400), ("?game=chess", 400), ("?game=halali&players=3", 400), ("?game=halali&players=x", 400),
+    ("?game=halali&page=0", 400), ("?game=halali&page=2", 404),
+])
+def test_a_bad_leaderboard_query_is_refused_with_a_reason(query, status):
+    response = APIClient().get(f"/api/ratings/{query}")
+    assert response.status_code == status and response.json()["detail"]
+
+
+def test_a_player_profile_has_ratings_games_per_kind_reliability_and_member_since(alice, bob, finish_game,
+                                                                                  api_client_for):
+    finish_game(alice, bob)
+    finish_game(bob, alice, slug="love-letter")
+    body = api_client_for(bob).get("/api/players/alice/").json()
+    assert body["username"] == "alice" and body["member_since"].startswith(str(alice.date_joined.year))
+    assert [(row["game"], row["players"], row["rating"], row["games"]) for row in body["ratings"]] == [
+        ("halali", 2, 1069, 1), ("love-letter", 2, 963, 1)]
+    assert [(row["game"], row["played"], row["won"]) for row in body["games"]] == [
+        ("halali", 1, 1), ("love-letter", 1, 0)]
+    assert body["reliability"] == {"moves_on_time": 0, "timeouts": 0, "percent": None}
+
+
+def test_a_player_archive_is_paginated_and_filtered(alice, bob, carol, finish_game):
+    for _ in range(ARCHIVE_PAGE_SIZE):
+        finish_game(alice, bob, moves=0)
+    last = finish_game(carol, alice, slug="love-letter")
+    body = APIClient().get("/api/players/alice/games/").json()
+    assert body["count"] == ARCHIVE_PAGE_SIZE + 1 and body["previous"] is None
+    assert body["next"].endswith("/api/players/alice/games/?page=2")
+    newest = body["results"][0]
+    assert (newest["id"], newest["game"], newest["place"], newest["won"], newest["draw"]) == (
+        last.pk, "love-letter", 2, False, False)
+    assert [seat["username"] for seat in newest["seats"]] == ["carol", "alice"]
+    assert newest["rating"] == {"before": 1000, "after": 963, "delta": -37}
+    assert body["results"][1]["rating"] is None  # resigned at once: unrated
+    assert len(APIClient().get(body["next"]).json()["results"]) == 1
+    by_carol = APIClient().get("/api/players/alice/games/?opponent=carol&game=love-letter").json()
+    assert [row["id"] for row in by_carol["results"]] == [last.pk]
+    assert APIClient().get("/api/players/alice/games/?game=halali&opponent=carol").json()["count"] == 0
+
+
+@pytest.mark.parametrize(("path", "status"), [
+    ("/api/players/nobody/", 404), ("/api/players/nobody/games/", 404), ("/api/players/bot2/", 404),
+    ("/api/players/al%00ice/", 404), ("/api/players/alice/games/?opponent=b%00b", 400),
+    ("/api/players/alice/games/?game=chess", 400), ("/api/players/alice/games/?page=2", 404),
+    ("/api/players/alice/games/?page=-1", 400),
+])
+def test_bad_player_requests_are_refused_never_a_server_error(alice, path, status):
+    response = APIClient().get(path)
+    assert response.status_code == status and response.json()["detail"]
+
+
+def test_bots_appear_in_the_archive_by_their_kind(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.create_game(creator=alice, engine_slug="love-letter", players=2, bots={1: "basic"})
+    services.resign_game(game_id=game.pk, user=alice)
+    seats = APIClient().get("/api/players/alice/games/").json()["results"][0]["seats"]
+    assert seats[1] == {"index": 1, "name": "Basic bot", "username": None, "bot": "basic"}

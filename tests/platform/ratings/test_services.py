@@ -1,0 +1,145 @@
+"""Ratings move in the transaction that ends a game, once, for rated games only."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from tests.platform.ratings.conftest import play_moves, start
+from turnbased.play import services
+from turnbased.play.errors import PlayError
+from turnbased.play.models import Game, GameStatus, Move
+from turnbased.ratings.models import Rating, RatingChange
+from turnbased.ratings.services import ratings_record_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_finished_public_game_between_people_moves_both_ratings(alice, bob, finish_game):
+    game = finish_game(alice, bob, moves=3)  # three moves, then bob resigns: move 4
+    winner, loser = Rating.objects.get(user=alice), Rating.objects.get(user=bob)
+    assert (winner.game_slug, winner.players, winner.games) == ("halali", 2, 1)
+    assert winner.display > 1000 > loser.display
+    changes = {change.user_id: change for change in RatingChange.objects.filter(game=game)}
+    assert changes[alice.pk].place == 1 and changes[bob.pk].place == 2
+    assert changes[alice.pk].before == changes[bob.pk].before == 1000
+    assert (changes[alice.pk].mu_after, changes[alice.pk].sigma_after) == (winner.mu, winner.sigma)
+
+
+def test_the_next_game_starts_from_the_rating_the_last_one_left(alice, bob, finish_game):
+    finish_game(alice, bob)
+    after_first = Rating.objects.get(user=bob)
+    second = finish_game(bob, alice)
+    change = RatingChange.objects.get(game=second, user=bob)
+    assert (change.mu_before, change.sigma_before) == (after_first.mu, after_first.sigma)
+    assert Rating.objects.get(user=bob).games == 2
+
+
+def test_a_game_is_counted_once(alice, bob, finish_game):
+    game = finish_game(alice, bob)
+    before = list(Rating.objects.order_by("pk").values_list("mu", "sigma", "games"))
+    with transaction.atomic():
+        assert ratings_record_game(game=Game.objects.select_for_update().get(pk=game.pk)) == []
+    assert list(Rating.objects.order_by("pk").values_list("mu", "sigma", "games")) == before
+    assert RatingChange.objects.filter(game=game).count() == 2
+
+
+def test_the_record_of_changes_cannot_be_edited_or_deleted(alice, bob, finish_game):
+    finish_game(alice, bob)
+    change = RatingChange.objects.first()
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        RatingChange.objects.filter(pk=change.pk).update(place=2)
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        RatingChange.objects.filter(pk=change.pk).delete()
+
+
+@pytest.mark.parametrize("moves", [0, 1, 2])
+def test_a_resignation_before_move_3_rates_nobody(alice, bob, finish_game, moves):
+    game = finish_game(alice, bob, moves=moves)
+    assert game.seq == moves + 1 <= 3
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+
+
+def test_a_resignation_after_move_3_is_rated(alice, bob, finish_game):
+    game = finish_game(alice, bob, moves=3)
+    assert game.seq == 4
+    assert RatingChange.objects.filter(game=game).count() == 2
+
+
+def test_a_private_table_is_unrated(alice, bob, finish_game):
+    finish_game(alice, bob, moves=5, visibility="private")
+    assert not Rating.objects.exists()
+
+
+def test_a_table_with_a_bot_is_unrated(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.create_game(creator=alice, engine_slug="halali", players=2, bots={1: "random"})
+    while game.seq < 4:
+        game.refresh_from_db()
+        if game.to_move == [0]:
+            with django_capture_on_commit_callbacks(execute=True):  # the bot answers at once
+                play_moves(game, [alice, None], 1)
+    services.resign_game(game_id=game.pk, user=alice)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED and game.seq > 3
+    assert not Rating.objects.exists()
+
+
+def test_each_player_count_has_its_own_rating(alice, bob, carol, finish_game):
+    finish_game(alice, bob, slug="love-letter", moves=3)
+    game = start([alice, bob, carol], slug="love-letter")
+    play_moves(game, [alice, bob, carol], 3)
+    services.resign_game(game_id=game.pk, user=bob)
+    services.resign_game(game_id=game.pk, user=carol)  # alice is left alone: she wins
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    assert sorted(Rating.objects.filter(user=alice).values_list("players", flat=True)) == [2, 3]
+    places = dict(RatingChange.objects.filter(game=game).values_list("user__username", "place"))
+    # Bob and carol both left: below alice, in the engine's ranking, tied when their scores are equal.
+    scores = game.result["scores"]
+    assert places["alice"] == 1
+    if scores[1] == scores[2]:
+        assert places["bob"] == places["carol"] == 2
+    else:
+        assert {places["bob"], places["carol"]} == {2, 3}
+
+
+def test_ratings_move_in_the_transaction_that_ends_the_game(alice, bob, monkeypatch):
+    """If the ratings cannot be updated, the game does not end: the resignation is refused whole."""
+    game = start([alice, bob])
+    play_moves(game, [alice, bob], 3)
+
+    def broken(before, placed):
+        raise PlayError("ratings are down")
+
+    monkeypatch.setattr("turnbased.ratings.services.rate", broken)
+    with pytest.raises(PlayError):
+        services.resign_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    assert game.status == GameStatus.ACTIVE and game.seq == 3
+    assert not Move.objects.filter(game=game, seq=4).exists() and not Rating.objects.exists()
+
+
+def test_a_seat_a_bot_took_over_still_rates_its_person(alice, bob):
+    """A person whose seat a bot took (out of time) is rated as having left, as is one who resigns."""
+    game = start([alice, bob])
+    play_moves(game, [alice, bob], 4)
+    game.seats.filter(index=0).update(bot="random", left_at=timezone.now())  # what a timeout takeover records
+    services.resign_game(game_id=game.pk, user=bob)  # bob resigns to the bot: the engine makes seat 0 win
+    game.refresh_from_db()
+    assert game.result["winners"] == [0] and game.result["left_seats"] == [0]
+    places = dict(RatingChange.objects.filter(game=game).values_list("user__username", "place"))
+    assert places == {"alice": 1, "bob": 2}  # both left; then the winner first
+
+
+def test_a_three_player_game_ended_by_resignations_ranks_the_one_who_stayed_first(alice, bob, carol):
+    game = start([alice, bob, carol], slug="carcassonne-hg")
+    play_moves(game, [alice, bob, carol], 3)
+    services.resign_game(game_id=game.pk, user=alice)
+    services.resign_game(game_id=game.pk, user=carol)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED and game.result["winners"] == [1]
+    places = dict(RatingChange.objects.filter(game=game).values_list("user__username", "place"))
+    assert places["bob"] == 1 and places["carol"] > 1 and places["alice"] > 1
+

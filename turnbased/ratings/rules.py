@@ -1,0 +1,91 @@
+"""The rating rules: which games count, how a result becomes places, and the number people see.
+
+Pure functions over the engine contract's ``result`` (``games/base.py``: ``winners``,
+``scores``, ``ranking``, ``draw``) and the platform's record of who left; nothing
+here reads a game's own details or the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+# openskill's default model and priors: a new player is mu 25, sigma 25/3.
+MODEL = PlackettLuce()
+
+# The displayed rating: openskill's ordinal (mu - 3 sigma, the skill the player has with 99.7% certainty),
+# scaled and shifted so a new player shows 1000 and every game moves it by a few dozen points.
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 20
+
+# A game that ends with a resignation logged as one of its first moves is unrated: move n is the n-th
+# entry of the game's log (seq n), so "before move 3" is a resignation at seq 1, 2 or 3.
+RESIGNATION_UNRATED_UP_TO_SEQ = 3
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """Return the rating as people see it: round(1000 + 20 × (mu − 3 sigma))."""
+    return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(z=3.0, alpha=DISPLAY_SCALE, target=DISPLAY_BASE))
+
+
+def unrated_reason(*, private: bool, bot_seats: bool, seq: int, ended_by_resignation: bool) -> str | None:
+    """Return why a finished game does not count for ratings, or None when it does."""
+    if private:
+        return "a private table"
+    if bot_seats:
+        return "a bot held a seat"
+    if ended_by_resignation and seq <= RESIGNATION_UNRATED_UP_TO_SEQ:
+        return "ended by a resignation before move 3"
+    return None
+
+
+def places(result: dict[str, Any], seat_count: int, left: Iterable[int] = ()) -> list[int]:
+    """Return each seat's place (1 is best; seats that tie share a place, the next place skips: 1, 1, 3).
+
+    From the engine contract's result and the platform's record of the seats that ``left`` (resigned, or
+    handed to a bot when their time ran out): every seat that stayed to the end places above every seat
+    that left. Within each of the two, the ``winners`` share the top place (on a draw, with no winners,
+    every seat that stayed shares first place); the others follow in the engine's ``ranking``, and seats
+    next to each other in it with equal ``scores`` share a place.
+    """
+    left = set(left)
+    winners = {seat for seat in result.get("winners") or [] if 0 <= seat < seat_count}
+    ranking = [seat for seat in result.get("ranking") or [] if 0 <= seat < seat_count]
+    ranking += [seat for seat in range(seat_count) if seat not in ranking]
+    scores = result.get("scores") or []
+    groups: list[list[int]] = []
+    for stayed in (True, False):
+        members = [seat for seat in ranking if (seat not in left) == stayed]
+        if stayed and not winners:  # a draw
+            groups.append(members)
+            continue
+        groups.append([seat for seat in members if seat in winners])
+        run: list[int] = []
+        for seat in members:
+            if seat in winners:
+                continue
+            if run and _score(scores, seat) != _score(scores, run[-1]):
+                groups.append(run)
+                run = []
+            run.append(seat)
+        groups.append(run)
+    placed = [0] * seat_count
+    place = 1
+    for group in groups:
+        for seat in group:
+            placed[seat] = place
+        place += len(group)
+    return placed
+
+
+def _score(scores: list, seat: int) -> Any:
+    return scores[seat] if seat < len(scores) else None
+
+
+def rate(before: list[tuple[float, float]], placed: list[int]) -> list[tuple[float, float]]:
+    """Return each player's (mu, sigma) after a game, from their (mu, sigma) before and their places."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    after = MODEL.rate(teams, ranks=[float(place) for place in placed])
+    return [(team[0].mu, team[0].sigma) for team in after]

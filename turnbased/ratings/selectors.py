@@ -1,0 +1,282 @@
+"""Reads for the leaderboards, the player pages and the finished-games archive.
+
+Whatever a viewer reads here counts only the games that viewer may see: public
+games, and private ones they sit at or created (``visible_games``). Ratings
+count public games only (``rules.unrated_reason``), so they are the same for
+everyone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.paginator import Page, Paginator
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
+
+from games import engines, get_engine
+from games.base import RESIGN
+from turnbased.clocks.models import ClockKind
+from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, Visibility
+from turnbased.ratings.models import Rating, RatingChange
+from turnbased.ratings.rules import places
+
+LEADERBOARD_PAGE_SIZE = 50
+ARCHIVE_PAGE_SIZE = 20
+# Moves a person makes themselves; a timeout is a move a bot made for them when their time ran out.
+PERSON_SOURCES = (MoveSource.WEB, MoveSource.API, MoveSource.EMAIL)
+
+Viewer = AbstractBaseUser | AnonymousUser
+
+
+class NoSuchPlayer(Exception):
+    """No account has that username (bots have no page)."""
+
+
+def bot_label(bot: str) -> str:
+    """Return how a bot is named wherever a player would be: by its kind ("Basic bot")."""
+    return f"{bot.capitalize()} bot"
+
+
+def player_named(username: str) -> AbstractBaseUser:
+    """Return the active account called ``username``; raise ``NoSuchPlayer``."""
+    if not is_username(username):
+        raise NoSuchPlayer(username)
+    player = get_user_model().objects.filter(username=username, is_active=True).first()
+    if player is None:
+        raise NoSuchPlayer(username)
+    return player
+
+
+def visible_games(viewer: Viewer) -> Q:
+    """Return the condition on games that ``viewer`` may see: public, or private and theirs."""
+    public = Q(visibility=Visibility.PUBLIC)
+    if not viewer.is_authenticated:
+        return public
+    seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer))
+    return public | Q(created_by=viewer) | Q(seated)
+
+
+# -- leaderboards ---------------------------------------------------------------------------------
+
+
+def leaderboard(game_slug: str, players: int) -> QuerySet[Rating]:
+    """Return the ratings at one game and player count, best first (displayed rating, then games, then name)."""
+    return (
+        Rating.objects.filter(game_slug=game_slug, players=players)
+        .select_related("user")
+        .annotate(ordinal=F("mu") - 3 * F("sigma"))
+        .order_by("-ordinal", "-games", "user__username")
+    )
+
+
+def leaderboard_page(game_slug: str, players: int, number: int | str | None) -> Page:
+    """Return one page of a leaderboard; each rating gets its ``place`` (raises ``django.core.paginator`` errors)."""
+    page = Paginator(leaderboard(game_slug, players), LEADERBOARD_PAGE_SIZE).page(1 if number is None else number)
+    for offset, rating in enumerate(page.object_list, start=page.start_index()):
+        rating.place = offset
+    return page
+
+
+def player_counts(game_slug: str) -> list[int]:
+    """Return the player counts a game can be played with (one leaderboard each)."""
+    engine = get_engine(game_slug)
+    return list(range(engine.min_players, engine.max_players + 1))
+
+
+def ratings_of(player: AbstractBaseUser) -> list[Rating]:
+    """Return the player's ratings, by game name and then player count."""
+    names = {slug: engine.name for slug, engine in engines().items()}
+    ratings = [rating for rating in Rating.objects.filter(user=player) if rating.game_slug in names]
+    for rating in ratings:
+        rating.game_name = names[rating.game_slug]
+    return sorted(ratings, key=lambda rating: (rating.game_name, rating.players))
+
+
+# -- a player's page ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """How many finished games of one kind the player played and won."""
+
+    game_slug: str
+    name: str
+    played: int
+    won: int
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """Moves the player made in games with a clock, and the turns a bot played because their time ran out."""
+
+    moves_on_time: int
+    timeouts: int
+
+    @property
+    def percent(self) -> int | None:
+        total = self.moves_on_time + self.timeouts
+        return None if total == 0 else (100 * self.moves_on_time) // total
+
+
+def game_records(player: AbstractBaseUser, viewer: Viewer) -> list[GameRecord]:
+    """Return the player's finished games per kind, played and won, counting only games ``viewer`` may see."""
+    rows = (
+        Seat.objects.filter(user=player, game__status=GameStatus.FINISHED)
+        .filter(game__in=Game.objects.filter(visible_games(viewer)))
+        .values_list("game__engine", "index", "game__result__winners")
+    )
+    counts: dict[str, list[int]] = {}
+    for slug, index, winners in rows:
+        played_won = counts.setdefault(slug, [0, 0])
+        played_won[0] += 1
+        played_won[1] += index in (winners or [])
+    offered = engines()
+    return sorted(
+        (GameRecord(slug, offered[slug].name if slug in offered else slug, played, won)
+         for slug, (played, won) in counts.items()),
+        key=lambda record: record.name,
+    )
+
+
+def reliability(player: AbstractBaseUser, viewer: Viewer) -> Reliability:
+    """Return the player's moves on time and timeouts in clocked games that ``viewer`` may see (like BGA's karma).
+
+    A move on time is one the player made themselves (web, API or email; resigning is not a move);
+    a timeout is a turn of their seat that a bot played because their deadline passed.
+    """
+    clocked = (
+        Game.objects.filter(visible_games(viewer))
+        .filter(clock__kind__in=[ClockKind.PER_MOVE, ClockKind.BANK])
+    )
+    on_time = (
+        Move.objects.filter(user=player, source__in=PERSON_SOURCES, game__in=clocked).exclude(move=RESIGN).count()
+    )
+    # One filter() call: the seat joined is the one that made the move and is the player's.
+    timeouts = Move.objects.filter(
+        source=MoveSource.TIMEOUT, game__in=clocked, game__seats__user=player, game__seats__index=F("seat")
+    ).count()
+    return Reliability(moves_on_time=on_time, timeouts=timeouts)
+
+
+# -- the archive ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatLabel:
+    """A name at a table: a person (with their page) or a bot by its kind."""
+
+    name: str
+    username: str | None
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class ArchivedGame:
+    """One finished game in a player's archive, as the viewer may see it."""
+
+    game: Game
+    name: str
+    finished_at: datetime | None
+    seats: list[SeatLabel]
+    place: int
+    won: bool
+    draw: bool
+    summary: str
+    rating_change: RatingChange | None
+
+    @property
+    def outcome(self) -> str:
+        if self.draw:
+            return "Draw"
+        if self.won:
+            return "Won"
+        return f"{_ordinal(self.place)} of {len(self.seats)}"
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def seat_label(seat: Seat) -> SeatLabel:
+    """Return how a seat is named: the person who sat there, or for a bot's seat from the start, its kind."""
+    if seat.user_id is None:
+        return SeatLabel(name=bot_label(seat.bot or "random"), username=None, bot=seat.bot or "random")
+    return SeatLabel(name=seat.user.get_username(), username=seat.user.get_username(), bot=None)
+
+
+def archive(player: AbstractBaseUser, viewer: Viewer, *, game_slug: str | None = None,
+            opponent: str | None = None) -> QuerySet[Game]:
+    """Return the player's finished games that ``viewer`` may see, newest first, filtered by game and opponent."""
+    games = Game.objects.filter(status=GameStatus.FINISHED, seats__user=player).filter(visible_games(viewer))
+    if game_slug:
+        games = games.filter(engine=game_slug)
+    if opponent and not is_username(opponent):
+        return games.none()
+    if opponent:
+        games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user__username=opponent)
+                                    .exclude(user=player)))
+    seats = Seat.objects.select_related("user").order_by("index")
+    return games.prefetch_related(Prefetch("seats", queryset=seats)).order_by("-finished_at", "-pk")
+
+
+def archive_page(player: AbstractBaseUser, viewer: Viewer, number: int | str | None, **filters) -> Page:
+    """Return one page of the archive as ``ArchivedGame`` rows (raises ``django.core.paginator`` errors)."""
+    page = Paginator(archive(player, viewer, **filters), ARCHIVE_PAGE_SIZE).page(1 if number is None else number)
+    games = list(page.object_list)
+    changes = {
+        change.game_id: change
+        for change in RatingChange.objects.filter(user=player, game__in=[game.pk for game in games])
+    }
+    page.object_list = [_archived(game, player, changes.get(game.pk)) for game in games]
+    return page
+
+
+def _archived(game: Game, player: AbstractBaseUser, change: RatingChange | None) -> ArchivedGame:
+    seats = list(game.seats.all())
+    mine = next(seat.index for seat in seats if seat.user_id == player.pk)
+    result = game.result or {}
+    # Who left (resigned, or handed to a bot), as the seats record it once the game is over.
+    left = [seat.index for seat in seats if seat.left_at is not None or (seat.bot and seat.user_id)]
+    placed = places(result, len(seats), left) if result else [1] * len(seats)
+    offered = engines()
+    draw = bool(result.get("draw")) or not result.get("winners")
+    return ArchivedGame(
+        game=game,
+        name=offered[game.engine].name if game.engine in offered else game.engine,
+        finished_at=game.finished_at,
+        seats=[seat_label(seat) for seat in seats],
+        place=placed[mine],
+        won=mine in (result.get("winners") or []),
+        draw=draw,
+        summary=str(result.get("summary", "")),
+        rating_change=change,
+    )
+
+
+def opponents(player: AbstractBaseUser, viewer: Viewer) -> list[str]:
+    """Return the usernames of the people the player met in finished games ``viewer`` may see, by name."""
+    games = Game.objects.filter(status=GameStatus.FINISHED, seats__user=player).filter(visible_games(viewer))
+    return list(
+        get_user_model().objects.filter(seats__game__in=games).exclude(pk=player.pk)
+        .order_by("username").values_list("username", flat=True).distinct()
+    )
+
+
+def leaderboard_games() -> list[dict]:
+    """Return each game offered with the player count its leaderboard opens at."""
+    return [
+        {"slug": slug, "name": engine.name, "players": engine.default_players} for slug, engine in engines().items()
+    ]
+
+
+USERNAME = re.compile(r"[\w.@+-]{1,150}")  # Django's username characters
+
+
+def is_username(text: str) -> bool:
+    """Tell whether ``text`` could be a username (checked before it reaches a query: no NUL, no huge strings)."""
+    return bool(USERNAME.fullmatch(text))

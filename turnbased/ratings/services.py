@@ -1,0 +1,75 @@
+"""Ratings after a game: updated in the transaction that finishes it, once."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.base import RESIGN
+from turnbased.play.models import Game, GameStatus, Move, Visibility
+from turnbased.ratings.models import Rating, RatingChange
+from turnbased.ratings.rules import MODEL, places, rate, unrated_reason
+
+
+def _resigned_last(game: Game) -> int | None:
+    """Return the seat whose resignation ended the game, or None when the game ended by its own rules.
+
+    Only whether the last entry of the log is the platform's resignation is read, never a move's content.
+    """
+    entry = Move.objects.filter(game=game, seq=game.seq).values_list("seat", "move").first()
+    return entry[0] if entry is not None and entry[1] == RESIGN else None
+
+
+def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
+    """Return why the finished ``game`` does not count for ratings, or None when it does."""
+    seats = list(game.seats.all())
+    return unrated_reason(
+        private=game.visibility == Visibility.PRIVATE,
+        bot_seats=any(seat.user_id is None for seat in seats) or len(seats) < 2,
+        seq=game.seq,
+        ended_by_resignation=resigned_last is not None,
+    )
+
+
+def ratings_record_game(*, game: Game) -> list[RatingChange]:
+    """Update the ratings of the people at ``game``, which has just finished; return the changes made.
+
+    Call inside the transaction that finishes the game, with its row locked. An unrated game
+    (``rules.unrated_reason``) changes nothing, nor does a game already counted. Each player's
+    rating for the game and the table's player count is created at openskill's prior when missing,
+    then locked (in user order, so two games ending at once cannot deadlock) and moved on.
+    """
+    if game.status != GameStatus.FINISHED or not game.result:
+        return []
+    resigned_last = _resigned_last(game)
+    if game_unrated_reason(game, resigned_last) is not None:
+        return []
+    if RatingChange.objects.filter(game=game).exists():
+        return []
+    seats = sorted(game.seats.all(), key=lambda seat: seat.index)
+    with transaction.atomic():
+        Rating.objects.bulk_create(
+            [Rating(user_id=seat.user_id, game_slug=game.engine, players=len(seats), mu=MODEL.mu, sigma=MODEL.sigma)
+             for seat in seats],
+            ignore_conflicts=True,
+        )
+        ratings = {
+            rating.user_id: rating
+            for rating in Rating.objects.select_for_update()
+            .filter(game_slug=game.engine, players=len(seats), user_id__in=[seat.user_id for seat in seats])
+            .order_by("user_id")
+        }
+        # The result lists the seats that had left before the last move; a resignation that ended the game is one more.
+        left = {*game.result.get("left_seats", []), *([] if resigned_last is None else [resigned_last])}
+        placed = places(game.result, len(seats), left)
+        before = [(ratings[seat.user_id].mu, ratings[seat.user_id].sigma) for seat in seats]
+        after = rate(before, [placed[seat.index] for seat in seats])
+        changes = []
+        for seat, (mu_before, sigma_before), (mu, sigma) in zip(seats, before, after):
+            rating = ratings[seat.user_id]
+            rating.mu, rating.sigma, rating.games = mu, sigma, rating.games + 1
+            rating.save(update_fields=["mu", "sigma", "games", "updated_at"])
+            changes.append(RatingChange(
+                game=game, user_id=seat.user_id, rating=rating, seat=seat.index, place=placed[seat.index],
+                mu_before=mu_before, sigma_before=sigma_before, mu_after=mu, sigma_after=sigma,
+            ))
+        return RatingChange.objects.bulk_create(changes)

@@ -1,0 +1,92 @@
+"""Pages: the leaderboards, a player's page and their finished-games archive. Anyone may read them."""
+
+from __future__ import annotations
+
+from django.core.paginator import InvalidPage
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games import engines, get_engine
+from turnbased.ratings import selectors
+from turnbased.ratings.rules import DISPLAY_BASE, DISPLAY_SCALE
+
+
+def _player_or_404(username: str):
+    try:
+        return selectors.player_named(username)
+    except selectors.NoSuchPlayer:
+        raise Http404("No such player.") from None
+
+
+def _whole_number(raw: str | None) -> int | None:
+    """Return a query parameter of ASCII digits as a number, None when absent; 404 for anything else."""
+    if raw is None or raw == "":
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
+        raise Http404("No such page.")
+    return int(raw)
+
+
+@require_GET
+def ratings_index(request):
+    games = [
+        {"engine": engine, "player_counts": selectors.player_counts(slug)} for slug, engine in engines().items()
+    ]
+    return render(request, "ratings/index.html", {"games": games})
+
+
+@require_GET
+def leaderboard(request, game_slug: str):
+    if game_slug not in engines():
+        raise Http404("No such game.")
+    engine = get_engine(game_slug)
+    players = _whole_number(request.GET.get("players"))
+    players = engine.default_players if players is None else players
+    if players not in selectors.player_counts(game_slug):
+        raise Http404(f"{engine.name} is not played by {players}.")
+    try:
+        page = selectors.leaderboard_page(game_slug, players, _whole_number(request.GET.get("page")))
+    except InvalidPage:
+        raise Http404("No such page.") from None
+    return render(request, "ratings/leaderboard.html", {
+        "engine": engine, "players": players, "player_counts": selectors.player_counts(game_slug), "page": page,
+        "display_base": DISPLAY_BASE, "display_scale": DISPLAY_SCALE,
+    })
+
+
+@require_GET
+def player_profile(request, username: str):
+    player = _player_or_404(username)
+    return render(request, "ratings/player.html", {
+        "player": player,
+        "records": selectors.game_records(player, request.user),
+        "ratings": selectors.ratings_of(player),
+        "reliability": selectors.reliability(player, request.user),
+    })
+
+
+@require_GET
+def player_games(request, username: str):
+    player = _player_or_404(username)
+    game_slug = request.GET.get("game") or None
+    if game_slug is not None and game_slug not in engines():
+        raise Http404("No such game.")
+    opponent = request.GET.get("opponent") or None
+    if opponent is not None and not selectors.is_username(opponent):
+        raise Http404("No such player.")
+    try:
+        page = selectors.archive_page(player, request.user, _whole_number(request.GET.get("page")),
+                                      game_slug=game_slug, opponent=opponent)
+    except InvalidPage:
+        raise Http404("No such page.") from None
+    filters = {key: value for key, value in (("game", game_slug), ("opponent", opponent)) if value}
+    return render(request, "ratings/player_games.html", {
+        "player": player,
+        "page": page,
+        "engines": engines().values(),
+        "opponents": selectors.opponents(player, request.user),
+        "game_slug": game_slug,
+        "opponent": opponent,
+        "filters": filters,
+    })
