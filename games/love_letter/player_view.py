@@ -2,9 +2,9 @@
 
 Implements the visibility spec of the rules file, §7: a seat sees the public
 standing state, its own hand, its private log for the current round and its
-card tracker; a spectator (seat None) sees public information only. The state
-keeps the round's private events and each seat's knowledge of the others'
-hands (``engine._emit``), so a view reads no event log.
+card tracker (counts from public cards and its own hand only, §7.4); a
+spectator (seat None) sees public information only. The state keeps the
+round's private events (``engine._emit``), so a view reads no event log.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "last_round": _copied(state["last_round"]),
         "winners": None if state["winners"] is None else list(state["winners"]),
     }
-    result["tracker"] = tracker.track(result, [None] * n if seat is None else state["known"][seat])
+    result["tracker"] = tracker.track(result)
     return result
 
 
