@@ -31,7 +31,8 @@ def replay(game: dict, moves: int) -> dict:
 
 
 def without_tracker(view: dict) -> dict:
-    return {key: value for key, value in view.items() if key != "tracker"}
+    """Return the view without what issue 12 changed: the tracker, and the new ``last_play``."""
+    return {key: value for key, value in view.items() if key not in ("tracker", "last_play")}
 
 
 def digest(value) -> str:

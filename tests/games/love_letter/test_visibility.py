@@ -149,6 +149,7 @@ def test_view_for_a_seat_has_the_standing_state_of_section_7_1():
         "face_up_removed",
         "hand",
         "private_log",
+        "last_play",
         "last_round",
         "winners",
         "tracker",
