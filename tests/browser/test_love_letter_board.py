@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.test_content_security_policy import PRINCESS_IN_HAND
 from tests.browser.test_play_in_browser import log_in
+from turnbased.play import services
 from turnbased.accounts.models import profile_of
 from turnbased.play.models import Move
 
@@ -121,3 +123,20 @@ def test_with_confirmation_off_a_complete_move_is_sent_at_once(browser, live_ser
     page.get_by_role("button", name="King, 6", exact=True).click()
     page.wait_for_selector("text=Waiting for bob")
     assert moves_of(game) == [{"card": "guard", "target": 1, "guess": "king"}]
+
+
+def test_the_princess_asks_even_with_confirmation_off(browser, live_server, alice, bob):
+    profile = profile_of(alice)
+    profile.confirm_moves = False
+    profile.save()
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=2,
+                                options={"deck": PRINCESS_IN_HAND, "first_player": 0})
+    services.join_game(game_id=game.pk, user=bob)
+    page = open_board(browser, live_server, game)
+    page.get_by_role("button", name="Princess, 8", exact=True).click()
+    assert "You play the Princess: you are out of the round." in page.inner_text(".ll-summary")
+    page.wait_for_timeout(600)
+    assert moves_of(game) == []
+    page.get_by_role("button", name="Confirm", exact=True).click()
+    page.wait_for_selector("text=played the Princess")
+    assert moves_of(game) == [{"card": "princess"}]
