@@ -140,3 +140,34 @@ def test_the_princess_asks_even_with_confirmation_off(browser, live_server, alic
     page.get_by_role("button", name="Confirm", exact=True).click()
     page.wait_for_selector("text=played the Princess")
     assert moves_of(game) == [{"card": "princess"}]
+
+
+# 2019 edition: set aside, three face up, alice's Chancellor, bob's Priest, alice draws a Guard, then the
+# Spy and the Handmaid her Chancellor draws.
+CHANCELLOR_2019 = ["princess", "king", "countess", "baron", "chancellor", "priest", "guard", "spy", "handmaid",
+                   "spy", "guard", "guard", "guard", "guard", "guard", "priest", "baron", "handmaid", "prince", "prince",
+                   "chancellor"]
+
+
+def test_the_2019_chancellor_keeps_one_card_and_orders_the_bottom(browser, live_server, alice, bob):
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=2,
+                                options={"edition": "2019", "deck": CHANCELLOR_2019, "first_player": 0})
+    services.join_game(game_id=game.pk, user=bob)
+    page = open_board(browser, live_server, game)
+    assert page.get_by_role("button", name="Chancellor, 6", exact=True).is_visible()
+    assert page.locator(".ll-row .ll-card").nth(0).inner_text().split("\n")[:2] == ["7", "King"]  # 2019 values
+    page.get_by_role("button", name="Chancellor, 6", exact=True).click()
+    assert "keep one card and put the others on the bottom of the deck" in page.inner_text(".ll-summary")
+    page.get_by_role("button", name="Confirm", exact=True).click()
+    page.wait_for_selector('.ll-board.ll-js[data-phase="await_chancellor"]')
+    hand = page.locator(".ll-hand .ll-big")
+    assert [hand.nth(i).get_attribute("data-card") for i in range(3)] == ["guard", "spy", "handmaid"]
+
+    page.get_by_role("button", name="Handmaid, 4", exact=True).click()
+    assert "click the card to put at the very bottom" in page.inner_text(".ll-prompt")
+    page.get_by_role("button", name="Spy, 0", exact=True).click()
+    assert ("You keep the Handmaid and put the Guard and then the Spy on the bottom of the deck (the Spy lowest)."
+            in page.inner_text(".ll-summary"))
+    page.get_by_role("button", name="Confirm", exact=True).click()
+    page.wait_for_selector("text=Waiting for bob")
+    assert moves_of(game) == [{"card": "chancellor"}, {"keep": "handmaid", "bottom": ["guard", "spy"]}]
