@@ -41,25 +41,21 @@ def distributions(view: dict[str, Any], history: list[dict[str, Any]]) -> dict[i
     """Return, per opponent in the round, the odds of each card type in its hand, from the viewer's knowledge.
 
     A card known for certain (a Priest look, a Baron comparison or a King
-    trade the viewer took part in, still valid) has odds 1. Otherwise the
-    tracker's counts are used, less the cards known in other hands and the
-    types a Guard just named wrongly.
+    trade the viewer took part in, still valid: ``follow_looks`` over the
+    viewer's own events) has odds 1. Otherwise the tracker's counts (public
+    cards and the viewer's hand only) are used, less the cards known in other
+    hands and the types a Guard just named wrongly.
     """
     events = round_events(history)
     misses = guard_misses(events)
     followed = follow_looks(view, events)
     tracker = view["tracker"]
-    known = {}
-    for entry in tracker["opponents"]:
-        card = entry["known"] or followed.get(entry["seat"])
-        if card:
-            known[entry["seat"]] = card
+    known = {entry["seat"]: followed[entry["seat"]] for entry in tracker["opponents"] if entry["seat"] in followed}
     unseen = {row["card"]: row["unseen"] for row in tracker["cards"]}
     pool = tracker["unknown_cards"]
-    for entry in tracker["opponents"]:
-        card = known.get(entry["seat"])
-        if card and not entry["known"] and unseen.get(card, 0) > 0:
-            unseen[card] -= 1  # known to us beyond the tracker's rule: no longer among the unknown cards
+    for card in known.values():
+        if unseen.get(card, 0) > 0:
+            unseen[card] -= 1  # known to us: no longer among the unknown cards
             pool -= 1
     odds = {}
     for entry in tracker["opponents"]:
@@ -79,9 +75,8 @@ def distributions(view: dict[str, Any], history: list[dict[str, Any]]) -> dict[i
 def follow_looks(view: dict[str, Any], events: list[dict[str, Any]]) -> dict[int, str]:
     """Return the opponents' cards we saw this round (Priest, Baron, King) and they still hold for sure.
 
-    Unlike the tracker (rules §8 note), a look survives the looked-at
-    player's turn when the card they played is not the one we saw: they
-    kept it.
+    A look survives the looked-at player's turn when the card they played is
+    not the one we saw: they kept it.
     """
     me = view["you"]
     known: dict[int, str] = {}

@@ -2,9 +2,9 @@
 
 Implements the visibility spec of the rules file, §7: a seat sees the public
 standing state, its own hand, its private log for the current round and its
-card tracker; a spectator (seat None) sees public information only. The state
-keeps the round's private events and each seat's knowledge of the others'
-hands (``engine._emit``), so a view reads no event log.
+card tracker (counts from public cards and its own hand only, §7.4); a
+spectator (seat None) sees public information only. The state keeps the
+round's private events (``engine._emit``), so a view reads no event log.
 """
 
 from __future__ import annotations
@@ -61,11 +61,36 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
             for entry in state["private"]
             if seat is not None and seat in entry["visible_to"]
         ],
+        "last_play": _last_play(state),
         "last_round": _copied(state["last_round"]),
         "winners": None if state["winners"] is None else list(state["winners"]),
     }
-    result["tracker"] = tracker.track(result, [None] * n if seat is None else state["known"][seat])
+    result["tracker"] = tracker.track(result)
     return result
+
+
+def _last_play(state: dict[str, Any]) -> dict[str, int] | None:
+    """Return the card played last this round as ``{seat, discard}`` (its index in that seat's discards), or None.
+
+    Public facts only: every turn starts with its player's draw (the round's
+    ``drew_card`` entries give each turn's player) and a played card ends up
+    last among that player's "played" discards. None before the round's first
+    play, and when a player has left the game since (a turn, or the game,
+    may then have ended without a play).
+    """
+    left = state.get("left") or [False] * len(state["players"])
+    if state["phase"] == "over" and any(left):
+        return None
+    turn = state["turn"] - 1 if state["phase"] == "await_play" else state["turn"]
+    seat = next(
+        (entry["data"]["seat"] for entry in state["private"] if entry["kind"] == "drew_card" and entry["turn"] == turn),
+        None,
+    )
+    if seat is None or left[seat]:
+        return None
+    discards = state["discards"][seat]
+    played = [index for index, entry in enumerate(discards) if entry["how"] == "played"]
+    return {"seat": seat, "discard": played[-1]} if played else None
 
 
 def _copied(value: Any) -> Any:

@@ -1,10 +1,12 @@
 """Card tracker for Love Letter (classic and 2019 editions): rules §8, BGA "Tips loveletter".
 
-The tracker sees only what one viewer may know: the public standing state,
-the viewer's own hand and what the events of the current round visible to
-them taught it about other hands (``learn``, folded over those events as they
-happen: the engine keeps one such row per seat). It never reads the rest of
-the engine state, so it cannot use hidden information.
+``track`` counts from one viewer's view only: the discard piles, the cards
+removed face up and the viewer's own hand (rules §7.4: the server never
+states what a player "currently knows" of another hand). It never reads the
+engine state, so it cannot use hidden information.
+
+``learn`` folds what a seat saw of other hands from the round's events; the
+engine keeps one such row per seat (``state["known"]``), which no view shows.
 """
 
 from __future__ import annotations
@@ -83,26 +85,26 @@ def known_hands(log: list[dict[str, Any]], viewer: int | None, seats: int) -> li
     return known
 
 
-def track(view: dict[str, Any], known: list[str | None]) -> dict[str, Any]:
-    """Return the §8 tracker for the viewer of ``view``, given what it knows of each seat's hand (``learn``)."""
+def track(view: dict[str, Any]) -> dict[str, Any]:
+    """Return the §8 tracker for the viewer of ``view``: counts from discards, face-up cards and its own hand.
+
+    Rules §7.4: the server states nothing about what a player "currently
+    knows" of another hand (a look goes stale as soon as that hand is played
+    from or traded). What a Priest, Baron or King showed stays in the
+    viewer's private log; every card in another hand counts as unknown here.
+    """
     edition = view["edition"]
     viewer = view["you"]
     seats = view["seats"]
-    known = {
-        seat["seat"]: known[seat["seat"]]
-        for seat in seats
-        if seat["in_round"] and seat["seat"] != viewer and known[seat["seat"]] is not None
-    }
 
     accounted: Counter[str] = Counter()
     for seat in seats:
         accounted.update(entry["card"] for entry in seat["discards"])
     accounted.update(view["face_up_removed"])
     accounted.update(view.get("hand") or [])
-    accounted.update(known.values())
 
     opponents = [seat for seat in seats if seat["in_round"] and seat["seat"] != viewer]
-    unknown_in_hands = sum(seat["hand_count"] - (1 if seat["seat"] in known else 0) for seat in opponents)
+    unknown_in_hands = sum(seat["hand_count"] for seat in opponents)
     pool = view["deck_count"] + unknown_in_hands + (1 if view["set_aside_present"] else 0)
 
     rows = []
@@ -124,16 +126,12 @@ def track(view: dict[str, Any], known: list[str | None]) -> dict[str, Any]:
     return {
         "cards": rows,
         "unknown_cards": pool,
-        "opponents": [_opponent(seat, known.get(seat["seat"]), probabilities) for seat in opponents],
-    }
-
-
-def _opponent(seat: dict[str, Any], known: str | None, probabilities: dict[str, float]) -> dict[str, Any]:
-    """Return one opponent's entry: the card known for certain, and odds for its unknown cards."""
-    unknown = seat["hand_count"] - (1 if known else 0)
-    return {
-        "seat": seat["seat"],
-        "known": known,
-        "unknown_count": unknown,
-        "probabilities": dict(probabilities) if unknown else None,
+        "opponents": [
+            {
+                "seat": seat["seat"],
+                "unknown_count": seat["hand_count"],
+                "probabilities": dict(probabilities) if seat["hand_count"] else None,
+            }
+            for seat in opponents
+        ],
     }

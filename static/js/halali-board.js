@@ -1,7 +1,9 @@
 /* Halali! board: click a face-down tile to flip it; click one of your tiles to light up its
- * destinations, click one to move. Every move posted is a legal move's JSON taken verbatim from
- * the board's data-move attributes. The panel is replaced by htmx after each move, so the board
- * is set up again from scratch on every htmx:load; nothing survives a swap. */
+ * destinations, click one to move. Either way the board first says in words what the move will do
+ * and waits for Confirm (Cancel or Esc drops it); the account setting "Confirm moves on the board"
+ * (data-confirm="off") sends it on the click instead. Every move posted is a legal move's JSON
+ * taken verbatim from the board's data-move attributes. The panel is replaced by htmx after each
+ * move, so the board is set up again from scratch on every htmx:load; nothing survives a swap. */
 (function () {
   "use strict";
   if (window.HalaliBoard) return; // htmx re-runs this script when it swaps the panel in
@@ -23,6 +25,10 @@
     var hint = board.querySelector(".hb-hint");
     var idle = hint ? hint.getAttribute("data-idle") || "" : "";
     var selected = null;
+    var confirming = board.getAttribute("data-confirm") !== "off";
+    var ask = board.querySelector(".hb-confirm");
+    var askText = ask && ask.querySelector(".hb-confirm-text");
+    var proposed = null; // the tile or destination whose move waits for Confirm
     if (!svg) return;
 
     svg.querySelectorAll(".hb-tile").forEach(function (tile) {
@@ -46,7 +52,65 @@
       });
     }
 
+    var DIRECTIONS = { N: "north", E: "east", S: "south", W: "west" };
+
+    function kindAt(square) {
+      var tile = svg.querySelector('.hb-tile.hb-up[data-square="' + square + '"]');
+      return tile ? tile.getAttribute("data-kind") : null;
+    }
+
+    function describe(el) {
+      if (el.classList.contains("hb-tile")) {
+        return "Turn over the face-down tile on " + el.getAttribute("data-square") + ": this cannot be undone.";
+      }
+      var from = el.getAttribute("data-from");
+      var kind = kindAt(from) || "tile";
+      var to = el.getAttribute("data-to");
+      if (to === "out") {
+        return "The " + kind + " on " + from + " leaves the forest through the " + DIRECTIONS[el.getAttribute("data-exit")] +
+          " exit, and you keep it.";
+      }
+      var taken = kindAt(to);
+      return taken ? "The " + kind + " on " + from + " takes the " + taken + " on " + to + "."
+        : "Move the " + kind + " from " + from + " to " + to + ".";
+    }
+
+    function unpropose() {
+      if (!proposed) return;
+      proposed.classList.remove("hb-picked");
+      proposed = null;
+      if (ask) ask.hidden = true;
+    }
+
+    /* Show what the move of ``el`` (a face-down tile or a destination) will do; send it when not confirming. */
+    function propose(el) {
+      if (!confirming || !ask) {
+        submit(el.getAttribute("data-move"));
+        return;
+      }
+      unpropose();
+      proposed = el;
+      el.classList.add("hb-picked");
+      askText.textContent = describe(el) + " Confirm?";
+      ask.hidden = false;
+      say("Confirm or cancel your move.");
+      ask.querySelector(".hb-confirm-go").focus();
+    }
+
+    function cancelProposal() {
+      var back = proposed;
+      unpropose();
+      if (back && back.classList.contains("hb-dest") && selected) {
+        say("Pick another destination, or Esc to choose another tile.");
+        back.focus();
+      } else {
+        deselect();
+        if (back) back.focus();
+      }
+    }
+
     function deselect() {
+      unpropose();
       if (!selected) return;
       selected.classList.remove("hb-selected");
       selected.setAttribute("aria-pressed", "false");
@@ -83,6 +147,7 @@
       board.classList.add("hb-busy");
       input.value = json;
       input.disabled = false;
+      if (ask) ask.hidden = true;
       say("Sending your move…");
       if (form.requestSubmit) form.requestSubmit();
       else form.submit();
@@ -91,7 +156,7 @@
     function act(target, byKeyboard) {
       var dest = target.closest(".hb-dest");
       if (dest && svg.contains(dest)) {
-        submit(dest.getAttribute("data-move"));
+        if (dest.classList.contains("hb-on")) propose(dest);
         return true;
       }
       var tile = target.closest(".hb-tile");
@@ -101,7 +166,7 @@
       }
       if (tile.getAttribute("data-move")) {
         deselect();
-        submit(tile.getAttribute("data-move"));
+        propose(tile);
       } else if (tile === selected) {
         deselect();
       } else {
@@ -115,7 +180,9 @@
     });
     svg.addEventListener("keydown", function (event) {
       if (event.key === "Escape") {
-        if (selected) {
+        if (proposed) {
+          cancelProposal();
+        } else if (selected) {
           var back = selected;
           deselect();
           back.focus();
@@ -128,6 +195,18 @@
         }
       }
     });
+    if (ask) {
+      ask.querySelector(".hb-confirm-go").addEventListener("click", function () {
+        if (proposed) submit(proposed.getAttribute("data-move"));
+      });
+      ask.querySelector(".hb-confirm-cancel").addEventListener("click", cancelProposal);
+      ask.addEventListener("keydown", function (event) {
+        if (event.key === "Escape") {
+          event.preventDefault();
+          cancelProposal();
+        }
+      });
+    }
     board.addEventListener("htmx:responseError", function () {
       board.classList.remove("hb-busy");
     });

@@ -39,6 +39,7 @@ def test_the_princess_asks_first(browser, live_server, alice, bob):
     services.join_game(game_id=game.pk, user=bob)
     page = log_in(browser, live_server, "alice")
     page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.click("details.ll-fallback > summary")  # the written-out moves, under the cards
     questions = []
 
     page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))

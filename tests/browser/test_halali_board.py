@@ -1,4 +1,5 @@
-"""Halali! in a real browser: flip a tile by clicking it, pick a tile, see its destinations light up, move."""
+"""Halali! in a real browser: flip a tile by clicking it, pick a tile, see its destinations light up, move; each move
+waits for Confirm unless the player turned confirmation off."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 
 from tests.browser.test_play_in_browser import log_in
 from tests.platform.play.test_halali_board import layout
+from turnbased.accounts.models import profile_of
 from turnbased.play import services
 from turnbased.play.models import Move
 
@@ -36,8 +38,10 @@ def test_flip_select_and_move_on_the_board(browser, live_server, alice, bob, tmp
     assert page.get_attribute('[aria-label="hunter aiming west at e4"]', "data-dir") == "W"
 
     moves_before = Move.objects.filter(game=game).count()
-    # Flip c4 by clicking the face-down tile.
+    # Flip c4 by clicking the face-down tile, then confirming.
     page.click('.hb-tile[aria-label="face-down tile at c4"]')
+    assert "Turn over the face-down tile on c4" in page.inner_text(".hb-confirm-text")
+    page.click(".hb-confirm-go")
     page.wait_for_selector("text=Waiting for bob")
     assert page.get_attribute('.hb-tile[data-square="c4"]', "data-kind") == "fox"
     assert Move.objects.filter(game=game).count() == moves_before + 1
@@ -63,6 +67,8 @@ def test_flip_select_and_move_on_the_board(browser, live_server, alice, bob, tmp
     assert page.locator(".hb-dest.hb-on").count() == 0
     fox.click()
     page.click('.hb-dest.hb-on[data-to="c3"]')
+    assert page.inner_text(".hb-confirm-text") == "The fox on c4 takes the duck on c3. Confirm?"
+    page.click(".hb-confirm-go")
     page.wait_for_selector("text=Waiting for bob")
     assert Move.objects.filter(game=game).count() == moves_before + 3
     last = Move.objects.filter(game=game).order_by("-seq").first()
@@ -88,6 +94,52 @@ def test_keyboard_selects_a_tile_and_moves_it(browser, live_server, alice, bob):
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.getAttribute('data-to')") == "d4"
     page.keyboard.press("Enter")
+    assert page.inner_text(".hb-confirm-text") == "Move the fox from c4 to d4. Confirm?"
+    assert page.evaluate("document.activeElement.textContent") == "Confirm"
+    page.keyboard.press("Enter")
     page.wait_for_selector("text=Waiting for bob")
     assert Move.objects.filter(game=game).order_by("-seq").first().move == {"from": "c4", "to": "d4"}
     page.context.close()
+
+
+def halali_game(alice, bob):
+    game = services.create_game(
+        creator=alice, engine_slug="halali", players=2, options={"layout": layout(), "first_blue": 0}
+    )
+    services.join_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    return game
+
+
+def test_a_flip_waits_for_confirm_and_cancel_or_escape_turn_nothing_over(browser, live_server, alice, bob):
+    game = halali_game(alice, bob)
+    page = log_in(browser, live_server, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector(".hb-board.hb-js")
+    assert not page.locator(".hb-confirm").is_visible()
+    page.click('.hb-tile[data-square="c4"]')
+    assert page.locator(".hb-confirm").is_visible()
+    assert "hb-picked" in page.get_attribute('.hb-tile[data-square="c4"]', "class")
+    page.click(".hb-confirm-cancel")
+    assert not page.locator(".hb-confirm").is_visible()
+    assert "hb-picked" not in page.get_attribute('.hb-tile[data-square="c4"]', "class")
+    page.click('.hb-tile[data-square="b2"]')
+    page.keyboard.press("Escape")
+    assert not page.locator(".hb-confirm").is_visible()
+    page.wait_for_timeout(600)
+    assert Move.objects.filter(game=game).count() == 0
+    assert page.locator(".hb-tile.hb-down").count() == 48
+
+
+def test_with_confirmation_off_a_click_flips_at_once(browser, live_server, alice, bob):
+    profile = profile_of(alice)
+    profile.confirm_moves = False
+    profile.save()
+    game = halali_game(alice, bob)
+    page = log_in(browser, live_server, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector(".hb-board.hb-js")
+    assert page.get_attribute(".hb-board", "data-confirm") == "off"
+    page.click('.hb-tile[data-square="c4"]')
+    page.wait_for_selector("text=Waiting for bob")
+    assert Move.objects.filter(game=game).order_by("-seq").first().move == {"flip": "c4"}

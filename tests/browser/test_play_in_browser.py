@@ -30,7 +30,8 @@ def test_a_move_in_one_browser_refreshes_the_other(browser, live_server, alice, 
     assert "Your turn." in alice_page.inner_text("#panel")
     assert "Card tracker" in alice_page.inner_text("#panel")
     alice_page.screenshot(path=str(tmp_path / "alice-turn.png"), full_page=True)
-    alice_page.get_by_role("button", name="handmaid", exact=True).click()
+    alice_page.get_by_role("button", name="Handmaid, 4", exact=True).click()
+    alice_page.get_by_role("button", name="Confirm", exact=True).click()
     alice_page.wait_for_selector("text=Waiting for bob")
 
     # No reload: htmx polls the panel and swaps it when the position changes.

@@ -167,7 +167,7 @@ def test_love_letter_bot_never_sees_the_opponent_hand_or_the_deck(monkeypatch):
     assert received[0] == received[1]
     view = received[0][0]
     assert view["hand"] == ["handmaid", "priest"]
-    assert view["tracker"]["opponents"][0]["known"] is None
+    assert view["tracker"]["opponents"][0]["unknown_count"] == 1
 
 
 def test_basic_bot_inputs_ignore_hidden_love_letter_cards_over_a_whole_turn(monkeypatch):

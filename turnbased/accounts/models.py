@@ -24,6 +24,11 @@ class Profile(models.Model):
         default=12, help_text="Email a reminder this many hours before a deadline (0: no reminders)."
     )
     absence_allowance_days = models.PositiveSmallIntegerField(default=30, help_text="Days of absence per year.")
+    confirm_moves = models.BooleanField(
+        "Confirm moves on the board", default=True,
+        help_text="Ask before a board sends a move: pick it, read what it will do, then confirm or cancel. "
+                  "Untick to play on one click.",
+    )
 
     def __str__(self) -> str:
         return f"profile of {self.user_id}"

@@ -42,7 +42,6 @@ def test_given_new_two_player_round_then_unseen_counts_exclude_face_up_and_own_h
     assert rows(track)["guard"] == {"card": "guard", "value": 1, "copies": 5, "unseen": 4, "probability": 4 / 11}
     assert opponent(track, 1) == {
         "seat": 1,
-        "known": None,
         "unknown_count": 1,
         "probabilities": {row["card"]: row["probability"] for row in track["cards"]},
     }
@@ -63,46 +62,59 @@ def test_given_spectator_then_tracker_uses_public_information_only():
     track = tracker(state, None)
     # Deck, the three hands (Bob's 2 during his turn) and the set-aside card are unknown.
     assert track["unknown_cards"] == len(state["deck"]) + 4 + 1
-    assert all(entry["known"] is None for entry in track["opponents"])
     assert rows(track)["priest"]["unseen"] == 1  # only the played Priest is accounted for
 
 
-def test_given_priest_look_then_card_is_known_until_the_target_plays():
-    state = deal(["guard", "baron", "guard"], ["priest", "handmaid"])
-    state, _ = act(state, {"card": "priest", "target": 1})
-    # Bob has drawn (his turn): he still certainly holds the Baron, next to one unknown card.
-    track = tracker(state, 0)
-    assert opponent(track, 1)["known"] == "baron" and opponent(track, 1)["unknown_count"] == 1
-    assert rows(track)["baron"]["unseen"] == 1
-    assert opponent(tracker(state, 2), 1)["known"] is None  # Carol never saw it
-    state, _ = act(state, {"card": "handmaid"})
-    # Bob played: he may have played the seen card or kept it, so the look is stale (§8 note).
-    assert opponent(tracker(state, 0), 1)["known"] is None
+def keys(value) -> set[str]:
+    """Return every dict key anywhere in a JSON value."""
+    if isinstance(value, dict):
+        return set(value) | set().union(*(keys(item) for item in value.values()))
+    if isinstance(value, list):
+        return set().union(*(keys(item) for item in value))
+    return set()
 
 
-def test_given_king_trade_then_each_side_knows_the_card_it_gave():
-    state = deal(["baron", "priest", "guard"], ["king"])
-    state, _ = act(state, {"card": "king", "target": 1})
-    assert opponent(tracker(state, 0), 1)["known"] == "baron"
-    assert opponent(tracker(state, 1), 0)["known"] == "priest"
-    assert opponent(tracker(state, 2), 0)["known"] is None
+def test_given_priest_look_then_king_trade_then_no_view_states_what_anyone_knows_of_another_hand():
+    # Alice holds Guard + Priest, Bob the Baron (then draws the King), Carol the Handmaid.
+    state = deal(["guard", "baron", "handmaid"], ["priest", "king", "guard"])
+    state, _ = act(state, {"card": "priest", "target": 1})  # Alice sees Bob's Baron
+    state, _ = act(state, {"card": "king", "target": 2})  # Bob trades it to Carol for her Handmaid
+    assert state["hands"] == [["guard"], ["handmaid"], ["baron", "guard"]]
+    for seat in (None, 0, 1, 2):
+        view = ENGINE.view(state, seat)
+        # Rules §7.4: nothing in the view claims a card in another hand, however it was learnt.
+        assert not {"known", "certain"} & keys(view)
+        for entry in view["tracker"]["opponents"]:
+            hand_count = view["seats"][entry["seat"]]["hand_count"]
+            assert entry == {"seat": entry["seat"], "unknown_count": hand_count, "probabilities": entry["probabilities"]}
+        # Only discards, the viewer's own hand (and face-up cards, none at three) are accounted for.
+        own = view["hand"] or []
+        for card, row in rows(view["tracker"]).items():
+            discarded = sum(entry["card"] == card for seat_view in view["seats"] for entry in seat_view["discards"])
+            assert row["unseen"] == row["copies"] - discarded - own.count(card), (seat, card)
+        assert ENGINE.view(perturbed(state, seat, random.Random(seat or 0)), seat)["tracker"] == view["tracker"]
+    # The two Barons: Alice saw one (now traded to Carol) and Bob gave it away; both still count it unseen.
+    assert rows(tracker(state, 0))["baron"]["unseen"] == 2
+    assert rows(tracker(state, 1))["baron"]["unseen"] == 2
+    assert rows(tracker(state, 2))["baron"]["unseen"] == 1  # Carol holds it
+    # What the look and the trade showed stays in the private logs, as moments in time.
+    alice = ENGINE.view(state, 0)["private_log"]
+    assert [entry["text"] for entry in alice if entry["kind"] == "priest_saw"] == ["You saw Bob's card: Baron."]
+    bob = ENGINE.view(state, 1)["private_log"]
+    assert [entry["text"] for entry in bob if entry["kind"] == "king_traded"] == [
+        "King trade: You received the Handmaid, Carol received the Baron."
+    ]
+    assert "Baron 2" in ENGINE.view_text(ENGINE.view(state, 0))  # the email's count agrees
 
 
-def test_given_baron_tie_then_both_sides_know_the_other_card():
+def test_given_baron_tie_then_the_tracker_still_counts_only_public_cards():
     state = deal(["guard", "guard", "priest"], ["baron"])
     state, _ = act(state, {"card": "baron", "target": 1})
-    assert opponent(tracker(state, 0), 1)["known"] == "guard"
-    assert opponent(tracker(state, 1), 0)["known"] == "guard"
-    assert opponent(tracker(state, 2), 1)["known"] is None
-
-
-def test_given_prince_on_a_known_player_then_the_knowledge_is_dropped():
-    state = deal(["guard", "baron", "guard", "guard"], ["priest", "guard", "prince"])
-    state, _ = act(state, {"card": "priest", "target": 2})  # Alice sees Carol's Guard
-    state, _ = act(state, {"card": "guard", "target": 3, "guess": "king"})  # Bob misses
-    assert opponent(tracker(state, 0), 2)["known"] == "guard"
-    state, _ = act(state, {"card": "prince", "target": 2})  # Carol on herself: discards the Guard
-    assert opponent(tracker(state, 0), 2)["known"] is None
+    # Both saw a Guard in the other's hand; the tracker counts only the viewer's own Guard and the Baron.
+    assert rows(tracker(state, 0))["guard"]["unseen"] == 4
+    assert state["hands"][1] == ["guard", "guard"]  # Bob has drawn another: his own two only
+    assert rows(tracker(state, 1))["guard"]["unseen"] == 3
+    assert [entry["unknown_count"] for entry in tracker(state, 0)["opponents"]] == [2, 1]  # Bob's two, Carol's one
 
 
 def test_given_states_differing_only_in_hidden_cards_then_tracker_is_the_same():
@@ -121,6 +133,6 @@ def test_over_random_games_tracker_is_consistent_for_every_viewer(edition, playe
             track = tracker(state, seat)
             assert all(row["unseen"] >= 0 for row in track["cards"])
             assert sum(row["unseen"] for row in track["cards"]) == track["unknown_cards"]
-            for entry in track["opponents"]:
-                if entry["known"] is not None:
-                    assert entry["known"] in state["hands"][entry["seat"]]
+            assert [entry["unknown_count"] for entry in track["opponents"]] == [
+                len(state["hands"][other]) for other in range(players) if other != seat and state["in_round"][other]
+            ]

@@ -124,9 +124,10 @@ def test_over_whole_random_games_no_view_or_event_leaks_hidden_cards(edition, pl
                     "chancellor_kept",
                 }
                 assert seat is not None
+            # Rules §7.4: no claim about another hand; every card in it counts as unknown.
             for opponent in view["tracker"]["opponents"]:
-                if opponent["known"]:
-                    assert seat is not None and opponent["known"] in json.dumps(view["private_log"])
+                assert opponent["unknown_count"] == len(state["hands"][opponent["seat"]])
+                assert set(opponent) == {"seat", "unknown_count", "probabilities"}
 
 
 def test_view_for_a_seat_has_the_standing_state_of_section_7_1():
@@ -148,6 +149,7 @@ def test_view_for_a_seat_has_the_standing_state_of_section_7_1():
         "face_up_removed",
         "hand",
         "private_log",
+        "last_play",
         "last_round",
         "winners",
         "tracker",

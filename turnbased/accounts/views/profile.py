@@ -1,4 +1,4 @@
-"""Account settings (time zone, reminders, links to the rest) and absences."""
+"""Account settings (time zone, reminders, confirming moves, links to the rest) and absences."""
 
 from django import forms
 from django.contrib import messages
@@ -24,7 +24,7 @@ from turnbased.play.errors import InvalidRequest
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ("time_zone", "reminder_lead_hours")
+        fields = ("time_zone", "reminder_lead_hours", "confirm_moves")
 
 
 class AbsenceForm(forms.Form):
@@ -35,7 +35,7 @@ class AbsenceForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_settings(request):
-    """Time zone (for weekends and dates) and the reminder lead time; links to the other account pages."""
+    """Time zone (for weekends and dates), the reminder lead time and move confirmation; links to the other pages."""
     form = ProfileForm(request.POST or None, instance=profile_of(request.user))
     if request.method == "POST" and form.is_valid():
         form.save()
