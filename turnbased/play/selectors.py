@@ -26,6 +26,7 @@ from turnbased.clocks.services import seats_with_time
 from turnbased.play import store
 from turnbased.play.errors import GameNotFound
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
+from turnbased.play.prepared import PreparedQuery
 
 # The game page shows the entries of this many latest moves; older ones come a page at a time.
 HISTORY_PAGE_MOVES = 10
@@ -56,6 +57,14 @@ def open_games(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
     return _with_seats(games).order_by("-created_at")
 
 
+# Every read of a game runs these two: compiled once per thread (see ``prepared``); the same rows as
+# ``_with_seats(Game.objects.filter(pk=...))``. The sentinel is a value no game id takes.
+_GAME_WITH_CLOCK = PreparedQuery(lambda game_id: Game.objects.filter(pk=game_id).select_related("clock"), game_id=-8_675_309)
+_SEATS_WITH_TIME = PreparedQuery(
+    lambda game_id: seats_with_time(Seat.objects.filter(game_id=game_id).order_by("index")), game_id=-8_675_309
+)
+
+
 @dataclass(frozen=True)
 class Viewer:
     """Who is looking at a game: their seat, or None for a spectator."""
@@ -74,9 +83,14 @@ def viewer_of(game_id: int, user: AbstractBaseUser | AnonymousUser, invite_code:
     The invite code lets a stranger see a private table that is still open, so they can join it.
     The creator of a table of bots (who holds no seat) watches it as a spectator.
     """
-    game = _with_seats(Game.objects.filter(pk=game_id)).first()
-    if game is None:
+    found = _GAME_WITH_CLOCK(game_id=game_id)
+    if not found:
         raise GameNotFound()
+    game = found[0]
+    seats = _SEATS_WITH_TIME(game_id=game_id)
+    for seat in seats:
+        seat.game = game  # as a prefetch would link them: no query for ``seat.game``
+    store.keep_loaded(game, "seats", seats)
     seat = seat_of(game, user)
     if not _may_see(game, seat, user, invite_code):
         raise GameNotFound()

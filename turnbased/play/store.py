@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from collections.abc import Iterable
 
 from django.db import connection
-from django.db.models import Model, OuterRef, Subquery
+from django.db.models import Model, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from games import get_engine
@@ -21,6 +21,7 @@ from games.base import Engine, Event
 from turnbased.clocks.services import clocks_of_seats, seats_with_clocks, seats_with_time
 from turnbased.play.errors import StaleSequence
 from turnbased.play.models import Game, Move, Seat
+from turnbased.play.prepared import PreparedQuery
 
 
 @dataclass(frozen=True)
@@ -59,13 +60,28 @@ def keep_loaded(instance: Model, relation: str, objects: Iterable[Model]) -> Non
 _SNAPSHOT_SEQ, _SNAPSHOT_STATUS = "snapshot_seq", "snapshot_status"
 
 
-def _seats_to_lock(seats) -> list[Seat]:
+def _seats_to_lock(seats) -> QuerySet[Seat]:
     as_read = Game.objects.filter(pk=OuterRef("game_id"))
-    return list(
+    return (
         seats_with_clocks(seats_with_time(seats)).select_related("game", "game__clock")
         .annotate(**{_SNAPSHOT_SEQ: Subquery(as_read.values("seq")), _SNAPSHOT_STATUS: Subquery(as_read.values("status"))})
         .select_for_update(of=("game",)).order_by("index")
     )
+
+
+def _seats_of(game_id: int) -> QuerySet[Seat]:
+    return _seats_to_lock(Seat.objects.filter(game_id=game_id))
+
+
+def _seats_with_earlier_move(game_id: int, idempotency_key: str) -> QuerySet[Seat]:
+    earlier = Move.objects.filter(game_id=game_id, seat=OuterRef("index"), idempotency_key=idempotency_key)
+    return _seats_to_lock(Seat.objects.filter(game_id=game_id).annotate(earlier_move_id=Subquery(earlier.values("pk")[:1])))
+
+
+# Every move runs one of these: compiled once per thread (see ``prepared``). The sentinels are values
+# no game id or key takes.
+_LOCK_SEATS = PreparedQuery(_seats_of, game_id=-8_675_309)
+_LOCK_SEATS_WITH_KEY = PreparedQuery(_seats_with_earlier_move, game_id=-8_675_309, idempotency_key="sentinel of the prepared locking query")
 
 
 def _moved_while_waiting(rows: list[Seat]) -> bool:
@@ -91,13 +107,14 @@ def locked(game_id: int, *, idempotency_key: str | None = None) -> Game:
     the lock, what came with it is read again, now under the lock (a second
     query, only then). Raises Game.DoesNotExist.
     """
-    seats = Seat.objects.filter(game_id=game_id)
-    if idempotency_key is not None:
-        earlier = Move.objects.filter(game_id=game_id, seat=OuterRef("index"), idempotency_key=idempotency_key)
-        seats = seats.annotate(earlier_move_id=Subquery(earlier.values("pk")[:1]))
-    rows = _seats_to_lock(seats)
+    def read() -> list[Seat]:
+        if idempotency_key is None:
+            return _LOCK_SEATS(game_id=game_id)
+        return _LOCK_SEATS_WITH_KEY(game_id=game_id, idempotency_key=idempotency_key)
+
+    rows = read()
     if rows and _moved_while_waiting(rows):
-        rows = _seats_to_lock(seats)
+        rows = read()
     if not rows:  # a table nobody sits at yet
         game = locked_row(game_id)
     else:
