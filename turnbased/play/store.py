@@ -46,14 +46,39 @@ def engine_of(game: Game) -> Engine:
     return get_engine(game.engine)
 
 
+class _KeptRows(QuerySet):
+    """Rows read elsewhere and handed to one instance's relation (``keep_loaded``).
+
+    Reading it answers the rows kept; anything that would build another query from it (filter,
+    order_by, get...) starts from the relation's real, filtered queryset instead, so it can never
+    read beyond the instance's own rows.
+    """
+
+    @property
+    def ordered(self) -> bool:
+        return True  # the rows keep the order they were handed in
+
+    def _chain(self):
+        cache = self._kept_for.__dict__.setdefault("_prefetched_objects_cache", {})
+        kept = cache.pop(self._kept_relation, None)
+        try:
+            return getattr(self._kept_for, self._kept_relation).get_queryset()._chain()
+        finally:
+            if kept is not None:
+                cache[self._kept_relation] = kept
+
+
 def keep_loaded(instance: Model, relation: str, objects: Iterable[Model]) -> None:
-    """Make ``instance.<relation>.all()`` answer ``objects`` without a query, as ``prefetch_related`` would."""
-    queryset = getattr(instance, relation).all()
-    queryset._result_cache = list(objects)
-    queryset._prefetch_done = True
-    if not hasattr(instance, "_prefetched_objects_cache"):
-        instance._prefetched_objects_cache = {}
-    instance._prefetched_objects_cache[relation] = queryset
+    """Make ``instance.<relation>.all()`` answer ``objects`` without a query, as ``prefetch_related`` would.
+
+    Cheaper than ``prefetch_related``, which builds a filtered queryset for every instance it fills:
+    in a list of 50 games that cost more than the queries did.
+    """
+    kept = _KeptRows(model=instance._meta.get_field(relation).related_model)
+    kept._kept_for, kept._kept_relation = instance, relation
+    kept._result_cache = list(objects)
+    kept._prefetch_done = True
+    instance.__dict__.setdefault("_prefetched_objects_cache", {})[relation] = kept
 
 
 # The game row as the locking query's snapshot saw it (``locked``): compared with the row it locked.

@@ -42,7 +42,7 @@ def _viewer_or_404(game_id: int, request, invite_code: str | None = None) -> sel
 @require_GET
 def lobby(request):
     context = {
-        "open_games": selectors.open_games(request.user)[:50],
+        "open_games": selectors.open_games(request.user),
         "engines": engines().values(),
     }
     if request.user.is_authenticated:

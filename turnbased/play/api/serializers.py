@@ -143,7 +143,7 @@ class GameSerializer(serializers.Serializer):
 
 class GameListSerializer(serializers.Serializer):
     mine = GameSerializer(many=True, help_text="Your games: in play first, then open, then ended.")
-    open = GameSerializer(many=True, help_text="Public tables taking players that you are not seated at.")
+    open = GameSerializer(many=True, help_text="The newest 50 public tables taking players that you are not seated at.")
 
     class Meta:
         ref_name = "GameList"
