@@ -39,7 +39,8 @@ def _with_seats(games: QuerySet[Game], *, clocks: bool = False) -> list[Game]:
     Not ``prefetch_related``: it builds a filtered queryset for every game it fills, which in a lobby of
     50 games cost more than the queries; ``store.keep_loaded`` hands each game its rows without one.
     """
-    games = list(games.select_related("clock"))
+    # A list never needs a game's position (the largest column): it is left in the database.
+    games = list(games.select_related("clock").defer("state"))
     seats: dict[int, list[Seat]] = {game.pk: [] for game in games}
     seat_clocks: dict[int, list[SeatClock]] = {game.pk: [] for game in games}
     if games:
@@ -49,13 +50,9 @@ def _with_seats(games: QuerySet[Game], *, clocks: bool = False) -> list[Game]:
             for clock in SeatClock.objects.filter(game_id__in=list(seats)).order_by("game_id", "seat"):
                 seat_clocks[clock.game_id].append(clock)
     for game in games:
-        for seat in seats[game.pk]:
-            seat.game = game
-        store.keep_loaded(game, "seats", seats[game.pk])
+        store.keep_loaded(game, "seats", seats[game.pk], owner="game")
         if clocks:
-            for clock in seat_clocks[game.pk]:
-                clock.game = game
-            store.keep_loaded(game, "seat_clocks", seat_clocks[game.pk])
+            store.keep_loaded(game, "seat_clocks", seat_clocks[game.pk], owner="game")
     return games
 
 
@@ -107,10 +104,7 @@ def viewer_of(game_id: int, user: AbstractBaseUser | AnonymousUser, invite_code:
     if not found:
         raise GameNotFound()
     game = found[0]
-    seats = _SEATS_WITH_TIME(game_id=game_id)
-    for seat in seats:
-        seat.game = game  # as a prefetch would link them: no query for ``seat.game``
-    store.keep_loaded(game, "seats", seats)
+    store.keep_loaded(game, "seats", _SEATS_WITH_TIME(game_id=game_id), owner="game")
     seat = seat_of(game, user)
     if not _may_see(game, seat, user, invite_code):
         raise GameNotFound()
