@@ -193,7 +193,7 @@ def _counted(count: int, one: str, many: str) -> str:
     return one if count == 1 else f"{count} {many}"
 
 
-def _tile_name(tile_id: str, edition: str | None = None) -> str:
+def tile_name(tile_id: str, edition: str | None = None) -> str:
     """Name a tile in words, as people tell tiles apart: "a river tile with a lake (2 fish) and a deer".
 
     The landscape comes from the tile's edges, the details from its regions; a bonus tile with a power
@@ -259,18 +259,18 @@ def describe_event(event: Event, players: list[str], viewer: int | None) -> str:
     kind = event.kind
     if kind == "tile_drawn":
         pile = "bonus tiles" if d["bonus"] else "tiles"
-        drawn = f"{who(d['seat'])} {verb(d['seat'], 'draw', 'draws')} {_tile_name(d['tile'])}"
+        drawn = f"{who(d['seat'])} {verb(d['seat'], 'draw', 'draws')} {tile_name(d['tile'])}"
         return f"{drawn} ({d['left']} {pile} left)."
     if kind == "tile_discarded":
         then = {
             "end_turn": "the turn ends",
             "redraw": "another tile is drawn",
         }[d["then"]]
-        name = _tile_name(d["tile"])
+        name = tile_name(d["tile"])
         return f"{name[0].upper()}{name[1:]} fits nowhere and leaves the game; {then}."
     if kind == "tile_placed":
         return (
-            f"{who(d['seat'])} {verb(d['seat'], 'place', 'places')} {_tile_name(d['tile'])} "
+            f"{who(d['seat'])} {verb(d['seat'], 'place', 'places')} {tile_name(d['tile'])} "
             f"on {d['x']},{d['y']} turned {d['rot']}°."
         )
     if kind == "piece_placed":
@@ -324,7 +324,7 @@ def describe_event(event: Event, players: list[str], viewer: int | None) -> str:
     if kind == "player_left":
         return f"{who(d['seat'])} {verb(d['seat'], 'leave', 'leaves')} the game."
     if kind == "tile_passed":
-        return f"The drawn tile, {_tile_name(d['tile'])}, passes to {who(d['seat'])}."
+        return f"The drawn tile, {tile_name(d['tile'])}, passes to {who(d['seat'])}."
     if kind == "game_ended" and d.get("reason") == "resigned":
         return f"Everyone else has left: {group(d['winners'])} {verb(d['winners'][0], 'win', 'wins')}."
     if kind == "game_ended":
@@ -365,7 +365,7 @@ def view_text(view: dict[str, Any]) -> str:
         kind = "bonus tile" if view["bonus_turn"] else "tile"
         tile = tiles.oriented(edition, view["tile"], 0)
         edges = " ".join(f"{d}={EDGE_LETTER_WORDS[e]}" for d, e in zip(tiles.DIRECTIONS, tile.edges))
-        lines.append(f"{names[current]} places the {kind}: {_tile_name(view['tile'], edition)} (as printed, r0: {edges}).")
+        lines.append(f"{names[current]} places the {kind}: {tile_name(view['tile'], edition)} (as printed, r0: {edges}).")
         lines.append(f"Left: {view['stack_count']} land tiles, {view['bonus_stack_count']} bonus tiles.")
     lines.append("")
     lines.extend(board_map(view))

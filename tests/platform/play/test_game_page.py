@@ -7,6 +7,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 
+from tests.platform.play.test_carcassonne_board import start as carcassonne_start
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus
 
@@ -42,7 +43,7 @@ def test_options_show_their_labels_and_chosen_values_in_a_fold_out(alice, bob):
     game = halali_table(alice, bob)
     page = logged_in(bob).get(f"/games/{game.pk}/").content.decode()
     table = page[page.index('id="game-header"'):]
-    assert '<details class="table-options">' in table
+    assert '<details class="table-options" data-fold="options">' in table
     assert "<dt>Flip-forcing safety valve (not part of the rules)</dt><dd>After 20 quiet turns</dd>" in table
     assert "<dt>House rule: exits open all game</dt><dd>No: exits only in the final phase (rules file)</dd>" in table
     assert "stall_limit" not in page and "exits_anytime" not in page and "False" not in table
@@ -95,3 +96,11 @@ def test_a_stale_move_is_told_the_move_numbers(alice, bob, api_client_for):
                                         {"text": legal["moves"][0]["text"], "expected_seq": game.seq + 5}, format="json")
     assert answer.status_code == 409
     assert f"your move answered move {game.seq + 5}, the game is now at move {game.seq}" in answer.json()["detail"]
+
+
+def test_the_carcassonne_board_names_the_drawn_tile_in_words(alice, bob):
+    game = carcassonne_start(alice, bob, ["R-L62", "R-L00"])
+    page = logged_in(alice).get(f"/games/{game.pk}/").content.decode()
+    assert 'aria-label="The tile to place: a meadow tile with a deer"' in page
+    assert '<p class="cb-drawn-meta">A meadow tile with a deer' in page
+    assert "R-L62</" not in page
