@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any, ClassVar
 
 JSON = Any
@@ -197,6 +198,20 @@ class Engine(ABC):
     @abstractmethod
     def describe_event(self, event: Event, players: list[str], viewer: int | None) -> str:
         """Return one line of text for a history entry, worded for ``viewer``."""
+
+    def how_to_play(self) -> str:
+        """Return the rules in short (goal, a turn, scoring, the end) as Markdown, for the game page.
+
+        This default reads ``how_to_play.md`` from the engine's own package and returns "" when the
+        package has none. The platform renders it with raw HTML escaped, so the text is Markdown only.
+        """
+        package = type(self).__module__.rpartition(".")[0]
+        if not package:
+            return ""
+        try:
+            return (resources.files(package) / "how_to_play.md").read_text(encoding="utf-8")
+        except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+            return ""
 
     def view_text(self, view: dict[str, Any]) -> str:
         """Render a view (from ``view``) as plain text for an email: the position as that seat sees it.

@@ -1,7 +1,10 @@
 from allauth.account.decorators import secure_admin_login
 from anymail import urls as anymail_urls
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import URLPattern, include, path
+from django.views.decorators.http import require_GET
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from turnbased.accounts import api as accounts_api
@@ -44,7 +47,15 @@ admin.site.login = secure_admin_login(admin.site.login)
 # allauth answers its rate-limited pages with this (429 and Retry-After).
 handler429 = "turnbased.accounts.ratelimits.handler429"
 
+
+@require_GET
+def favicon(request):
+    """Send browsers that ask for /favicon.ico without reading the page's icon link to the icon."""
+    return redirect(static("favicon.ico"), permanent=True)
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("accounts/", include("turnbased.accounts.urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),

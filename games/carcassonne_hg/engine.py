@@ -849,8 +849,11 @@ class CarcassonneHGEngine(Engine):
         return web_art.assets()
 
     def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
-        """Return the placed tiles with their pieces' spots for the board template (``web_art.board_data``)."""
-        return web_art.board_data(view, moves)
+        """Return the placed tiles with their pieces' spots (``web_art.board_data``) and the drawn tile's name."""
+        data = web_art.board_data(view, moves)
+        if view.get("tile"):
+            data["tile_name"] = player_view.tile_name(view["tile"], view["edition"])
+        return data
 
     def view_picture(self, view: dict[str, Any]) -> bytes | None:
         """Return a PNG of the board around the latest placements, for turn e-mails (``picture.py``)."""

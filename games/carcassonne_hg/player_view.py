@@ -176,12 +176,65 @@ def _breakdown(state: dict[str, Any]) -> list[dict[str, Any]] | None:
 # -- event wording ---------------------------------------------------------------
 
 
-def _tile_name(tile_id: str) -> str:
-    for edition in tiles.EDITIONS:
-        found = tiles.catalogue(edition).get(tile_id)
-        if found and found[0].name != tile_id:
-            return f"{tile_id} ({found[0].name})"
-    return tile_id
+def _catalogue_tile(tile_id: str, edition: str | None = None) -> tiles.Tile | None:
+    """Return the catalogue tile ``tile_id`` of ``edition`` (or of the first edition that has it)."""
+    for each in (edition,) if edition else tiles.EDITIONS:
+        found = tiles.catalogue(each).get(tile_id)
+        if found:
+            return found[0]
+    return None
+
+
+ANIMAL_WORDS = {"deer": ("a deer", "deer"), "aurochs": ("an aurochs", "aurochs"),
+                "mammoth": ("a mammoth", "mammoths"), "tiger": ("a tiger", "tigers")}
+
+
+def _counted(count: int, one: str, many: str) -> str:
+    return one if count == 1 else f"{count} {many}"
+
+
+def tile_name(tile_id: str, edition: str | None = None) -> str:
+    """Name a tile in words, as people tell tiles apart: "a river tile with a lake (2 fish) and a deer".
+
+    The landscape comes from the tile's edges, the details from its regions; a bonus tile with a power
+    is called by the power's name. Catalogue ids (``R-L67``) mean nothing to a player.
+    """
+    tile = _catalogue_tile(tile_id, edition)
+    if tile is None:
+        return f"the tile {tile_id}"
+    edges = set(tile.edges)
+    landscape = "river" if "R" in edges else {frozenset("F"): "forest", frozenset("M"): "meadow"}.get(
+        frozenset(edges), "forest and meadow")
+    titled = tile.name != tile.id and not tile.name.lower().startswith("plain")
+    if tile.deck == tiles.START:
+        noun = "the start tile"
+    elif titled:
+        noun = f"the {tile.name.split(' (')[0].split(' / ')[0].removeprefix('The ')} bonus tile"
+    elif tile.deck == tiles.BONUS:
+        noun = f"a {landscape} bonus tile"
+    else:
+        noun = f"a {landscape} tile"
+    lakes = [r for r in tile.regions if r.kind == tiles.LAKE]
+    details = []
+    if lakes:
+        fish = sum(r.fish for r in lakes)
+        caught = f" ({fish} fish)" if fish else ""
+        details.append(("a lake" if len(lakes) == 1 else f"{len(lakes)} lakes") + caught)
+    if any(r.inner_end == "source" for r in tile.regions):
+        details.append("a spring")
+    if any(r.menhir for r in tile.regions):
+        details.append("a menhir")
+    if any(r.mushrooms for r in tile.regions) and "mushroom" not in noun.lower():
+        details.append("mushrooms")
+    animals: dict[str, int] = {}
+    for region in tile.regions:
+        for animal, count in region.animals:
+            animals[animal] = animals.get(animal, 0) + count
+    details += [_counted(count, *ANIMAL_WORDS.get(animal, (f"a {animal}", animal))) for animal, count in animals.items()]
+    if not details:
+        return noun
+    listed = details[0] if len(details) == 1 else ", ".join(details[:-1]) + " and " + details[-1]
+    return f"{noun} with {listed}"
 
 
 def _points(value: int) -> str:
@@ -205,19 +258,19 @@ def describe_event(event: Event, players: list[str], viewer: int | None) -> str:
 
     kind = event.kind
     if kind == "tile_drawn":
-        pile = "bonus tile" if d["bonus"] else "tile"
-        drawn = f"{who(d['seat'])} {verb(d['seat'], 'draw', 'draws')} the {pile} {_tile_name(d['tile'])}"
-        return f"{drawn} ({d['left']} left)."
+        pile = "bonus tiles" if d["bonus"] else "tiles"
+        drawn = f"{who(d['seat'])} {verb(d['seat'], 'draw', 'draws')} {tile_name(d['tile'])}"
+        return f"{drawn} ({d['left']} {pile} left)."
     if kind == "tile_discarded":
         then = {
             "end_turn": "the turn ends",
             "redraw": "another tile is drawn",
         }[d["then"]]
-        return f"{_tile_name(d['tile'])} fits nowhere and leaves the game; {then}."
+        name = tile_name(d["tile"])
+        return f"{name[0].upper()}{name[1:]} fits nowhere and leaves the game; {then}."
     if kind == "tile_placed":
-        what = "bonus tile" if d["bonus"] else "tile"
         return (
-            f"{who(d['seat'])} {verb(d['seat'], 'place', 'places')} the {what} {d['tile']} "
+            f"{who(d['seat'])} {verb(d['seat'], 'place', 'places')} {tile_name(d['tile'])} "
             f"on {d['x']},{d['y']} turned {d['rot']}°."
         )
     if kind == "piece_placed":
@@ -271,7 +324,7 @@ def describe_event(event: Event, players: list[str], viewer: int | None) -> str:
     if kind == "player_left":
         return f"{who(d['seat'])} {verb(d['seat'], 'leave', 'leaves')} the game."
     if kind == "tile_passed":
-        return f"The drawn tile {_tile_name(d['tile'])} passes to {who(d['seat'])}."
+        return f"The drawn tile, {tile_name(d['tile'])}, passes to {who(d['seat'])}."
     if kind == "game_ended" and d.get("reason") == "resigned":
         return f"Everyone else has left: {group(d['winners'])} {verb(d['winners'][0], 'win', 'wins')}."
     if kind == "game_ended":
@@ -312,7 +365,7 @@ def view_text(view: dict[str, Any]) -> str:
         kind = "bonus tile" if view["bonus_turn"] else "tile"
         tile = tiles.oriented(edition, view["tile"], 0)
         edges = " ".join(f"{d}={EDGE_LETTER_WORDS[e]}" for d, e in zip(tiles.DIRECTIONS, tile.edges))
-        lines.append(f"{names[current]} places the {kind} {_tile_name(view['tile'])} (as printed, r0: {edges}).")
+        lines.append(f"{names[current]} places the {kind}: {tile_name(view['tile'], edition)} (as printed, r0: {edges}).")
         lines.append(f"Left: {view['stack_count']} land tiles, {view['bonus_stack_count']} bonus tiles.")
     lines.append("")
     lines.extend(board_map(view))

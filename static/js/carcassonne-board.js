@@ -5,7 +5,9 @@
  * in that rotation light up; click one to lay the tile there as a preview, then pick a piece for one
  * of its regions (or none) and confirm. The move posted is always one of the legal moves' JSON,
  * taken verbatim from the embedded list. The panel is swapped by htmx after every change, so all
- * set-up runs again on htmx:load; only the pan/zoom survives, in sessionStorage per game. */
+ * set-up runs again on htmx:load. The view fits the whole board (and the squares around it where
+ * tiles may go) as it grows, until the player pans or zooms: from then on their view is kept, in
+ * sessionStorage per game, until they press Fit. */
 (function () {
   "use strict";
   if (window.CarcassonneBoard) return;
@@ -106,6 +108,8 @@
     var idle = hint ? hint.getAttribute("data-idle") || "" : "";
     var key = "cb-view-" + board.getAttribute("data-game");
     var home = board.getAttribute("data-viewbox").split(" ").map(Number);
+    // Whether the player has panned or zoomed since the board was last fitted: only then is their view kept.
+    var manual = false;
     var box = restore() || fitted(home);
     apply();
 
@@ -116,26 +120,31 @@
     function restore() {
       try {
         var saved = JSON.parse(sessionStorage.getItem(key) || "null");
-        if (saved && saved.length === 4 && saved.every(isFinite)) return saved;
+        if (saved && saved.manual && saved.box && saved.box.length === 4 && saved.box.every(isFinite)) {
+          manual = true;
+          return saved.box;
+        }
       } catch (e) { /* private mode */ }
       return null;
     }
-    function apply() {
+    function apply(byPlayer) {
+      if (byPlayer !== undefined) manual = byPlayer;
       svg.setAttribute("viewBox", box.map(function (v) { return Math.round(v * 10) / 10; }).join(" "));
-      try { sessionStorage.setItem(key, JSON.stringify(box)); } catch (e) { /* ignore */ }
+      board.setAttribute("data-view", manual ? "kept" : "fitted");
+      try { sessionStorage.setItem(key, JSON.stringify({ box: box, manual: manual })); } catch (e) { /* ignore */ }
     }
     function zoom(factor, cx, cy) {
       var w = Math.min(Math.max(box[2] * factor, 250), Math.max(home[2], home[3]) * 2.5);
       var f = w / box[2];
       if (cx === undefined) { cx = box[0] + box[2] / 2; cy = box[1] + box[3] / 2; }
       box = [cx - (cx - box[0]) * f, cy - (cy - box[1]) * f, box[2] * f, box[3] * f];
-      apply();
+      apply(true);
     }
     function centreOn(px, py, size) {
       var ratio = box[3] / box[2];
       var w = size || box[2];
       box = [px - w / 2, py - (w * ratio) / 2, w, w * ratio];
-      apply();
+      apply(true);
     }
     function toBoard(event) {
       var rect = svg.getBoundingClientRect();
@@ -161,7 +170,7 @@
       if (!moved) { moved = true; svg.setPointerCapture(event.pointerId); svg.classList.add("cb-dragging"); }
       var rect = svg.getBoundingClientRect();
       box = [drag.box[0] - dx / rect.width * box[2], drag.box[1] - dy / rect.height * box[3], box[2], box[3]];
-      apply();
+      apply(true);
     });
     function endDrag() { drag = null; svg.classList.remove("cb-dragging"); }
     svg.addEventListener("pointerup", endDrag);
@@ -172,7 +181,7 @@
     }
     on(".cb-zoom-in", function () { zoom(1 / 1.3); });
     on(".cb-zoom-out", function () { zoom(1.3); });
-    on(".cb-zoom-fit", function () { box = fitted(home); apply(); });
+    on(".cb-zoom-fit", function () { box = fitted(home); apply(false); });
     on(".cb-zoom-last", function () {
       var last = svg.querySelector(".cb-last");
       var tile = last && last.closest(".cb-tile");

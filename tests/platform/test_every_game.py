@@ -17,6 +17,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import engines
+from games.base import Engine
 from tests.platform.conftest import PASSWORD
 from tests.platform.mail.conftest import reply_bytes
 from turnbased.clocks import sweep
@@ -24,7 +25,7 @@ from turnbased.clocks.models import SeatClock
 from turnbased.mail import delivery
 from turnbased.mail.inbound import handle_inbound
 from turnbased.notifications.models import Notification, NotificationKind
-from turnbased.play import services
+from turnbased.play import presenters, services
 from turnbased.play.models import Game, GameStatus, Move
 
 pytestmark = pytest.mark.django_db
@@ -110,3 +111,35 @@ def test_every_bot_of_every_game_answers_a_person(slug, alice, django_capture_on
             game.refresh_from_db()
         assert Move.objects.filter(game=game, source="bot").exists() or game.to_move == [0]
     assert Game.objects.filter(engine=slug).count() == len(engine.bots())
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_game_page_explains_the_game_in_short(slug, alice, bob):
+    how_to_play_html = presenters.how_to_play_html
+    engine = engines()[slug]
+    text = engine.how_to_play()
+    assert 400 < len(text) < 4000, "a few paragraphs: the goal, a turn, scoring, the end"
+    game = two_player_table(slug, alice, bob)
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    panel = page[page.index('<details class="card how-to-play">'):]
+    panel = panel[:panel.index("</details>")]
+    assert f"How to play {engine.name}" in panel
+    assert f'<div class="rules-text">{how_to_play_html(slug)}</div>' in panel
+    assert panel.count("<p>") >= 3
+
+
+def test_how_to_play_is_rendered_with_raw_html_escaped_and_defaults_to_nothing(alice, bob, monkeypatch):
+    slug = SLUGS[0]
+    monkeypatch.setattr(type(engines()[slug]), "how_to_play", lambda self: "**Goal.** <script>alert(1)</script>")
+    presenters.how_to_play_html.cache_clear()
+    game = two_player_table(slug, alice, bob)
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    presenters.how_to_play_html.cache_clear()
+    assert "<strong>Goal.</strong> &lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
+
+    class Unexplained(type(engines()[slug])):
+        """An engine whose package has no how_to_play.md."""
+
+    for module in ("games.unexplained", "unexplained"):  # a package without the file; no package at all
+        Unexplained.__module__ = module
+        assert Engine.how_to_play(Unexplained()) == ""

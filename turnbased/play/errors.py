@@ -50,8 +50,8 @@ class StaleSequence(Conflict):
 
     def __init__(self, *, current_seq: int, sent_seq: int):
         super().__init__(
-            f"The game has moved on: your move was for position {sent_seq}, the game is now at "
-            f"position {current_seq}. Look at the board again and resend.",
+            f"The game has moved on: your move answered move {sent_seq}, the game is now at "
+            f"move {current_seq}. Look at the board again and resend.",
             seq=current_seq,
         )
         self.current_seq = current_seq

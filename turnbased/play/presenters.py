@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.conf import settings
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from markdown_it import MarkdownIt
 
 from games import get_engine
 from turnbased.clocks.services import clock_summaries, table_clock_of
@@ -15,6 +19,25 @@ def public_options(game: Game) -> dict:
     """Return the options players chose; engine-internal ones (a scripted deck) stay secret."""
     names = {spec.name for spec in get_engine(game.engine).option_specs}
     return {name: value for name, value in game.options.items() if name in names}
+
+
+def option_rows(game: Game) -> list[dict]:
+    """Return the chosen options as people read them: each option's label and its value's label, in the engine's order."""
+    rows = []
+    for spec in get_engine(game.engine).option_specs:
+        if spec.name not in game.options:
+            continue
+        value = game.options[spec.name]
+        shown = next((label for choice, label in spec.choices if choice == value and type(choice) is type(value)), None)
+        rows.append({"name": spec.name, "label": spec.label, "value": shown if shown is not None else str(value)})
+    return rows
+
+
+@cache
+def how_to_play_html(slug: str) -> SafeString:
+    """Return the game's rules in short (``Engine.how_to_play``) as HTML; raw HTML in the text is escaped."""
+    text = get_engine(slug).how_to_play()
+    return mark_safe(MarkdownIt("commonmark", {"html": False}).render(text))  # noqa: S308 (html off: escaped)
 
 
 def invite_url(game: Game) -> str:

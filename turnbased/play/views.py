@@ -22,14 +22,20 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import engines, get_engine
 from turnbased import request_guards
-from turnbased.clocks.models import ExpiryPolicy
-from turnbased.clocks.services import DAYS_PER_MOVE, format_duration
+from turnbased.clocks.models import ClockKind, ExpiryPolicy
+from turnbased.clocks.services import DAYS_PER_MOVE, format_duration, table_clock_of
 from turnbased.limits import page_refusal
 from turnbased.mail.delivery import record_visit
 from turnbased.play import selectors, services
 from turnbased.play.errors import GameNotFound, PlayError
 from turnbased.play.models import GameStatus, MoveSource, Visibility
-from turnbased.play.presenters import clock_rows, invite_url, public_options, time_control_summary
+from turnbased.play.presenters import (
+    clock_rows,
+    how_to_play_html,
+    invite_url,
+    option_rows,
+    time_control_summary,
+)
 
 
 def _viewer_or_404(game_id: int, request, invite_code: str | None = None) -> selectors.Viewer:
@@ -84,7 +90,8 @@ def game_new(request):
         except PlayError as failure:
             error = failure.detail
         else:
-            messages.success(request, "Table created. Share the invite link so others can join.")
+            messages.success(request, "Table created. Share the invite link so others can join."
+                             if game.status == GameStatus.OPEN else "Table created. The game has started.")
             return redirect("game-detail", game.pk)
     response = render(request, "play/game_new.html", {
         "engines": all_engines.values(),
@@ -155,7 +162,8 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
 
 
 def _clock_display(game) -> list[dict]:
-    if game.status != GameStatus.ACTIVE:
+    """Return the clock boxes to show: none for a game without a clock (they would hold only names)."""
+    if game.status != GameStatus.ACTIVE or table_clock_of(game).kind == ClockKind.NONE:
         return []
     names = list(game.player_names)
     return [
@@ -174,7 +182,7 @@ def _header_context(request, viewer: selectors.Viewer) -> dict:
     game = viewer.game
     return {
         "time_control": time_control_summary(game),
-        "options": public_options(game),
+        "options": option_rows(game),
         "invite_url": invite_url(game) if viewer.is_player else None,
         "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
         "can_join": game.status == GameStatus.OPEN and not viewer.is_player and game.seats.count() < game.seat_count,
@@ -191,6 +199,7 @@ def _game_page(request, viewer: selectors.Viewer, error: str | None = None):
     _note_presence(request, viewer)
     context = {**_panel_context(request, viewer, error), **_header_context(request, viewer)}
     context["history"] = selectors.history_page(viewer) if viewer.game.state is not None else None
+    context["how_to_play"] = how_to_play_html(viewer.game.engine)
     return render(request, "play/game_detail.html", context)
 
 
@@ -361,7 +370,7 @@ def game_invite(request, game_id: int, invite_code: str):
         "time_control": time_control_summary(game),
         "game": game,
         "engine": get_engine(game.engine),
-        "options": public_options(game),
+        "options": option_rows(game),
         "invite_code": invite_code,
         "seats": list(game.seats.all()),
     })

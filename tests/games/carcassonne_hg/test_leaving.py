@@ -43,7 +43,7 @@ def test_the_email_text_shows_scores_the_tile_and_a_map():
     state = game(["R-L15", "R-L62"])
     state, _ = act(state, "place -1,0 r0 hunter meadow N")
     text = ENGINE.view_text(ENGINE.view(state, BOB))
-    assert "Bob (you)" in text and "places the tile R-L62" in text and "Map:" in text
+    assert "Bob (you)" in text and "places the tile: a meadow tile with a deer" in text and "Map:" in text
     assert "h0" in text and "Alice: hunter on -1,0 (meadow N)" in text
 
 

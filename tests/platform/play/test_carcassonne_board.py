@@ -84,7 +84,7 @@ def test_the_board_is_an_svg_of_the_placed_tiles_with_the_drawn_tile_and_rotate_
     start_tile = json.loads(client_for(alice).get(url).content)["R-S56"]
     assert [shape["kind"] for shape in start_tile["shapes"]].count("lake") == 1
     assert {"aurochs", "menhir", "fish"} <= {icon["icon"] for icon in start_tile["icons"]}
-    assert 'aria-label="The tile to place: R-L62"' in board and 'class="cb-drawn" ' in board
+    assert 'aria-label="The tile to place: a meadow tile with a deer"' in board and 'class="cb-drawn" ' in board
     assert board.count('class="cb-rotate"') == 2
     assert 'class="cb-confirm"' in board
     assert "Features held" in board

@@ -34,7 +34,7 @@ pytestmark = pytest.mark.django_db
 
 CHECKPOINTS = (10, 70)
 TOLERANCE = 1.15
-BOARD_START = b'<section class="card board">'
+BOARD_START = b'<section class="card board"'
 
 
 def _play_to(game: Game, seq: int, users: list, rng: random.Random) -> Game:
