@@ -220,6 +220,6 @@ SELECT
 def lobby_version(user: AbstractBaseUser) -> str:
     """Return a short text that changes whenever the user's lobby would show something else."""
     with connection.cursor() as cursor:
-        cursor.execute(_LOBBY_VERSION_SQL, {"user": user.pk})
+        cursor.execute(_LOBBY_VERSION_SQL.strip(), {"user": user.pk})
         games, said, read = cursor.fetchone()
     return f"{games[:12]}-{said}-{read}"
