@@ -27,7 +27,9 @@
     var latest = element.getAttribute("data-latest");
     if (!url || !latest || latest === "0") return;
     var body = new URLSearchParams({ last: latest });
-    fetch(url, { method: "POST", body: body, credentials: "same-origin", headers: { "X-CSRFToken": csrfToken() } });
+    // keepalive: a read noted just before the player leaves the page still arrives.
+    fetch(url, { method: "POST", body: body, credentials: "same-origin", keepalive: true,
+                 headers: { "X-CSRFToken": csrfToken() } });
   }
 
   function notifyTurn(text) {
