@@ -97,8 +97,10 @@ def test_mute_hides_a_players_messages_from_the_page_and_unmute_brings_them_back
 
 def test_report_records_the_message_for_the_admins(started_game, alice, bob, admin_client):
     message = services.message_post(game_id=started_game.pk, user=bob, text="insult")
-    answer = client_for(alice).post(f"/games/{started_game.pk}/chat/report/", {"message": str(message.pk)})
+    answer = client_for(alice).post(f"/games/{started_game.pk}/chat/report/",
+                                    {"message": str(message.pk), "reason": "rude"})
     assert answer.status_code == 302 and Report.objects.get().message == message
+    assert Report.objects.get().reason == "rude"
     listed = admin_client.get("/admin/chat/report/").content.decode()
     assert "insult" in listed and "alice" in listed
 
@@ -133,3 +135,16 @@ def test_older_history_pages_hold_their_messages(started_game, alice, bob):
     services.message_post(game_id=started_game.pk, user=alice, text="first words")
     page = client_for(bob).get(f"/games/{started_game.pk}/history/", {"before": 1}).content.decode()
     assert "first words" in page
+
+
+def test_the_page_shares_the_chat_rate_with_the_api(started_game, alice, settings, api_client_for):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "chat": "2/min"}}
+    api_client_for(alice).post(f"/api/games/{started_game.pk}/messages/", {"text": "by api"}, format="json")
+    web = client_for(alice)
+    post = f"/games/{started_game.pk}/chat/post/"
+    assert web.post(post, {"text": "one"}, HTTP_HX_REQUEST="true").status_code == 200
+    refused = web.post(post, {"text": "two"}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert "Too many chat messages (at most 2 per minute)" in refused.content.decode()
+    assert Message.objects.count() == 2
