@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from turnbased.chat import selectors, services
@@ -85,7 +86,9 @@ def chat_post(request, game_id: int):
 
 
 def _acted(request, game_id: int, action, success) -> HttpResponse:
+    """Do ``action`` for a game the user may see (404 otherwise), then show the game again with how it went."""
     try:
+        selectors.chat_viewer(game_id, request.user)
         result = action()
     except GameNotFound:
         raise Http404("No such game.") from None
@@ -93,7 +96,7 @@ def _acted(request, game_id: int, action, success) -> HttpResponse:
         messages.error(request, failure.detail)
     else:
         messages.success(request, success(result))
-    return redirect(f"/games/{game_id}/#chat")
+    return redirect(reverse("game-detail", args=[game_id]) + "#chat")
 
 
 @require_POST

@@ -65,6 +65,8 @@ def test_a_private_games_chat_is_404_to_strangers(start_scripted_game, alice, bo
         assert client.get(f"/games/{game.pk}/chat/?after=0").status_code == 404
     assert client_for(carol).post(f"/games/{game.pk}/chat/post/", {"text": "hi"}).status_code == 404
     assert client_for(carol).post(f"/games/{game.pk}/chat/read/", {"last": "1"}).status_code == 404
+    assert client_for(carol).post(f"/games/{game.pk}/chat/mute/", {"username": "alice"}).status_code == 404
+    assert client_for(carol).post(f"/games/{game.pk}/chat/report/", {"message": "1"}).status_code == 404
 
 
 def test_the_poll_answers_204_until_a_message_or_the_turn_changes(started_game, alice, bob):
