@@ -205,14 +205,16 @@ def lobby_talk(rows: list[dict], user: AbstractBaseUser) -> dict:
 
 
 # One statement: the shape of the user's games (id, position, status, seats taken), the latest message of
-# others in them, and how far the user has read; the lobby changes exactly when this does.
+# others in them (muted authors left out: what they write changes nothing the user sees), and how far the
+# user has read; the lobby changes exactly when this does.
 _LOBBY_VERSION_SQL = """
 SELECT
   (SELECT md5(coalesce(string_agg(g.id || '.' || g.seq || '.' || g.status || '.'
                                    || (SELECT count(*) FROM play_seat t WHERE t.game_id = g.id), ',' ORDER BY g.id), ''))
      FROM play_game g WHERE g.id IN (SELECT s.game_id FROM play_seat s WHERE s.user_id = %(user)s)),
   (SELECT coalesce(max(m.id), 0) FROM chat_message m
-     WHERE m.game_id IN (SELECT s.game_id FROM play_seat s WHERE s.user_id = %(user)s) AND m.author_id <> %(user)s),
+     WHERE m.game_id IN (SELECT s.game_id FROM play_seat s WHERE s.user_id = %(user)s) AND m.author_id <> %(user)s
+       AND m.author_id NOT IN (SELECT u.muted_id FROM chat_mute u WHERE u.user_id = %(user)s)),
   (SELECT coalesce(sum(r.last_read_id), 0) FROM chat_readmark r WHERE r.user_id = %(user)s)
 """
 
