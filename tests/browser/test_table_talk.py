@@ -1,5 +1,6 @@
-"""Table talk in real browsers: a message posted at one seat appears at the other, and the tab titles say
-how many messages are unread and whose turn it is."""
+"""Table talk in real browsers: a message posted at one seat appears at the other, the tab titles say
+how many messages are unread and whose turn it is, a notification is asked for only on a click, and a
+message's menu reports it and mutes its author."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from playwright.sync_api import expect
 from tests.browser.test_play_in_browser import log_in
 from tests.waiting import wait_for
 from turnbased.chat import selectors, services
-from turnbased.chat.models import Message
+from turnbased.chat.models import Message, Report
 from turnbased.play import services as play_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -113,3 +114,36 @@ def test_the_browser_notification_is_asked_for_only_on_a_click(browser, live_ser
     # Polled from here: a function the page waits on is evaluated from a string, which the policy forbids.
     wait_for(lambda: any(body.startswith("It is your turn") for body in page.evaluate("window.__shown")),
              "the notification that it is bob's turn", timeout=15)
+
+
+def test_a_player_reports_a_message_and_mutes_its_author_from_its_menu(browser, live_server, alice, bob,
+                                                                      start_scripted_game):
+    game = start_scripted_game(alice, bob)
+    services.message_post(game_id=game.pk, user=alice, text="something rude")
+    bob_page = log_in(browser, live_server, "bob")
+    bob_page.goto(f"{live_server.url}/games/{game.pk}/")
+    message = bob_page.locator("#chat-messages li", has_text="something rude")
+
+    # Report: the menu under the message, a reason, and the browser's confirmation.
+    message.locator("summary").click()
+    message.get_by_label("Why you report it (optional)").fill("insults")
+    bob_page.once("dialog", lambda dialog: dialog.accept())
+    message.get_by_role("button", name="Report").click()
+    expect(bob_page.locator("body")).to_contain_text("reported to the site's admins")
+    report = Report.objects.get()
+    assert (report.message.text, report.reporter, report.reason) == ("something rude", bob, "insults")
+
+    # Mute: alice's words leave bob's chat and history, now and later, until he unmutes her.
+    message = bob_page.locator("#chat-messages li", has_text="something rude")
+    message.locator("summary").click()
+    message.get_by_role("button", name="Mute alice").click()
+    expect(bob_page.locator("body")).to_contain_text("You no longer see what alice writes")
+    expect(bob_page.locator("#chat-messages")).not_to_contain_text("something rude")
+    expect(bob_page.locator("#history-entries")).not_to_contain_text("alice said")
+    services.message_post(game_id=game.pk, user=alice, text="still there?")
+    services.message_post(game_id=game.pk, user=bob, text="bob here")  # the poll does bring others' news
+    expect(bob_page.locator("#chat-messages")).to_contain_text("bob here", timeout=15000)
+    expect(bob_page.locator("#chat-messages")).not_to_contain_text("still there?")
+    bob_page.locator(".chat-muted summary").click()
+    bob_page.get_by_role("button", name="Unmute alice").click()
+    expect(bob_page.locator("#chat-messages")).to_contain_text("still there?")
