@@ -147,3 +147,25 @@ def test_a_player_reports_a_message_and_mutes_its_author_from_its_menu(browser, 
     bob_page.locator(".chat-muted summary").click()
     bob_page.get_by_role("button", name="Unmute alice").click()
     expect(bob_page.locator("#chat-messages")).to_contain_text("still there?")
+
+
+@pytest.mark.parametrize("slug", ["carcassonne-hg", "love-letter"])
+def test_the_chat_sits_beside_the_board_on_a_wide_screen_and_after_it_on_a_phone(browser, live_server, alice, bob,
+                                                                                slug, tmp_path):
+    game = play_services.create_game(creator=alice, engine_slug=slug, players=2)
+    play_services.join_game(game_id=game.pk, user=bob)
+    services.message_post(game_id=game.pk, user=bob, text="hello " * 40)
+    page = log_in(browser, live_server, "alice")
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    board, chat = page.locator("#panel .board").bounding_box(), page.locator("#chat").bounding_box()
+    assert chat["x"] >= board["x"] + board["width"] and chat["y"] < board["y"] + board["height"], (board, chat)
+    page.screenshot(path=str(tmp_path / f"{slug}-wide.png"))
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    board, chat = page.locator("#panel .board").bounding_box(), page.locator("#chat").bounding_box()
+    assert chat["y"] >= board["y"] + board["height"], (board, chat)
+    assert page.evaluate("document.querySelector('#chat').scrollWidth <= document.querySelector('#chat').clientWidth")
+    assert chat["x"] >= 0 and chat["x"] + chat["width"] <= 390, chat  # the chat itself never scrolls sideways
+    page.screenshot(path=str(tmp_path / f"{slug}-phone.png"), full_page=True)
