@@ -42,10 +42,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from turnbased.accounts.selectors import verified_email
-from turnbased.mail import compose, inbound_limits, sender_auth
-from turnbased.mail.models import InboundDrop, InboundDropReason, InboundEmail, InboundStatus
 from turnbased.chat import services as chat_services
 from turnbased.chat.models import MessageSource
+from turnbased.limits import account_refusal
+from turnbased.mail import compose, inbound_limits, sender_auth
+from turnbased.mail.models import InboundDrop, InboundDropReason, InboundEmail, InboundStatus
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command, said_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, ReplyToken, find_reply_addresses, read_reply_address
 from turnbased.play import services
@@ -301,8 +302,15 @@ def _act(reply: Reply, command: str, message) -> tuple[str, str]:
 
 
 def _say(reply: Reply, message) -> tuple[str, str]:
-    """Post the reply's new text after ``say`` to the game's table talk, and answer with the position."""
+    """Post the reply's new text after ``say`` to the game's table talk, and answer with the position.
+
+    A say counts against the account's chat rate, as one from the page or the API does.
+    """
     answer = _answerer(reply)
+    refusal = account_refusal(reply.user, "chat")
+    if refusal:
+        answer("Your message was not posted.", refusal.detail, game=_fresh(reply.game))
+        return InboundStatus.REJECTED, "say refused: rate limit"
     try:
         said = chat_services.message_post(game_id=reply.game.pk, user=reply.user, text=said_text(body_text(message)),
                                           source=MessageSource.EMAIL)

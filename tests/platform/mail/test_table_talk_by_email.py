@@ -77,3 +77,18 @@ def test_an_empty_or_too_long_say_is_answered_and_posts_nothing(started_game, tu
 ])
 def test_said_text_is_the_new_text_after_say(text, said):
     assert said_text(text) == said
+
+
+def test_say_replies_count_against_the_accounts_chat_rate_with_the_api(started_game, turn_email, mailoutbox, alice,
+                                                                        api_client_for, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
+                               "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+                                                          "chat": "3/min"}}
+    assert api_client_for(alice).post(f"/api/games/{started_game.pk}/messages/", {"text": "from the API"},
+                                      format="json").status_code == 201
+    assert handle_inbound(reply_bytes(turn_email, "say one")) == "said"
+    assert handle_inbound(reply_bytes(turn_email, "say two")) == "said"
+    assert handle_inbound(reply_bytes(turn_email, "say three")) == "say refused: rate limit"
+    assert list(Message.objects.values_list("text", flat=True)) == ["from the API", "one", "two"]
+    answer = latest_to(mailoutbox, "alice@example.com", "Re:")
+    assert "Your message was not posted." in answer.body and "Too many chat messages (at most 3 per minute)" in answer.body
