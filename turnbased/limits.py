@@ -36,6 +36,7 @@ COUNTED = {
     "auth": "sign-in attempts",
     "table_create": "new tables",
     "moves": "moves",
+    "chat": "chat messages",
 }
 PERIODS = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
 
@@ -194,3 +195,14 @@ def page_refusal(request, scope: str) -> Refusal | None:
     if not waits:
         return None
     return Refusal.of(scope, max((wait for wait in waits if wait is not None), default=None))
+
+
+def account_refusal(user, scope: str) -> Refusal | None:
+    """Count a write that comes through no web request (an email reply) against ``scope``, for the account alone.
+
+    It shares the account's counter with the API and the pages; there is no client address to count.
+    """
+    throttle = AccountRateThrottle()
+    if throttle.allow_request(SimpleNamespace(method="POST", user=user), SimpleNamespace(throttle_scope=scope)):
+        return None
+    return Refusal.of(scope, throttle.wait())

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "turnbased.mail",
     "turnbased.clocks",
     "turnbased.ratings",
+    "turnbased.chat",  # issue 12, table talk
     "anymail",
     "csp",
     "allauth",
@@ -280,6 +281,8 @@ SPECTACULAR_SETTINGS = {
         # Issue 12, ratings and players.
         {"name": "ratings", "description": "Leaderboards: the ratings at one game and player count, best first."},
         {"name": "players", "description": "A player's profile and finished games, as I may see them."},
+        # Issue 12, table talk.
+        {"name": "chat", "description": "A game's table talk: read it (players and public spectators), write it (players)."},
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameSlug": "turnbased.play.api.serializers.game_slugs",
@@ -389,6 +392,8 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "table_create": _rate("RATE_LIMIT_TABLE_CREATE", "30/hour"),
     # POST /api/games/{id}/moves/ and the game page's moves: a person moves every few seconds at most.
     "moves": _rate("RATE_LIMIT_MOVES", "60/min"),
+    # Issue 12, table talk: chat messages, from the game page and POST /api/games/{id}/messages/.
+    "chat": _rate("RATE_LIMIT_CHAT", "10/min"),
 }
 # How many reverse proxies in front of the web process append to X-Forwarded-For (nginx in deploy/: 1).
 # At 0 the client address is REMOTE_ADDR and X-Forwarded-For is ignored, so a client cannot forge it.

@@ -34,6 +34,7 @@ api_patterns = [
     path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("turnbased.play.api.urls")),
     path("", include("turnbased.ratings.api.urls")),
+    path("", include("turnbased.chat.api_urls")),  # issue 12, table talk
 ]
 
 
@@ -63,6 +64,7 @@ urlpatterns = [
     path("", include("turnbased.mail.urls")),
     path("", include("turnbased.play.urls")),
     path("", include("turnbased.ratings.urls")),
+    path("", include("turnbased.chat.urls")),  # issue 12, table talk
 ]
 
 # Django's error pages, as {"detail": ...} JSON under /api/.

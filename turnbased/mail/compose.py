@@ -10,6 +10,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from turnbased.chat import selectors as chat_selectors
 from turnbased.clocks.services import clock_summaries, format_duration
 from turnbased.mail.tokens import reply_address, unsubscribe_token
 from turnbased.play import selectors, store
@@ -45,6 +46,8 @@ def position_context(game: Game, user) -> dict:
         "your_turn": your_turn,
         "position": engine.view_text(view) if view is not None else "",
         "news": [entry["text"] for entry in selectors.visible_history(viewer, since=since)],
+        # Issue 12, table talk: what the others said since my last move (muted players left out).
+        "said": chat_selectors.messages_for_email(game, user, since_seq=since),
         "moves": engine.moves_summary(moves),
         "example_move": moves[0] if moves else "",
         "move_count": len(moves),

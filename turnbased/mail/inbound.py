@@ -17,8 +17,10 @@ and is never answered:
    reply over the limits gets a short answer and is never parsed.
 4. The full parse, with header values kept as plain strings: the first line of
    new text (``reply_text``) is the command, a move in the game's notation,
-   ``show``, ``help`` or ``resign``. Every outcome is answered, to the player's
-   own address.
+   ``show``, ``help``, ``resign``, or ``say ...`` (the new text after ``say``
+   goes to the table talk; a reply without it never does, so a mistyped move is
+   never said to the table). Every outcome is answered, to the player's own
+   address.
 """
 
 from __future__ import annotations
@@ -40,9 +42,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from turnbased.accounts.selectors import verified_email
+from turnbased.chat import services as chat_services
+from turnbased.chat.models import MessageSource
+from turnbased.limits import account_refusal
 from turnbased.mail import compose, inbound_limits, sender_auth
 from turnbased.mail.models import InboundDrop, InboundDropReason, InboundEmail, InboundStatus
-from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command
+from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command, said_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, ReplyToken, find_reply_addresses, read_reply_address
 from turnbased.play import services
 from turnbased.play.errors import Conflict, GameNotFound, IllegalMoveError, NotAllowed, PlayError, StaleSequence
@@ -215,7 +220,7 @@ def handle_inbound(raw: bytes, envelope_recipients: list[str] | None = None, pro
     else:
         command = read_command(message)
         record.command = command[:MAX_COMMAND_LENGTH]
-        status, outcome = _act(reply, command)
+        status, outcome = _act(reply, command, message)
     record.status = status
     record.outcome = outcome
     record.save(update_fields=["command", "status", "outcome"])
@@ -243,17 +248,20 @@ def _refuse(reply: Reply, refusal: str) -> tuple[str, str]:
     return InboundStatus.REJECTED, refusal
 
 
-def _act(reply: Reply, command: str) -> tuple[str, str]:
+def _act(reply: Reply, command: str, message) -> tuple[str, str]:
     """Do what the reply asks and email the answer; return (status, outcome)."""
     answer = _answerer(reply)
     game, user = reply.game, reply.user
     word = command.lower().strip(" .!")
+    if word == "say" or command.lower().startswith("say "):
+        return _say(reply, message)
     if not command:
         answer("Your reply had no move in it, so nothing was played.",
                "Write your move on the first line of the reply, above the quoted email.", game=game)
         return InboundStatus.REJECTED, "empty"
     if len(command) > MAX_COMMAND_LENGTH:
-        answer("That first line is too long to be a move, so nothing was played.", game=game)
+        answer("That first line is too long to be a move, so nothing was played.",
+               "To write to the table, start the first line with \"say \".", game=game)
         return InboundStatus.REJECTED, "too long"
     if word in ("show", "position", "board"):
         answer("Here is the game as it stands.", game=game)
@@ -262,7 +270,8 @@ def _act(reply: Reply, command: str) -> tuple[str, str]:
         answer("How to play by email.",
                "Reply to a turn email with your move on the first line. The list of moves in each turn email "
                "shows what you may play; \"show\" sends the position again; \"resign\" leaves the game (a "
-               "resign sent to an older email is only done once you confirm it).",
+               "resign sent to an older email is only done once you confirm it); a first line starting with "
+               "\"say \" writes what follows to the table talk.",
                game=game)
         return InboundStatus.ANSWERED, "help"
     if word == "resign":
@@ -290,6 +299,26 @@ def _act(reply: Reply, command: str) -> tuple[str, str]:
     answer(f"Your move \"{outcome.move.text}\" was played.",
            "" if game.status == "active" else "The game is over.", game=game)
     return InboundStatus.MOVED, f"played {outcome.move.text}"
+
+
+def _say(reply: Reply, message) -> tuple[str, str]:
+    """Post the reply's new text after ``say`` to the game's table talk, and answer with the position.
+
+    A say counts against the account's chat rate, as one from the page or the API does.
+    """
+    answer = _answerer(reply)
+    refusal = account_refusal(reply.user, "chat")
+    if refusal:
+        answer("Your message was not posted.", refusal.detail, game=_fresh(reply.game))
+        return InboundStatus.REJECTED, "say refused: rate limit"
+    try:
+        said = chat_services.message_post(game_id=reply.game.pk, user=reply.user, text=said_text(body_text(message)),
+                                          source=MessageSource.EMAIL)
+    except PlayError as error:
+        answer("Your message was not posted.", error.detail, game=_fresh(reply.game))
+        return InboundStatus.REJECTED, f"say refused: {error.detail}"
+    answer("Your message was posted to the table.", said.text, game=_fresh(reply.game))
+    return InboundStatus.ANSWERED, "said"
 
 
 def _resign(reply: Reply) -> tuple[str, str]:

@@ -84,6 +84,24 @@ def _decoded(part: Message) -> str:
         return payload.decode("utf-8", "replace")
 
 
+def new_text(text: str) -> str:
+    """Return the new text of a reply: its lines above the quoted history and the signature, blanks trimmed."""
+    lines = []
+    for raw in text[:MAX_TEXT_CHARS].replace("\r\n", "\n").split("\n"):
+        line = raw[:MAX_LINE_CHARS].rstrip().replace("\u00a0", " ")
+        stripped = line.strip()
+        if stripped.startswith(">") or any(pattern.match(stripped) for pattern in _QUOTE_HEADERS) \
+                or _SIGNATURE.match(stripped):
+            break
+        lines.append(line)
+    return "\n".join(lines).strip()
+
+
+def said_text(text: str) -> str:
+    """Return what a reply whose first line starts with ``say`` says: the new text after that word."""
+    return re.sub(r"^\s*say\b", "", new_text(text), count=1, flags=re.IGNORECASE).strip()
+
+
 def first_command(text: str) -> str:
     """Return the first line of new text: above the quoted history and the signature."""
     for raw in text[:MAX_TEXT_CHARS].replace("\r\n", "\n").split("\n"):

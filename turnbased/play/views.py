@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import engines, get_engine
 from turnbased import request_guards
+from turnbased.chat import selectors as chat_selectors
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, format_duration, table_clock_of
 from turnbased.limits import page_refusal
@@ -53,6 +54,7 @@ def lobby(request):
     }
     if request.user.is_authenticated:
         context["rows"] = selectors.lobby_rows(request.user)
+        context["talk"] = chat_selectors.lobby_talk(context["rows"], request.user)  # issue 12, table talk
     return render(request, "play/lobby.html", context)
 
 
@@ -198,7 +200,8 @@ def game_detail(request, game_id: int):
 def _game_page(request, viewer: selectors.Viewer, error: str | None = None):
     _note_presence(request, viewer)
     context = {**_panel_context(request, viewer, error), **_header_context(request, viewer)}
-    context["history"] = selectors.history_page(viewer) if viewer.game.state is not None else None
+    history = selectors.history_page(viewer) if viewer.game.state is not None else None
+    context["history"] = chat_selectors.history_with_messages(history, viewer, request.user)  # with the table talk
     context["how_to_play"] = how_to_play_html(viewer.game.engine)
     return render(request, "play/game_detail.html", context)
 
@@ -209,7 +212,8 @@ def _panel_update(request, viewer: selectors.Viewer, seen: int | None, error: st
     if viewer.game.state is not None:
         entries = selectors.history_after(viewer, seen) if seen is not None else None
         if entries is None:  # the page is too far behind (or did not say where it was): its whole history again
-            context.update(history=selectors.history_page(viewer), history_oob=True)
+            history = chat_selectors.history_with_messages(selectors.history_page(viewer), viewer, request.user)
+            context.update(history=history, history_oob=True)
         else:
             context["new_entries"] = entries
     return render(request, "play/_panel_update.html", context)
@@ -253,6 +257,7 @@ def game_history(request, game_id: int):
     viewer = _viewer_or_404(game_id, request)
     game = viewer.game
     history = selectors.history_page(viewer, before=before) if game.state is not None else None
+    history = chat_selectors.history_with_messages(history, viewer, request.user, before=before)
     context = {"game": game, "engine": get_engine(game.engine), "history": history}
     template = "play/_history_more.html" if request.headers.get("HX-Request") else "play/game_history.html"
     return render(request, template, context)

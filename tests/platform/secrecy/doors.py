@@ -79,6 +79,12 @@ POSTS: dict[str, Callable[[Any], list[dict]]] = {
     "api-game-abort": lambda game: [{}],
     "game-resign": lambda game: [{}],
     "api-game-resign": lambda game: [{}],
+    # Table talk: posts the chat refuses (nothing to say, too long), a mute of nobody, a report of no message,
+    # a read mark that is not an id.
+    "chat-post": lambda game: [{"text": "   "}, {"text": "x" * 501}],
+    "chat-mute": lambda game: [{"username": "nobody-by-this-name"}, {"username": "nobody", "action": "unmute"}],
+    "chat-report": lambda game: [{"message": "0"}, {"message": "not a number"}],
+    "chat-read": lambda game: [{"last": "x"}],
 }
 # Routes fetched again with the queries a page sends later (and as htmx asks, where that answers
 # differently): a poll from an older position, which gets the history entries since then; older
@@ -93,9 +99,17 @@ def _older_history(game) -> list[tuple[str, dict]]:
             for headers in ({}, {"HTTP_HX_REQUEST": "true"})]
 
 
+def _chat_polls(game) -> list[tuple[str, dict]]:
+    """The chat's poll from the start, as a player who thinks it is or is not their turn, and the API's pages."""
+    return [("?after=0", {}), ("?after=0&turn=0", {}), ("?after=0&turn=1", {})]
+
+
 VARIANTS: dict[str, Callable[[Any], list[tuple[str, dict]]]] = {
     "game-panel": _polls,
     "game-history": _older_history,
+    "chat-poll": _chat_polls,
+    "api-messages": lambda game: [("?after=0&limit=1", {})],
+    "lobby-changes": lambda game: [("?v=0", {})],
 }
 SEATED_MAY_NOT_POST = {"game-resign", "api-game-resign"}  # would end the game: only the seatless try
 # POST-only routes with nothing of a game to show, and what they do instead.

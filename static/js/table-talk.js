@@ -1,0 +1,115 @@
+/* Table talk and turns, for the game page and the lobby (turnbased/chat):
+ *   - the tab title says how many messages are unread and whether it is my turn:
+ *     "(2) Your turn — Lobby · turnbased", from the [data-tab-title] element (data-unread, data-your-turn);
+ *   - on the game page, messages that arrive while the tab is visible are read at once (POST to
+ *     data-read-url); while it is hidden they count as unread until it is shown again;
+ *   - the chat form's refusals (400, 403) are shown in place, like a rate limit's 429;
+ *   - a browser notification says it became my turn, once the player allowed it with a click on
+ *     [data-notify-turn] (permission is never asked for otherwise).
+ * No inline script: the Content-Security-Policy allows scripts only from this site's files. */
+(function () {
+  "use strict";
+  if (window.turnbasedTableTalk) return;
+  window.turnbasedTableTalk = true;
+
+  var PREFIX = /^(\(\d+\) )?(Your turn — )?/;
+  var unread = null;      // unread messages the title counts (null: not read from the page yet)
+  var yourTurn = null;    // what the title says of the turn (a count of games in the lobby)
+
+  function marker() { return document.querySelector("[data-tab-title]"); }
+
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
+  }
+
+  function markRead(element) {
+    var url = element.getAttribute("data-read-url");
+    var latest = element.getAttribute("data-latest");
+    if (!url || !latest || latest === "0") return;
+    var body = new URLSearchParams({ last: latest });
+    // keepalive: a read noted just before the player leaves the page still arrives.
+    fetch(url, { method: "POST", body: body, credentials: "same-origin", keepalive: true,
+                 headers: { "X-CSRFToken": csrfToken() } });
+  }
+
+  function notifyTurn(text) {
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    try { new Notification("turnbased", { body: text, tag: "turnbased-turn" }); } catch (e) { /* not allowed here */ }
+  }
+
+  function showTitle() {
+    var base = document.title.replace(PREFIX, "");
+    var prefix = (unread ? "(" + unread + ") " : "") + (yourTurn && yourTurn !== 0 ? "Your turn — " : "");
+    document.title = prefix + base;
+  }
+
+  // Read the marker after the page loads or an update swaps a new one in.
+  function update(initial) {
+    var element = marker();
+    if (!element) return;
+    var turn = parseInt(element.getAttribute("data-your-turn") || "0", 10);
+    var readable = element.hasAttribute("data-read-url");
+    if (initial || !readable) {
+      unread = parseInt(element.getAttribute("data-unread") || "0", 10);
+    } else {
+      unread += parseInt(element.getAttribute("data-arrived") || "0", 10);
+    }
+    if (readable && document.visibilityState === "visible" && unread) {
+      unread = 0;
+      markRead(element);
+    }
+    if (!initial && yourTurn !== null && turn > yourTurn) {
+      notifyTurn(readable ? "It is your turn in " + document.title.replace(PREFIX, "") : "A game is waiting for your move.");
+    }
+    yourTurn = turn;
+    showTitle();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    shown = marker();
+    update(true);
+    var buttons = document.querySelectorAll("[data-notify-turn]");
+    if ("Notification" in window && Notification.permission === "default") {
+      buttons.forEach(function (button) { button.hidden = false; });
+    }
+  });
+
+  document.addEventListener("visibilitychange", function () {
+    var element = marker();
+    if (document.visibilityState === "visible" && element && element.hasAttribute("data-read-url") && unread) {
+      unread = 0;
+      markRead(element);
+      showTitle();
+    }
+  });
+
+  // A poll that found news swapped in a new marker (the chat's poller, the lobby's list of games).
+  var shown = null;
+  document.addEventListener("htmx:afterSettle", function () {
+    var element = marker();
+    if (element && element !== shown) {
+      shown = element;
+      update(false);
+    }
+  });
+
+  // The chat form's refusals carry the form back with the reason: show it rather than drop it.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (detail.elt && detail.elt.id === "chat-form" && (detail.xhr.status === 400 || detail.xhr.status === 403)) {
+      detail.shouldSwap = true;
+      detail.isError = false;
+    }
+  });
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-notify-turn]");
+    if (!button || !("Notification" in window)) return;
+    Notification.requestPermission().then(function (answer) {
+      document.querySelectorAll("[data-notify-turn]").forEach(function (other) {
+        other.hidden = true;
+      });
+      if (answer === "granted") notifyTurn("You will be told here when it is your turn.");
+    });
+  });
+})();

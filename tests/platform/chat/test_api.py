@@ -1,0 +1,93 @@
+"""GET/POST /api/games/{id}/messages/: players write, public spectators read, pages by id, limits and mutes."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from turnbased.chat import services
+from turnbased.chat.models import Message
+
+pytestmark = pytest.mark.django_db
+
+
+def url(game) -> str:
+    return f"/api/games/{game.pk}/messages/"
+
+
+def test_a_player_posts_and_the_other_reads_it(started_game, alice, bob, api_client_for):
+    answer = api_client_for(alice).post(url(started_game), {"text": "hi <b>bob</b>"}, format="json")
+    assert answer.status_code == 201, answer.json()
+    body = answer.json()
+    assert (body["author"], body["text"], body["seq"]) == ("alice", "hi <b>bob</b>", 0)
+    listed = api_client_for(bob).get(url(started_game)).json()
+    assert listed == {"messages": [body], "more": False}
+    assert Message.objects.get().source == "api"
+
+
+def test_pages_follow_after_and_limit(started_game, alice, api_client_for):
+    ids = [services.message_post(game_id=started_game.pk, user=alice, text=f"m{n}").pk for n in range(5)]
+    client = api_client_for(alice)
+    first = client.get(url(started_game), {"limit": 2}).json()
+    assert [m["text"] for m in first["messages"]] == ["m0", "m1"] and first["more"] is True
+    rest = client.get(url(started_game), {"after": ids[1], "limit": 10}).json()
+    assert [m["text"] for m in rest["messages"]] == ["m2", "m3", "m4"] and rest["more"] is False
+
+
+@pytest.mark.parametrize("query", [{"after": "-1"}, {"after": "x"}, {"after": "²"}, {"limit": "0"}, {"limit": "201"},
+                                   {"after": "9" * 30}])
+def test_bad_pages_are_400(started_game, alice, api_client_for, query):
+    answer = api_client_for(alice).get(url(started_game), query)
+    assert answer.status_code == 400 and "detail" in answer.json()
+
+
+def test_a_spectator_of_a_public_game_reads_but_may_not_write(started_game, alice, carol, api_client_for):
+    services.message_post(game_id=started_game.pk, user=alice, text="hello")
+    assert APIClient().get(url(started_game)).json()["messages"][0]["text"] == "hello"  # anonymous
+    spectator = api_client_for(carol)
+    assert spectator.get(url(started_game)).status_code == 200
+    answer = spectator.post(url(started_game), {"text": "can I?"}, format="json")
+    assert answer.status_code == 403 and Message.objects.count() == 1
+    assert APIClient().post(url(started_game), {"text": "anon"}, format="json").status_code == 401
+
+
+def test_a_private_games_chat_is_404_to_strangers(start_scripted_game, alice, bob, carol, api_client_for):
+    game = start_scripted_game(alice, bob, visibility="private")
+    services.message_post(game_id=game.pk, user=alice, text="secret plans")
+    assert api_client_for(carol).get(url(game)).status_code == 404
+    assert APIClient().get(url(game)).status_code == 404
+    assert api_client_for(carol).post(url(game), {"text": "hi"}, format="json").status_code == 404
+    assert api_client_for(bob).get(url(game)).json()["messages"][0]["text"] == "secret plans"
+
+
+@pytest.mark.parametrize("body", [{}, {"text": ""}, {"text": "   "}, {"text": "x" * 501},
+                                  {"text": ["a"]}, {"text": "\x00"}])
+def test_bad_messages_are_400_and_change_nothing(started_game, alice, api_client_for, body):
+    answer = api_client_for(alice).post(url(started_game), body, format="json")
+    assert answer.status_code == 400 and "detail" in answer.json()
+    assert not Message.objects.exists()
+
+
+def test_muted_players_are_left_out_for_the_muter(started_game, alice, bob, api_client_for):
+    services.message_post(game_id=started_game.pk, user=bob, text="spam")
+    services.player_mute(user=alice, username="bob")
+    assert api_client_for(alice).get(url(started_game)).json()["messages"] == []
+
+
+def test_posting_is_rate_limited_with_retry_after(started_game, alice, api_client_for, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "chat": "2/min"}}
+    client = api_client_for(alice)
+    answers = [client.post(url(started_game), {"text": f"m{n}"}, format="json") for n in range(3)]
+    assert [a.status_code for a in answers] == [201, 201, 429]
+    assert int(answers[2]["Retry-After"]) >= 1 and "chat messages" in answers[2].json()["detail"]
+    assert Message.objects.count() == 2
+    assert client.get(url(started_game)).status_code == 200  # reading is not the chat's budget
+
+
+def test_rate_limits_off_lets_every_message_through(started_game, alice, api_client_for, settings):
+    settings.RATE_LIMITS_ON = False
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "chat": "1/min"}}
+    client = api_client_for(alice)
+    assert [client.post(url(started_game), {"text": "x"}, format="json").status_code for _ in range(3)] == [201] * 3

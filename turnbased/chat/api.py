@@ -1,0 +1,102 @@
+"""REST API for table talk: ``GET/POST /api/games/{id}/messages/``, thin adapters over the chat services."""
+
+from __future__ import annotations
+
+import re
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from turnbased.chat import selectors, services
+from turnbased.chat.models import MAX_MESSAGE_CHARS, MessageSource
+from turnbased.play.api.schema import error
+
+GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
+MAX_MESSAGE_ID = 2**63 - 1
+
+
+class MessageSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="Increases with every message of the site: pass the last one as after.")
+    seq = serializers.IntegerField(help_text="The move it follows: written when the game was at this seq.")
+    author = serializers.CharField(source="author.username", help_text="The player who wrote it.")
+    text = serializers.CharField(help_text="As written (plain text, line breaks kept): escape it to show it.")
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "ChatMessage"
+
+
+class MessageListSerializer(serializers.Serializer):
+    messages = MessageSerializer(many=True, help_text="Oldest first; muted players' messages are left out.")
+    more = serializers.BooleanField(help_text="More messages follow the last one: ask again with its id as after.")
+
+    class Meta:
+        ref_name = "ChatMessageList"
+
+
+def _whole_number(params, name: str, default: int, low: int, high: int) -> int:
+    raw = params.get(name)
+    if raw is None:
+        return default
+    # ASCII digits only: str.isdigit() also takes '²', which int() then refuses.
+    if not re.fullmatch(r"[0-9]{1,19}", raw) or not low <= int(raw) <= high:
+        raise serializers.ValidationError({name: [f"{name} must be a whole number from {low} to {high}."]})
+    return int(raw)
+
+
+class MessageListApi(APIView):
+    """A game's table talk: read it (its players, and anyone who may watch a public game), write it (its players)."""
+
+    throttle_scope = "chat"  # writing; reading counts as any read
+
+    class InputSerializer(serializers.Serializer):
+        text = serializers.CharField(max_length=MAX_MESSAGE_CHARS, trim_whitespace=False,
+                                     help_text=f"What to say: plain text, 1 to {MAX_MESSAGE_CHARS} characters "
+                                               "once control characters and surrounding blanks are dropped.")
+
+        class Meta:
+            ref_name = "ChatMessageCreateRequest"
+
+    def get_permissions(self):
+        return [AllowAny()] if self.request.method in ("GET", "HEAD") else [IsAuthenticated()]
+
+    @extend_schema(
+        operation_id="messages_list", tags=["chat"], summary="The table talk, as I may read it",
+        description="Messages after the id `after` (0: from the first), oldest first, at most `limit`. A private "
+                    "game's chat is read by its players only; a public game's by anyone.",
+        parameters=[
+            GAME_ID,
+            OpenApiParameter("after", {"type": "integer", "minimum": 0, "maximum": MAX_MESSAGE_ID, "default": 0},
+                             description="Only messages with a larger id."),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": selectors.MAX_PAGE,
+                                       "default": selectors.API_PAGE}, description="At most this many messages."),
+        ],
+        responses={200: MessageListSerializer, 404: error("No such game, or a private game you are not part of.")},
+    )
+    def get(self, request, game_id: int):
+        after = _whole_number(request.query_params, "after", 0, 0, MAX_MESSAGE_ID)
+        limit = _whole_number(request.query_params, "limit", selectors.API_PAGE, 1, selectors.MAX_PAGE)
+        viewer = selectors.chat_viewer(game_id, request.user)
+        page = selectors.messages_after(viewer.game, request.user, after=after, limit=limit)
+        return Response(MessageListSerializer(page).data)
+
+    @extend_schema(
+        operation_id="messages_create", tags=["chat"], summary="Say something at the table",
+        description="Players only. The message follows the game's current move in its history.",
+        parameters=[GAME_ID], request=InputSerializer,
+        responses={
+            201: MessageSerializer,
+            400: error("An empty message, or one over the length limit."),
+            403: error("I watch this game but have no seat in it."),
+            404: error("No such game, or a private game you are not part of."),
+        },
+    )
+    def post(self, request, game_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        message = services.message_post(game_id=game_id, user=request.user, text=data.validated_data["text"],
+                                        source=MessageSource.API)
+        return Response(MessageSerializer(message).data, status=status.HTTP_201_CREATED)

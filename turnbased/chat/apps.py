@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ChatConfig(AppConfig):
+    name = "turnbased.chat"
+    verbose_name = "Table talk"
