@@ -37,7 +37,7 @@ def position_context(game: Game, user) -> dict:
         "deadline": clock["deadline"] if clock else None,
         "time_left": format_duration(clock["remaining_seconds"]) if clock and clock["deadline"] else "",
         "game": game,
-        "game_name": f"{engine.name} #{game.pk}",
+        "game_name": game.title,
         "user": user,
         "seat": seat,
         "names": list(game.player_names),
@@ -108,7 +108,7 @@ def turn_email(game: Game, user, *, reminder: bool = False) -> EmailMultiAlterna
 def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
     """A game started, ended, or someone joined your table."""
     context = position_context(game, user) if game.state is not None else {
-        "game": game, "game_name": f"{store.engine_of(game).name} #{game.pk}", "game_url": game_url(game),
+        "game": game, "game_name": game.title, "game_url": game_url(game),
     }
     context["kind"] = kind
     context["players"] = [seat.display_name for seat in game.seats.select_related("user")]

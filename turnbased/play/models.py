@@ -58,8 +58,16 @@ class Game(models.Model):
     class Meta:
         indexes = [models.Index(fields=["status", "visibility"])]
 
+    @property
+    def title(self) -> str:
+        """Name the table for people: the game's name and the table's number ("Love Letter #5")."""
+        from games import engines
+
+        engine = engines().get(self.engine)
+        return f"{engine.name if engine else self.engine} #{self.pk}"
+
     def __str__(self) -> str:
-        return f"{self.engine} #{self.pk} ({self.status})"
+        return f"{self.title} ({self.status})"
 
 
 class Seat(models.Model):
