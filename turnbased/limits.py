@@ -36,6 +36,7 @@ COUNTED = {
     "auth": "sign-in attempts",
     "table_create": "new tables",
     "moves": "moves",
+    "invitations": "invitations",
 }
 PERIODS = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
 

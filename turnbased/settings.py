@@ -280,6 +280,8 @@ SPECTACULAR_SETTINGS = {
         # Issue 12, ratings and players.
         {"name": "ratings", "description": "Leaderboards: the ratings at one game and player count, best first."},
         {"name": "players", "description": "A player's profile and finished games, as I may see them."},
+        # Issue 12: setup.
+        {"name": "invitations", "description": "Invite people by username to an open table; see and decline mine."},
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameSlug": "turnbased.play.api.serializers.game_slugs",
@@ -389,6 +391,8 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "table_create": _rate("RATE_LIMIT_TABLE_CREATE", "30/hour"),
     # POST /api/games/{id}/moves/ and the game page's moves: a person moves every few seconds at most.
     "moves": _rate("RATE_LIMIT_MOVES", "60/min"),
+    # Inviting people by username, on the table's page and POST /api/games/{id}/invitations/ (issue 12: setup).
+    "invitations": _rate("RATE_LIMIT_INVITATIONS", "30/hour"),
 }
 # How many reverse proxies in front of the web process append to X-Forwarded-For (nginx in deploy/: 1).
 # At 0 the client address is REMOTE_ADDR and X-Forwarded-For is ignored, so a client cannot forge it.

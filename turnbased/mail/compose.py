@@ -13,7 +13,8 @@ from django.urls import reverse
 from turnbased.clocks.services import clock_summaries, format_duration
 from turnbased.mail.tokens import reply_address, unsubscribe_token
 from turnbased.play import selectors, store
-from turnbased.play.models import Game, GameStatus
+from turnbased.play.models import Game, GameStatus, Invitation
+from turnbased.play.presenters import time_control_summary
 
 
 def game_url(game: Game) -> str:
@@ -122,6 +123,19 @@ def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
         to=user.email, subject=subjects[kind], template="game_news", context=context, user=user,
         reply_to=None if kind == "player_joined" else context.get("reply_to"),
     )
+
+
+def invitation_email(game: Game, user) -> EmailMultiAlternatives:
+    """Someone invited ``user`` to an open table: who, which table, and the link to take the seat or decline."""
+    invitation = Invitation.objects.select_related("invited_by").get(game=game, user=user)
+    context = {
+        "game": game, "game_name": game.title, "game_url": game_url(game), "user": user,
+        "invited_by": invitation.invited_by.get_username(),
+        "seated": [seat.display_name for seat in game.seats.select_related("user")],
+        "time_control": time_control_summary(game)["description"],
+    }
+    return build(to=user.email, subject=f"{context['invited_by']} invites you to {game.title}",
+                 template="invitation", context=context, user=user)
 
 
 def digest_email(user, games: list[Game]) -> EmailMultiAlternatives:

@@ -129,3 +129,23 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} move {self.seq}: {self.text}"
+
+
+class Invitation(models.Model):
+    """A player's invitation of another person to an open table; pending until taken up, declined, or the table starts.
+
+    One per (table, person): inviting again changes nothing, and a declined invitation stays declined.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    declined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="invitation_unique_person")]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.user_id} to game {self.game_id}"
