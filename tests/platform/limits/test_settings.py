@@ -18,12 +18,14 @@ DEFAULTS = {
     "RATE_LIMIT_AUTH": "10/min",
     "RATE_LIMIT_TABLE_CREATE": "30/hour",
     "RATE_LIMIT_MOVES": "60/min",
+    "RATE_LIMIT_INVITATIONS": "30/hour",
     "RATE_LIMITS": "on",
     "TRUSTED_PROXY_COUNT": "0",
     "MAX_OPEN_TABLES_PER_ACCOUNT": "10",
     "MAX_BOT_TABLES_PER_ACCOUNT": "3",
 }
-SCOPES = {"api": "RATE_LIMIT_API", "auth": "RATE_LIMIT_AUTH", "table_create": "RATE_LIMIT_TABLE_CREATE", "moves": "RATE_LIMIT_MOVES"}
+SCOPES = {"api": "RATE_LIMIT_API", "auth": "RATE_LIMIT_AUTH", "table_create": "RATE_LIMIT_TABLE_CREATE", "moves": "RATE_LIMIT_MOVES",
+          "invitations": "RATE_LIMIT_INVITATIONS"}
 
 
 def settings_from(monkeypatch, **environment) -> dict:
@@ -52,7 +54,8 @@ def test_limits_are_on_by_default_with_the_documented_values(monkeypatch):
 def test_every_rate_and_cap_comes_from_the_environment(monkeypatch):
     changed = {
         "RATE_LIMIT_API": "100/s", "RATE_LIMIT_AUTH": "3/hour",
-        "RATE_LIMIT_TABLE_CREATE": "9/minute", "RATE_LIMIT_MOVES": "7/min", "RATE_LIMITS": "off",
+        "RATE_LIMIT_TABLE_CREATE": "9/minute", "RATE_LIMIT_MOVES": "7/min", "RATE_LIMIT_INVITATIONS": "5/day",
+        "RATE_LIMITS": "off",
         "TRUSTED_PROXY_COUNT": "1", "MAX_OPEN_TABLES_PER_ACCOUNT": "4", "MAX_BOT_TABLES_PER_ACCOUNT": "1",
     }
     assert limits_of(settings_from(monkeypatch, **changed)) == changed

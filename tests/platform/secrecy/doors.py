@@ -79,6 +79,10 @@ POSTS: dict[str, Callable[[Any], list[dict]]] = {
     "api-game-abort": lambda game: [{}],
     "game-resign": lambda game: [{}],
     "api-game-resign": lambda game: [{}],
+    # Invitations: a name nobody has, and declining without an invitation; both refused.
+    "game-invitations": lambda game: [{"username": "nobody-by-this-name"}],
+    "game-invitation-decline": lambda game: [{}],
+    "api-game-invitation-decline": lambda game: [{}],
 }
 # Routes fetched again with the queries a page sends later (and as htmx asks, where that answers
 # differently): a poll from an older position, which gets the history entries since then; older
