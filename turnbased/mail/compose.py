@@ -10,6 +10,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from turnbased.accounts.time_zones import in_zone_of
 from turnbased.clocks.services import clock_summaries, format_duration
 from turnbased.mail.tokens import reply_address, unsubscribe_token
 from turnbased.play import selectors, store
@@ -78,15 +79,18 @@ def build(
     if in_reply_to:
         headers["In-Reply-To"] = in_reply_to
         headers["References"] = in_reply_to
+    with in_zone_of(user):  # every time in the email in the recipient's zone
+        text = render_to_string(f"email/{template}.txt", context)
+        html = render_to_string(f"email/{template}.html", context)
     message = EmailMultiAlternatives(
         subject=subject,
-        body=render_to_string(f"email/{template}.txt", context),
+        body=text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[to],
         reply_to=[reply_to] if reply_to else None,
         headers=headers,
     )
-    message.attach_alternative(render_to_string(f"email/{template}.html", context), "text/html")
+    message.attach_alternative(html, "text/html")
     if context.get("picture"):
         # The HTML shows it inline (cid:position); text-only readers get it as an attachment.
         image = MIMEImage(context["picture"], "png")
