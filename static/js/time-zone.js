@@ -15,6 +15,14 @@
     }
   }
 
+  // The names a browser may give UTC by ("Etc/UTC" on many Linux machines).
+  var UTC_NAMES = ["UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu",
+                   "GMT", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0", "Etc/Greenwich", "Greenwich"];
+
+  function sameZone(one, other) {
+    return one === other || (UTC_NAMES.indexOf(one) >= 0 && UTC_NAMES.indexOf(other) >= 0);
+  }
+
   function hasOption(select, value) {
     return Array.prototype.some.call(select.options, function (option) { return option.value === value; });
   }
@@ -28,7 +36,7 @@
         select.value = zone;
         return;
       }
-      if (select.value === zone) return;
+      if (sameZone(select.value, zone)) return;
       var button = document.createElement("button");
       button.type = "button";
       button.className = "secondary use-browser-zone";
@@ -37,7 +45,7 @@
       select.insertAdjacentElement("afterend", button);
     });
     document.querySelectorAll("form[data-time-zone-offer]").forEach(function (form) {
-      if (form.getAttribute("data-current") === zone) return;
+      if (sameZone(form.getAttribute("data-current"), zone)) return;
       form.querySelector("[data-use-zone]").value = zone;
       form.querySelector("[data-zone-name]").textContent = zone.replace(/_/g, " ");
       form.hidden = false;

@@ -104,7 +104,9 @@ def test_a_legacy_zone_set_through_the_api_stays_selectable(alice, api_client_fo
 
 def test_pages_offer_the_browsers_zone_until_one_is_chosen(alice):
     client = logged_in(alice)
-    assert "data-time-zone-offer" in client.get("/").content.decode()
+    page = client.get("/").content.decode()
+    assert "data-time-zone-offer" in page and 'data-current="UTC"' in page
+    assert '<button type="submit" name="time_zone" value="UTC" class="secondary">Keep UTC</button>' in page
     response = client.post("/accounts/settings/time-zone/", {"time_zone": "Asia/Tokyo", "next": "/games/new/"})
     assert response.status_code == 302 and response.url == "/games/new/"
     profile = profile_of(alice)
