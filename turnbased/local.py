@@ -241,6 +241,7 @@ def screenshots(args: list[str]) -> int:
         environment.setdefault("DJANGO_DEBUG", "1")
         # Tasks (email delivery) run in the process, against this database, never queued for another one's worker.
         environment["CELERY_TASK_ALWAYS_EAGER"] = "1"
+        environment.setdefault("LOG_LEVEL", "WARNING")  # not a line per task run in the process
         say("building a position of each game on a throwaway database")
         manage(environment, "migrate", "--noinput")
         return subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), "screenshots", *args],

@@ -319,14 +319,15 @@ def invitations_of(game: Game) -> list[dict]:
     ]
 
 
-def recent_opponents(user: AbstractBaseUser) -> list[str]:
-    """Return the usernames of the people the user played with (bots aside), most recent game first."""
+def recent_opponents(user: AbstractBaseUser) -> list[dict]:
+    """Return the people the user played with (bots aside), most recent game first: each ``username`` and
+    ``last_played_at``, when the latest game they shared started."""
     games = Seat.objects.filter(user_id=user.pk, game__started_at__isnull=False).values("game")
     return list(
         Seat.objects.filter(game__in=games, user__isnull=False, user__is_active=True)
         .exclude(user_id=user.pk)
         .values("user__username")
-        .annotate(last=Max("game__started_at"))
-        .order_by("-last", "user__username")
-        .values_list("user__username", flat=True)[:RECENT_OPPONENTS]
+        .annotate(last_played_at=Max("game__started_at"))
+        .order_by("-last_played_at", "user__username")
+        .values("last_played_at", username=F("user__username"))[:RECENT_OPPONENTS]
     )

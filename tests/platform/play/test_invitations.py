@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
+import time_machine
+from rest_framework.test import APIClient
 
 from tests.platform.play.test_pages import logged_in
 from turnbased.mail import delivery
@@ -127,6 +131,25 @@ def test_the_table_page_offers_people_i_played_with(table, alice, bob, carol, st
     page = logged_in(alice).get(f"/games/{table.pk}/").content.decode()
     assert 'list="recent-opponents-' in page and '<option value="carol">' in page
     assert '<option value="bob">' not in page
+
+
+def test_the_api_lists_the_people_i_played_with_most_recent_first(alice, bob, carol, make_user, api_client_for,
+                                                                   start_scripted_game):
+    with time_machine.travel(datetime(2026, 11, 2, tzinfo=timezone.utc), tick=False):
+        start_scripted_game(alice, carol)
+    with time_machine.travel(datetime(2026, 11, 9, tzinfo=timezone.utc), tick=False):
+        start_scripted_game(bob, alice)
+    services.create_game(creator=alice, engine_slug="love-letter", players=2, bots={1: "basic"})
+    services.create_game(creator=make_user("dave"), engine_slug="love-letter", players=2)  # never played alice
+    closed = make_user("erin")
+    start_scripted_game(alice, closed)
+    closed.is_active = False
+    closed.save()
+    people = api_client_for(alice).get("/api/invitations/people/").json()
+    assert people == [{"username": "bob", "last_played_at": "2026-11-09T00:00:00Z"},
+                      {"username": "carol", "last_played_at": "2026-11-02T00:00:00Z"}]
+    assert api_client_for(make_user("fay")).get("/api/invitations/people/").json() == []
+    assert APIClient().get("/api/invitations/people/").status_code in (401, 403)
 
 
 def test_the_table_page_form_invites_and_reports_a_stranger_name(table, alice, bob):

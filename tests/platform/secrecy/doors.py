@@ -83,6 +83,8 @@ POSTS: dict[str, Callable[[Any], list[dict]]] = {
     "game-invitations": lambda game: [{"username": "nobody-by-this-name"}],
     "game-invitation-decline": lambda game: [{}],
     "api-game-invitation-decline": lambda game: [{}],
+    # The time-zone offer: a name that is no zone, refused (a real one would move the viewer's deadlines).
+    "account-time-zone": lambda game: [{"time_zone": "Not/A_Zone", "next": f"/games/{game.pk}/"}],
 }
 # Routes fetched again with the queries a page sends later (and as htmx asks, where that answers
 # differently): a poll from an older position, which gets the history entries since then; older

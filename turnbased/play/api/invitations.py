@@ -40,6 +40,14 @@ class MyInvitationSerializer(serializers.Serializer):
         ref_name = "MyInvitation"
 
 
+class PersonSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="Their username: what POST /api/games/{id}/invitations/ takes.")
+    last_played_at = serializers.DateTimeField(help_text="When the latest game we shared started (ISO 8601, UTC).")
+
+    class Meta:
+        ref_name = "RecentOpponent"
+
+
 def _table_invitations(game_id: int, user) -> list[dict]:
     """Return the table's invitations for one of its players (or its creator)."""
     viewer = selectors.viewer_of(game_id, user)
@@ -89,8 +97,9 @@ class GameInvitationsApi(APIView):
         data.is_valid(raise_exception=True)
         invitation, created = services.invitation_create(game_id=game_id, user=request.user,
                                                 username=data.validated_data["username"])
-        username = invitation.user.get_username()
-        row = next(row for row in selectors.invitations_of(invitation.game) if row["username"] == username)
+        # An invitation answered here is pending: the service refuses a declined one and a seated guest.
+        row = {"username": invitation.user.get_username(), "invited_by": invitation.invited_by.get_username(),
+               "created_at": invitation.created_at, "status": "pending"}
         return Response(InvitationSerializer(row).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
@@ -120,3 +129,16 @@ class MyInvitationsApi(APIView):
             for invitation in selectors.pending_invitations(request.user)
         ]
         return Response(MyInvitationSerializer(rows, many=True).data)
+
+
+class PeopleIPlayedWithApi(APIView):
+    """The people I played with, to pick whom to invite (the table page suggests the same names)."""
+
+    @extend_schema(
+        operation_id="invitations_people", tags=["invitations"], summary="People I played with",
+        description=f"Up to {selectors.RECENT_OPPONENTS} people (bots and closed accounts aside) I shared a game "
+                    "with most recently, the most recent first: the names to pick from when inviting.",
+        responses={200: PersonSerializer(many=True)},
+    )
+    def get(self, request):
+        return Response(PersonSerializer(selectors.recent_opponents(request.user), many=True).data)

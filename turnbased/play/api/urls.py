@@ -18,4 +18,5 @@ urlpatterns = [
     path("games/<int:game_id>/invitations/decline/", invitations.InvitationDeclineApi.as_view(),
          name="api-game-invitation-decline"),
     path("invitations/", invitations.MyInvitationsApi.as_view(), name="api-invitations"),
+    path("invitations/people/", invitations.PeopleIPlayedWithApi.as_view(), name="api-invitations-people"),
 ]

@@ -52,11 +52,13 @@ def invitation_create(*, game_id: int, user: AbstractBaseUser, username: str) ->
             raise InvalidRequest("You cannot invite yourself.")
         if any(seat.user_id == invitee.pk for seat in seats):
             raise Conflict(f"{invitee.get_username()} already has a seat at this table.")
-        invitation, created = Invitation.objects.get_or_create(game=game, user=invitee, defaults={"invited_by": user})
-        if not created:
+        # The table's row lock orders invitations to it: no other can come between this read and the insert.
+        invitation = Invitation.objects.select_related("user", "invited_by").filter(game=game, user=invitee).first()
+        if invitation is not None:
             if invitation.declined_at is not None:
                 raise Conflict(f"{invitee.get_username()} declined the invitation to this table.")
             return invitation, False
+        invitation = Invitation.objects.create(game=game, user=invitee, invited_by=user)
         notifications_record(game=game, seq=0, kind=NotificationKind.INVITED, user_ids=[invitee.pk])
     return invitation, True
 

@@ -15,7 +15,7 @@ def table_invitations(game):
 
 @register.simple_tag
 def recent_opponents_of(user):
-    """Return the usernames the user played with most recently (none for a visitor)."""
+    """Return the people the user played with most recently (none for a visitor)."""
     return selectors.recent_opponents(user) if user.is_authenticated else []
 
 
