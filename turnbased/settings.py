@@ -60,6 +60,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "turnbased.accounts.time_zones.TimeZoneMiddleware",  # issue 12: setup (pages in each person's zone)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -283,6 +284,8 @@ SPECTACULAR_SETTINGS = {
         {"name": "players", "description": "A player's profile and finished games, as I may see them."},
         # Issue 12, table talk.
         {"name": "chat", "description": "A game's table talk: read it (players and public spectators), write it (players)."},
+        # Issue 12: setup.
+        {"name": "invitations", "description": "Invite people by username to an open table; see and decline mine."},
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameSlug": "turnbased.play.api.serializers.game_slugs",
@@ -394,6 +397,8 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "moves": _rate("RATE_LIMIT_MOVES", "60/min"),
     # Issue 12, table talk: chat messages, from the game page and POST /api/games/{id}/messages/.
     "chat": _rate("RATE_LIMIT_CHAT", "10/min"),
+    # Inviting people by username, on the table's page and POST /api/games/{id}/invitations/ (issue 12: setup).
+    "invitations": _rate("RATE_LIMIT_INVITATIONS", "30/hour"),
 }
 # How many reverse proxies in front of the web process append to X-Forwarded-For (nginx in deploy/: 1).
 # At 0 the client address is REMOTE_ADDR and X-Forwarded-For is ignored, so a client cannot forge it.

@@ -7,16 +7,32 @@ from allauth.core import context
 from django import forms
 
 from turnbased.accounts.models import ApiToken
+from turnbased.accounts.services.time_zones import zone_choose
+from turnbased.accounts.time_zones import DEFAULT_ZONE, zone_names
 
 # Days a new token lasts; 0 is never.
 TOKEN_LIFETIMES = [(30, "30 days"), (90, "90 days"), (365, "a year"), (0, "never")]
 
 
 class SignupForm(allauth_forms.SignupForm):
+    # Preselected with the browser's zone by js/time-zone.js; without script (or through the API) UTC.
+    time_zone = forms.ChoiceField(
+        required=False, label="Time zone", help_text="Pages and emails show times in it; change it in Settings.",
+        widget=forms.Select(attrs={"data-browser-time-zone": "preselect"}),
+    )
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["username"].help_text = "Other players see this name. Letters, digits and @ . + - _ only."
         self.fields["email"].help_text = "We send a link to confirm it; turn emails and email moves use it."
+        self.fields["time_zone"].choices = [(name, name.replace("_", " ")) for name in zone_names()]
+        self.fields["time_zone"].initial = DEFAULT_ZONE
+
+    def custom_signup(self, request, user) -> None:
+        """Keep the zone picked on the form (the browser's, as offered); a form without one leaves UTC, unchosen."""
+        zone = self.cleaned_data.get("time_zone")
+        if zone:
+            zone_choose(user=user, zone=zone)
 
 
 class _SessionsAndTokensChoice(forms.Form):

@@ -19,7 +19,10 @@ def validate_time_zone(value: str) -> None:
 class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone],
-                                 help_text="Weekends and dates are counted in this zone.")
+                                 help_text="Pages and emails show times in this zone; weekends and dates are "
+                                           "counted in it.")
+    # False until the person picks a zone (settings, sign-up, or the browser's zone the pages offer).
+    time_zone_chosen = models.BooleanField(default=False)
     reminder_lead_hours = models.PositiveSmallIntegerField(
         default=12, help_text="Email a reminder this many hours before a deadline (0: no reminders)."
     )

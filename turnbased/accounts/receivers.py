@@ -1,13 +1,16 @@
-"""Keep each username's look-alike keys stored beside it, whichever door created or renamed the user."""
+"""Keep each username's look-alike keys stored beside it, and each cached time zone fresh, whichever door changed them."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_in
+from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from turnbased.accounts.confusables import skeletons
-from turnbased.accounts.models import UsernameSkeleton
+from turnbased.accounts.models import Profile, UsernameSkeleton
+from turnbased.accounts.time_zones import forget_zone_setting, zone_setting
 
 
 @receiver(post_save, sender=get_user_model(), dispatch_uid="accounts-username-skeletons")
@@ -25,3 +28,17 @@ def store_username_skeletons(sender, instance, **kwargs) -> None:
         return
     UsernameSkeleton.objects.filter(user=instance).exclude(skeleton__in=keys).delete()
     UsernameSkeleton.objects.bulk_create([UsernameSkeleton(user=instance, skeleton=key) for key in keys - stored])
+
+
+@receiver(post_save, sender=Profile, dispatch_uid="accounts-time-zone-cache")
+def forget_cached_time_zone(sender, instance, **kwargs) -> None:
+    """Drop the cached zone now and once the change commits (a page read in between may have cached the old one)."""
+    user_id = instance.user_id
+    forget_zone_setting(user_id)
+    transaction.on_commit(lambda: forget_zone_setting(user_id))
+
+
+@receiver(user_logged_in, dispatch_uid="accounts-time-zone-warm")
+def cache_time_zone_at_login(sender, user, **kwargs) -> None:
+    """Read the person's zone once as they log in, so their pages find it in the cache."""
+    zone_setting(user)

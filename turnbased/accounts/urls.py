@@ -45,5 +45,6 @@ urlpatterns = [
     path("tokens/<int:token_id>/revoke/", tokens.api_token_revoke, name="account-token-revoke"),
     # Settings and absences.
     path("settings/", profile.account_settings, name="account-settings"),
+    path("settings/time-zone/", profile.time_zone_choose, name="account-time-zone"),
     path("absence/", profile.absences, name="absences"),
 ]

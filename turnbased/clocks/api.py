@@ -133,6 +133,7 @@ class ProfileApi(APIView):
         profile = profile_of(request.user)
         for field, value in data.validated_data.items():
             setattr(profile, field, value)
+        profile.time_zone_chosen = profile.time_zone_chosen or "time_zone" in data.validated_data
         profile.save()
         refresh_deadlines(user=request.user)
         return self.get(request)

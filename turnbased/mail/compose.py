@@ -10,11 +10,13 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from turnbased.accounts.time_zones import in_zone_of
 from turnbased.chat import selectors as chat_selectors
 from turnbased.clocks.services import clock_summaries, format_duration
 from turnbased.mail.tokens import reply_address, unsubscribe_token
 from turnbased.play import selectors, store
-from turnbased.play.models import Game, GameStatus
+from turnbased.play.models import Game, GameStatus, Invitation
+from turnbased.play.presenters import time_control_summary
 
 
 def game_url(game: Game) -> str:
@@ -38,7 +40,7 @@ def position_context(game: Game, user) -> dict:
         "deadline": clock["deadline"] if clock else None,
         "time_left": format_duration(clock["remaining_seconds"]) if clock and clock["deadline"] else "",
         "game": game,
-        "game_name": f"{engine.name} #{game.pk}",
+        "game_name": game.title,
         "user": user,
         "seat": seat,
         "names": list(game.player_names),
@@ -80,15 +82,18 @@ def build(
     if in_reply_to:
         headers["In-Reply-To"] = in_reply_to
         headers["References"] = in_reply_to
+    with in_zone_of(user):  # every time in the email in the recipient's zone
+        text = render_to_string(f"email/{template}.txt", context)
+        html = render_to_string(f"email/{template}.html", context)
     message = EmailMultiAlternatives(
         subject=subject,
-        body=render_to_string(f"email/{template}.txt", context),
+        body=text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[to],
         reply_to=[reply_to] if reply_to else None,
         headers=headers,
     )
-    message.attach_alternative(render_to_string(f"email/{template}.html", context), "text/html")
+    message.attach_alternative(html, "text/html")
     if context.get("picture"):
         # The HTML shows it inline (cid:position); text-only readers get it as an attachment.
         image = MIMEImage(context["picture"], "png")
@@ -111,7 +116,7 @@ def turn_email(game: Game, user, *, reminder: bool = False) -> EmailMultiAlterna
 def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
     """A game started, ended, or someone joined your table."""
     context = position_context(game, user) if game.state is not None else {
-        "game": game, "game_name": f"{store.engine_of(game).name} #{game.pk}", "game_url": game_url(game),
+        "game": game, "game_name": game.title, "game_url": game_url(game),
     }
     context["kind"] = kind
     context["players"] = [seat.display_name for seat in game.seats.select_related("user")]
@@ -125,6 +130,19 @@ def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
         to=user.email, subject=subjects[kind], template="game_news", context=context, user=user,
         reply_to=None if kind == "player_joined" else context.get("reply_to"),
     )
+
+
+def invitation_email(game: Game, user) -> EmailMultiAlternatives:
+    """Someone invited ``user`` to an open table: who, which table, and the link to take the seat or decline."""
+    invitation = Invitation.objects.select_related("invited_by").get(game=game, user=user)
+    context = {
+        "game": game, "game_name": game.title, "game_url": game_url(game), "user": user,
+        "invited_by": invitation.invited_by.get_username(),
+        "seated": [seat.display_name for seat in game.seats.select_related("user")],
+        "time_control": time_control_summary(game)["description"],
+    }
+    return build(to=user.email, subject=f"{context['invited_by']} invites you to {game.title}",
+                 template="invitation", context=context, user=user)
 
 
 def digest_email(user, games: list[Game]) -> EmailMultiAlternatives:

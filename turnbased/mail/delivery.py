@@ -76,6 +76,8 @@ def _decide(notification: Notification) -> tuple[str, str]:
         return "send", ""
     if not preference.game_emails:
         return "skip", "game emails off"
+    if notification.kind == NotificationKind.INVITED:
+        return _decide_invitation(notification)
     if notification.kind == NotificationKind.GAME_STARTED and Notification.objects.filter(
         user=user, game=game, seq=notification.seq, kind=NotificationKind.YOUR_TURN
     ).exists() and preference.turn_emails == TurnEmails.IMMEDIATE:
@@ -83,7 +85,21 @@ def _decide(notification: Notification) -> tuple[str, str]:
     return "send", ""
 
 
+def _decide_invitation(notification: Notification) -> tuple[str, str]:
+    """An invitation is worth an email while the table is open, the person not seated, the invitation not declined."""
+    game, user_id = notification.game, notification.user_id
+    if game.status != GameStatus.OPEN:
+        return "skip", "table no longer open"
+    if game.seats.filter(user_id=user_id).exists():
+        return "skip", "already seated"
+    if game.invitations.filter(user_id=user_id, declined_at__isnull=False).exists():
+        return "skip", "declined"
+    return "send", ""
+
+
 def _message(notification: Notification):
+    if notification.kind == NotificationKind.INVITED:
+        return compose.invitation_email(notification.game, notification.user)
     if notification.kind == NotificationKind.YOUR_TURN:
         return compose.turn_email(notification.game, notification.user)
     if notification.kind == NotificationKind.REMINDER:

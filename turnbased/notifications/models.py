@@ -12,6 +12,7 @@ class NotificationKind(models.TextChoices):
     GAME_FINISHED = "game_finished", "game finished"
     PLAYER_JOINED = "player_joined", "player joined"
     REMINDER = "reminder", "deadline reminder"
+    INVITED = "invited", "invited to a table"
 
 
 class Notification(models.Model):

@@ -58,8 +58,16 @@ class Game(models.Model):
     class Meta:
         indexes = [models.Index(fields=["status", "visibility"])]
 
+    @property
+    def title(self) -> str:
+        """Name the table for people: the game's name and the table's number ("Love Letter #5")."""
+        from games import engines
+
+        engine = engines().get(self.engine)
+        return f"{engine.name if engine else self.engine} #{self.pk}"
+
     def __str__(self) -> str:
-        return f"{self.engine} #{self.pk} ({self.status})"
+        return f"{self.title} ({self.status})"
 
 
 class Seat(models.Model):
@@ -121,3 +129,23 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} move {self.seq}: {self.text}"
+
+
+class Invitation(models.Model):
+    """A player's invitation of another person to an open table; pending until taken up, declined, or the table starts.
+
+    One per (table, person): inviting again changes nothing, and a declined invitation stays declined.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    declined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="invitation_unique_person")]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.user_id} to game {self.game_id}"

@@ -17,7 +17,7 @@ from datetime import datetime
 from datetime import timezone as dt_timezone
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery, Value
+from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from games.base import Event
@@ -25,7 +25,7 @@ from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import seats_with_time
 from turnbased.play import store
 from turnbased.play.errors import GameNotFound
-from turnbased.play.models import Game, GameStatus, Seat, Visibility
+from turnbased.play.models import Game, GameStatus, Invitation, Seat, Visibility
 from turnbased.play.prepared import PreparedQuery
 
 # The game page shows the entries of this many latest moves; older ones come a page at a time.
@@ -112,12 +112,15 @@ def viewer_of(game_id: int, user: AbstractBaseUser | AnonymousUser, invite_code:
 
 
 def _may_see(game: Game, seat: int | None, user, invite_code: str | None = None) -> bool:
-    """Tell whether a private game exists for the user: they sit at it, created it, or hold the open table's invite."""
+    """Tell whether a private game exists for the user: they sit at it, created it, hold the open table's invite
+    link, or were invited to it by name."""
     if seat is not None or game.visibility != Visibility.PRIVATE:
         return True
     if user.is_authenticated and game.created_by_id == user.pk:
         return True
-    return bool(invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN)
+    if invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN:
+        return True
+    return is_invited(game, user)
 
 
 @dataclass(frozen=True)
@@ -300,3 +303,59 @@ def lobby_rows(user: AbstractBaseUser) -> list[dict]:
     ))
     return rows
 
+
+
+# -- invitations ------------------------------------------------------------------------------------
+
+# How many people the invite form suggests (those the user played with most recently).
+RECENT_OPPONENTS = 20
+
+
+def is_invited(game: Game, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Tell whether the user holds a pending invitation to the open table (it lets them see and join a private one)."""
+    return bool(
+        user.is_authenticated and game.status == GameStatus.OPEN
+        and Invitation.objects.filter(game_id=game.pk, user_id=user.pk, declined_at=None).exists()
+    )
+
+
+def pending_invitations(user: AbstractBaseUser) -> list[Invitation]:
+    """Return the user's invitations to open tables with a free seat that they do not sit at, newest first."""
+    mine = Seat.objects.filter(game=OuterRef("game"), user_id=user.pk)
+    seated = Seat.objects.filter(game=OuterRef("game")).order_by().values("game").annotate(n=Count("pk")).values("n")
+    return list(
+        Invitation.objects.filter(user=user, declined_at=None, game__status=GameStatus.OPEN)
+        .exclude(Exists(mine))
+        .annotate(seated=Coalesce(Subquery(seated), 0))
+        .filter(seated__lt=F("game__seat_count"))
+        .select_related("game", "invited_by")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def invitations_of(game: Game) -> list[dict]:
+    """Return who was invited to the table, by whom, and whether they declined or took a seat, oldest first."""
+    seated = {seat.user_id for seat in game.seats.all() if seat.user_id}
+    return [
+        {
+            "username": invitation.user.get_username(),
+            "invited_by": invitation.invited_by.get_username(),
+            "created_at": invitation.created_at,
+            "status": "seated" if invitation.user_id in seated else "declined" if invitation.declined_at else "pending",
+        }
+        for invitation in Invitation.objects.filter(game=game).select_related("user", "invited_by")
+    ]
+
+
+def recent_opponents(user: AbstractBaseUser) -> list[dict]:
+    """Return the people the user played with (bots aside), most recent game first: each ``username`` and
+    ``last_played_at``, when the latest game they shared started."""
+    games = Seat.objects.filter(user_id=user.pk, game__started_at__isnull=False).values("game")
+    return list(
+        Seat.objects.filter(game__in=games, user__isnull=False, user__is_active=True)
+        .exclude(user_id=user.pk)
+        .values("user__username")
+        .annotate(last_played_at=Max("game__started_at"))
+        .order_by("-last_played_at", "user__username")
+        .values("last_played_at", username=F("user__username"))[:RECENT_OPPONENTS]
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from turnbased.play import assets, views
+from turnbased.play import assets, invitation_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -16,5 +16,8 @@ urlpatterns = [
     path("games/<int:game_id>/abort/", views.game_abort, name="game-abort"),
     path("games/<int:game_id>/resign/", views.game_resign, name="game-resign"),
     path("games/<int:game_id>/invite/<str:invite_code>/", views.game_invite, name="game-invite"),
+    path("games/<int:game_id>/invitations/", invitation_views.game_invite_player, name="game-invitations"),
+    path("games/<int:game_id>/invitations/decline/", invitation_views.game_invitation_decline,
+         name="game-invitation-decline"),
     path("assets/games/<slug:slug>/<slug:name>.<str:digest>.json", assets.serve_asset, name="game-asset"),
 ]

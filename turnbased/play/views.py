@@ -60,8 +60,14 @@ def lobby(request):
 
 @login_required
 def game_new(request):
+    """Create a table: a person or a bot in each seat (the first one too, for a table of bots to watch).
+
+    The form shows one seat picker per player; changing the count updates them (by script, or without
+    one by sending the form back as a GET, which keeps every choice made so far).
+    """
     all_engines = engines()
-    slug = request.POST.get("game") or request.GET.get("game")
+    form = request.POST if request.method == "POST" else request.GET
+    slug = form.get("game")
     if slug is None:
         slug = settings.DEFAULT_GAME if settings.DEFAULT_GAME in all_engines else next(iter(all_engines))
     if slug not in all_engines:
@@ -69,15 +75,16 @@ def game_new(request):
     engine = get_engine(slug)
     error = None
     refusal = page_refusal(request, "table_create")
+    players = _int_or_none(form.get("players"))
     if refusal:
         error = refusal.detail
     elif request.method == "POST":
         raw_options = {spec.name: _typed(spec, request.POST.get(spec.name)) for spec in engine.option_specs}
-        players = _int_or_none(request.POST.get("players"))
+        creator_plays = request.POST.get("seat_0", SEAT_ME) == SEAT_ME
         bots = {
             index: request.POST[f"seat_{index}"]
-            for index in range(1, players or 0)
-            if request.POST.get(f"seat_{index}", "person") != "person"
+            for index in range(0 if not creator_plays else 1, players or 0)
+            if request.POST.get(f"seat_{index}", SEAT_PERSON) not in (SEAT_PERSON, SEAT_ME)
         }
         try:
             game = services.create_game(
@@ -87,26 +94,51 @@ def game_new(request):
                 options=services.user_options(slug, raw_options),
                 visibility=request.POST.get("visibility", Visibility.PUBLIC),
                 bots=bots,
+                creator_plays=creator_plays,
                 time_control=_time_control(request.POST),
             )
         except PlayError as failure:
             error = failure.detail
         else:
-            messages.success(request, "Table created. Share the invite link so others can join."
-                             if game.status == GameStatus.OPEN else "Table created. The game has started.")
+            if game.status == GameStatus.OPEN:
+                messages.success(request, "Table created. Invite players by name or share the invite link.")
+            else:
+                messages.success(request, "Table created: every seat is filled, the game has started.")
             return redirect("game-detail", game.pk)
-    response = render(request, "play/game_new.html", {
+    response = render(request, "play/game_new.html", _new_game_context(engine, all_engines, form, players, error))
+    return refusal.applied_to(response) if refusal else response
+
+
+# What a seat picker may say besides a bot's name.
+SEAT_ME, SEAT_PERSON = "me", "person"
+
+
+def _new_game_context(engine, all_engines, form, players: int | None, error: str | None) -> dict:
+    """Return the new-table form's choices, with whatever the player chose so far selected."""
+    if players is None or not engine.min_players <= players <= engine.max_players:
+        players = engine.default_players
+    seats = [
+        {"index": index, "number": index + 1, "shown": index < players,
+         "chosen": form.get(f"seat_{index}", SEAT_ME if index == 0 else SEAT_PERSON)}
+        for index in range(engine.max_players)
+    ]
+    options = [
+        {"spec": spec, "chosen": form.get(spec.name, str(spec.default))} for spec in engine.option_specs
+    ]
+    return {
         "engines": all_engines.values(),
         "engine": engine,
         "bots": list(engine.bots()),
-        "seat_numbers": range(2, engine.max_players + 1),
+        "seats": seats,
+        "players": players,
+        "options": options,
+        "form": form,
         "days_per_move": DAYS_PER_MOVE,
         "expiry_policies": ExpiryPolicy.choices,
         "player_counts": range(engine.min_players, engine.max_players + 1),
         "visibilities": Visibility.choices,
         "error": error,
-    })
-    return refusal.applied_to(response) if refusal else response
+    }
 
 
 def _time_control(form) -> dict:

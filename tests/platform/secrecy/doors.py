@@ -85,6 +85,12 @@ POSTS: dict[str, Callable[[Any], list[dict]]] = {
     "chat-mute": lambda game: [{"username": "nobody-by-this-name"}, {"username": "nobody", "action": "unmute"}],
     "chat-report": lambda game: [{"message": "0"}, {"message": "not a number"}],
     "chat-read": lambda game: [{"last": "x"}],
+    # Invitations: a name nobody has, and declining without an invitation; both refused.
+    "game-invitations": lambda game: [{"username": "nobody-by-this-name"}],
+    "game-invitation-decline": lambda game: [{}],
+    "api-game-invitation-decline": lambda game: [{}],
+    # The time-zone offer: a name that is no zone, refused (a real one would move the viewer's deadlines).
+    "account-time-zone": lambda game: [{"time_zone": "Not/A_Zone", "next": f"/games/{game.pk}/"}],
 }
 # Routes fetched again with the queries a page sends later (and as htmx asks, where that answers
 # differently): a poll from an older position, which gets the history entries since then; older

@@ -1,13 +1,16 @@
-"""Account settings (time zone, reminders, confirming moves, links to the rest) and absences."""
+"""Account settings (time zone, reminders, confirming moves, links to the rest), the offered time zone, and absences."""
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
 
 from turnbased.accounts.models import Profile, profile_of
 from turnbased.accounts.selectors import tokens_of, verified_email
+from turnbased.accounts.services.time_zones import zone_choose
+from turnbased.accounts.time_zones import zone_names
 from turnbased.clocks.models import Absence
 from turnbased.clocks.services import (
     absence_cancel,
@@ -22,9 +25,41 @@ from turnbased.play.errors import InvalidRequest
 
 
 class ProfileForm(forms.ModelForm):
+    time_zone = forms.ChoiceField(
+        help_text="Pages and emails show times in this zone; weekends and dates are counted in it.",
+        widget=forms.Select(attrs={"data-browser-time-zone": "offer"}),
+    )
+
     class Meta:
         model = Profile
         fields = ("time_zone", "reminder_lead_hours", "confirm_moves")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        names = zone_names()
+        if self.instance.time_zone not in names:  # a legacy alias set through the API stays selectable
+            names = (*names, self.instance.time_zone)
+        self.fields["time_zone"].choices = [(name, name.replace("_", " ")) for name in names]
+
+    def save(self, commit: bool = True) -> Profile:
+        self.instance.time_zone_chosen = True
+        return super().save(commit)
+
+
+@login_required
+@require_POST
+def time_zone_choose(request):
+    """Take the zone the page offered (the browser's) or keep the current one; either way stop offering."""
+    try:
+        zone_choose(user=request.user, zone=request.POST.get("time_zone", ""))
+    except InvalidRequest as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, f"Times are shown in {profile_of(request.user).time_zone.replace('_', ' ')}.")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = "/"
+    return redirect(back)
 
 
 class AbsenceForm(forms.Form):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from turnbased.play.api import views
+from turnbased.play.api import invitations, views
 
 urlpatterns = [
     path("game-types/", views.GameTypesApi.as_view(), name="api-game-types"),
@@ -14,4 +14,9 @@ urlpatterns = [
     path("games/<int:game_id>/legal-moves/", views.LegalMovesApi.as_view(), name="api-legal-moves"),
     path("games/<int:game_id>/moves/", views.MoveSubmitApi.as_view(), name="api-moves"),
     path("games/<int:game_id>/history/", views.HistoryApi.as_view(), name="api-history"),
+    path("games/<int:game_id>/invitations/", invitations.GameInvitationsApi.as_view(), name="api-game-invitations"),
+    path("games/<int:game_id>/invitations/decline/", invitations.InvitationDeclineApi.as_view(),
+         name="api-game-invitation-decline"),
+    path("invitations/", invitations.MyInvitationsApi.as_view(), name="api-invitations"),
+    path("invitations/people/", invitations.PeopleIPlayedWithApi.as_view(), name="api-invitations-people"),
 ]

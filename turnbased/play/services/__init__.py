@@ -4,6 +4,7 @@
 for moves, whoever makes them.
 """
 
+from turnbased.play.services.invitations import invitation_create, invitation_decline
 from turnbased.play.services.moves import (
     MoveOutcome,
     play_bot_turn,
@@ -23,6 +24,7 @@ from turnbased.play.services.tables import (
 )
 
 __all__ = [
-    "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_transition", "join_game", "leave_game",
+    "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_transition", "invitation_create",
+    "invitation_decline", "join_game", "leave_game",
     "play_bot_turn", "play_timeout", "resign_game", "start_game", "submit_move", "user_options",
 ]

@@ -199,11 +199,14 @@ def user_options(engine_slug: str, raw: dict) -> dict:
 def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None = None) -> Seat:
     """Seat ``user`` in the lowest free seat; start the game when the last seat is taken.
 
-    A private game needs its invite code; to a stranger without it the game does not exist.
+    A private game needs its invite code, or an invitation by name; to a stranger without either the
+    game does not exist.
     """
+    from turnbased.play.selectors import is_invited
+
     with transaction.atomic():
         game = locked_table(game_id)
-        if invite_code != game.invite_code and hidden_from(game, user):
+        if invite_code != game.invite_code and hidden_from(game, user) and not is_invited(game, user):
             raise GameNotFound()
         if game.seats.filter(user=user).exists():
             raise Conflict("You already have a seat at this table.")

@@ -1,0 +1,31 @@
+"""The README's screenshots script still runs: one game's page photographed from a position built through the services."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games import engines
+from turnbased.play import screenshots
+from turnbased.play.models import Game, GameStatus
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_script_photographs_a_mid_game_page(browser, live_server, tmp_path):
+    # ``browser`` skips the test where no Chromium is installed, as for every browser test.
+    shots = screenshots.prepare(["love-letter"])
+    saved = screenshots.photograph(live_server.url, browser, shots, output=tmp_path)
+    assert saved == [tmp_path / "love-letter.png"]
+    assert saved[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and saved[0].stat().st_size > 10_000
+    game = Game.objects.get()
+    assert game.status == GameStatus.ACTIVE and game.seq == screenshots.MOVES_BEFORE["love-letter"]
+
+
+def test_the_readme_shows_a_screenshot_of_every_game():
+    readme = (Path(settings.BASE_DIR) / "README.md").read_text()
+    for slug in engines():
+        picture = Path(settings.BASE_DIR) / "docs" / "screenshots" / f"{slug}.png"
+        assert picture.is_file(), f"no {picture.name}: run python -m turnbased.local screenshots {slug}"
+        assert f"(docs/screenshots/{slug}.png)" in readme, f"README.md does not show {picture.name}"

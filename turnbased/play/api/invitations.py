@@ -1,0 +1,144 @@
+"""REST API for invitations by username: invite to an open table, list a table's invitations, see and decline mine.
+
+Taking the seat is ``POST /api/games/{id}/join/``, which an invitation opens even at a private table.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from turnbased.play import selectors, services
+from turnbased.play.api.schema import error
+from turnbased.play.errors import NotAllowed
+
+GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
+STATUSES = [("pending", "not answered yet"), ("declined", "declined"), ("seated", "took a seat")]
+
+
+class InvitationSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="Who is invited.")
+    invited_by = serializers.CharField(help_text="Who invited them.")
+    created_at = serializers.DateTimeField(help_text="When (ISO 8601, UTC).")
+    status = serializers.ChoiceField(choices=STATUSES, help_text="Where the invitation stands.")
+
+    class Meta:
+        ref_name = "Invitation"
+
+
+class MyInvitationSerializer(serializers.Serializer):
+    game = serializers.IntegerField(help_text="The table's id.")
+    name = serializers.CharField(help_text='The table\'s name, e.g. "Love Letter #42".')
+    invited_by = serializers.CharField()
+    created_at = serializers.DateTimeField(help_text="When (ISO 8601, UTC).")
+    seated = serializers.IntegerField(help_text="Seats taken.")
+    seat_count = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "MyInvitation"
+
+
+class PersonSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="Their username: what POST /api/games/{id}/invitations/ takes.")
+    last_played_at = serializers.DateTimeField(help_text="When the latest game we shared started (ISO 8601, UTC).")
+
+    class Meta:
+        ref_name = "RecentOpponent"
+
+
+def _table_invitations(game_id: int, user) -> list[dict]:
+    """Return the table's invitations for one of its players (or its creator)."""
+    viewer = selectors.viewer_of(game_id, user)
+    if not viewer.is_player and viewer.game.created_by_id != user.pk:
+        raise NotAllowed("Only the players at this table can see whom they invited.")
+    return selectors.invitations_of(viewer.game)
+
+
+class GameInvitationsApi(APIView):
+    """Invite a person by username to an open table I play at; list whom the table invited."""
+
+    throttle_scope = "invitations"  # inviting; reading the list counts as any read
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField(max_length=150, help_text="The username of the person to invite (any case).")
+
+        class Meta:
+            ref_name = "InvitationCreateRequest"
+
+    @extend_schema(
+        operation_id="games_invitations_list", tags=["invitations"], summary="Whom the table invited",
+        parameters=[GAME_ID],
+        responses={200: InvitationSerializer(many=True), 403: error("I do not play at this table."),
+                   404: error("No such game, or a private game you are not part of.")},
+    )
+    def get(self, request, game_id: int):
+        return Response(InvitationSerializer(_table_invitations(game_id, request.user), many=True).data)
+
+    @extend_schema(
+        operation_id="games_invitations_create", tags=["invitations"], summary="Invite a person to an open table",
+        description="The invited person sees the invitation in their lobby (and GET /api/invitations/) and gets an "
+                    "email; they take the seat with POST /api/games/{id}/join/ or decline. Inviting someone already "
+                    "invited changes nothing (200); nothing changes on any error.",
+        parameters=[GAME_ID], request=InputSerializer,
+        examples=[OpenApiExample("Invite ben", request_only=True, value={"username": "ben"})],
+        responses={
+            201: InvitationSerializer, 200: InvitationSerializer,
+            400: error("No player has that username, or it is my own."),
+            403: error("I do not play at this table."),
+            404: error("No such game, or a private game you are not part of."),
+            409: error("The table is full or no longer taking players, the person already sits at it, "
+                       "or they declined an invitation to it."),
+        },
+    )
+    def post(self, request, game_id: int):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        invitation, created = services.invitation_create(game_id=game_id, user=request.user,
+                                                username=data.validated_data["username"])
+        # An invitation answered here is pending: the service refuses a declined one and a seated guest.
+        row = {"username": invitation.user.get_username(), "invited_by": invitation.invited_by.get_username(),
+               "created_at": invitation.created_at, "status": "pending"}
+        return Response(InvitationSerializer(row).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class InvitationDeclineApi(APIView):
+    """Decline my invitation to a table."""
+
+    @extend_schema(
+        operation_id="games_invitations_decline", tags=["invitations"], summary="Decline my invitation",
+        parameters=[GAME_ID], request=None,
+        responses={204: None, 403: error("I have no invitation to this table."),
+                   404: error("No such game, or a private game you are not part of.")},
+    )
+    def post(self, request, game_id: int):
+        services.invitation_decline(game_id=game_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MyInvitationsApi(APIView):
+    """My pending invitations to open tables with a free seat, newest first."""
+
+    @extend_schema(operation_id="invitations_list", tags=["invitations"], summary="My pending invitations",
+                   responses={200: MyInvitationSerializer(many=True)})
+    def get(self, request):
+        rows = [
+            {"game": invitation.game_id, "name": invitation.game.title, "invited_by": invitation.invited_by.get_username(),
+             "created_at": invitation.created_at, "seated": invitation.seated, "seat_count": invitation.game.seat_count}
+            for invitation in selectors.pending_invitations(request.user)
+        ]
+        return Response(MyInvitationSerializer(rows, many=True).data)
+
+
+class PeopleIPlayedWithApi(APIView):
+    """The people I played with, to pick whom to invite (the table page suggests the same names)."""
+
+    @extend_schema(
+        operation_id="invitations_people", tags=["invitations"], summary="People I played with",
+        description=f"Up to {selectors.RECENT_OPPONENTS} people (bots and closed accounts aside) I shared a game "
+                    "with most recently, the most recent first: the names to pick from when inviting.",
+        responses={200: PersonSerializer(many=True)},
+    )
+    def get(self, request):
+        return Response(PersonSerializer(selectors.recent_opponents(request.user), many=True).data)

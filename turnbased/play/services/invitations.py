@@ -1,0 +1,88 @@
+"""Invitations: a player invites a person by username to an open table; the person takes the seat or declines.
+
+Taking the seat is ``join_game``, which lets an invited person in even to a private table.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from turnbased.notifications.models import NotificationKind
+from turnbased.notifications.services import notifications_record
+from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
+from turnbased.play.models import Game, GameStatus, Invitation
+from turnbased.play.services.tables import hidden_from, locked_table
+
+# Django's username field is at most this long; anything longer names nobody.
+USERNAME_MAX_LENGTH = 150
+
+
+def invitation_create(*, game_id: int, user: AbstractBaseUser, username: str) -> tuple[Invitation, bool]:
+    """Invite the person called ``username`` to the open table ``game_id``, where ``user`` plays or which they made.
+
+    Preconditions: the table is open and has a free seat; ``username`` names an active account
+    (any case) other than ``user`` that has no seat at it. Effects: an ``Invitation`` and an
+    ``invited`` notification (the lobby shows it; an email goes out as for other game news).
+    Return the invitation and whether it is new (as ``get_or_create``): inviting someone again
+    returns the same invitation and tells them nothing new; a declined invitation is not renewed.
+    Nothing changes when a precondition fails.
+    """
+    name = username.strip() if isinstance(username, str) else ""
+    if not name:
+        raise InvalidRequest("Give the username of the player to invite.")
+    with transaction.atomic():
+        game = locked_table(game_id)
+        if hidden_from(game, user):
+            raise GameNotFound()
+        seats = list(game.seats.all())
+        if game.created_by_id != user.pk and not any(seat.user_id == user.pk for seat in seats):
+            raise NotAllowed("Only the players at this table can invite others to it.")
+        if game.status != GameStatus.OPEN:
+            raise Conflict("This table is no longer taking players.")
+        if len(seats) >= game.seat_count:
+            raise Conflict("Every seat is taken.")
+        invitee = _active_user_called(name)
+        if invitee is None:
+            # The same words for a name nobody has and for a closed account: player pages show no more.
+            raise InvalidRequest(f"No player is called “{name[:USERNAME_MAX_LENGTH]}”. Check the spelling.")
+        if invitee.pk == user.pk:
+            raise InvalidRequest("You cannot invite yourself.")
+        if any(seat.user_id == invitee.pk for seat in seats):
+            raise Conflict(f"{invitee.get_username()} already has a seat at this table.")
+        # The table's row lock orders invitations to it: no other can come between this read and the insert.
+        invitation = Invitation.objects.select_related("user", "invited_by").filter(game=game, user=invitee).first()
+        if invitation is not None:
+            if invitation.declined_at is not None:
+                raise Conflict(f"{invitee.get_username()} declined the invitation to this table.")
+            return invitation, False
+        invitation = Invitation.objects.create(game=game, user=invitee, invited_by=user)
+        notifications_record(game=game, seq=0, kind=NotificationKind.INVITED, user_ids=[invitee.pk])
+    return invitation, True
+
+
+def _active_user_called(name: str):
+    if len(name) > USERNAME_MAX_LENGTH or "\x00" in name:
+        return None
+    return get_user_model().objects.filter(username__iexact=name, is_active=True).first()
+
+
+def invitation_decline(*, game_id: int, user: AbstractBaseUser) -> Invitation:
+    """Decline ``user``'s invitation to the table ``game_id``; declining twice changes nothing.
+
+    Raises ``GameNotFound`` for a table the user may not see, ``NotAllowed`` when they have no invitation.
+    """
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().filter(game_id=game_id, user=user).first()
+        if invitation is None:
+            game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+            if game is None or hidden_from(game, user):
+                raise GameNotFound()
+            raise NotAllowed("You have no invitation to this table.")
+        if invitation.declined_at is None:
+            invitation.declined_at = timezone.now()
+            invitation.save(update_fields=["declined_at"])
+    return invitation
+
