@@ -72,8 +72,13 @@ def in_zone_of(user):
         yield
 
 
+# Paths that are not pages: they stay in UTC and never look at the session, so a shared cache may keep
+# their answers (reading the user marks a response "Vary: Cookie").
+NOT_PAGES = ("/api/", "/assets/")
+
+
 class TimeZoneMiddleware:
-    """Show a signed-in person's pages in their own zone; the API and visitors stay in UTC.
+    """Show a signed-in person's pages in their own zone; the API, game assets and visitors stay in UTC.
 
     ``request.time_zone_offer`` tells the page whether to offer the browser's zone: the person
     has not chosen one yet.
@@ -84,7 +89,7 @@ class TimeZoneMiddleware:
 
     def __call__(self, request):
         request.time_zone_offer = False
-        if not request.path.startswith("/api/") and request.user.is_authenticated:
+        if not request.path.startswith(NOT_PAGES) and request.user.is_authenticated:
             zone, chosen = zone_setting(request.user)
             request.time_zone_offer = not chosen
             timezone.activate(zoneinfo.ZoneInfo(zone))
