@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "turnbased.mail",
     "turnbased.clocks",
     "turnbased.ratings",
+    "turnbased.aftergame",
     "anymail",
     "csp",
     "allauth",

@@ -31,6 +31,7 @@ api_patterns = [
     path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("turnbased.play.api.urls")),
     path("", include("turnbased.ratings.api.urls")),
+    path("", include("turnbased.aftergame.api.urls")),
 ]
 
 
@@ -52,6 +53,7 @@ urlpatterns = [
     path("", include("turnbased.mail.urls")),
     path("", include("turnbased.play.urls")),
     path("", include("turnbased.ratings.urls")),
+    path("", include("turnbased.aftergame.urls")),
 ]
 
 # Django's error pages, as {"detail": ...} JSON under /api/.

@@ -76,6 +76,8 @@ def _decide(notification: Notification) -> tuple[str, str]:
         return "send", ""
     if not preference.game_emails:
         return "skip", "game emails off"
+    if notification.kind == NotificationKind.REMATCH_OFFERED and game.status != GameStatus.OPEN:
+        return "skip", "superseded"
     if notification.kind == NotificationKind.GAME_STARTED and Notification.objects.filter(
         user=user, game=game, seq=notification.seq, kind=NotificationKind.YOUR_TURN
     ).exists() and preference.turn_emails == TurnEmails.IMMEDIATE:

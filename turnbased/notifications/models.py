@@ -12,6 +12,7 @@ class NotificationKind(models.TextChoices):
     GAME_FINISHED = "game_finished", "game finished"
     PLAYER_JOINED = "player_joined", "player joined"
     REMINDER = "reminder", "deadline reminder"
+    REMATCH_OFFERED = "rematch_offered", "rematch offered"
 
 
 class Notification(models.Model):

@@ -52,6 +52,7 @@ def open_games(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
     games = Game.objects.filter(status=GameStatus.OPEN, visibility=Visibility.PUBLIC)
     if user.is_authenticated:
         games = games.exclude(seats__user=user)
+    games = games.filter(rematch_of__isnull=True)  # a rematch keeps its seats for the last game's players
     games = games.annotate(seated=Count("seats")).filter(seated__lt=F("seat_count")).select_related("created_by")
     return _with_seats(games).order_by("-created_at")
 
@@ -74,7 +75,7 @@ def viewer_of(game_id: int, user: AbstractBaseUser | AnonymousUser, invite_code:
     The invite code lets a stranger see a private table that is still open, so they can join it.
     The creator of a table of bots (who holds no seat) watches it as a spectator.
     """
-    game = _with_seats(Game.objects.filter(pk=game_id)).first()
+    game = _with_seats(Game.objects.filter(pk=game_id)).select_related("rematch_of").first()
     if game is None:
         raise GameNotFound()
     seat = seat_of(game, user)

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import engines
+from turnbased.aftergame.selectors import after_game_summary
 from turnbased.play import selectors, services
 from turnbased.play.api import examples
 from turnbased.play.api.schema import error
@@ -102,7 +103,7 @@ class GameListApi(APIView):
 
 def _game_detail(game_id: int, request, invite_code: str | None = None) -> dict:
     viewer = selectors.viewer_of(game_id, request.user, invite_code=invite_code)
-    return game_summary(viewer.game, request.user, viewer=viewer)
+    return {**game_summary(viewer.game, request.user, viewer=viewer), **after_game_summary(viewer.game)}
 
 
 class GameDetailApi(APIView):
