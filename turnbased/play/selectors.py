@@ -21,6 +21,7 @@ from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, QuerySe
 from django.db.models.functions import Coalesce
 
 from games.base import Event
+from turnbased.aftergame.models import RematchInvite
 from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import seats_with_time
 from turnbased.play import store
@@ -85,12 +86,20 @@ def viewer_of(game_id: int, user: AbstractBaseUser | AnonymousUser, invite_code:
 
 
 def _may_see(game: Game, seat: int | None, user, invite_code: str | None = None) -> bool:
-    """Tell whether a private game exists for the user: they sit at it, created it, or hold the open table's invite."""
+    """Tell whether a private game exists for the user: they sit at it, created it, or hold the open table's invite.
+
+    A rematch waiting for its players is theirs to see too: it keeps a seat for each of them.
+    """
     if seat is not None or game.visibility != Visibility.PRIVATE:
         return True
     if user.is_authenticated and game.created_by_id == user.pk:
         return True
-    return bool(invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN)
+    if invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN:
+        return True
+    return (
+        user.is_authenticated and game.status == GameStatus.OPEN
+        and RematchInvite.objects.filter(rematch__game_id=game.pk, user_id=user.pk).exists()
+    )
 
 
 @dataclass(frozen=True)

@@ -135,3 +135,17 @@ def test_an_offer_no_longer_waiting_sends_no_email(alice, bob, mailoutbox):
     services.rematch_decline(game_id=game.pk, user=bob)
     row = Notification.objects.get(user=bob, kind=NotificationKind.REMATCH_OFFERED)
     assert delivery.deliver(row.pk) == "skipped: superseded" and not mailoutbox
+
+
+def test_a_private_rematch_opens_for_the_players_it_waits_for_and_for_nobody_else(alice, bob, carol):
+    game = finished([alice, bob], visibility="private")
+    rematch, _ = services.rematch_propose(game_id=game.pk, user=alice)
+    table = f"/games/{rematch.game_id}/"
+    assert f'href="{table}"' in client_for(bob).get(f"/games/{game.pk}/").content.decode()  # the box links it
+    offer = client_for(bob).get(table)
+    assert offer.status_code == 200 and f'action="/games/{game.pk}/rematch/accept/"' in offer.content.decode()
+    assert client_for(bob).get(f"/api/games/{rematch.game_id}/").status_code == 200
+    for stranger in (carol, None):
+        assert client_for(stranger).get(table).status_code == 404
+    services.rematch_decline(game_id=game.pk, user=bob)  # once it no longer waits, it is closed to bob again
+    assert client_for(bob).get(table).status_code == 404
