@@ -8,7 +8,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from turnbased.aftergame import services
+from turnbased.aftergame import selectors, services
 from turnbased.aftergame.templatetags.aftergame import rematch_box_context
 from turnbased.play import selectors as play_selectors
 from turnbased.play.errors import GameNotFound, PlayError
@@ -61,14 +61,17 @@ def rematch_decline(request, game_id: int):
 
 @require_GET
 def rematch_box(request, game_id: int):
-    """Return 204 while the finished game's rematch box shows ``?v=``, else the box as it is now."""
+    """Return 204 while the finished game's rematch box shows ``?v=``, else the box as it is now.
+
+    The unchanged answer reads one row of the game (who may see it) and one of its rematch.
+    """
     try:
+        version, _ = play_selectors.game_version(game_id, request.user)
+        if version.status != GameStatus.FINISHED:
+            raise Http404("Only a finished game has a rematch.")
+        if request.GET.get("v") == selectors.rematch_version(game_id):
+            return HttpResponse(status=204)
         viewer = play_selectors.viewer_of(game_id, request.user)
     except GameNotFound:
         raise Http404("No such game.") from None
-    if viewer.game.status != GameStatus.FINISHED:
-        raise Http404("Only a finished game has a rematch.")
-    context = rematch_box_context(viewer.game, request.user)
-    if request.GET.get("v") == context["version"]:
-        return HttpResponse(status=204)
-    return render(request, "aftergame/_rematch_box.html", context)
+    return render(request, "aftergame/_rematch_box.html", rematch_box_context(viewer.game, request.user))

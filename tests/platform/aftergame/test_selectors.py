@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from tests.platform.aftergame.conftest import finished, play_out
 from turnbased.aftergame import selectors
+from turnbased.aftergame import services as aftergame_services
 from turnbased.clocks import sweep
 from turnbased.play import services
 from turnbased.play.models import GameStatus
@@ -67,3 +68,26 @@ def test_the_score_table_adds_up_to_the_result_and_names_bots_by_their_kind(slug
     assert [seat.name for seat in score.seats] == ["alice", "Basic bot"]
     assert [sum(row["points"][seat] for row in score.counted_rows) for seat in (0, 1)] == score.totals
     assert score.totals == game.result["scores"] and score.winners == game.result["winners"]
+
+
+def test_the_rematch_version_the_box_polls_with_follows_the_rematch_through_its_life(alice, bob, carol):
+    game = finished([alice, bob, carol])
+    assert selectors.rematch_version(game.pk) == "none"
+    versions = []
+
+    def check(original) -> None:
+        versions.append(selectors.rematch_version(original.pk))
+        assert versions[-1] == selectors.rematch_state(selectors.rematch_for(original), alice).version
+
+    aftergame_services.rematch_propose(game_id=game.pk, user=alice)
+    check(game)
+    aftergame_services.rematch_accept(game_id=game.pk, user=bob)
+    check(game)
+    aftergame_services.rematch_accept(game_id=game.pk, user=carol)
+    check(game)
+    declined = finished([alice, bob])
+    aftergame_services.rematch_propose(game_id=declined.pk, user=alice)
+    aftergame_services.rematch_decline(game_id=declined.pk, user=bob)
+    check(declined)
+    assert versions[0].endswith(".waiting.1") and versions[1].endswith(".waiting.2")
+    assert versions[2].endswith(".started.3") and versions[3].endswith(".declined.1")
