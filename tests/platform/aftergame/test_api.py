@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tests.platform.aftergame.conftest import finished
+from turnbased.aftergame import services as aftergame_services
 from turnbased.aftergame.models import Rematch
+from turnbased.play import selectors
 from turnbased.play.models import GameStatus
 
 pytestmark = pytest.mark.django_db
@@ -64,3 +67,25 @@ def test_decline_and_refusals_through_the_api(alice, bob, carol, started_game, a
     hidden = finished([alice, bob], visibility="private")
     assert api_client_for(carol).get(f"/api/games/{hidden.pk}/rematch/").status_code == 404
     assert api_client_for(carol).post(f"/api/games/{hidden.pk}/rematch/").status_code == 404
+
+
+def test_a_moves_answer_carries_the_rematch_it_is_played_in_and_the_ending_it_makes(alice, bob, api_client_for):
+    original = finished([alice, bob], slug="halali")
+    rematch, _ = aftergame_services.rematch_propose(game_id=original.pk, user=alice)
+    aftergame_services.rematch_accept(game_id=original.pk, user=bob)
+    apis = {user.pk: api_client_for(user) for user in (alice, bob)}
+    game = rematch.game
+    for _ in range(500):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            break
+        seat = game.to_move[0]
+        user = game.seats.get(index=seat).user
+        move = selectors.legal_moves_for(selectors.Viewer(game=game, seat=seat))[0]["move"]
+        cache.clear()  # a whole game through the API: past the moves rate limit, which is not tested here
+        answer = apis[user.pk].post(f"/api/games/{game.pk}/moves/", {"move": move, "expected_seq": game.seq},
+                                    format="json").json()["game"]
+        assert answer == apis[user.pk].get(f"/api/games/{game.pk}/").json()
+        assert answer["rematch_of"] == original.pk
+    assert game.status == GameStatus.FINISHED
+    assert answer["ending"]["how"] == "played_out" and answer["score_breakdown"]
