@@ -27,6 +27,7 @@ from turnbased.clocks.services import seats_with_time
 from turnbased.play import store
 from turnbased.play.errors import GameNotFound
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
+from turnbased.ratings.selectors import seat_label
 
 # The game page shows the entries of this many latest moves; older ones come a page at a time.
 HISTORY_PAGE_MOVES = 10
@@ -258,7 +259,8 @@ def lobby_rows(user: AbstractBaseUser) -> list[dict]:
         names = {s.index: s.display_name for s in seats}
         rows.append({
             "game": game,
-            "players": [names[i] for i in sorted(names)],
+            # Bots by their kind ("Basic bot"), as the archive and the end screen name them.
+            "players": [seat_label(s).name for s in sorted(seats, key=lambda s: s.index)],
             "my_turn": game.status == GameStatus.ACTIVE and my_seat in game.to_move,
             "to_move": [names.get(i, f"seat {i}") for i in game.to_move] if game.status == GameStatus.ACTIVE else [],
             "last_move": last_moves.get(game.pk),
