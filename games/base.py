@@ -191,6 +191,21 @@ class Engine(ABC):
         """
 
     # -- information --------------------------------------------------------
+    def score_breakdown(self, state: State) -> list[dict[str, Any]]:
+        """Return how each seat's final score is made up, once the game is over (empty before).
+
+        Each row is ``{"label", "points", "counts"}``: ``points`` has one number
+        per seat. The rows that count (``counts: True``) add up, seat by seat,
+        to the result's ``scores``; the others are facts beside the score (a
+        tie-break such as tiles collected). Rows hold only what every player
+        and spectator may know once the game is over. This default is the
+        final score in one row; games should say where the points came from.
+        """
+        result = self.result(state)
+        if result is None:
+            return []
+        return [{"label": "Score", "points": list(result["scores"]), "counts": True}]
+
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Return what ``seat`` (None: a spectator) may know, and nothing more."""

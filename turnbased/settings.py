@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "turnbased.clocks",
     "turnbased.ratings",
     "turnbased.chat",  # issue 12, table talk
+    "turnbased.aftergame",
     "anymail",
     "csp",
     "allauth",

@@ -35,6 +35,7 @@ api_patterns = [
     path("", include("turnbased.play.api.urls")),
     path("", include("turnbased.ratings.api.urls")),
     path("", include("turnbased.chat.api_urls")),  # issue 12, table talk
+    path("", include("turnbased.aftergame.api.urls")),
 ]
 
 
@@ -65,6 +66,7 @@ urlpatterns = [
     path("", include("turnbased.play.urls")),
     path("", include("turnbased.ratings.urls")),
     path("", include("turnbased.chat.urls")),  # issue 12, table talk
+    path("", include("turnbased.aftergame.urls")),
 ]
 
 # Django's error pages, as {"detail": ...} JSON under /api/.

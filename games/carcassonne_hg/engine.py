@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Any
 
 from games.base import Engine, Event, IllegalMove, InvalidOptions, OptionSpec, State, seeded_rng
-from games.carcassonne_hg import board, features, notation, player_view, scoring, tiles, web_art
+from games.carcassonne_hg import board, breakdown, features, notation, player_view, scoring, tiles, web_art
 from games.carcassonne_hg.board import ROTATIONS, hut_spots, region_names
 from games.carcassonne_hg.features import Analysis, Group, Node, analyse, labelled
 from games.carcassonne_hg.tiles import BONUS, CLASSIC, FOREST, LAKE, LAND, MEADOW, REVISED, RIVER
@@ -832,6 +832,10 @@ class CarcassonneHGEngine(Engine):
 
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         return resign(upcast(state), seat)
+
+    def score_breakdown(self, state: State) -> list[dict[str, Any]]:
+        """Return the points scored during play, from meadows and from river systems (``breakdown.py``)."""
+        return breakdown.score_breakdown(upcast(state))
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return player_view.view(upcast(state), seat)

@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any
 
 from games.base import Engine, Event, IllegalMove, InvalidOptions, OptionSpec, State, seeded_rng
-from games.halali import board, notation, player_view, tiles
+from games.halali import board, breakdown, notation, player_view, tiles
 from games.halali.board import DIRECTION_WORDS, EXITS, name
 from games.halali.player_view import match_totals, pile_points
 from games.halali.tiles import AIMED, BLUE, BROWN, POINTS, RANGE, SHARED, title
@@ -685,6 +685,7 @@ class HalaliEngine(Engine):
     result = staticmethod(game_result)
     view = staticmethod(player_view.view)
     resign = staticmethod(resign)
+    score_breakdown = staticmethod(breakdown.score_breakdown)
     view_text = staticmethod(player_view.view_text)
     describe_event = staticmethod(player_view.describe_event)
     describe_move = staticmethod(notation.describe_move)

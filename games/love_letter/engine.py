@@ -21,7 +21,7 @@ from itertools import permutations
 from typing import Any
 
 from games.base import Engine, Event, IllegalMove, InvalidOptions, OptionSpec, State, seeded_rng
-from games.love_letter import cards, notation, player_view, tracker
+from games.love_letter import breakdown, cards, notation, player_view, tracker
 from games.love_letter.cards import CLASSIC, TARGETS, title, value
 from games.love_letter.upcast import VERSION, upcast
 
@@ -739,6 +739,10 @@ class LoveLetterEngine(Engine):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return player_view.view(upcast(state), seat)
+
+    def score_breakdown(self, state: State) -> list[dict[str, Any]]:
+        """Return the tokens of each round won and each Spy bonus (``breakdown.py``)."""
+        return breakdown.score_breakdown(upcast(state))
 
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         return resign(upcast(state), seat)

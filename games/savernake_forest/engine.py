@@ -20,7 +20,7 @@ from itertools import product
 from typing import Any
 
 from games.base import Engine, Event, IllegalMove, InvalidOptions, OptionSpec, State, seeded_rng
-from games.savernake_forest import cards, notation, player_view, scoring
+from games.savernake_forest import breakdown, cards, notation, player_view, scoring
 from games.savernake_forest.cards import ANIMAL_SLOT, FOODS, ROUNDS, SLOTS, title
 
 IMMEDIATE = "immediate"
@@ -596,6 +596,7 @@ class SavernakeForestEngine(Engine):
     apply = staticmethod(apply_move)
     result = staticmethod(game_result)
     resign = staticmethod(resign)
+    score_breakdown = staticmethod(breakdown.score_breakdown)
     view_text = staticmethod(player_view.view_text)
 
     def moves_summary(self, texts: list[str], limit: int = 40) -> list[str]:

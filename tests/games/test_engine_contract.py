@@ -4,7 +4,8 @@ Seeded random games end within a move cap; every legal move applies; state,
 moves, views and events survive JSON; replaying seed + moves reproduces every
 state; apply never mutates its input and writes states ``upcast`` leaves as
 they are; every legal move's notation parses back to it; views never carry the
-seed, and events name only real seats; static assets are JSON that no state
+seed, and events name only real seats; the score breakdown adds up to the
+scores, after play and after a resignation; static assets are JSON that no state
 decides (so they hold nothing hidden) and no view repeats.
 """
 
@@ -62,6 +63,17 @@ def play_random(engine: Engine, players: list[str], seed: str, choices: int):
     pytest.fail(f"{engine.slug}: no result after {MOVE_CAP} moves")
 
 
+def assert_breakdown_adds_up(engine: Engine, state, result: dict, n: int) -> None:
+    """Check the score breakdown: labelled rows of one number per seat whose counted rows add up to the scores."""
+    rows = roundtrip(engine.score_breakdown(state))
+    assert rows, f"{engine.slug}: no score breakdown at the end"
+    for row in rows:
+        assert set(row) == {"label", "points", "counts"} and row["label"].strip(), row
+        assert len(row["points"]) == n and all(isinstance(p, int) for p in row["points"]), row
+    totals = [sum(row["points"][seat] for row in rows if row["counts"]) for seat in range(n)]
+    assert totals == result["scores"], f"{engine.slug}: the breakdown adds up to {totals}, not {result['scores']}"
+
+
 def cases():
     return [
         pytest.param(engine, n, seed, id=f"{engine.slug}-{n}p-seed{seed}")
@@ -91,6 +103,7 @@ def test_seeded_random_game_obeys_the_contract(engine: Engine, n: int, seed: int
     final = initial
     for state, seat, move, after, events in play_random(engine, players, secret, seed):
         assert engine.result(state) is None
+        assert engine.score_breakdown(state) == [], "a breakdown before the end"
         snapshot = copy.deepcopy(state)
         legal = engine.legal_moves(state, seat)
         roundtrip(legal)
@@ -121,6 +134,7 @@ def test_seeded_random_game_obeys_the_contract(engine: Engine, n: int, seed: int
     assert set(result) >= {"winners", "scores", "ranking", "summary"}
     assert len(result["scores"]) == n and sorted(result["ranking"]) == list(range(n))
     assert engine.is_over(final) and engine.to_move(final) == []
+    assert_breakdown_adds_up(engine, final, result, n)
 
     # Replaying seed + moves reproduces every state.
     state = engine.setup(players, engine.validate_options(n, {}), secret)
@@ -188,3 +202,17 @@ def test_every_engine_offers_assets_that_no_state_decides_and_no_view_repeats(en
                 repeated = parts_of(engine.view(after, viewer), set()) & shared
                 assert not repeated, f"a view repeats asset data (name the asset instead): {min(repeated)[:80]}"
     assert json.dumps(engine.assets(), sort_keys=True) == written, "the assets changed with the games played"
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.slug)
+def test_the_score_breakdown_adds_up_after_a_resignation(engine: Engine):
+    players = ["Ann", "Bob"]
+    state = engine.setup(players, engine.validate_options(2, {}), "resign-breakdown")
+    rng = random.Random(7)
+    for _ in range(6):
+        seat = engine.to_move(state)[0]
+        state, _ = engine.apply(state, seat, rng.choice(engine.legal_moves(state, seat)))
+    state, _ = engine.resign(state, 1)
+    result = engine.result(state)
+    assert result is not None and result["winners"] == [0]
+    assert_breakdown_adds_up(engine, state, result, 2)

@@ -120,7 +120,13 @@ def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
     }
     context["kind"] = kind
     context["players"] = [seat.display_name for seat in game.seats.select_related("user")]
+    if kind == "rematch_offered":
+        # The offer is accepted on the finished game's page, which the invited player may always open.
+        rematch = game.rematch_of
+        context.update(proposer=rematch.proposed_by.get_username(), game_url=game_url(rematch.original),
+                       original_name=f"{context['game_name'].rsplit(' #', 1)[0]} #{rematch.original_id}")
     subjects = {
+        "rematch_offered": f"Rematch offered: {context['game_name']}",
         "game_started": f"Game started: {context['game_name']}",
         "game_finished": f"Game over: {context['game_name']}",
         "player_joined": f"A player joined: {context['game_name']}",
@@ -128,7 +134,7 @@ def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
     # News of a join shows no position, so it offers no reply address for a move.
     return build(
         to=user.email, subject=subjects[kind], template="game_news", context=context, user=user,
-        reply_to=None if kind == "player_joined" else context.get("reply_to"),
+        reply_to=None if kind in ("player_joined", "rematch_offered") else context.get("reply_to"),
     )
 
 

@@ -78,6 +78,8 @@ def _decide(notification: Notification) -> tuple[str, str]:
         return "skip", "game emails off"
     if notification.kind == NotificationKind.INVITED:
         return _decide_invitation(notification)
+    if notification.kind == NotificationKind.REMATCH_OFFERED and game.status != GameStatus.OPEN:
+        return "skip", "superseded"
     if notification.kind == NotificationKind.GAME_STARTED and Notification.objects.filter(
         user=user, game=game, seq=notification.seq, kind=NotificationKind.YOUR_TURN
     ).exists() and preference.turn_emails == TurnEmails.IMMEDIATE:

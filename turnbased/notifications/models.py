@@ -13,6 +13,7 @@ class NotificationKind(models.TextChoices):
     PLAYER_JOINED = "player_joined", "player joined"
     REMINDER = "reminder", "deadline reminder"
     INVITED = "invited", "invited to a table"
+    REMATCH_OFFERED = "rematch_offered", "rematch offered"
 
 
 class Notification(models.Model):

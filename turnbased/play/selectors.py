@@ -21,12 +21,14 @@ from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Quer
 from django.db.models.functions import Coalesce
 
 from games.base import Event
+from turnbased.aftergame.models import RematchInvite
 from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import seats_with_time
 from turnbased.play import store
 from turnbased.play.errors import GameNotFound
 from turnbased.play.models import Game, GameStatus, Invitation, Seat, Visibility
 from turnbased.play.prepared import PreparedQuery
+from turnbased.ratings.selectors import seat_label
 
 # The game page shows the entries of this many latest moves; older ones come a page at a time.
 HISTORY_PAGE_MOVES = 10
@@ -70,13 +72,16 @@ def open_games(user: AbstractBaseUser | AnonymousUser) -> list[Game]:
     games = Game.objects.filter(status=GameStatus.OPEN, visibility=Visibility.PUBLIC)
     if user.is_authenticated:
         games = games.exclude(seats__user=user)
+    games = games.filter(rematch_of__isnull=True)  # a rematch keeps its seats for the last game's players
     games = games.annotate(seated=Count("seats")).filter(seated__lt=F("seat_count")).select_related("created_by")
     return _with_seats(games.order_by("-created_at")[:OPEN_TABLES_LISTED])
 
 
 # Every read of a game runs these two: compiled once per thread (see ``prepared``); the same rows as
 # ``_with_seats(Game.objects.filter(pk=...))``. The sentinel is a value no game id takes.
-_GAME_WITH_CLOCK = PreparedQuery(lambda game_id: Game.objects.filter(pk=game_id).select_related("clock"), game_id=-8_675_309)
+_GAME_WITH_CLOCK = PreparedQuery(
+    lambda game_id: Game.objects.filter(pk=game_id).select_related("clock", "rematch_of"), game_id=-8_675_309
+)
 _SEATS_WITH_TIME = PreparedQuery(
     lambda game_id: seats_with_time(Seat.objects.filter(game_id=game_id).order_by("index")), game_id=-8_675_309
 )
@@ -113,14 +118,20 @@ def viewer_of(game_id: int, user: AbstractBaseUser | AnonymousUser, invite_code:
 
 def _may_see(game: Game, seat: int | None, user, invite_code: str | None = None) -> bool:
     """Tell whether a private game exists for the user: they sit at it, created it, hold the open table's invite
-    link, or were invited to it by name."""
+    link, or were invited to it by name.
+
+    A rematch waiting for its players is theirs to see too: it keeps a seat for each of them.
+    """
     if seat is not None or game.visibility != Visibility.PRIVATE:
         return True
     if user.is_authenticated and game.created_by_id == user.pk:
         return True
     if invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN:
         return True
-    return is_invited(game, user)
+    return is_invited(game, user) or (
+        user.is_authenticated and game.status == GameStatus.OPEN
+        and RematchInvite.objects.filter(rematch__game_id=game.pk, user_id=user.pk).exists()
+    )
 
 
 @dataclass(frozen=True)
@@ -279,7 +290,8 @@ def lobby_rows(user: AbstractBaseUser) -> list[dict]:
         names = {s.index: s.display_name for s in seats}
         rows.append({
             "game": game,
-            "players": [names[i] for i in sorted(names)],
+            # Bots by their kind ("Basic bot"), as the archive and the end screen name them.
+            "players": [seat_label(s).name for s in sorted(seats, key=lambda s: s.index)],
             "my_turn": game.status == GameStatus.ACTIVE and my_seat in game.to_move,
             "to_move": [names.get(i, f"seat {i}") for i in game.to_move] if game.status == GameStatus.ACTIVE else [],
             "last_move": last_moves.get(game.pk),

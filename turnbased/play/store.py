@@ -94,7 +94,8 @@ _SNAPSHOT_SEQ, _SNAPSHOT_STATUS = "snapshot_seq", "snapshot_status"
 def _seats_to_lock(seats) -> QuerySet[Seat]:
     as_read = Game.objects.filter(pk=OuterRef("game_id"))
     return (
-        seats_with_clocks(seats_with_time(seats)).select_related("game", "game__clock")
+        # The rematch this table is, if any (the API's game carries it): joined, not locked.
+        seats_with_clocks(seats_with_time(seats)).select_related("game", "game__clock", "game__rematch_of")
         .annotate(**{_SNAPSHOT_SEQ: Subquery(as_read.values("seq")), _SNAPSHOT_STATUS: Subquery(as_read.values("status"))})
         .select_for_update(of=("game",)).order_by("index")
     )

@@ -25,6 +25,12 @@ def test_bots_fill_seats_at_creation_and_the_table_starts(db, alice, django_capt
         ("alice", None), ("bot2", "random"), ("bot3", "random")]
 
 
+def test_the_lobby_names_bots_by_their_kind(db, alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_game(creator=alice, engine_slug="love-letter", players=3, bots={1: "basic", 2: "random"})
+    assert [row["players"] for row in selectors.lobby_rows(alice)] == [["alice", "Basic bot", "Random bot"]]
+
+
 def test_bots_answer_a_persons_move(db, alice, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         game = services.create_game(creator=alice, engine_slug="halali", players=2, bots={1: "random"})

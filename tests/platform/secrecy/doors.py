@@ -91,6 +91,12 @@ POSTS: dict[str, Callable[[Any], list[dict]]] = {
     "api-game-invitation-decline": lambda game: [{}],
     # The time-zone offer: a name that is no zone, refused (a real one would move the viewer's deadlines).
     "account-time-zone": lambda game: [{"time_zone": "Not/A_Zone", "next": f"/games/{game.pk}/"}],
+    # A rematch follows only a finished game: on a game in play each answers 409 or 404 and changes nothing.
+    "game-rematch": lambda game: [{}],
+    "game-rematch-accept": lambda game: [{}],
+    "game-rematch-decline": lambda game: [{}],
+    "api-game-rematch-accept": lambda game: [{}],
+    "api-game-rematch-decline": lambda game: [{}],
 }
 # Routes fetched again with the queries a page sends later (and as htmx asks, where that answers
 # differently): a poll from an older position, which gets the history entries since then; older

@@ -13,6 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import engines
+from turnbased.aftergame.api.serializers import EndingSerializer, ScoreRowSerializer
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, MAX_CLOCK_DAYS
 from turnbased.play.models import GameStatus, Visibility
@@ -135,6 +136,23 @@ class GameSerializer(serializers.Serializer):
     last_move = serializers.CharField(
         allow_null=True,
         help_text="In GET /api/games/ only: the latest move described as you may see it (never its notation).",
+    )
+    ending = EndingSerializer(
+        required=False, allow_null=True,
+        help_text="Not in GET /api/games/. Once the game is over: how it ended; null before.",
+    )
+    score_breakdown = ScoreRowSerializer(
+        many=True, required=False, allow_null=True,
+        help_text="Not in GET /api/games/. Once the game is over: where each seat's points came from; null before.",
+    )
+    rematch = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="Not in GET /api/games/. The id of this finished game's rematch table, if one was proposed "
+                  "(see /api/games/{id}/rematch/).",
+    )
+    rematch_of = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="Not in GET /api/games/. The finished game this table is a rematch of, if it is one.",
     )
 
     class Meta:

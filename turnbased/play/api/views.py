@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import engines
+from turnbased.aftergame.selectors import after_game_summary
 from turnbased.play import selectors, services
 from turnbased.play.api import examples
 from turnbased.play.api.schema import error
@@ -102,7 +103,12 @@ class GameListApi(APIView):
 
 def _game_detail(game_id: int, request, invite_code: str | None = None) -> dict:
     viewer = selectors.viewer_of(game_id, request.user, invite_code=invite_code)
-    return game_summary(viewer.game, request.user, viewer=viewer)
+    return _game_answer(viewer.game, request.user, viewer=viewer)
+
+
+def _game_answer(game, user, viewer: selectors.Viewer | None = None) -> dict:
+    """Return the API's whole game: its summary, and how it ended and its rematches."""
+    return {**game_summary(game, user, viewer=viewer), **after_game_summary(game)}
 
 
 class GameDetailApi(APIView):
@@ -272,7 +278,7 @@ class MoveSubmitApi(APIView):
             "seq": outcome.move.seq,
             "text": outcome.move.text,
             "replayed": outcome.replayed,
-            "game": game_summary(outcome.game, request.user),
+            "game": _game_answer(outcome.game, request.user),
         }
         return Response(body, status=status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED)
 

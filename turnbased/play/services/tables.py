@@ -212,6 +212,9 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
             raise Conflict("You already have a seat at this table.")
         if game.status != GameStatus.OPEN:
             raise Conflict("This game is no longer taking players.")
+        if hasattr(game, "rematch_of"):
+            raise Conflict("This table is a rematch: its seats are kept for the players of the last game, "
+                           "who accept it from that game's page.")
         taken = set(game.seats.values_list("index", flat=True))
         free = [index for index in range(game.seat_count) if index not in taken]
         if not free:

@@ -1,0 +1,27 @@
+"""The final score of a Savernake Forest game by scoring category (the engine contract's ``score_breakdown``).
+
+Rules file §10: each face-up animal scores its base points plus the food it
+stores from its path; §11 breaks a tie on points by the food items stored.
+Forests are public and the final scoring is announced to all, so the
+breakdown hides nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def score_breakdown(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the animals' base points, the points of the food they store, and the food items; empty before the end."""
+    result = state["result"]
+    if result is None:
+        return []
+    sheets = result["animals"]
+    return [
+        {"label": "Animals (base points)", "points": [sum(a["base"] for a in sheet) for sheet in sheets],
+         "counts": True},
+        {"label": "Food stored (points)", "points": [sum(a["food_points"] for a in sheet) for sheet in sheets],
+         "counts": True},
+        {"label": "Food items stored (the tie-break)", "points": list(result["stored"]), "counts": False},
+        {"label": "Animals scoring", "points": [len(sheet) for sheet in sheets], "counts": False},
+    ]

@@ -1,0 +1,53 @@
+"""The shapes of the end of a game in the API: how it ended, its score breakdown, its rematch."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from turnbased.aftergame.selectors import PLAYED_OUT, RESIGNATION, TIMEOUT
+
+
+class EndingSerializer(serializers.Serializer):
+    how = serializers.ChoiceField(
+        choices=[(PLAYED_OUT, "played to the end"), (RESIGNATION, "by resignation"), (TIMEOUT, "on time")],
+        help_text="played_out; resignation (the move that ended the game was a resignation); timeout (a player ran "
+                  "out of time and a bot played their seat out).",
+    )
+    seats = serializers.ListField(child=serializers.IntegerField(),
+                                  help_text="Who resigned, or who ran out of time; empty when played out.")
+    text = serializers.CharField(help_text="The ending in words.")
+
+    class Meta:
+        ref_name = "Ending"
+
+
+class ScoreRowSerializer(serializers.Serializer):
+    label = serializers.CharField(help_text="Where these points come from, e.g. \"Meadows (hunters, at the end)\".")
+    points = serializers.ListField(child=serializers.IntegerField(), help_text="One number per seat.")
+    counts = serializers.BooleanField(
+        help_text="True: part of the score (the counted rows add up to result.scores); false: a fact beside it, "
+                  "such as a tie-break."
+    )
+
+    class Meta:
+        ref_name = "ScoreRow"
+
+
+class RematchSerializer(serializers.Serializer):
+    original = serializers.IntegerField(help_text="The finished game.")
+    game = serializers.IntegerField(help_text="The rematch's table: same players, game, options and clock, seats "
+                                              "moved on by one.")
+    status = serializers.ChoiceField(
+        choices=["waiting", "started", "finished", "declined", "aborted"],
+        help_text="waiting for players to accept; started (in play); finished; declined by a player; aborted "
+                  "by its proposer.",
+    )
+    proposed_by = serializers.CharField()
+    seated = serializers.ListField(child=serializers.CharField(), help_text="The people who have accepted.")
+    awaited = serializers.ListField(child=serializers.CharField(),
+                                    help_text="The people it still waits for, while it waits.")
+    declined_by = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Rematch"

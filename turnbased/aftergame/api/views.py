@@ -1,0 +1,94 @@
+"""REST API for rematches: thin adapters over ``turnbased.aftergame.services``."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from turnbased.aftergame import selectors, services
+from turnbased.aftergame.api.serializers import RematchSerializer
+from turnbased.play import selectors as play_selectors
+from turnbased.play.api.schema import error
+from turnbased.play.errors import GameNotFound
+
+GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The finished game's id.")
+NO_REMATCH = error("No such game, a private game you are not part of, or no rematch proposed for it.")
+NOT_INVITED = error("You did not play the finished game.")
+NOT_WAITING = error("The rematch no longer waits: it started, or was declined or aborted (or you accepted already).")
+
+
+def rematch_body(rematch, user) -> dict:
+    state = selectors.rematch_state(rematch, user)
+    return {
+        "original": rematch.original_id,
+        "game": rematch.game_id,
+        "status": state.status,
+        "proposed_by": rematch.proposed_by.get_username(),
+        "seated": state.seated,
+        "awaited": state.awaited,
+        "declined_by": rematch.declined_by.get_username() if rematch.declined_by_id else None,
+        "created_at": rematch.created_at,
+    }
+
+
+class RematchApi(APIView):
+    """A finished game's rematch: read it, or ask for it (propose it, or accept it if it waits for you)."""
+
+    def get_permissions(self):
+        """Let anyone read a rematch of a game they may see; asking for one needs an account."""
+        return [AllowAny()] if self.request.method == "GET" else super().get_permissions()
+
+    @extend_schema(
+        operation_id="rematch_retrieve", tags=["games"], summary="A finished game's rematch", parameters=[GAME_ID],
+        responses={200: RematchSerializer, 404: NO_REMATCH},
+    )
+    def get(self, request, game_id: int):
+        viewer = play_selectors.viewer_of(game_id, request.user)
+        rematch = selectors.rematch_for(viewer.game)
+        if rematch is None:
+            raise GameNotFound("No rematch has been proposed for this game.")
+        return Response(rematch_body(rematch, request.user))
+
+    @extend_schema(
+        operation_id="rematch_create", tags=["games"], summary="Ask for a rematch", parameters=[GAME_ID], request=None,
+        description="The first call by a player of the finished game creates the rematch's table (the caller seated, "
+                    "bots seated, a seat kept for each other person, who is told by email) and answers 201. Later "
+                    "calls answer 200 with the same rematch; from a player it still waits for, they accept it.",
+        responses={
+            201: RematchSerializer,
+            200: OpenApiResponse(RematchSerializer, description="The rematch already proposed."),
+            403: NOT_INVITED, 404: error("No such game, or a private game you are not part of."),
+            409: error("The game is not finished, or you have too many tables waiting for players."),
+        },
+    )
+    def post(self, request, game_id: int):
+        rematch, created = services.rematch_propose(game_id=game_id, user=request.user)
+        return Response(rematch_body(rematch, request.user),
+                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class RematchAcceptApi(APIView):
+    """Take the seat the rematch keeps for me; the last player to accept starts it."""
+
+    @extend_schema(
+        operation_id="rematch_accept", tags=["games"], summary="Accept a rematch", parameters=[GAME_ID], request=None,
+        responses={200: RematchSerializer, 403: NOT_INVITED, 404: NO_REMATCH, 409: NOT_WAITING},
+    )
+    def post(self, request, game_id: int):
+        rematch = services.rematch_accept(game_id=game_id, user=request.user)
+        return Response(rematch_body(rematch, request.user))
+
+
+class RematchDeclineApi(APIView):
+    """Turn the rematch down for everyone (its table is aborted), while it waits."""
+
+    @extend_schema(
+        operation_id="rematch_decline", tags=["games"], summary="Decline a rematch", parameters=[GAME_ID],
+        request=None, responses={200: RematchSerializer, 403: NOT_INVITED, 404: NO_REMATCH, 409: NOT_WAITING},
+    )
+    def post(self, request, game_id: int):
+        rematch = services.rematch_decline(game_id=game_id, user=request.user)
+        return Response(rematch_body(rematch, request.user))
