@@ -154,3 +154,16 @@ def test_the_game_page_fits_a_phone_without_sideways_scrolling(slug, browser, li
         .map(el => el.tagName + "." + (el.getAttribute("class") || "") + " " + Math.round(el.getBoundingClientRect().right))
         .slice(0, 8)""")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], widest
+
+
+def test_a_four_player_love_letter_fits_a_phone_with_its_card_tracker(browser, live_server, alice, bob, make_user):
+    """Three opponents give the card tracker three more columns: the table scrolls in its box, not the page."""
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=4)
+    for user in (bob, make_user("carol"), make_user("dave")):
+        services.join_game(game_id=game.pk, user=user)
+    page = log_in(browser, live_server, "alice")
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_load_state("networkidle")
+    assert page.locator("table.tracker th").count() == 7
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
