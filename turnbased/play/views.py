@@ -103,7 +103,7 @@ def game_new(request):
             if game.status == GameStatus.OPEN:
                 messages.success(request, "Table created. Invite players by name or share the invite link.")
             else:
-                messages.success(request, "Table created: every seat is filled, the game has started.")
+                messages.success(request, "Table created. Every seat is filled: the game has started.")
             return redirect("game-detail", game.pk)
     response = render(request, "play/game_new.html", _new_game_context(engine, all_engines, form, players, error))
     return refusal.applied_to(response) if refusal else response

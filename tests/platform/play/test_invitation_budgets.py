@@ -15,8 +15,11 @@ from turnbased.play import services, tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LOBBY = 7
-TABLE_PAGE = 6
+# The lobby's own 7, the table talk's change version and the rematch offers: one each.
+LOBBY = 9
+# The table's own 6, and the table talk beside it: its messages and the muted list, and the unread count
+# for its host.
+TABLE_PAGE = 9
 NEW_TABLE_PAGE = 2
 # GET /api/invitations/ and /api/invitations/people/ in two; a table's list checks the caller's seat first.
 INVITATION_LISTS = {"/api/invitations/": 2, "/api/invitations/people/": 2, "table": 4}
