@@ -221,6 +221,8 @@ def test(pytest_args: list[str]) -> int:
         environment.setdefault("DJANGO_HTTPS", "off")
         # Threads (live server, in-process Celery worker) must not keep connections the teardown needs to drop.
         environment.setdefault("DATABASE_CONN_MAX_AGE", "0")
+        # Accounts made by the tests (and the servers they start) hash passwords cheaply: see settings.
+        environment.setdefault("TESTS_ONLY_FAST_PASSWORD_HASHING", "on")
         return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=environment, cwd=BASE_DIR).returncode
 
 

@@ -181,6 +181,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # allauth's backend alone (it is Django's ModelBackend plus log in by email): one password hash per
 # attempt, not one per backend.
 AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
+# Set only by the test runner (python -m turnbased.local test): the tests make thousands of accounts,
+# and PBKDF2's million rounds per password were most of the suite's time. Never set it for a service.
+if env.bool("TESTS_ONLY_FAST_PASSWORD_HASHING", default=False):
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
