@@ -297,8 +297,11 @@ def lobby_rows(user: AbstractBaseUser) -> list[dict]:
             "last_move": last_moves.get(game.pk),
             "free_seats": game.seat_count - len(seats) if game.status == GameStatus.OPEN else 0,
         })
+    # Asked of every game in play, not only those waiting for the user: the lobby costs the same
+    # statements whoever is to move.
     deadlines = dict(
-        SeatClock.objects.filter(game__in=[row["game"] for row in rows if row["my_turn"]], deadline__isnull=False,
+        SeatClock.objects.filter(game__in=[row["game"] for row in rows if row["game"].status == GameStatus.ACTIVE],
+                                 deadline__isnull=False,
                                  game__seats__user=user, seat=F("game__seats__index"))
         .values_list("game_id", "deadline")
     )

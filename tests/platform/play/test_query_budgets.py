@@ -189,3 +189,14 @@ def test_the_lobby_and_the_games_list_cost_the_same_for_5_games_and_for_50(alice
           f"GET /api/games/: {few[1].statements} and {many[1].statements}")
     assert many[0].statements == few[0].statements, f"lobby: {few[0]} then {many[0]}:\n" + "\n".join(many[0].sql)
     assert many[1].statements == few[1].statements, f"games list: {few[1]} then {many[1]}:\n" + "\n".join(many[1].sql)
+
+
+def test_the_lobby_costs_the_same_whoever_is_to_move(game, alice, bob):
+    """Alice is to move and bob waits: their lobbies, one game each, cost the same statements."""
+    costs = {}
+    for user in (alice, bob):
+        web = Client()
+        web.force_login(user)
+        costs[user.username], page = measured(lambda: web.get("/"))
+        assert page.status_code == 200
+    assert costs["alice"].statements == costs["bob"].statements, f"{costs['alice']} against {costs['bob']}"
