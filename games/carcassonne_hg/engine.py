@@ -1,7 +1,7 @@
 """Carcassonne: Hunters and Gatherers rules: the revised edition (Hans im Glück 2020, as Board Game Arena plays it)
 and, as a table option, the classic edition (2002) on the rules file's reconstructed "classic-approx" tile set.
 
-Follows /work/shared/rules/carcassonne-hunters-gatherers.md (the rules file):
+Follows docs/rules/carcassonne-hunters-gatherers.md (the rules file):
 setup of §3, turns of §4 (placement, deployment, completion scoring, the
 menhir / gold-nugget bonus turn, the revised bonus-tile powers), the end of
 §5, scoring of §6–§8, the edition differences of §10 and every flag of §11

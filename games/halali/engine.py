@@ -1,6 +1,6 @@
 """Halali! / Tally Ho! rules: the Kosmos 2000 two-player game, played as a two-leg match.
 
-Follows /work/shared/rules/halali.md (the rules file): setup of §3, turns of §4,
+Follows docs/rules/halali.md (the rules file): setup of §3, turns of §4,
 captures of §5, scoring of §6, the final phase and exits of §7, the end and
 tie-breaks of §8, the two-game match of §9 and every "Adopt" of §10. Rule
 algorithms are module functions working on a copy of the state;

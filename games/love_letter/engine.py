@@ -1,6 +1,6 @@
 """Love Letter rules: the classic 2012 16-card game (default) and the 2019 21-card edition.
 
-Follows /work/shared/rules/love-letter.md (the rules file): the turn state machine
+Follows docs/rules/love-letter.md (the rules file): the turn state machine
 of §3.3, the card effects of §4, validation of §5, scoring of §6 and every
 ADOPTED ruling of §9. Rule algorithms are module functions working on a copy of
 the state; ``LoveLetterEngine`` is the thin contract adapter around them.

@@ -1,7 +1,7 @@
 """Savernake Forest card catalogue: 19 animal cards and 45 path cards, RECONSTRUCTED.
 
 The publisher's card list could not be found. These tables copy the
-reconstruction of the rules file (/work/shared/rules/savernake-forest.md,
+reconstruction of the rules file (docs/rules/savernake-forest.md,
 §15.3) verbatim. A faithful catalogue replaces the ``ANIMAL_ROWS`` and
 ``PATH_ROWS`` data below and nothing else: the engine reads cards only
 through this module.

@@ -1,6 +1,6 @@
 """Savernake Forest rules: Rodrigo Rego's forest-drafting game (Devir 2023), 2 to 4 players.
 
-Follows /work/shared/rules/savernake-forest.md (the rules file): setup of §4,
+Follows docs/rules/savernake-forest.md (the rules file): setup of §4,
 rounds and the compound turn of §5, placement of §6, helpers and tokens of §7,
 the one-animal-per-path rule of §8, the end of §9, scoring of §10, tie-breaks
 of §11 and every resolution of §16–§17. The card catalogue is the rules
