@@ -2,61 +2,46 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render, resolve_url
 from django.views.decorators.http import require_GET, require_POST
 
 from turnbased.aftergame import selectors, services
 from turnbased.aftergame.templatetags.aftergame import rematch_box_context
 from turnbased.play import selectors as play_selectors
-from turnbased.play.errors import GameNotFound, PlayError
+from turnbased.play.errors import GameNotFound
+from turnbased.play.page_actions import act_on_game
 from turnbased.play.models import GameStatus
+
+
+def _rematch_page(found) -> str:
+    return resolve_url("game-detail", found.game_id)
 
 
 @require_POST
 @login_required
 def rematch(request, game_id: int):
     """Propose the rematch (or, if one waits for you, accept it) and open its table."""
-    try:
-        found, created = services.rematch_propose(game_id=game_id, user=request.user)
-    except GameNotFound:
-        raise Http404("No such game.") from None
-    except PlayError as failure:
-        messages.error(request, failure.detail)
-        return redirect("game-detail", game_id)
-    if created:
-        messages.success(request, "Rematch proposed: the table starts when every player has accepted.")
-    return redirect("game-detail", found.game_id)
+    return act_on_game(
+        request, game_id, lambda: services.rematch_propose(game_id=game_id, user=request.user),
+        lambda proposed: "Rematch proposed: the table starts when every player has accepted." if proposed[1] else None,
+        then=lambda proposed: _rematch_page(proposed[0]),
+    )
 
 
 @require_POST
 @login_required
 def rematch_accept(request, game_id: int):
-    try:
-        found = services.rematch_accept(game_id=game_id, user=request.user)
-    except GameNotFound:
-        raise Http404("No such game.") from None
-    except PlayError as failure:
-        messages.error(request, failure.detail)
-        return redirect("game-detail", game_id)
-    messages.success(request, "You accepted the rematch.")
-    return redirect("game-detail", found.game_id)
+    return act_on_game(request, game_id, lambda: services.rematch_accept(game_id=game_id, user=request.user),
+                       "You accepted the rematch.", then=_rematch_page)
 
 
 @require_POST
 @login_required
 def rematch_decline(request, game_id: int):
-    try:
-        services.rematch_decline(game_id=game_id, user=request.user)
-    except GameNotFound:
-        raise Http404("No such game.") from None
-    except PlayError as failure:
-        messages.error(request, failure.detail)
-    else:
-        messages.success(request, "The rematch is called off.")
-    return redirect("game-detail", game_id)
+    return act_on_game(request, game_id, lambda: services.rematch_decline(game_id=game_id, user=request.user),
+                       "The rematch is called off.")
 
 
 @require_GET

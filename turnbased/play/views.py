@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect, render, resolve_url
 from django.template.loader import select_template
 from django.views.decorators.http import require_GET, require_POST
 
@@ -28,6 +28,7 @@ from turnbased.clocks.services import DAYS_PER_MOVE, format_duration, table_cloc
 from turnbased.limits import page_refusal
 from turnbased.mail.delivery import record_visit
 from turnbased.play import selectors, services
+from turnbased.play.page_actions import act_on_game
 from turnbased.play.errors import GameNotFound, PlayError
 from turnbased.play.models import GameStatus, MoveSource, Visibility
 from turnbased.play.presenters import (
@@ -345,15 +346,7 @@ def _refused_move(request, game_id: int, refusal):
 
 
 def _act(request, game_id: int, action, success: str, **kwargs):
-    try:
-        action(game_id=game_id, user=request.user, **kwargs)
-    except GameNotFound:
-        raise Http404("No such game.") from None
-    except PlayError as failure:
-        messages.error(request, failure.detail)
-    else:
-        messages.success(request, success)
-    return redirect("game-detail", game_id)
+    return act_on_game(request, game_id, lambda: action(game_id=game_id, user=request.user, **kwargs), success)
 
 
 @require_POST
@@ -372,15 +365,8 @@ def game_start(request, game_id: int):
 @require_POST
 @login_required
 def game_leave(request, game_id: int):
-    try:
-        services.leave_game(game_id=game_id, user=request.user)
-    except GameNotFound:
-        raise Http404("No such game.") from None
-    except PlayError as failure:
-        messages.error(request, failure.detail)
-        return redirect("game-detail", game_id)
-    messages.success(request, "You left the table.")
-    return redirect("lobby")
+    return act_on_game(request, game_id, lambda: services.leave_game(game_id=game_id, user=request.user),
+                       "You left the table.", then=lambda _: resolve_url("lobby"))
 
 
 @require_POST
