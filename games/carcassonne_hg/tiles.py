@@ -1,7 +1,7 @@
 """Tile catalogue of Carcassonne: Hunters and Gatherers: the revised (2020) set and a classic reconstruction.
 
-The revised set is read as it stands from ``hg-tiles.json`` (a copy of the
-rules folder's catalogue): the start tile R-S56, 78 land tiles and 16 menhir
+The revised set is read as it stands from ``hg-tiles.json`` (the project's
+tile catalogue, described in docs/rules/carcassonne-hunters-gatherers.md §12): the start tile R-S56, 78 land tiles and 16 menhir
 bonus tiles. No source lists the 2002 classic tiles, so the classic edition
 plays the rules file's "classic-approx" reconstruction (§12.3): the revised
 land geometry with menhirs turned into gold nuggets and river fish removed,
