@@ -55,9 +55,9 @@ else:
 # (proxy_read_timeout), so the answer the client sees is gunicorn's, not a proxy timeout.
 timeout = int(os.environ.get("WEB_TIMEOUT", "30"))
 keepalive = 5
-# Recycle each worker after about a thousand requests, so a slow leak never grows unbounded.
-max_requests = 1000
-max_requests_jitter = 100
+# Recycle each worker now and then, so a slow leak never grows unbounded (WEB_MAX_REQUESTS, 0 = never).
+max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "10000"))
+max_requests_jitter = max_requests // 10
 # The heartbeat file on a container's overlay filesystem can stall a worker; shared memory does not.
 if os.path.isdir("/dev/shm"):
     worker_tmp_dir = "/dev/shm"
