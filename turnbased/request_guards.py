@@ -2,17 +2,20 @@
 
 Python's json module recurses once per nesting level, so ``[[[[...]]]]`` deep enough raises
 RecursionError (a server error) instead of ValueError; bodies are refused by size before
-anything reads them; and Django's own 400/403/404/500 pages become ``{"detail": ...}`` for the API.
+anything reads them; and Django's own 400/403/404/500 pages become ``{"detail": ...}`` for the API
+(a database outage answers 503).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import sys
 from functools import wraps
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.views import defaults
@@ -126,8 +129,32 @@ def page_not_found(request, exception):
     return _json_or_page(request, 404, "Not found.", lambda: defaults.page_not_found(request, exception))
 
 
+# Seconds a client is asked to wait before trying again while the database is away (a restart
+# or a failover takes seconds; the web and worker processes reconnect by themselves).
+DATABASE_RETRY_AFTER = 5
+
+
 def server_error(request):
+    """Django's 500, JSON under /api/; a 503 with Retry-After when the database could not be reached.
+
+    Django calls this while handling the exception, so ``sys.exc_info()`` names it. A database that is
+    down or restarting is not a fault of the request: the client may simply try again, and a move that
+    failed this way was not saved (a move's answer reads nothing after its commit).
+    """
+    if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
+        return _database_unavailable(request)
     return _json_or_page(request, 500, "Server error.", lambda: defaults.server_error(request))
+
+
+def _database_unavailable(request) -> HttpResponse:
+    detail = "The service is briefly unavailable; nothing was saved. Try again in a few seconds."
+    if is_api(request):
+        response = JsonResponse({"detail": detail}, status=503)
+    else:
+        # Rendered without a request context: the context processors would reach for the database.
+        response = HttpResponse(render_to_string("503.html", {"detail": detail}), status=503)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    return response
 
 
 def only_for_a_configured_mail_provider(view):
