@@ -1,11 +1,14 @@
 """Once a minute: act on expired deadlines, send reminders, and restart stalled bot turns.
 
 Each late seat is re-checked under the game's row lock by ``play_timeout``,
-so two sweeps running at once (or one running twice) act once.
+so two sweeps running at once (or one running twice) act once. Each game is
+handled on its own: one that fails (a broken log, an engine error) is logged
+and counted, and the sweep goes on to the others; the next sweep tries it again.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.db import transaction
@@ -18,6 +21,9 @@ from turnbased.notifications.services import notifications_record
 from turnbased.play.models import Game, GameStatus
 
 BOT_STALL = timedelta(minutes=1)
+FAILED = "failed"  # the outcome of a game whose handling raised (logged with its traceback)
+
+logger = logging.getLogger(__name__)
 
 
 def late_seats() -> list[tuple[int, int]]:
@@ -41,16 +47,25 @@ def send_reminders() -> int:
         lead = profile_of(seat.user).reminder_lead_hours
         if not lead or clock.deadline - timedelta(hours=lead) > moment:
             continue
-        with transaction.atomic():
-            locked = SeatClock.objects.select_for_update().get(pk=clock.pk)
-            if locked.reminded_for == locked.deadline:
-                continue
-            notifications_record(game=clock.game, seq=clock.game.seq, kind=NotificationKind.REMINDER,
-                                 user_ids=[seat.user_id])
-            locked.reminded_for = locked.deadline
-            locked.save(update_fields=["reminded_for"])
-            sent += 1
+        try:
+            sent += _remind(clock, seat)
+        except Exception:
+            logger.exception("reminder for game %s seat %s failed; the next sweep tries again", clock.game_id,
+                             clock.seat)
     return sent
+
+
+def _remind(clock: SeatClock, seat) -> int:
+    """Record the reminder of one deadline, once (re-checked under the clock's row lock); return 1 if recorded."""
+    with transaction.atomic():
+        locked = SeatClock.objects.select_for_update().get(pk=clock.pk)
+        if locked.reminded_for == locked.deadline:
+            return 0
+        notifications_record(game=clock.game, seq=clock.game.seq, kind=NotificationKind.REMINDER,
+                             user_ids=[seat.user_id])
+        locked.reminded_for = locked.deadline
+        locked.save(update_fields=["reminded_for"])
+    return 1
 
 
 def stalled_bot_games() -> list[tuple[int, int]]:
@@ -69,7 +84,13 @@ def run() -> dict:
     from turnbased.play import services
     from turnbased.play.tasks import enqueue_bot_turn
 
-    outcomes = [services.play_timeout(game_id=game_id, seat=seat) for game_id, seat in late_seats()]
+    outcomes = []
+    for game_id, seat in late_seats():
+        try:
+            outcomes.append(services.play_timeout(game_id=game_id, seat=seat))
+        except Exception:
+            logger.exception("the late turn of game %s seat %s failed; the next sweep tries again", game_id, seat)
+            outcomes.append(FAILED)
     for game_id, seq in stalled_bot_games():
-        enqueue_bot_turn(game_id, seq)
+        enqueue_bot_turn(game_id, seq)  # never raises: a broker outage is logged, and the next sweep re-queues
     return {"timeouts": outcomes, "reminders": send_reminders()}

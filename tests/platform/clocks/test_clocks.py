@@ -201,12 +201,14 @@ def test_two_sweeps_at_once_act_once(make_user):
         game = table(alice, bob, kind="per_move", days_per_move=1)
         traveller.shift(DAY + timedelta(minutes=1))
         barrier = threading.Barrier(2)
-        results = []
+        results, errors = [], []
 
         def run_sweep():
             try:
                 barrier.wait()
                 results.append(sweep.run()["timeouts"])
+            except BaseException as error:  # a thread's error would otherwise only print a warning
+                errors.append(error)
             finally:
                 connection.close()
 
@@ -215,6 +217,7 @@ def test_two_sweeps_at_once_act_once(make_user):
             thread.start()
         for thread in threads:
             thread.join(30)
+    assert errors == [] and len(results) == 2
     assert Move.objects.filter(game=game, source="timeout").count() == 1
     outcomes = [outcome for batch in results for outcome in batch]
     # The second sweep either found the seat late and, under the lock, saw it was handled, or did not see it.
@@ -233,3 +236,21 @@ def test_absences_and_settings_through_the_api(clock, alice, api_client_for):
     assert refused.status_code == 400 and "overlaps" in refused.json()["detail"]
     assert api.delete(f"/api/absences/{created.json()['id']}/").status_code == 204
     assert api.get("/api/absences/").json()["absences"] == []
+
+
+def test_one_failing_game_does_not_stop_the_sweep(clock, alice, bob, carol, monkeypatch):
+    broken, sound = table(alice, bob, kind="per_move", days_per_move=1), table(carol, bob, kind="per_move",
+                                                                                   days_per_move=1)
+    clock.shift(DAY + timedelta(minutes=1))
+    play_timeout = services.play_timeout
+
+    def fail_for_the_broken_game(*, game_id, seat):
+        if game_id == broken.pk:
+            raise RuntimeError("a log that no longer replays")
+        return play_timeout(game_id=game_id, seat=seat)
+
+    monkeypatch.setattr(services, "play_timeout", fail_for_the_broken_game)
+    outcomes = sweep.run()["timeouts"]
+    assert sorted(outcomes) == sorted([sweep.FAILED, "bot played the late turn"])
+    assert not Move.objects.filter(game=broken).exists()
+    assert Move.objects.filter(game=sound, source="timeout").count() == 1
