@@ -1,0 +1,33 @@
+"""Fill a fault test's private database through the services (run in a process of its own by ``stack.seed``)."""
+
+from __future__ import annotations
+
+from django.test import override_settings
+
+from turnbased.accounts.services.accounts import account_create
+from turnbased.accounts.services.tokens import token_create
+from turnbased.play import services
+
+
+def love_letter_tables(count: int) -> list[dict]:
+    """Make ``count`` two-player Love Letter games in play; return each game's id and its players' API tokens."""
+    tables = []
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        for number in range(count):
+            players = [account_create(username=f"fault{number}x{seat}", email=f"fault{number}x{seat}@example.com",
+                                      password="a-long-enough-pass-9", email_verified=True) for seat in range(2)]
+            game = services.create_game(creator=players[0], engine_slug="love-letter", players=2)
+            services.join_game(game_id=game.pk, user=players[1])
+            tables.append({"game": game.pk,
+                           "tokens": [token_create(user=user, name="faults", lifetime=None)[1] for user in players]})
+    return tables
+
+
+def moves_by_game() -> dict[str, list[str]]:
+    """Return each game's logged idempotency keys, in seq order."""
+    from turnbased.play.models import Move
+
+    keys: dict[str, list[str]] = {}
+    for game_id, key in Move.objects.order_by("game_id", "seq").values_list("game_id", "idempotency_key"):
+        keys.setdefault(str(game_id), []).append(key)
+    return keys

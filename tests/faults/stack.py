@@ -1,0 +1,146 @@
+"""Real processes to break: a PostgreSQL server of the test's own (which it may stop and start), filled
+through the services in a process of its own, and HTTP clients that retry as a careful client does.
+
+The test run's own database server must stay up (every other test needs it), so a test that stops
+the database gets a private server: PostgreSQL from the same ``pgserver`` wheel, its data under
+``.data/``, the run's schema copied into it with ``pg_dump``/``pg_restore``.
+"""
+
+from __future__ import annotations
+
+import http.client
+import importlib.util
+import json
+import logging
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+import warnings
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import quote
+
+from turnbased.local import BASE_DIR
+
+POSTGRES_BIN = Path(importlib.util.find_spec("pgserver").origin).parent / "pginstall" / "bin"
+DATABASE = "turnbased"
+
+
+class PrivatePostgres:
+    """A PostgreSQL server for one test: ``stop()`` it as an outage would, ``start()`` it again."""
+
+    def __init__(self, folder: Path):
+        warnings.filterwarnings("ignore", module="platformdirs")
+        # pgserver narrates every command at INFO, and once more at exit when the test's streams are closed.
+        logging.getLogger("pgserver").setLevel(logging.WARNING)
+        import pgserver
+
+        self.folder = folder
+        self.server = pgserver.get_server(folder, cleanup_mode=None)
+        self.socket_dir = self.server.get_postmaster_info().socket_dir
+        self.server.psql(f"CREATE DATABASE {DATABASE};")
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@/{DATABASE}?host={quote(str(self.socket_dir))}"
+
+    def stop(self) -> None:
+        """Stop the server at once, as a crash or a restart does: open connections are cut."""
+        from pgserver import pg_ctl
+
+        pg_ctl(["-w", "stop", "-m", "fast"], pgdata=self.folder, user=self.server.system_user)
+
+    def start(self) -> None:
+        self.server.ensure_postgres_running()
+
+    def copy_schema_from(self, database_url: str, scratch: Path) -> None:
+        """Load another database's tables, migrations record included, into this server's database."""
+        dump = scratch / "schema.dump"
+        subprocess.run([str(POSTGRES_BIN / "pg_dump"), "--format=custom", f"--file={dump}", f"--dbname={database_url}"],
+                       check=True, capture_output=True, timeout=120)
+        subprocess.run([str(POSTGRES_BIN / "pg_restore"), "--no-owner", f"--dbname={self.url}", str(dump)],
+                       check=True, capture_output=True, timeout=120)
+
+
+@contextmanager
+def private_postgres(schema_from: str, scratch: Path):
+    """Yield a PrivatePostgres holding ``schema_from``'s schema; stop it and remove its data afterwards."""
+    folder = BASE_DIR / ".data" / f"faults-{os.getpid()}-{secrets.token_hex(3)}"
+    server = PrivatePostgres(folder)
+    try:
+        server.copy_schema_from(schema_from, scratch)
+        yield server
+    finally:
+        try:
+            server.stop()
+        except subprocess.CalledProcessError:
+            pass  # already stopped
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def manage(database_url: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run manage.py against ``database_url`` in a process of its own."""
+    environment = {**os.environ, "DATABASE_URL": database_url}
+    return subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), *args], env=environment, cwd=BASE_DIR,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def seed(database_url: str, function: str, *args) -> dict:
+    """Run ``tests.faults.seed.<function>(*args)`` against ``database_url``; return the JSON it prints."""
+    code = f"import json; from tests.faults import seed; print(json.dumps(seed.{function}(*{args!r})))"
+    done = manage(database_url, "shell", "-c", code)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+class PatientClient:
+    """An API client on one keep-alive connection that, told to wait (503), waits and sends the same request again.
+
+    It keeps every answer's status, and whether each 503 was JSON with a Retry-After.
+    """
+
+    def __init__(self, port: int, token: str, *, pause: float = 0.2):
+        self.port, self.pause = port, pause
+        self.auth = {"Authorization": f"Token {token}"}
+        self.statuses: list[int] = []
+        self.bad_answers: list[str] = []
+        self._connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def _send(self, method: str, path: str, body: dict | None) -> tuple[int, bytes, dict]:
+        payload = json.dumps(body).encode() if body is not None else None
+        headers = {**self.auth, **({"Content-Type": "application/json"} if payload is not None else {})}
+        for attempt in range(2):
+            try:
+                self._connection.request(method, path, body=payload, headers=headers)
+                response = self._connection.getresponse()
+                return response.status, response.read(), dict(response.getheaders())
+            except (http.client.HTTPException, ConnectionError):
+                # The server closed an idle keep-alive connection, or restarted a worker: reconnect once.
+                self._connection.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def request(self, method: str, path: str, body: dict | None = None, *, give_up_after: float = 60) -> tuple[int, dict]:
+        deadline = time.monotonic() + give_up_after
+        while True:
+            status, content, headers = self._send(method, path, body)
+            self.statuses.append(status)
+            try:
+                answer = json.loads(content)
+            except ValueError:
+                self.bad_answers.append(f"{method} {path}: {status}, not JSON: {content[:200]!r}")
+                answer = {}
+            if status != 503:
+                return status, answer
+            if "Retry-After" not in headers:
+                self.bad_answers.append(f"{method} {path}: a 503 without Retry-After")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{method} {path}: still 503 after {give_up_after} s")
+            time.sleep(self.pause)
+
+    def close(self) -> None:
+        self._connection.close()
