@@ -320,6 +320,31 @@ def lobby_rows(user: AbstractBaseUser) -> list[dict]:
 
 
 
+
+def turns_waiting(user: AbstractBaseUser) -> list[dict]:
+    """Return the games in play where the user is to move, the longest waiting first.
+
+    Each with the moment it began waiting for them, their deadline if the table has a clock, and the
+    latest move as they may see it: a fixed number of statements whatever the number of games.
+    """
+    games = [
+        game for game in _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user))
+        if seat_of(game, user) in game.to_move
+    ]
+    last_moves = last_move_lines(games, user)
+    deadlines = dict(
+        SeatClock.objects.filter(game__in=games, deadline__isnull=False, game__seats__user=user,
+                                 seat=F("game__seats__index"))
+        .values_list("game_id", "deadline")
+    ) if games else {}
+    rows = [
+        {"game": game, "seat": seat_of(game, user), "waiting_since": game.last_move_at or game.started_at,
+         "deadline": deadlines.get(game.pk), "last_move": last_moves.get(game.pk)}
+        for game in games
+    ]
+    rows.sort(key=lambda row: (row["waiting_since"], row["game"].pk))
+    return rows
+
 # -- invitations ------------------------------------------------------------------------------------
 
 # How many people the invite form suggests (those the user played with most recently).

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from turnbased.play.api import invitations, views
+from turnbased.play.api import invitations, turns, views
 
 urlpatterns = [
     path("game-types/", views.GameTypesApi.as_view(), name="api-game-types"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<int:game_id>/invitations/", invitations.GameInvitationsApi.as_view(), name="api-game-invitations"),
     path("games/<int:game_id>/invitations/decline/", invitations.InvitationDeclineApi.as_view(),
          name="api-game-invitation-decline"),
+    path("me/turns/", turns.MyTurnsApi.as_view(), name="api-my-turns"),
     path("invitations/", invitations.MyInvitationsApi.as_view(), name="api-invitations"),
     path("invitations/people/", invitations.PeopleIPlayedWithApi.as_view(), name="api-invitations-people"),
 ]
