@@ -315,10 +315,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# The minute sweeps (unsent mail, late turns, stalled bots); the fault tests run them faster.
+SWEEP_SECONDS = env.float("SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-outbox": {"task": "turnbased.mail.tasks.sweep_outbox", "schedule": 60.0},
+    "sweep-outbox": {"task": "turnbased.mail.tasks.sweep_outbox", "schedule": SWEEP_SECONDS},
     "daily-digests": {"task": "turnbased.mail.tasks.send_daily_digests", "schedule": crontab(minute=0, hour=7)},
-    "sweep-clocks": {"task": "turnbased.clocks.tasks.sweep_clocks", "schedule": 60.0},
+    "sweep-clocks": {"task": "turnbased.clocks.tasks.sweep_clocks", "schedule": SWEEP_SECONDS},
 }
 # Bots wait this long before moving, so their moves read like a player's and not a flash.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=2.0)
