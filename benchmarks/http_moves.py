@@ -418,8 +418,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement (default 5)")
     parser.add_argument("--clients", default="1,4,16", help="client counts (default 1,4,16)")
     parser.add_argument("--sizes", default="", help="gunicorn sizes to compare, e.g. 5x2,3x4 (default: the config's)")
-    parser.add_argument("--samples", type=int, default=15, help="samples per request in the growth part (default 15)")
-    parser.add_argument("--games-per-set", type=int, default=3, help="games at each position (default 3)")
+    parser.add_argument("--samples", type=int, default=18, help="samples per request in the growth part (default 18)")
+    # Several games at each position, so that where a game stands within its round (a Love Letter
+    # round's discards pile up, then start again) averages out, and only the log's length differs.
+    parser.add_argument("--games-per-set", type=int, default=6, help="games at each position (default 6)")
     parser.add_argument("--no-growth", dest="growth", action="store_false", help="skip early/late and the lobby")
     parser.add_argument("--quick", action="store_true", help="1 round of 2 s, fewer samples: about a minute")
     args = parser.parse_args()
