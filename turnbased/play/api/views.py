@@ -14,6 +14,7 @@ from games import engines
 from turnbased.aftergame.selectors import after_game_summary
 from turnbased.play import selectors, services
 from turnbased.play.api import examples
+from turnbased.play.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_read
 from turnbased.play.api.schema import error
 from turnbased.play.api.serializers import (
     MAX_SEQ,
@@ -120,9 +121,11 @@ class GameDetailApi(APIView):
         operation_id="games_retrieve", tags=["games"], summary="One game, as I may see it",
         parameters=[
             GAME_ID, OpenApiParameter("invite", str, description="Invite code, to see a private table before joining."),
+            IF_NONE_MATCH,
         ],
-        responses={200: GameSerializer, 404: NO_SUCH_GAME}, examples=examples.GAME,
+        responses={200: GameSerializer, 304: NOT_MODIFIED, 404: NO_SUCH_GAME}, examples=examples.GAME,
     )
+    @conditional_read
     def get(self, request, game_id: int):
         return Response(_game_detail(game_id, request, request.query_params.get("invite")))
 
@@ -216,9 +219,11 @@ class LegalMovesApi(APIView):
     """My legal moves now, each as JSON and in the text notation."""
 
     @extend_schema(
-        operation_id="legal_moves_list", tags=["moves"], summary="My legal moves now", parameters=[GAME_ID],
-        responses={200: LegalMovesSerializer, 404: NO_SUCH_GAME}, examples=examples.LEGAL_MOVES,
+        operation_id="legal_moves_list", tags=["moves"], summary="My legal moves now",
+        parameters=[GAME_ID, IF_NONE_MATCH],
+        responses={200: LegalMovesSerializer, 304: NOT_MODIFIED, 404: NO_SUCH_GAME}, examples=examples.LEGAL_MOVES,
     )
+    @conditional_read
     def get(self, request, game_id: int):
         viewer = selectors.viewer_of(game_id, request.user)
         return Response({"seq": viewer.game.seq, "moves": selectors.legal_moves_for(viewer)})
@@ -294,9 +299,11 @@ class HistoryApi(APIView):
             GAME_ID,
             OpenApiParameter("since", {"type": "integer", "minimum": 0, "maximum": MAX_SEQ, "default": 0},
                              description="Only events after this seq."),
+            IF_NONE_MATCH,
         ],
-        responses={200: HistorySerializer, 404: NO_SUCH_GAME}, examples=examples.HISTORY,
+        responses={200: HistorySerializer, 304: NOT_MODIFIED, 404: NO_SUCH_GAME}, examples=examples.HISTORY,
     )
+    @conditional_read
     def get(self, request, game_id: int):
         raw = request.query_params.get("since", "0")
         # ASCII digits only: str.isdigit() also takes '²', which int() then refuses.

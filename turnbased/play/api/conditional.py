@@ -1,0 +1,52 @@
+"""Conditional reads of a game: an ``ETag`` on every answer, and ``304 Not Modified`` for a client that has it.
+
+A client polling a game sends back the tag it last saw in ``If-None-Match``; while nothing it may
+see has changed it gets an empty 304 instead of the whole game again. The tag is a digest of the
+answer this caller would get (their own view: it says nothing another viewer's answer would not),
+so it changes exactly when the answer does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import wraps
+
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework.response import Response
+
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", str, OpenApiParameter.HEADER,
+    description="The ETag of an earlier answer: when nothing has changed since, the answer is 304 with no body.",
+)
+NOT_MODIFIED = OpenApiResponse(description="Not modified since the answer whose ETag was sent in If-None-Match.")
+
+
+def entity_tag(data, media_type: str) -> str:
+    """Return the strong ETag of an answer: a digest of its data as the negotiated format carries it."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    digest = hashlib.blake2b(f"{media_type}\n{text}".encode(), digest_size=16).hexdigest()
+    return f'"{digest}"'
+
+
+def conditional_read(get):
+    """Wrap an API view's ``get``: tag its 200 answers, and answer 304 when the client's tag still holds."""
+
+    @wraps(get)
+    def read(self, request, *args, **kwargs):
+        response = get(self, request, *args, **kwargs)
+        if response.status_code != 200:
+            return response
+        tag = entity_tag(response.data, getattr(request, "accepted_media_type", "") or "")
+        wanted = parse_etags(request.headers.get("If-None-Match", ""))
+        if tag in wanted or "*" in wanted:
+            response = Response(status=304)
+        response["ETag"] = tag
+        # Each caller's own answer: no shared cache may keep it, and a client asks again each time.
+        patch_cache_control(response, private=True, no_cache=True)
+        patch_vary_headers(response, ["Authorization", "Cookie"])
+        return response
+
+    return read
