@@ -54,6 +54,9 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
+    # A finished game imported from a record (``import_record``): the original game's id, site and
+    # players. Its seed commitment binds that id, not this row's.
+    imported_from = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "visibility"])]
