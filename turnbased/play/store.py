@@ -16,10 +16,10 @@ from django.db import connection
 from django.db.models import Model, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from games import get_engine
+from games import UnknownEngineVersion, engine_at
 from games.base import Engine, Event
 from turnbased.clocks.services import clocks_of_seats, seats_with_clocks, seats_with_time
-from turnbased.play.errors import StaleSequence
+from turnbased.play.errors import EngineUnavailable, StaleSequence
 from turnbased.play.models import Game, Move, Seat
 from turnbased.play.prepared import PreparedQuery
 
@@ -43,7 +43,15 @@ class LoggedMove:
 
 
 def engine_of(game: Game) -> Engine:
-    return get_engine(game.engine)
+    """Return the engine ``game`` is played with: its engine at the version the game pinned when it was created.
+
+    Raises ``EngineUnavailable`` (a 409) when this installation does not have that version (a record imported
+    from a newer one, a rolled-back deploy): the game is never played or shown by other rules.
+    """
+    try:
+        return engine_at(game.engine, game.engine_version)
+    except UnknownEngineVersion as error:
+        raise EngineUnavailable(error.reason) from None
 
 
 class _KeptRows(QuerySet):
