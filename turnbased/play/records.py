@@ -19,13 +19,17 @@ from django.utils import timezone
 
 from games import get_engine
 from games.base import Event
-from games.record import COMMITMENT_ALGORITHM, COMMITMENT_SCHEME, seed_commitment
+from games.record import (
+    COMMITMENT_ALGORITHM,
+    COMMITMENT_SCHEME,
+    RECORD_FORMAT,
+    RECORD_FORMAT_VERSION,
+    record_lines,
+    seed_commitment,
+)
 from turnbased.play import store
 from turnbased.play.models import Game, GameStatus, Move
 from turnbased.play.selectors import Viewer
-
-RECORD_FORMAT = "turnbased-record"
-RECORD_FORMAT_VERSION = 1
 
 
 def is_over(game: Game) -> bool:
@@ -86,16 +90,9 @@ def _players(game: Game) -> list[dict]:
     seats = {seat.index: seat for seat in game.seats.all()}
     names = list(game.player_names) or [seats[index].display_name for index in sorted(seats)]
     return [
-        {"seat": index, "name": name, "bot": seats[index].bot if index in seats else ""}
+        # A person whose seat a bot took over (time ran out) is still a person.
+        {"seat": index, "name": name, "bot": seats[index].bot if index in seats and seats[index].user_id is None else ""}
         for index, name in enumerate(names)
-    ]
-
-
-def _complete_lines(engine, events: list[Event], names: list[str]) -> list[str]:
-    """Word each event after the end: public ones for a spectator, a private one for the first seat that saw it."""
-    return [
-        engine.describe_event(event, names, None if event.visible_to is None else event.visible_to[0])
-        for event in events
     ]
 
 
@@ -111,7 +108,7 @@ def _moves(game: Game, viewer_seat: int | None, complete: bool) -> list[dict]:
         events = [Event.from_json(raw) for raw in raw_events]
         if complete:
             entry.update(notation=text, move=move, events=list(raw_events),
-                         lines=_complete_lines(engine, events, names))
+                         lines=record_lines(engine, events, names))
         else:
             # A move's notation can hold what only its player knows (the cards a Chancellor put back).
             visible = [event for event in events if event.visible_for(viewer_seat)]

@@ -24,7 +24,9 @@ KEPT_FOR_SECONDS = 24 * 3600
 
 
 def _key(game: Game) -> str:
-    return f"record-verification:{game.pk}:{game.seq}:{game.status}"
+    """Name the report by everything the check reads that could change: the log's length, the status, the seed."""
+    commitment = records.commitment_of(game) or {}
+    return f"record-verification:{game.pk}:{game.seq}:{game.status}:{commitment.get('value')}"
 
 
 def verify_game(game: Game) -> dict:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from django.test import Client
 
 from games.record import seed_commitment
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P
+from tests.platform.play.costs import measured, token_client
 from turnbased.mail import delivery
 from turnbased.notifications.models import Notification, NotificationKind
-from turnbased.play import services
+from turnbased.play import services, store
 from turnbased.play.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -176,3 +178,60 @@ def test_the_start_email_carries_the_commitment_and_the_end_email_the_seed(alice
     ended = _sent(game, alice, NotificationKind.GAME_FINISHED, mailoutbox)
     assert game.seed in ended.body and game.seed in ended.alternatives[0][0] and commitment(game) in ended.body
     assert f"/api/games/{game.pk}/record/" in ended.body and f"/games/{game.pk}/verify/" in ended.body
+
+
+RECORD_BUDGET = 5  # the token and its user (and the token's last use), the game, its seats, the log
+
+
+@pytest.mark.parametrize("finish", [False, True], ids=["in play", "over"])
+def test_a_record_costs_the_same_statements_whatever_the_games_length(finish, make_user):
+    """The log is read in one query: a record at seq 40 costs what one at seq 2 does."""
+    users = [make_user(f"long{index}") for index in range(4)]
+    costs = {}
+    for length in (2, 40):
+        game = services.create_game(creator=users[0], engine_slug="love-letter", players=4, seed=f"long-{length}")
+        for user in users[1:]:
+            services.join_game(game_id=game.pk, user=user)
+        game.refresh_from_db()
+        rng = random.Random(length)
+        engine = store.engine_of(game)
+        while game.seq < length:
+            seat = game.to_move[0]
+            services.submit_move(game_id=game.pk, user=users[seat], expected_seq=game.seq,
+                                 move=rng.choice(engine.legal_moves(game.state, seat)))
+            game.refresh_from_db()
+        if finish:
+            for user in users[1:]:
+                services.resign_game(game_id=game.pk, user=user)
+        api = token_client(users[0])
+        api.get("/api/games/")  # the token's first use is noted once: measure what every later read costs
+        cost, response = measured(lambda: api.get(f"/api/games/{game.pk}/record/"))
+        assert response.status_code == 200 and len(response.json()["moves"]) >= length
+        costs[length] = cost
+    assert costs[2].statements == costs[40].statements <= RECORD_BUDGET, {n: c.sql for n, c in costs.items()}
+
+
+def test_a_finished_game_checks_out_on_the_server_and_a_changed_seed_does_not(alice, bob, carol):
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=2, seed="checked-seed")
+    services.join_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    for _ in range(3):
+        seat = game.to_move[0]
+        move = store.engine_of(game).legal_moves(game.state, seat)[0]
+        services.submit_move(game_id=game.pk, user=[alice, bob][seat], expected_seq=game.seq, move=move)
+        game.refresh_from_db()
+    services.resign_game(game_id=game.pk, user=bob)
+    client = Client()
+    client.force_login(carol)
+    answer = client.get(f"/api/games/{game.pk}/verify/").json()
+    assert answer["ok"] is True and answer["seed"] == "checked-seed" and answer["game"] == game.pk
+    names = [check["name"] for check in answer["checks"]]
+    assert {"commitment", "moves", "events", "result"} <= set(names)
+    assert all(check["passed"] for check in answer["checks"])
+    page = Client().get(f"/games/{game.pk}/verify/").content.decode()
+    assert "Every check passed" in page and "checked-seed" in page and "commitment" in page
+    # A seed changed after the fact no longer replays the logged shuffles (and the kept report is not reused).
+    Game.objects.filter(pk=game.pk).update(seed="another-seed")
+    answer = client.get(f"/api/games/{game.pk}/verify/").json()
+    assert answer["ok"] is False and any(not check["passed"] for check in answer["checks"])
+    assert "does not check out" in Client().get(f"/games/{game.pk}/verify/").content.decode()
