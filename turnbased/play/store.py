@@ -258,6 +258,28 @@ def _insert_and_advance(entry: Move, game: Game, game_fields: list[str]) -> None
     entry._state.db = connection.alias
 
 
+def append_imported(game: Game, entries: list[Move]) -> None:
+    """Write the whole log of an imported game (``services.record_import``), each move with its own time.
+
+    The moves keep the times they were played at: ``created_at`` is set when a row is added, which the
+    ORM's insert would overwrite, and the log refuses any later update.
+    """
+    if not entries:
+        return
+    quote = connection.ops.quote_name
+    fields = [field for field in Move._meta.concrete_fields if not field.primary_key]
+    sql = (
+        f"INSERT INTO {quote(Move._meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))})"
+    )
+    rows = []
+    for entry in entries:
+        entry.game = game
+        rows.append([field.get_db_prep_save(getattr(entry, field.attname), connection) for field in fields])
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
 def replay(game: Game) -> dict | None:
     """Rebuild the state from the seed and the full log (None for a game that never started)."""
     if game.started_at is None:
