@@ -73,6 +73,11 @@ class Game(models.Model):
         return f"{self.title} ({self.status})"
 
 
+# The bot name an imported game's seats hold (``services.record_import``): played by no account here, they are
+# named as the record names its players.
+IMPORTED_SEAT = "imported"
+
+
 class Seat(models.Model):
     """A place at a table: a person, or a bot (``bot`` names it); a bot may also take over a person's seat."""
 
@@ -87,6 +92,8 @@ class Seat(models.Model):
     @property
     def display_name(self) -> str:
         if self.user_id is None:
+            if self.bot == IMPORTED_SEAT and self.index < len(self.game.player_names):
+                return self.game.player_names[self.index]
             return f"bot{self.index + 1}"
         return self.user.get_username()
 

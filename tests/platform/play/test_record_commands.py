@@ -71,6 +71,8 @@ def test_an_exported_game_imports_as_a_finished_public_game_that_replays(alice, 
     assert page.status_code == 200
     text = page.content.decode()
     assert f"game #{original.pk}" in text and "https://games.example.org" in text and "round-trip" in text
+    assert "1. alice <small>(imported)</small>" in text and "Imported bot" not in text  # named as they played
+    assert [seat["name"] for seat in Client().get(f"/api/games/{game.pk}/").json()["seats"]] == ["alice", "bob"]
     # Exported again, it is the original's record: it verifies against the commitment published for that game.
     again = Client().get(f"/api/games/{game.pk}/record/").json()
     assert again["game"]["id"] == original.pk and [p["name"] for p in again["players"]] == ["alice", "bob"]

@@ -23,10 +23,7 @@ from games import record as game_record
 from turnbased.clocks.services import table_clock_create
 from turnbased.play import store
 from turnbased.play.errors import Conflict, InvalidRequest
-from turnbased.play.models import Game, Move, MoveSource, Seat, Visibility
-
-# The bot name an imported game's seats hold: they are played by no one here.
-IMPORTED_SEAT = "imported"
+from turnbased.play.models import IMPORTED_SEAT, Game, Move, MoveSource, Seat, Visibility
 
 
 def _when(value, where: str) -> datetime | None:
