@@ -27,8 +27,9 @@ def record_of(game: Game, user) -> dict:
     client = Client()
     if user is not None:
         client.force_login(user)
-    response = client.get(f"/api/games/{game.pk}/record/")
+    response = client.get(f"/api/games/{game.pk}/record/", HTTP_ACCEPT="text/html")  # as the page's link asks
     assert response.status_code == 200, response.content
+    assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"] == f'attachment; filename="love-letter-{game.pk}.json"'
     return json.loads(response.content)
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -97,10 +99,23 @@ class VerificationSerializer(serializers.Serializer):
         ref_name = "Verification"
 
 
+class _AlwaysJson(BaseContentNegotiation):
+    """Answer JSON whatever the request accepts: the record is a file, not a page."""
+
+    def select_parser(self, request, parsers):
+        return parsers[0] if parsers else None
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
 class GameRecordApi(APIView):
     """The game's record as I may read it, as a file to download."""
 
     permission_classes = [AllowAny]
+    # The file is JSON whoever asks: a browser following the page's download link would get the browsable API.
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = _AlwaysJson
 
     @extend_schema(
         operation_id="games_record", tags=["games"], summary="The game's record, as I may read it",
