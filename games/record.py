@@ -146,6 +146,9 @@ def verify_record(record: Any) -> VerifyReport:
         _verify(record, report)
     except _Malformed as problem:
         report.check("format", False, f"not a turnbased record of format_version {RECORD_FORMAT_VERSION}: {problem}")
+    except (ValueError, TypeError, RecursionError) as problem:  # NaN, a number too large, nesting too deep
+        report.check("format", False, f"the record holds values JSON cannot: {type(problem).__name__}: "
+                                      f"{_short(str(problem))}")
     return report
 
 
@@ -219,6 +222,8 @@ def _options(engine: Engine, players: list[str], options: dict, report: VerifyRe
         complete = engine.validate_options(len(players), dict(options))
     except InvalidOptions as error:
         return report.check("options", False, f"not playable: {error.reason}")
+    except Exception as error:  # a forged value the engine cannot even read: a failed check, not a crash
+        return report.check("options", False, f"not options of this game: {type(error).__name__}: {_short(str(error))}")
     if canonical_json(complete) != canonical_json(options):
         return report.check("options", False, f"incomplete or altered: the engine reads them as {_short(complete)}")
     # Options no player may choose (a scripted deck order, a chosen first player) decide what the seed

@@ -337,6 +337,16 @@ def test_what_is_not_a_record_fails_the_format_check(value):
     assert "format" in failed(report)
 
 
+def test_a_value_json_cannot_hold_is_a_failed_check(record):
+    record["moves"][0]["events"][0]["data"]["seat"] = float("nan")  # json.load reads NaN; JSON has none
+    assert "format" in failed(verify_record(record))
+
+
+def test_options_the_engine_cannot_read_are_a_failed_check(record):
+    record["game"]["options"]["edition"] = {"not": "a name"}
+    assert_caught(record, "options")
+
+
 def test_every_field_removed_or_retyped_is_a_failed_check_not_an_exception(record):
     small = copy.deepcopy(record)
     small["moves"] = small["moves"][:3]
