@@ -200,7 +200,8 @@ class Engine(ABC):
 
         The default serves every version in ``supported_versions`` with this
         code, on a copy whose ``version`` is the one asked for (the rules read
-        ``self.version`` where an older version behaved otherwise). An engine
+        ``self.version`` where an older version behaved otherwise; a memo of
+        results by state must then be keyed by the version too). An engine
         keeping a frozen copy of old rules overrides this to return that copy.
         """
         if isinstance(version, bool) or not isinstance(version, int) or version not in self.supported_versions:

@@ -146,6 +146,9 @@ def verify_record(record: Any) -> VerifyReport:
         _verify(record, report)
     except _Malformed as problem:
         report.check("format", False, f"not a turnbased record of format_version {RECORD_FORMAT_VERSION}: {problem}")
+    except (ValueError, TypeError, RecursionError) as problem:  # NaN, a number too large, nesting too deep
+        report.check("format", False, f"the record holds values JSON cannot: {type(problem).__name__}: "
+                                      f"{_short(str(problem))}")
     return report
 
 
@@ -219,8 +222,16 @@ def _options(engine: Engine, players: list[str], options: dict, report: VerifyRe
         complete = engine.validate_options(len(players), dict(options))
     except InvalidOptions as error:
         return report.check("options", False, f"not playable: {error.reason}")
+    except Exception as error:  # a forged value the engine cannot even read: a failed check, not a crash
+        return report.check("options", False, f"not options of this game: {type(error).__name__}: {_short(str(error))}")
     if canonical_json(complete) != canonical_json(options):
         return report.check("options", False, f"incomplete or altered: the engine reads them as {_short(complete)}")
+    # Options no player may choose (a scripted deck order, a chosen first player) decide what the seed
+    # otherwise would: such a game was not dealt from its seed, so its fairness cannot be shown.
+    internal = sorted(set(options) - {spec.name for spec in engine.option_specs})
+    if internal:
+        return report.check("options", False, f"{', '.join(internal)} set by the server, not by the seed: "
+                                              "this game was not dealt at random")
     return report.check("options", True, _short(options) if options else "none")
 
 
@@ -236,8 +247,8 @@ def _commitment(commitment: dict, seed: str, game_id: int, slug: str, version: i
         report.check("commitment", True, f"sha256 of the revealed seed with game {game_id}, {slug} version {version} "
                                          f"is the commitment published at the start ({expected[:16]}…)")
     else:
-        report.check("commitment", False, f"the revealed seed hashes to {expected}, not to the published "
-                                          f"commitment {_short(value)}")
+        report.check("commitment", False, f"the revealed seed with game {game_id}, {slug} version {version} hashes "
+                                          f"to {expected}, not to the published commitment {_short(value)}")
 
 
 def _numbering(moves: list, report: VerifyReport) -> None:

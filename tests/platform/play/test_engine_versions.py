@@ -14,7 +14,7 @@ from turnbased.play.models import Game
 pytestmark = pytest.mark.django_db
 
 
-def started_game(alice, bob, slug="halali"):
+def table_in_play(alice, bob, slug="halali"):
     game = services.create_game(creator=alice, engine_slug=slug, players=2, seed="versions")
     services.join_game(game_id=game.pk, user=bob)
     return Game.objects.get(pk=game.pk)
@@ -22,13 +22,13 @@ def started_game(alice, bob, slug="halali"):
 
 def test_a_new_game_pins_the_newest_version_and_is_played_with_it(alice, bob):
     for slug, engine in engines().items():
-        game = started_game(alice, bob, slug)
+        game = table_in_play(alice, bob, slug)
         assert game.engine_version == engine.version
         assert store.engine_of(game).version == engine.version
 
 
 def test_a_game_pinned_to_an_older_version_is_played_with_that_version(alice, bob):
-    game = started_game(alice, bob, "love-letter")
+    game = table_in_play(alice, bob, "love-letter")
     Game.objects.filter(pk=game.pk).update(engine_version=1)
     game.refresh_from_db()
     assert store.engine_of(game).version == 1
@@ -36,14 +36,14 @@ def test_a_game_pinned_to_an_older_version_is_played_with_that_version(alice, bo
 
 
 def test_an_unknown_version_is_refused_by_the_store(alice, bob):
-    game = started_game(alice, bob)
+    game = table_in_play(alice, bob)
     game.engine_version = 99
     with pytest.raises(EngineUnavailable, match="engine version 99"):
         store.engine_of(game)
 
 
 def test_an_unknown_version_gets_a_clear_409_on_pages_and_the_api_never_a_500(alice, bob, api_client_for):
-    game = started_game(alice, bob)
+    game = table_in_play(alice, bob)
     seat = game.to_move[0]
     mover = alice if game.seats.get(index=seat).user_id == alice.pk else bob
     text = api_client_for(mover).get(f"/api/games/{game.pk}/legal-moves/").json()["moves"][0]["text"]

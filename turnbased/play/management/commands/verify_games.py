@@ -1,9 +1,14 @@
-"""Replay every started game from its seed and move log and compare with its snapshot."""
+"""Replay every started game from its seed and move log, with the engine version it pinned, and compare with its snapshot.
+
+``--records FILE ...`` checks game records (docs/record-format.md) instead, as ``python -m games.verify``
+does: the golden records under ``tests/records/`` must pass for good.
+"""
 
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.record import verify_record
 from turnbased.play import store
 from turnbased.play.models import Game
 
@@ -13,8 +18,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("game_ids", nargs="*", type=int, help="Only these games (default: all started games).")
+        parser.add_argument("--records", nargs="+", metavar="FILE",
+                            help="Verify these game record files (JSON) instead of the games in the database.")
 
     def handle(self, *args, **options):
+        if options["records"]:
+            return self._verify_records(options["records"])
         games = Game.objects.exclude(started_at=None).order_by("pk")
         if options["game_ids"]:
             games = games.filter(pk__in=options["game_ids"])
@@ -22,7 +31,7 @@ class Command(BaseCommand):
         for game in games.iterator():
             checked += 1
             try:
-                replayed = store.replay(game)
+                replayed = store.replay(game)  # with the engine version the game pinned (store.engine_of)
             except Exception as error:  # a log that no longer replays is exactly what we look for
                 broken.append(f"game {game.pk}: replay failed: {error}")
                 continue
@@ -33,6 +42,24 @@ class Command(BaseCommand):
         self.stdout.write(f"checked {checked} game(s), {len(broken)} differ")
         if broken:
             raise CommandError(f"{len(broken)} game(s) differ from their replay")
+
+    def _verify_records(self, paths: list[str]) -> None:
+        broken = []
+        for path in paths:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    report = verify_record(json.load(handle))
+            except (OSError, UnicodeDecodeError, ValueError) as error:
+                broken.append(f"{path}: cannot read the file as JSON: {error}")
+                continue
+            if not report.ok:
+                failures = "; ".join(f"{name}: {detail}" for name, passed, detail in report.checks if not passed)
+                broken.append(f"{path}: {failures}")
+        for line in broken:
+            self.stderr.write(line)
+        self.stdout.write(f"checked {len(paths)} record(s), {len(broken)} differ")
+        if broken:
+            raise CommandError(f"{len(broken)} record(s) do not verify")
 
 
 def _canonical(state) -> str:
