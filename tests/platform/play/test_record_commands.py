@@ -6,6 +6,7 @@ import io
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -13,6 +14,7 @@ from django.test import Client
 
 from games.record import verify_record
 from tests.platform.aftergame.conftest import finished
+from tests.platform.play.test_records import SCHEMA
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus, Move
 
@@ -36,6 +38,7 @@ def test_export_writes_a_complete_verifiable_record_of_each_game_that_is_over(al
     files = sorted(path.name for path in tmp_path.iterdir())
     assert files == sorted(f"love-letter-{game.pk}.json" for game in (done, resigned))
     record = json.loads((tmp_path / f"love-letter-{done.pk}.json").read_text())
+    jsonschema.Draft202012Validator(SCHEMA).validate(record)
     assert record["complete"] is True and record["seed"] == "exported-seed"
     report = verify_record(record)
     assert report.ok, report.lines()

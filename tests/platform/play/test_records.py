@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
+import jsonschema
 import pytest
 from django.test import Client
 
@@ -19,6 +21,9 @@ from turnbased.play.models import Game
 pytestmark = pytest.mark.django_db
 
 
+SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "docs" / "record-format.schema.json").read_text())
+
+
 def commitment(game: Game) -> str:
     return seed_commitment(seed=game.seed, game_id=game.pk, engine=game.engine, engine_version=game.engine_version)
 
@@ -31,7 +36,9 @@ def record_of(game: Game, user) -> dict:
     assert response.status_code == 200, response.content
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"] == f'attachment; filename="love-letter-{game.pk}.json"'
-    return json.loads(response.content)
+    record = json.loads(response.content)
+    jsonschema.Draft202012Validator(SCHEMA).validate(record)  # the documented format, partial or complete
+    return record
 
 
 @pytest.fixture
