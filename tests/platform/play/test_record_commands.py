@@ -134,3 +134,15 @@ def test_every_golden_record_imports_and_replays(alice):
     for game in Game.objects.filter(imported_from__isnull=False):
         assert Client().get(f"/games/{game.pk}/").status_code == 200
         assert verify_record(Client().get(f"/api/games/{game.pk}/record/").json()).ok, game.imported_from["id"]
+
+
+def test_a_backup_on_stdout_imports_whole(alice, bob, carol, tmp_path):
+    games = [finished([alice, bob], seed="lines-1"), finished([bob, carol], seed="lines-2")]
+    out = io.StringIO()
+    call_command("export_games", stdout=out)
+    path = tmp_path / "backup.jsonl"
+    path.write_text(out.getvalue())
+    text = imported(path, "--owner", alice.username)
+    for number, game in enumerate(games, start=1):
+        assert f"backup.jsonl:{number}: imported game {game.pk} as game" in text
+    assert Game.objects.filter(imported_from__isnull=False).count() == 2
