@@ -16,6 +16,7 @@ asset it needs.
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -48,6 +49,27 @@ class BadNotation(EngineError):
 
 class InvalidOptions(EngineError):
     """The table options or player count are not playable."""
+
+
+class UnknownEngineVersion(LookupError):
+    """No installed engine plays this game at this version (or no engine has this slug at all).
+
+    A game pins the engine version it started with; this is raised rather than
+    playing it by other rules. ``reason`` is human text.
+    """
+
+    def __init__(self, slug: str, version: Any, known: tuple[int, ...] = ()):
+        shown = version if isinstance(version, int) and not isinstance(version, bool) else repr(version)
+        if known:
+            reason = (f"The game {slug!r} was played with engine version {shown}, which this installation does not "
+                      f"have (it plays version{'s' if len(known) > 1 else ''} {', '.join(map(str, known))}).")
+        else:
+            reason = f"No engine called {slug!r} is installed, so no version of it can be played."
+        super().__init__(reason)
+        self.reason, self.slug, self.version, self.known = reason, slug, version, known
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 @dataclass(frozen=True)
@@ -128,17 +150,67 @@ class Engine(ABC):
 
     Seats are the integers ``0 .. len(players) - 1``; ``players`` is the list of
     display names in seat order, used only for notation and text.
+
+    **Versions.** ``version`` is the newest version of the rules, the one a new
+    game starts with; the platform pins it on the game (``Game.engine_version``)
+    and plays and replays that game with ``games.engine_at(slug, version)``
+    for good, so an old game (and its golden record under ``tests/records/``)
+    replays to the very events and result it had. An instance plays the version
+    in its own ``version`` attribute: ``at_version(v)`` returns the engine
+    playing version ``v``. To change what the game does (a rule fix, a new
+    meaning of an option, another shuffle, other event data):
+
+    1. bump ``version`` and add it to ``supported_versions`` (keep every older
+       one there: a version is never dropped while a game may have used it);
+    2. keep the old behaviour selectable: branch on ``self.version`` where the
+       rule differs (pass it to the module function that needs it), or, for a
+       large change, keep a frozen copy of the old rules and override
+       ``at_version`` to return it;
+    3. add a golden record of the new version (``python -m games.golden``) and
+       keep the old ones: the test suite replays every one of them.
+
+    A change that alters no move, event or result (a faster algorithm, a leaner
+    stored state read through ``upcast``) may also bump ``version``; the older
+    version then stays in ``supported_versions`` played by the same code. The
+    record format and the policy are in docs/record-format.md.
     """
 
     slug: ClassVar[str]
     name: ClassVar[str]
-    version: ClassVar[int] = 1
+    # The newest version (what new games get); on an instance from ``at_version``, the version it plays.
+    version: int = 1
+    # Every version this engine can still play, oldest first, ending with the class's ``version``.
+    # Defaults to ``(version,)`` for a class that sets ``version`` and not this.
+    supported_versions: ClassVar[tuple[int, ...]] = (1,)
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     # How many seats a new table gets when the creator does not say.
     default_players: ClassVar[int] = 2
     summary: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "version" in cls.__dict__ and "supported_versions" not in cls.__dict__:
+            cls.supported_versions = (cls.version,)
+
+    # -- versions -----------------------------------------------------------
+    def at_version(self, version: int) -> "Engine":
+        """Return this engine playing exactly as ``version`` did; raise ``UnknownEngineVersion`` for one it never had.
+
+        The default serves every version in ``supported_versions`` with this
+        code, on a copy whose ``version`` is the one asked for (the rules read
+        ``self.version`` where an older version behaved otherwise; a memo of
+        results by state must then be keyed by the version too). An engine
+        keeping a frozen copy of old rules overrides this to return that copy.
+        """
+        if isinstance(version, bool) or not isinstance(version, int) or version not in self.supported_versions:
+            raise UnknownEngineVersion(self.slug, version, tuple(self.supported_versions))
+        if version == self.version:
+            return self
+        played = copy.copy(self)
+        played.version = version
+        return played
 
     # -- setup --------------------------------------------------------------
     @abstractmethod

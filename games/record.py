@@ -16,11 +16,22 @@ The committed bytes are exactly (UTF-8, ``\\n`` line ends, no trailing newline):
 and the commitment is their SHA-256 in lowercase hexadecimal. Binding the game id, engine and
 version into the hash means a seed cannot be reused for another table or replayed through other
 rules and still match.
+
+A finished game's record (the JSON format of docs/record-format.md) is checked by ``verify_record``:
+the commitment, then every move replayed from the seed through the pinned engine version
+(``games.engine_at``) with every logged event and the result compared. ``python -m games.verify``
+runs it on files.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import engine_at
+from games.base import RESIGN, Engine, EngineError, Event, InvalidOptions, UnknownEngineVersion
 
 COMMITMENT_SCHEME = "turnbased-seed-commitment/1"
 COMMITMENT_ALGORITHM = "sha256"
@@ -35,3 +46,305 @@ def seed_commitment(*, seed: str, game_id: int, engine: str, engine_version: int
     """Return the published commitment to a game's secret seed: SHA-256 of ``commitment_bytes``, in hex."""
     data = commitment_bytes(seed=seed, game_id=game_id, engine=engine, engine_version=engine_version)
     return hashlib.sha256(data).hexdigest()
+
+
+# -- the record, format_version 1 (docs/record-format.md) -----------------------------------------
+
+RECORD_FORMAT = "turnbased-record"
+RECORD_FORMAT_VERSION = 1
+# Keys the platform adds to the engine's result: facts about the table, not about the rules.
+PLATFORM_RESULT_KEYS = ("bot_played_seats", "left_seats")
+# Move sources that mean a bot chose the move (``bot_played_seats`` lists their seats).
+BOT_SOURCES = ("bot", "timeout")
+UNVERIFIABLE_PARTIAL = (
+    "This record was exported while the game was in play: it holds no seed and only what one seat may see, "
+    "so it cannot be verified until the game ends. Export it again once the game is over."
+)
+
+
+def canonical_json(value: Any) -> str:
+    """Return ``value`` as JSON with sorted keys: equal text means equal JSON, whatever the key order.
+
+    Stored JSON does not keep key order (PostgreSQL's jsonb sorts keys), while types do count:
+    ``true`` is not ``1`` and ``1`` is not ``1.0``, as they would be for Python's ``==``.
+    """
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def record_lines(engine: Engine, events: list[Event], players: list[str]) -> list[str]:
+    """Return a complete record's history lines for one move's events: every event, worded after the end.
+
+    A public event is worded for a spectator; a private one for the first seat that saw it (the only
+    wording that says what the card was), which is public too once the game is over.
+    """
+    return [
+        engine.describe_event(event, players, None if event.visible_to is None else event.visible_to[0])
+        for event in events
+    ]
+
+
+@dataclass
+class VerifyReport:
+    """What ``verify_record`` found: each check as ``(name, passed, detail)``, in the order made.
+
+    ``ok`` is true only when every check passed on a complete record. ``verifiable`` is false for a
+    record that cannot be checked at all (exported during play, or of a game that never started):
+    that is not evidence of tampering, only of nothing to check yet.
+    """
+
+    ok: bool = True
+    verifiable: bool = True
+    checks: list[tuple[str, bool, str]] = field(default_factory=list)
+
+    def check(self, name: str, passed: bool, detail: str) -> bool:
+        self.checks.append((name, passed, detail))
+        self.ok = self.ok and passed
+        return passed
+
+    def lines(self) -> list[str]:
+        """Return the report as text lines, one per check, then the verdict."""
+        lines = [f"{'ok  ' if passed else 'FAIL'}  {name}: {detail}" for name, passed, detail in self.checks]
+        if not self.verifiable:
+            lines.append("verdict: cannot be verified")
+        else:
+            lines.append("verdict: verified" if self.ok else "verdict: NOT verified")
+        return lines
+
+
+class _Malformed(ValueError):
+    """The record does not have the shape of format_version 1; the message says where."""
+
+
+def _get(obj: Any, key: str, kind: type | tuple[type, ...], where: str, *, nullable: bool = False) -> Any:
+    if not isinstance(obj, dict) or key not in obj:
+        raise _Malformed(f"{where} has no {key!r}")
+    value = obj[key]
+    if value is None and nullable:
+        return None
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))):
+        raise _Malformed(f"{where}.{key} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = canonical_json(value) if not isinstance(value, str) else value
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def verify_record(record: Any) -> VerifyReport:
+    """Check a game record (format_version 1) offline: everything a player needs to trust the game was fair.
+
+    The checks, in order: the format; that the record is complete (a record exported during play is
+    reported as not verifiable yet, not as tampered); the engine and version; the players and options;
+    the seed against the commitment published at the start; the move numbering; then a replay of every
+    move from ``engine.setup(players, options, seed)`` through the pinned engine version, comparing the
+    seat, every logged event (exact JSON) and, at the end, that the game is over and its result. Never
+    raises for a bad record: every problem is a failed check.
+    """
+    report = VerifyReport()
+    try:
+        _verify(record, report)
+    except _Malformed as problem:
+        report.check("format", False, f"not a turnbased record of format_version {RECORD_FORMAT_VERSION}: {problem}")
+    except (ValueError, TypeError, RecursionError) as problem:  # NaN, a number too large, nesting too deep
+        report.check("format", False, f"the record holds values JSON cannot: {type(problem).__name__}: "
+                                      f"{_short(str(problem))}")
+    return report
+
+
+def _verify(record: Any, report: VerifyReport) -> None:
+    if not isinstance(record, dict):
+        raise _Malformed("the file does not hold a JSON object")
+    fmt = record.get("format")
+    version = record.get("format_version")
+    if fmt != RECORD_FORMAT or version != RECORD_FORMAT_VERSION or isinstance(version, bool):
+        report.check("format", False, f"format {fmt!r} version {version!r}: this verifier reads "
+                                      f"{RECORD_FORMAT!r} version {RECORD_FORMAT_VERSION}")
+        return
+    report.check("format", True, f"{RECORD_FORMAT} version {RECORD_FORMAT_VERSION}")
+    game = _get(record, "game", dict, "record")
+    game_id = _get(game, "id", int, "game")
+    slug = _get(game, "engine", str, "game")
+    engine_version = _get(game, "engine_version", int, "game")
+    status = _get(game, "status", str, "game")
+    if not _get(record, "complete", bool, "record"):
+        report.verifiable = False
+        report.check("complete", False, UNVERIFIABLE_PARTIAL)
+        return
+    commitment = _get(record, "commitment", dict, "record", nullable=True)
+    seed = _get(record, "seed", str, "record", nullable=True)
+    if commitment is None and seed is None and not record.get("moves"):
+        report.verifiable = False
+        report.check("complete", False, "the game never started: no seed was drawn and no move made, nothing to verify")
+        return
+    if seed is None or commitment is None:
+        report.check("complete", False, "a complete record must reveal the seed and hold the commitment")
+        return
+    report.check("complete", True, "the seed is revealed and every move and event is present")
+    try:
+        engine = engine_at(slug, engine_version)
+    except UnknownEngineVersion as error:
+        report.check("engine", False, error.reason)
+        return
+    report.check("engine", True, f"{engine.name} ({slug}) version {engine_version}")
+    players = _players(record, engine, report)
+    options = _get(game, "options", dict, "game")
+    if players is None or not _options(engine, players, options, report):
+        return
+    _commitment(commitment, seed, game_id, slug, engine_version, report)
+    moves = _get(record, "moves", list, "record")
+    _numbering(moves, report)
+    final = _replay(engine, players, options, seed, moves, report)
+    if final is not None:
+        _end(engine, final, status, record, moves, len(players), report)
+
+
+def _players(record: dict, engine: Engine, report: VerifyReport) -> list[str] | None:
+    rows = _get(record, "players", list, "record")
+    names = []
+    for index, row in enumerate(rows):
+        seat = _get(row, "seat", int, f"players[{index}]")
+        names.append(_get(row, "name", str, f"players[{index}]"))
+        _get(row, "bot", str, f"players[{index}]")
+        if seat != index:
+            report.check("players", False, f"players[{index}] has seat {seat}: seats must be 0, 1, ... in order")
+            return None
+    if not engine.min_players <= len(names) <= engine.max_players:
+        report.check("players", False, f"{len(names)} players; {engine.name} takes {engine.min_players} "
+                                       f"to {engine.max_players}")
+        return None
+    report.check("players", True, f"{len(names)} seats: {', '.join(names)}")
+    return names
+
+
+def _options(engine: Engine, players: list[str], options: dict, report: VerifyReport) -> bool:
+    try:
+        complete = engine.validate_options(len(players), dict(options))
+    except InvalidOptions as error:
+        return report.check("options", False, f"not playable: {error.reason}")
+    except Exception as error:  # a forged value the engine cannot even read: a failed check, not a crash
+        return report.check("options", False, f"not options of this game: {type(error).__name__}: {_short(str(error))}")
+    if canonical_json(complete) != canonical_json(options):
+        return report.check("options", False, f"incomplete or altered: the engine reads them as {_short(complete)}")
+    # Options no player may choose (a scripted deck order, a chosen first player) decide what the seed
+    # otherwise would: such a game was not dealt from its seed, so its fairness cannot be shown.
+    internal = sorted(set(options) - {spec.name for spec in engine.option_specs})
+    if internal:
+        return report.check("options", False, f"{', '.join(internal)} set by the server, not by the seed: "
+                                              "this game was not dealt at random")
+    return report.check("options", True, _short(options) if options else "none")
+
+
+def _commitment(commitment: dict, seed: str, game_id: int, slug: str, version: int, report: VerifyReport) -> None:
+    scheme = commitment.get("scheme")
+    algorithm = commitment.get("algorithm")
+    value = commitment.get("value")
+    if scheme != COMMITMENT_SCHEME or algorithm != COMMITMENT_ALGORITHM:
+        report.check("commitment", False, f"unknown scheme {scheme!r} / algorithm {algorithm!r}")
+        return
+    expected = seed_commitment(seed=seed, game_id=game_id, engine=slug, engine_version=version)
+    if value == expected:
+        report.check("commitment", True, f"sha256 of the revealed seed with game {game_id}, {slug} version {version} "
+                                         f"is the commitment published at the start ({expected[:16]}…)")
+    else:
+        report.check("commitment", False, f"the revealed seed with game {game_id}, {slug} version {version} hashes "
+                                          f"to {expected}, not to the published commitment {_short(value)}")
+
+
+def _numbering(moves: list, report: VerifyReport) -> None:
+    for index, entry in enumerate(moves):
+        seq = _get(entry, "seq", int, f"moves[{index}]")
+        if seq != index + 1:
+            report.check("seq", False, f"moves[{index}] has seq {seq}, expected {index + 1}: a move is missing, "
+                                       "repeated or out of order")
+            return
+    report.check("seq", True, f"moves numbered 1 to {len(moves)} with no gap" if moves else "no moves")
+
+
+def _replay(engine: Engine, players: list[str], options: dict, seed: str, moves: list,
+            report: VerifyReport) -> dict | None:
+    """Replay the moves from the seed; check seats and events; return the final state (None when it stopped)."""
+    try:
+        state = engine.setup(list(players), dict(options), seed)
+    except EngineError as error:
+        report.check("setup", False, f"the engine cannot set up this game: {error.reason}")
+        return None
+    state = json.loads(canonical_json(state))  # the platform stores every state as JSON
+    for index, entry in enumerate(moves):
+        where = f"move {index + 1}"
+        seat = _get(entry, "seat", int, f"moves[{index}]")
+        move = _get(entry, "move", dict, f"moves[{index}]")
+        logged = _get(entry, "events", list, f"moves[{index}]")
+        if not 0 <= seat < len(players):
+            report.check("seats", False, f"{where} is by seat {seat}, which does not exist")
+            return None
+        if move != RESIGN and seat not in engine.to_move(state):
+            report.check("seats", False, f"{where} is by seat {seat} ({players[seat]}), whose turn it was not "
+                                         f"(to move: {engine.to_move(state)})")
+            return None
+        try:
+            state, events = engine.play(state, seat, move)
+        except EngineError as error:
+            report.check("moves", False, f"{where} by seat {seat} is not legal there: {error.reason}")
+            return None
+        except Exception as error:  # a forged move the engine cannot even read: a failed check, not a crash
+            report.check("moves", False, f"{where} by seat {seat} is not a move of this game: "
+                                         f"{type(error).__name__}: {_short(str(error))}")
+            return None
+        state = json.loads(canonical_json(state))
+        replayed = json.loads(canonical_json([event.to_json() for event in events]))
+        if canonical_json(replayed) != canonical_json(logged):
+            report.check("events", False, f"{where}: {_event_difference(logged, replayed)}")
+            return None
+    report.check("seats", True, "every move was made by a seat whose turn it was (or was a resignation)")
+    report.check("moves", True, f"all {len(moves)} moves replay legally from the seed")
+    report.check("events", True, f"every logged event of every move equals the replay's, exactly")
+    return state
+
+
+def _event_difference(logged: list, replayed: list) -> str:
+    for index, (mine, theirs) in enumerate(zip(logged, replayed)):
+        if canonical_json(mine) != canonical_json(theirs):
+            return f"event {index + 1} is logged as {_short(mine)} but the replay gives {_short(theirs)}"
+    return f"{len(logged)} events logged but the replay gives {len(replayed)}"
+
+
+def _end(engine: Engine, state: dict, status: str, record: dict, moves: list, seats: int,
+         report: VerifyReport) -> None:
+    recorded = record.get("result")
+    result = engine.result(state)
+    if status == "aborted":
+        report.check("end", result is None, "aborted while in play, and the replay is not over" if result is None
+                     else "the game is marked aborted but the replay of its moves ends it")
+        report.check("result", recorded is None, "none, as for an aborted game" if recorded is None
+                     else f"an aborted game has no result, the record has {_short(recorded)}")
+        return
+    if status != "finished":
+        report.check("end", False, f"a complete record is of a finished or aborted game, not of one {status!r}")
+        return
+    if not report.check("end", result is not None and not engine.to_move(state),
+                        "the game is over after the last move" if result is not None
+                        else "the replay is not over after the last move, yet the game is marked finished"):
+        return
+    if not isinstance(recorded, dict):
+        report.check("result", False, f"a finished game's result must be an object, not {_short(recorded)}")
+        return
+    expected = json.loads(canonical_json(result))
+    for key in sorted(set(expected) | set(recorded)):
+        if key in PLATFORM_RESULT_KEYS and key not in expected:
+            continue
+        if canonical_json(expected.get(key)) != canonical_json(recorded.get(key)):
+            report.check("result", False, f"{key!r} is recorded as {_short(recorded.get(key))} but the replay gives "
+                                          f"{_short(expected.get(key))}")
+            return
+    bots = sorted({entry["seat"] for entry in moves if entry.get("source") in BOT_SOURCES})
+    if recorded.get("bot_played_seats", []) != bots:
+        report.check("result", False, f"bot_played_seats is {_short(recorded.get('bot_played_seats', []))} but bots "
+                                      f"made moves for seats {bots}")
+        return
+    left = recorded.get("left_seats", [])
+    if not isinstance(left, list) or left != sorted(set(left)) or any(
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats for seat in left):
+        report.check("result", False, f"left_seats {_short(left)} is not a sorted list of seats")
+        return
+    report.check("result", True, f"{expected.get('summary', 'as replayed')}")

@@ -63,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "turnbased.accounts.time_zones.TimeZoneMiddleware",  # issue 12: setup (pages in each person's zone)
     "django.contrib.messages.middleware.MessageMiddleware",
+    "turnbased.play.middleware.EngineUnavailableMiddleware",  # issue 13: a game pinned to an engine version not installed
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]

@@ -805,6 +805,9 @@ class CarcassonneHGEngine(Engine):
     slug = "carcassonne-hg"
     name = "Carcassonne: Hunters and Gatherers"
     version = VERSION
+    # Version 2 changed only the stored state's shape (``upcast.py``): it plays version 1's games to the same
+    # events and result, so both are played by this code.
+    supported_versions = (1, VERSION)
     min_players = 2
     max_players = 5
     option_specs = OPTION_SPECS

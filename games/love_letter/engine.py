@@ -712,6 +712,9 @@ class LoveLetterEngine(Engine):
     slug = "love-letter"
     name = "Love Letter"
     version = VERSION
+    # Version 2 changed only the stored state's shape (``upcast.py``): it plays version 1's games to the same
+    # events and result, so both are played by this code.
+    supported_versions = (1, VERSION)
     min_players = 2
     max_players = 6
     option_specs = OPTION_SPECS

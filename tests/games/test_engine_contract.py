@@ -216,3 +216,18 @@ def test_the_score_breakdown_adds_up_after_a_resignation(engine: Engine):
     result = engine.result(state)
     assert result is not None and result["winners"] == [0]
     assert_breakdown_adds_up(engine, state, result, 2)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.slug)
+def test_every_supported_version_is_selectable_and_no_other(engine):
+    assert engine.supported_versions == tuple(sorted(set(engine.supported_versions)))
+    assert engine.supported_versions[-1] == engine.version
+    assert games.engine_at(engine.slug, engine.version) is engine
+    for version in engine.supported_versions:
+        played = games.engine_at(engine.slug, version)
+        assert (played.slug, played.version) == (engine.slug, version)
+        assert games.engine_at(engine.slug, version) is played  # one instance per version, per process
+    for wrong in (0, engine.version + 1, str(engine.version), True, None):
+        with pytest.raises(games.UnknownEngineVersion, match=engine.slug):
+            games.engine_at(engine.slug, wrong)
+    assert engine.version == type(engine).version  # selecting an old version never changes the newest

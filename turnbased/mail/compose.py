@@ -14,7 +14,7 @@ from turnbased.accounts.time_zones import in_zone_of
 from turnbased.chat import selectors as chat_selectors
 from turnbased.clocks.services import clock_summaries, format_duration
 from turnbased.mail.tokens import reply_address, unsubscribe_token
-from turnbased.play import selectors, store
+from turnbased.play import records, selectors, store
 from turnbased.play.models import Game, GameStatus, Invitation
 from turnbased.play.presenters import time_control_summary
 
@@ -57,6 +57,10 @@ def position_context(game: Game, user) -> dict:
         "game_url": game_url(game),
         "reply_to": reply_address(user_id=user.pk, game_id=game.pk, seq=game.seq) if your_turn else None,
         "result": game.result,
+        # The seed's commitment (the start, and the first turn email that stands in for it) and the seed once over.
+        "fairness": records.fairness(game),
+        "record_url": settings.SITE_URL + reverse("api-game-record", args=[game.pk]),
+        "verify_url": settings.SITE_URL + reverse("game-verify", args=[game.pk]),
     }
 
 

@@ -45,6 +45,10 @@ class Conflict(PlayError):
     status = 409
 
 
+class EngineUnavailable(Conflict):
+    """The game was played with an engine version this installation does not have; nothing can show or play it."""
+
+
 class StaleSequence(Conflict):
     """The move was written for another position; ``extra['seq']`` is the current one."""
 

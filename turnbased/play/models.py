@@ -54,6 +54,9 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
+    # A finished game imported from a record (``import_record``): the original game's id, site and
+    # players. Its seed commitment binds that id, not this row's.
+    imported_from = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "visibility"])]
@@ -70,6 +73,11 @@ class Game(models.Model):
         return f"{self.title} ({self.status})"
 
 
+# The bot name an imported game's seats hold (``services.record_import``): played by no account here, they are
+# named as the record names its players.
+IMPORTED_SEAT = "imported"
+
+
 class Seat(models.Model):
     """A place at a table: a person, or a bot (``bot`` names it); a bot may also take over a person's seat."""
 
@@ -84,6 +92,8 @@ class Seat(models.Model):
     @property
     def display_name(self) -> str:
         if self.user_id is None:
+            if self.bot == IMPORTED_SEAT and self.index < len(self.game.player_names):
+                return self.game.player_names[self.index]
             return f"bot{self.index + 1}"
         return self.user.get_username()
 

@@ -11,7 +11,7 @@ from markdown_it import MarkdownIt
 
 from games import get_engine
 from turnbased.clocks.services import clock_summaries, table_clock_of
-from turnbased.play import selectors
+from turnbased.play import records, selectors
 from turnbased.play.models import Game
 
 
@@ -76,6 +76,9 @@ def game_summary(game: Game, user, *, viewer: selectors.Viewer | None = None, wi
         "created_at": game.created_at,
         "last_move_at": game.last_move_at,
         "last_move": last_move,
+        # Fairness (docs/record-format.md): the seed's commitment from the start, the seed itself once over.
+        "commitment": records.commitment_of(game),
+        "seed": records.revealed_seed(game),
     }
 
 

@@ -25,7 +25,7 @@ from turnbased.aftergame.models import RematchInvite
 from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import seats_with_time
 from turnbased.play import store
-from turnbased.play.errors import GameNotFound
+from turnbased.play.errors import EngineUnavailable, GameNotFound
 from turnbased.play.models import Game, GameStatus, Invitation, Seat, Visibility
 from turnbased.play.prepared import PreparedQuery
 from turnbased.ratings.selectors import seat_label
@@ -275,7 +275,11 @@ def last_move_lines(games: list[Game], user: AbstractBaseUser | AnonymousUser) -
         seat = seat_of(game, user)
         visible = [event for event in logged.events if event.visible_for(seat)]
         if visible:
-            lines[game.pk] = store.engine_of(game).describe_event(visible[0], list(game.player_names), seat)
+            try:
+                engine = store.engine_of(game)
+            except EngineUnavailable:  # its own page says why; the lobby still lists the user's other games
+                continue
+            lines[game.pk] = engine.describe_event(visible[0], list(game.player_names), seat)
     return lines
 
 

@@ -16,10 +16,10 @@ from django.db import connection
 from django.db.models import Model, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from games import get_engine
+from games import UnknownEngineVersion, engine_at
 from games.base import Engine, Event
 from turnbased.clocks.services import clocks_of_seats, seats_with_clocks, seats_with_time
-from turnbased.play.errors import StaleSequence
+from turnbased.play.errors import EngineUnavailable, StaleSequence
 from turnbased.play.models import Game, Move, Seat
 from turnbased.play.prepared import PreparedQuery
 
@@ -43,7 +43,15 @@ class LoggedMove:
 
 
 def engine_of(game: Game) -> Engine:
-    return get_engine(game.engine)
+    """Return the engine ``game`` is played with: its engine at the version the game pinned when it was created.
+
+    Raises ``EngineUnavailable`` (a 409) when this installation does not have that version (a record imported
+    from a newer one, a rolled-back deploy): the game is never played or shown by other rules.
+    """
+    try:
+        return engine_at(game.engine, game.engine_version)
+    except UnknownEngineVersion as error:
+        raise EngineUnavailable(error.reason) from None
 
 
 class _KeptRows(QuerySet):
@@ -248,6 +256,28 @@ def _insert_and_advance(entry: Move, game: Game, game_fields: list[str]) -> None
         entry.pk = cursor.fetchone()[0]
     entry._state.adding = False
     entry._state.db = connection.alias
+
+
+def append_imported(game: Game, entries: list[Move]) -> None:
+    """Write the whole log of an imported game (``services.record_import``), each move with its own time.
+
+    The moves keep the times they were played at: ``created_at`` is set when a row is added, which the
+    ORM's insert would overwrite, and the log refuses any later update.
+    """
+    if not entries:
+        return
+    quote = connection.ops.quote_name
+    fields = [field for field in Move._meta.concrete_fields if not field.primary_key]
+    sql = (
+        f"INSERT INTO {quote(Move._meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))})"
+    )
+    rows = []
+    for entry in entries:
+        entry.game = game
+        rows.append([field.get_db_prep_save(getattr(entry, field.attname), connection) for field in fields])
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
 
 
 def replay(game: Game) -> dict | None:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from turnbased.play import assets, invitation_views, views
+from turnbased.play import assets, invitation_views, record_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", views.game_leave, name="game-leave"),
     path("games/<int:game_id>/abort/", views.game_abort, name="game-abort"),
     path("games/<int:game_id>/resign/", views.game_resign, name="game-resign"),
+    path("games/<int:game_id>/verify/", record_views.game_verify, name="game-verify"),
     path("games/<int:game_id>/invite/<str:invite_code>/", views.game_invite, name="game-invite"),
     path("games/<int:game_id>/invitations/", invitation_views.game_invite_player, name="game-invitations"),
     path("games/<int:game_id>/invitations/decline/", invitation_views.game_invitation_decline,

@@ -27,7 +27,7 @@ from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, format_duration, table_clock_of
 from turnbased.limits import page_refusal
 from turnbased.mail.delivery import record_visit
-from turnbased.play import selectors, services
+from turnbased.play import records, selectors, services
 from turnbased.play.page_actions import act_on_game
 from turnbased.play.errors import GameNotFound, PlayError
 from turnbased.play.models import GameStatus, MoveSource, Visibility
@@ -222,6 +222,7 @@ def _header_context(request, viewer: selectors.Viewer) -> dict:
         "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
         "can_join": game.status == GameStatus.OPEN and not viewer.is_player and game.seats.count() < game.seat_count,
         "min_players": get_engine(game.engine).min_players,
+        "fairness": records.fairness(game),
     }
 
 

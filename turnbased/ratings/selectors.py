@@ -20,7 +20,7 @@ from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 from games import engines, get_engine
 from games.base import RESIGN
 from turnbased.clocks.models import ClockKind
-from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, Visibility
+from turnbased.play.models import IMPORTED_SEAT, Game, GameStatus, Move, MoveSource, Seat, Visibility
 from turnbased.ratings.models import Rating, RatingChange
 from turnbased.ratings.rules import places
 
@@ -204,6 +204,8 @@ def _ordinal(number: int) -> str:
 
 def seat_label(seat: Seat) -> SeatLabel:
     """Return how a seat is named: the person who sat there, or for a bot's seat from the start, its kind."""
+    if seat.user_id is None and seat.bot == IMPORTED_SEAT:  # a game imported from a record: its player's name
+        return SeatLabel(name=seat.display_name, username=None, bot=None)
     if seat.user_id is None:
         return SeatLabel(name=bot_label(seat.bot or "random"), username=None, bot=seat.bot or "random")
     return SeatLabel(name=seat.user.get_username(), username=seat.user.get_username(), bot=None)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import threading
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -11,6 +13,8 @@ from django.db import connection
 
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus
+
+RECORDS = Path(__file__).resolve().parents[2] / "records"
 
 
 def _verify(*ids: int) -> None:
@@ -90,3 +94,33 @@ def test_a_move_committed_while_the_command_reads_is_no_false_difference(make_us
     assert moved == [True]
     assert "checked 1 game(s), 0 differ" in capsys.readouterr().out
     _verify(game.pk)  # and the move itself replays
+
+
+@pytest.mark.django_db
+def test_a_game_is_replayed_with_its_pinned_version(started_game, alice, capsys):
+    services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move={"card": "handmaid"})
+    Game.objects.filter(pk=started_game.pk).update(engine_version=1)  # version 1 plays as version 2 does
+    call_command("verify_games", str(started_game.pk))
+    assert "0 differ" in capsys.readouterr().out
+
+    Game.objects.filter(pk=started_game.pk).update(engine_version=99)
+    with pytest.raises(CommandError, match="1 game"):
+        call_command("verify_games", str(started_game.pk))
+    assert f"game {started_game.pk}: replay failed: " in (err := capsys.readouterr().err)
+    assert "engine version 99" in err
+
+
+def test_every_golden_record_verifies_through_the_command(capsys):
+    paths = sorted(str(path) for path in RECORDS.glob("*.json"))
+    call_command("verify_games", "--records", *paths)
+    assert f"checked {len(paths)} record(s), 0 differ" in capsys.readouterr().out
+
+
+def test_a_tampered_record_fails_the_command(tmp_path, capsys):
+    record = json.loads((RECORDS / "halali-2.json").read_text(encoding="utf-8"))
+    record["seed"] = "another"
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(CommandError, match="1 record"):
+        call_command("verify_games", "--records", str(path), str(RECORDS / "halali-2.json"))
+    assert "commitment:" in capsys.readouterr().err

@@ -16,7 +16,7 @@ OPEN_TABLE = {
     "to_move": [], "options": {"edition": "classic"}, "view": None, "result": None,
     "invite_url": "https://games.example.org/games/42/invite/5eUjT0Hq2rW9nLkA/",
     "time_control": TIME_CONTROL_NONE, "clocks": [], "created_at": "2025-03-01T09:30:00Z",
-    "last_move_at": None, "last_move": None,
+    "last_move_at": None, "last_move": None, "commitment": None, "seed": None,
 }
 
 GAME_IN_PLAY = {
@@ -27,6 +27,10 @@ GAME_IN_PLAY = {
         {"index": 1, "username": "ben", "name": "ben", "bot": None},
     ],
     "to_move": [0],
+    "commitment": {
+        "scheme": "turnbased-seed-commitment/1", "algorithm": "sha256",
+        "value": "6f1d0c2a9b7e4d3c8a5f2e1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d",
+    },
     "view": {
         "game": "love-letter", "edition": "classic", "you": 0, "phase": "await_play", "round": 1, "turn": 1,
         "current": 0, "target": 7, "hand": ["guard", "handmaid"], "deck_count": 9,

@@ -106,6 +106,15 @@ class SeatClockSerializer(serializers.Serializer):
         ref_name = "SeatClock"
 
 
+class CommitmentSerializer(serializers.Serializer):
+    scheme = serializers.CharField(help_text='How the committed bytes are built: "turnbased-seed-commitment/1".')
+    algorithm = serializers.CharField(help_text='The hash of those bytes: "sha256".')
+    value = serializers.CharField(help_text="The hash in lowercase hexadecimal.")
+
+    class Meta:
+        ref_name = "SeedCommitment"
+
+
 class GameSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField(help_text="The engine slug, e.g. love-letter (see GET /api/game-types/).")
@@ -136,6 +145,17 @@ class GameSerializer(serializers.Serializer):
     last_move = serializers.CharField(
         allow_null=True,
         help_text="In GET /api/games/ only: the latest move described as you may see it (never its notation).",
+    )
+    commitment = CommitmentSerializer(
+        allow_null=True,
+        help_text="The commitment to the game's secret seed, published when it starts: SHA-256 of the scheme, the "
+                  "game id, engine, engine version and seed, one per line (docs/record-format.md). Null before the "
+                  "start.",
+    )
+    seed = serializers.CharField(
+        allow_null=True,
+        help_text="The game's secret seed, revealed once the game is over (null until then): with the record "
+                  "(GET /api/games/{id}/record/) anyone can check the commitment and replay every shuffle.",
     )
     ending = EndingSerializer(
         required=False, allow_null=True,

@@ -12,6 +12,7 @@ from turnbased.play.services.moves import (
     resign_game,
     submit_move,
 )
+from turnbased.play.services.records import record_import
 from turnbased.play.services.tables import (
     TRANSITIONS,
     abort_game,
@@ -26,5 +27,5 @@ from turnbased.play.services.tables import (
 __all__ = [
     "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_transition", "invitation_create",
     "invitation_decline", "join_game", "leave_game",
-    "play_bot_turn", "play_timeout", "resign_game", "start_game", "submit_move", "user_options",
+    "play_bot_turn", "play_timeout", "record_import", "resign_game", "start_game", "submit_move", "user_options",
 ]

@@ -3,7 +3,11 @@
 Each game and its log are read in one snapshot (a REPEATABLE READ transaction of their own), so a
 move committed while the command runs is either wholly in what it reads or wholly outside it: a
 live service reports no false differences. Besides the state snapshot it compares ``seq`` with the
-log's last entry and length, ``to_move``, ``status`` and the engine's part of ``result``.
+log's last entry and length, ``to_move``, ``status`` and the engine's part of ``result``. Each game is
+replayed with the engine version it pinned (``store.engine_of``).
+
+``--records FILE ...`` checks game records (docs/record-format.md) instead, as ``python -m games.verify``
+does: the golden records under ``tests/records/`` must pass for good.
 """
 
 import json
@@ -11,6 +15,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
+from games.record import verify_record
 from turnbased.play import store
 from turnbased.play.models import Game, GameStatus, Move
 
@@ -23,8 +28,12 @@ class Command(BaseCommand):
         parser.add_argument("game_ids", nargs="*", type=int, help="Only these games (default: all started games).")
         parser.add_argument("--game", dest="games", action="append", type=int, default=[], metavar="ID",
                             help="Only this game (may be repeated; the same as giving ids).")
+        parser.add_argument("--records", nargs="+", metavar="FILE",
+                            help="Verify these game record files (JSON) instead of the games in the database.")
 
     def handle(self, *args, **options):
+        if options["records"]:
+            return self._verify_records(options["records"])
         wanted = [*options["game_ids"], *options["games"]]
         ids = Game.objects.exclude(started_at=None).order_by("pk")
         if wanted:
@@ -43,6 +52,24 @@ class Command(BaseCommand):
         if broken:
             raise CommandError(f"{games_broken} game(s) differ from their replay")
 
+    def _verify_records(self, paths: list[str]) -> None:
+        broken = []
+        for path in paths:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    report = verify_record(json.load(handle))
+            except (OSError, UnicodeDecodeError, ValueError) as error:
+                broken.append(f"{path}: cannot read the file as JSON: {error}")
+                continue
+            if not report.ok:
+                failures = "; ".join(f"{name}: {detail}" for name, passed, detail in report.checks if not passed)
+                broken.append(f"{path}: {failures}")
+        for line in broken:
+            self.stderr.write(line)
+        self.stdout.write(f"checked {len(paths)} record(s), {len(broken)} differ")
+        if broken:
+            raise CommandError(f"{len(broken)} record(s) do not verify")
+
 
 def differences(game_id: int) -> list[str] | None:
     """Return what differs between the game's row and the replay of its log (None: no such game)."""
@@ -59,7 +86,7 @@ def differences(game_id: int) -> list[str] | None:
     try:
         return _compare(game, entries)
     except Exception as error:  # a log that no longer replays is exactly what we look for
-        return [f"replay failed: {error!r}"]
+        return [f"replay failed: {error}"]
 
 
 def _compare(game: Game, entries: list[tuple[int, int, dict]]) -> list[str]:

@@ -1,0 +1,56 @@
+"""The server's check of a finished game: ``games.record.verify_record`` on its complete record.
+
+The same check anyone runs offline with ``python -m games.verify``. A finished game never changes, so
+its report is kept in the shared cache: asking again (a page reload, many readers) replays nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.cache import cache
+
+from games import record as game_record
+from turnbased.limits import CACHE_ERRORS
+from turnbased.play import records
+from turnbased.play.models import Game
+
+logger = logging.getLogger(__name__)
+
+NOT_YET = ("The game is not over: its seed is revealed when the game ends, and only then can anyone check it "
+           "against the commitment published at the start.")
+# A day: long enough that readers of a finished game share one replay, short enough to pick up an engine fix.
+KEPT_FOR_SECONDS = 24 * 3600
+
+
+def _key(game: Game) -> str:
+    """Name the report by everything the check reads that could change: the log's length, the status, the seed."""
+    commitment = records.commitment_of(game) or {}
+    return f"record-verification:{game.pk}:{game.seq}:{game.status}:{commitment.get('value')}"
+
+
+def verify_game(game: Game) -> dict:
+    """Return the check of the game's complete record: ``{game, ok, checks, commitment, seed}``.
+
+    Call only for a game that is over (``records.is_over``).
+    """
+    try:
+        kept = cache.get(_key(game))
+    except CACHE_ERRORS:
+        logger.warning("cache unavailable: verifying game %s afresh", game.pk, exc_info=True)
+        kept = None
+    if kept is not None:
+        return kept
+    report = game_record.verify_record(records.complete_record(game))
+    answer = {
+        "game": game.pk,
+        "ok": bool(report.ok),
+        "checks": [{"name": name, "passed": bool(passed), "detail": detail or ""} for name, passed, detail in report.checks],
+        "commitment": records.commitment_of(game),
+        "seed": records.revealed_seed(game),
+    }
+    try:
+        cache.set(_key(game), answer, timeout=KEPT_FOR_SECONDS)
+    except CACHE_ERRORS:
+        logger.warning("cache unavailable: game %s's check not kept", game.pk, exc_info=True)
+    return answer
