@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:game_id>/legal-moves/", views.LegalMovesApi.as_view(), name="api-legal-moves"),
     path("games/<int:game_id>/moves/", views.MoveSubmitApi.as_view(), name="api-moves"),
     path("games/<int:game_id>/history/", views.HistoryApi.as_view(), name="api-history"),
+    path("games/<int:game_id>/positions/<int:seq>/", views.PositionApi.as_view(), name="api-position"),
     path("games/<int:game_id>/invitations/", invitations.GameInvitationsApi.as_view(), name="api-game-invitations"),
     path("games/<int:game_id>/invitations/decline/", invitations.InvitationDeclineApi.as_view(),
          name="api-game-invitation-decline"),
