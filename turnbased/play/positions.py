@@ -53,7 +53,8 @@ class Position:
 
 
 def is_over(game: Game) -> bool:
-    return game.status == GameStatus.FINISHED
+    """Tell whether nothing about the game is secret any more: it ended (a started table can also be aborted)."""
+    return game.status in (GameStatus.FINISHED, GameStatus.ABORTED)
 
 
 def reader_of(viewer: Viewer) -> int | None | str:
