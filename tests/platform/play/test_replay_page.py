@@ -68,7 +68,7 @@ def test_after_the_end_the_board_draws_what_was_hidden(slug, alice, bob, carol):
     services.resign_game(game_id=game.pk, user=bob)
     for reader in (web(alice), web(carol), web()):
         html = page(reader, game, 1)
-        assert "Revealed after the game" in html and "The game is over: everything its rules allow" in html
+        assert "Revealed after the game" in html and "The game is over: what was hidden at this moment is shown too" in html
 
 
 def test_during_play_a_love_letter_replay_shows_only_my_hand(alice, bob, start_scripted_game):
