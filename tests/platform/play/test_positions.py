@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.test import Client
 
 from games import engines, get_engine
+from tests.platform.play.costs import measured
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from turnbased.play import positions, selectors, services
 from turnbased.play.models import Game, GameStatus, Visibility
@@ -166,3 +167,16 @@ def test_stepping_forward_replays_one_move_from_the_cached_state(alice, bob, sta
     assert len(read.captured_queries) == 1 and "seq\" >= 3" in read.captured_queries[0]["sql"]
     cache.clear()
     assert positions.position(selectors.viewer_of(game.pk, alice), 3) == stepped  # from the seed, the same
+
+
+def test_a_cached_position_costs_the_api_the_same_statements_whatever_its_seq(alice, bob, start_scripted_game,
+                                                                                api_client_for):
+    game = play(start_scripted_game(alice, bob), [alice, bob], 10, random.Random(8))
+    api = api_client_for(alice)
+    for seq in (1, game.seq):
+        api.get(f"/api/games/{game.pk}/positions/{seq}/")  # drawn once, then cached; the token noted as used
+    early, _ = measured(lambda: api.get(f"/api/games/{game.pk}/positions/1/"))
+    late, answer = measured(lambda: api.get(f"/api/games/{game.pk}/positions/{game.seq}/"))
+    assert answer.status_code == 200
+    assert early.statements == late.statements <= 3, (early, late)
+    assert late.size < 20_000, late
