@@ -20,8 +20,11 @@ from turnbased.play.errors import GameNotFound
 from turnbased.play.models import Game, GameStatus, Move
 from turnbased.play.selectors import Viewer
 
-# A position never changes once played, so it may stay long; the cache evicts what nobody reads.
-POSITION_SECONDS = 7 * 24 * 3600
+# A position never changes once played, but the cache is the Redis the broker uses, with no eviction
+# policy: a drawn position stays a day (long enough to step back and forth through a game, and for
+# everyone to watch the same finished replay), a state only as long as a walk forward takes.
+POSITION_SECONDS = 24 * 3600
+STATE_SECONDS = 10 * 60
 # The replay page lists this many moves each side of the one it shows.
 HISTORY_AROUND = 5
 
@@ -118,7 +121,7 @@ def state_at(game: Game, seq: int) -> tuple[dict, int | None, list[Event]]:
         state, _ = engine.play(state, seat, move)
         if number == seq:
             mover, events = seat, [Event.from_json(raw) for raw in logged]
-    cache.set(_key(game, "state", seq), state, POSITION_SECONDS)
+    cache.set(_key(game, "state", seq), state, STATE_SECONDS)
     return state, mover, events
 
 
