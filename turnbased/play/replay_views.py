@@ -39,6 +39,7 @@ def game_replay(request, game_id: int):
         "view": shown.view,
         "board": engine.board_data(shown.view, []),
         "moves": [],
+        "replay": True,  # boards that say whose turn it is say instead that this is a past position
         "board_template": select_template([f"games/{game.engine}/board.html", "games/_default_board.html"]),
         "names": names,
         "to_move": [names[seat] for seat in shown.to_move if seat < len(names)],
