@@ -70,12 +70,14 @@ def test_a_replayed_position_is_the_view_each_viewer_was_served_live_at_that_seq
 
     game = play(game, [alice, bob], MOVES, random.Random(2), on_each=capture)
     assert game.status == GameStatus.ACTIVE and game.seq == MOVES
+    history = {name: client.get(f"/api/games/{game.pk}/history/").json()["events"] for name, client in readers.items()}
     cache.clear()  # replayed from the log, not remembered from the captures
     for (name, seq), view in live.items():
         answer = readers[name].get(f"/api/games/{game.pk}/positions/{seq}/")
         assert answer.status_code == 200, answer.content
         body = answer.json()
         assert body["view"] == view, f"{slug}: {name} at seq {seq}"
+        assert body["entries"] == [entry for entry in history[name] if entry["seq"] == seq]
         assert body["seq"] == seq and body["last_seq"] == MOVES and body["full_reveal"] is False
         assert "revealed" not in body["view"]
 
