@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.template.loader import select_template
 from django.views.decorators.http import require_GET
 
-from turnbased.play import positions, selectors, store
+from turnbased.play import positions, store
 from turnbased.play.errors import GameNotFound
 from turnbased.play.views import _seq_param, _viewer_or_404
 

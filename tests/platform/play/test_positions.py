@@ -12,12 +12,11 @@ import random
 import pytest
 from django.core.cache import cache
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from games import engines, get_engine
 from tests.platform.play.costs import measured
-from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from turnbased.play import positions, selectors, services
 from turnbased.play.models import Game, GameStatus, Visibility
 
