@@ -282,6 +282,17 @@ class Engine(ABC):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Return what ``seat`` (None: a spectator) may know, and nothing more."""
 
+    def view_after_end(self, state: State) -> dict[str, Any]:
+        """Return what everyone may see of ``state`` once the game is over: the replay's full reveal.
+
+        ``state`` is any position of a finished game (the replay shows every step with it), so it
+        may be a position in play. Games add a ``revealed`` part to the spectator's view (every hand,
+        the order of the deck, the face-down tiles) as their rules file says may be shown after the
+        end, in a shape their board template draws. This default reveals nothing more than a
+        spectator sees, so a game that says nothing stays safe. Never the seed: it is the record's.
+        """
+        return self.view(state, None)
+
     @abstractmethod
     def describe_event(self, event: Event, players: list[str], viewer: int | None) -> str:
         """Return one line of text for a history entry, worded for ``viewer``."""

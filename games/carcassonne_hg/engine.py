@@ -843,6 +843,10 @@ class CarcassonneHGEngine(Engine):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return player_view.view(upcast(state), seat)
 
+    def view_after_end(self, state: State) -> dict[str, Any]:
+        """Return the land and bonus stacks in drawing order too (the rules file, §5.1)."""
+        return player_view.view_after_end(upcast(state))
+
     def describe_move(self, state: State, move: dict[str, Any]) -> str:
         return notation.describe_move(upcast(state), move)
 

@@ -73,6 +73,21 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
+def view_after_end(state: dict[str, Any]) -> dict[str, Any]:
+    """Return the spectator's view with both face-down stacks in the order they would be drawn: the replay after the end.
+
+    The rules file, §5.1: once the game is over, the land and bonus stacks may be shown at every step.
+    """
+    shown = view(state, None)
+    shown["revealed"] = {
+        "stack": [{"tile": tile_id, "name": tile_name(tile_id, state["edition"])} for tile_id in state["stack"]],
+        "bonus_stack": [
+            {"tile": tile_id, "name": tile_name(tile_id, state["edition"])} for tile_id in state["bonus_stack"]
+        ],
+    }
+    return shown
+
+
 # -- public extras for the boards: where to draw, held features, the final breakdown -------------
 
 

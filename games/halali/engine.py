@@ -684,6 +684,7 @@ class HalaliEngine(Engine):
     apply = staticmethod(apply_move)
     result = staticmethod(game_result)
     view = staticmethod(player_view.view)
+    view_after_end = staticmethod(player_view.view_after_end)
     resign = staticmethod(resign)
     score_breakdown = staticmethod(breakdown.score_breakdown)
     view_text = staticmethod(player_view.view_text)

@@ -83,6 +83,24 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
+def view_after_end(state: dict[str, Any]) -> dict[str, Any]:
+    """Return the spectator's view with every face-down tile shown (its kind and rifle): the replay after the end.
+
+    The rules file, §10 (hidden information): once the match is over, the tiles that were still face down at any step
+    may be shown, as a tile turned over would have shown them.
+    """
+    shown = view(state, None)
+    hidden = {}
+    for i, cell in enumerate(state["board"]):
+        if cell is not None and not cell["up"]:
+            tile = {"kind": cell["kind"], "colour": tiles.COLOUR[cell["kind"]]}
+            if cell["kind"] == tiles.HUNTER:
+                tile["dir"] = cell["dir"]
+            hidden[board.name(i)] = tile
+    shown["revealed"] = {"face_down": hidden}
+    return shown
+
+
 def _side(state: dict[str, Any], seat: int) -> str:
     return tiles.BLUE if seat == state["blue"] else tiles.BROWN
 

@@ -743,6 +743,10 @@ class LoveLetterEngine(Engine):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return player_view.view(upcast(state), seat)
 
+    def view_after_end(self, state: State) -> dict[str, Any]:
+        """Return every hand, the set-aside card and the deck order too (the rules file, §7.6)."""
+        return player_view.view_after_end(upcast(state))
+
     def score_breakdown(self, state: State) -> list[dict[str, Any]]:
         """Return the tokens of each round won and each Spy bonus (``breakdown.py``)."""
         return breakdown.score_breakdown(upcast(state))

@@ -69,6 +69,32 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     return result
 
 
+def view_after_end(state: dict[str, Any]) -> dict[str, Any]:
+    """Return the spectator's view with everything hidden during the round shown: the replay after the end.
+
+    The rules file, §7.6: once the game is over every hand, the set-aside card, the order of the
+    deck and every private event of the round may be shown, at every step of the replay.
+    """
+    shown = view(state, None)
+    shown["revealed"] = {
+        "hands": [
+            {"seat": seat, "name": name, "cards": list(state["hands"][seat])} for seat, name in enumerate(state["players"])
+        ],
+        "set_aside": state["set_aside"],
+        "deck": list(state["deck"]),  # top first
+        "private_log": [
+            {
+                "turn": entry["turn"],
+                "kind": entry["kind"],
+                "seats": list(entry["visible_to"]),
+                "text": describe_event(Event.from_json(entry), state["players"], None),
+            }
+            for entry in state["private"]
+        ],
+    }
+    return shown
+
+
 def _last_play(state: dict[str, Any]) -> dict[str, int] | None:
     """Return the card played last this round as ``{seat, discard}`` (its index in that seat's discards), or None.
 

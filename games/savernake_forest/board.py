@@ -259,6 +259,11 @@ def board_data(view: dict[str, Any], moves: list[dict[str, Any]] | None) -> dict
         "market": market,
         "forests": forests,
         "discard": discard,
+        # The replay after the end (Engine.view_after_end): both decks in dealing order, described.
+        "revealed": {
+            deck: [{"card": card, "label": describe(cards[card])} for card in view["revealed"][deck]]
+            for deck in ("paths", "animals")
+        } if view.get("revealed") else None,
         "my_turn": data is not None,
         "json": _script_json(data) if data is not None else "",
         "cell": S,

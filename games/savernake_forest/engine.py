@@ -604,6 +604,7 @@ class SavernakeForestEngine(Engine):
         return notation.moves_summary(texts, limit)
 
     view = staticmethod(player_view.view)
+    view_after_end = staticmethod(player_view.view_after_end)
     describe_event = staticmethod(player_view.describe_event)
     describe_move = staticmethod(notation.describe_move)
     parse_move = staticmethod(notation.parse_move)

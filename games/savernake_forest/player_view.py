@@ -72,6 +72,20 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
+def view_after_end(state: dict[str, Any]) -> dict[str, Any]:
+    """Return the spectator's view with both decks in dealing order: the replay after the end.
+
+    The rules file, §12: no player holds hidden cards; the order of the decks is the only secret,
+    and once the game is over it may be shown at every step.
+    """
+    shown = view(state, None)
+    paths, animals = list(state["path_deck"]), list(state["animal_deck"])
+    shown["revealed"] = {"paths": paths, "animals": animals}  # top first
+    shown["cards"].update({card: cards.card_info(card) for card in sorted({*paths, *animals})})
+    shown["cards"] = dict(sorted(shown["cards"].items()))
+    return shown
+
+
 def _entry(entry: dict[str, Any]) -> dict[str, Any]:
     """Return a placed card for the view, with its sides after rotation."""
     card = entry["card"]

@@ -231,3 +231,31 @@ def test_every_supported_version_is_selectable_and_no_other(engine):
         with pytest.raises(games.UnknownEngineVersion, match=engine.slug):
             games.engine_at(engine.slug, wrong)
     assert engine.version == type(engine).version  # selecting an old version never changes the newest
+
+
+def assert_spectator_view_inside(after_end: dict, spectator: dict) -> None:
+    """Check that the full reveal holds everything a spectator sees: the same keys, the same values or more."""
+    for key, value in spectator.items():
+        assert key in after_end, f"the view after the end lacks {key!r}"
+        if isinstance(value, dict) and isinstance(after_end[key], dict):
+            assert value.items() <= after_end[key].items(), f"the view after the end changes {key!r}"
+        else:
+            assert after_end[key] == value, f"the view after the end changes {key!r}"
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.slug)
+def test_the_view_after_the_end_is_json_holding_the_spectators_view_and_never_the_seed(engine: Engine):
+    players = [f"Player{i}" for i in range(engine.default_players)]
+    secret = "view-after-end-secret-seed"
+    for state, _seat, _move, after, _events in play_random(engine, players, secret, 5):
+        for position in (state, after):
+            shown = roundtrip(engine.view_after_end(position))
+            assert secret not in json.dumps(shown), "the view after the end exposes the seed"
+            assert_spectator_view_inside(shown, engine.view(position, None))
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.slug)
+def test_the_default_view_after_the_end_is_the_spectators(engine: Engine):
+    """A game that does not say what its end reveals shows no more than a spectator sees."""
+    state = engine.setup(["Ann", "Bob"][: max(2, engine.min_players)], engine.validate_options(2, {}), "default")
+    assert Engine.view_after_end(engine, state) == engine.view(state, None)

@@ -12,6 +12,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
@@ -25,7 +26,7 @@ from turnbased.clocks.models import SeatClock
 from turnbased.mail import delivery
 from turnbased.mail.inbound import handle_inbound
 from turnbased.notifications.models import Notification, NotificationKind
-from turnbased.play import presenters, services
+from turnbased.play import positions, presenters, services
 from turnbased.play.models import Game, GameStatus, Move
 
 pytestmark = pytest.mark.django_db
@@ -165,3 +166,30 @@ def test_a_finished_game_breaks_its_score_down_on_the_page_and_in_the_api(slug, 
     assert [sum(row["points"][seat] for row in counted) for seat in (0, 1)] == body["result"]["scores"]
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "<caption>Final score</caption>" in page and all(row["label"] in page for row in body["score_breakdown"])
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_replay_steps_through_the_game_and_needs_no_reveal_of_its_own(slug, alice, bob, monkeypatch):
+    """The replay draws every position with the game's board; an engine that keeps the default
+    ``view_after_end`` replays a finished game with the spectator's view, the platform unchanged."""
+    game = two_player_table(slug, alice, bob)
+    players = users_by_seat(game, alice, bob)
+    engine = engines()[slug]
+    rng = random.Random(4)
+    for _ in range(3):
+        game.refresh_from_db()
+        seat = game.to_move[0]
+        services.submit_move(game_id=game.pk, user=players[seat], expected_seq=game.seq,
+                             move=rng.choice(engine.legal_moves(game.state, seat)))
+    services.resign_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    client = Client()
+    for seq in range(game.seq + 1):
+        assert client.get(f"/games/{game.pk}/replay/?seq={seq}").status_code == 200
+        assert "revealed" in client.get(f"/api/games/{game.pk}/positions/{seq}/").json()["view"]
+    monkeypatch.setattr(type(engine), "view_after_end", Engine.view_after_end)
+    cache.clear()
+    for seq in range(game.seq + 1):
+        assert client.get(f"/games/{game.pk}/replay/?seq={seq}").status_code == 200
+        view = client.get(f"/api/games/{game.pk}/positions/{seq}/").json()["view"]
+        assert view == engine.view(positions.state_at(game, seq)[0], None)

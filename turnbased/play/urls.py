@@ -1,6 +1,6 @@
 from django.urls import path
 
-from turnbased.play import assets, invitation_views, record_views, views
+from turnbased.play import assets, invitation_views, record_views, replay_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -9,6 +9,7 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_detail, name="game-detail"),
     path("games/<int:game_id>/panel/", views.game_panel, name="game-panel"),
     path("games/<int:game_id>/history/", views.game_history, name="game-history"),
+    path("games/<int:game_id>/replay/", replay_views.game_replay, name="game-replay"),
     path("games/<int:game_id>/move/", views.game_move, name="game-move"),
     path("games/<int:game_id>/join/", views.game_join, name="game-join"),
     path("games/<int:game_id>/start/", views.game_start, name="game-start"),

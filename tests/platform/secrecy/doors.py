@@ -48,6 +48,8 @@ PARAMETERS: dict[str, Callable[["Door", Any], str]] = {
     # A player's page and archive, and the leaderboard of the game being played.
     "username": lambda door, user: door.game.created_by.get_username(),
     "game_slug": lambda door, user: door.game.engine,
+    # A position of the game (the replay): ``read_all`` walks every one, from the start to now.
+    "seq": lambda door, user: str(door.game.seq),
 }
 
 
@@ -111,6 +113,11 @@ def _older_history(game) -> list[tuple[str, dict]]:
             for headers in ({}, {"HTTP_HX_REQUEST": "true"})]
 
 
+def _every_position(game) -> list[tuple[str, dict]]:
+    """Every position of the replay from the start to now (the path's own seq is the latest)."""
+    return [(f"?seq={seq}", {}) for seq in range(game.seq + 1)]
+
+
 def _chat_polls(game) -> list[tuple[str, dict]]:
     """The chat's poll from the start, as a player who thinks it is or is not their turn, and the API's pages."""
     return [("?after=0", {}), ("?after=0&turn=0", {}), ("?after=0&turn=1", {})]
@@ -122,6 +129,7 @@ VARIANTS: dict[str, Callable[[Any], list[tuple[str, dict]]]] = {
     "chat-poll": _chat_polls,
     "api-messages": lambda game: [("?after=0&limit=1", {})],
     "lobby-changes": lambda game: [("?v=0", {})],
+    "game-replay": _every_position,
 }
 SEATED_MAY_NOT_POST = {"game-resign", "api-game-resign"}  # would end the game: only the seatless try
 # POST-only routes with nothing of a game to show, and what they do instead.
@@ -222,8 +230,13 @@ class Door:
             client.defaults["HTTP_AUTHORIZATION"] = f"Token {self.user.api_key}"
         return client
 
-    def path(self, route: Route) -> str:
-        return "/" + _PARAMETER.sub(lambda match: PARAMETERS[match.group(1)](self, self.user), route.path)
+    def path(self, route: Route, **given: str) -> str:
+        """Return the route's path for this door; ``given`` fills parameters by name instead of ``PARAMETERS``."""
+        def fill(match) -> str:
+            name = match.group(1)
+            return given[name] if name in given else PARAMETERS[name](self, self.user)
+
+        return "/" + _PARAMETER.sub(fill, route.path)
 
     def read_all(self, *, seated: bool) -> dict[str, str]:
         """Return every answer this viewer gets from every walked route (and the POSTs), masked."""
@@ -236,6 +249,9 @@ class Door:
                     continue
                 for number, body in enumerate(POSTS[route.name](self.game)):
                     seen[f"POST /{route.path} #{number}"] = self._post(client, path, body)
+            elif "seq" in route.parameters:  # a position: every one of the game so far
+                for seq in range(self.game.seq + 1):
+                    seen[f"GET /{route.path} seq={seq}"] = _answer(client.get(self.path(route, seq=str(seq))))
             else:
                 seen[f"GET /{route.path}"] = _answer(client.get(path))
             for query, headers in VARIANTS.get(route.name, lambda game: [])(self.game):

@@ -273,6 +273,25 @@ class HistoryEventSerializer(serializers.Serializer):
         ref_name = "HistoryEvent"
 
 
+class PositionSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="This position: 0 is the start, last_seq the latest move.")
+    last_seq = serializers.IntegerField(help_text="The game's latest position (its seq now).")
+    full_reveal = serializers.BooleanField(
+        help_text="The game is over: view holds everything its rules allow showing afterwards (every hand, the deck "
+                  "order, the face-down tiles, under view.revealed), the same for everyone, and entries every event."
+    )
+    view = serializers.DictField(
+        help_text="The game at this position as you saw it then: your private view while the game is in play (the "
+                  "public one for a spectator); the full reveal once it is over. Each game has its own shape."
+    )
+    to_move = serializers.ListField(child=serializers.IntegerField(), help_text="The seats that could act here.")
+    mover = serializers.IntegerField(allow_null=True, help_text="The seat whose move made this position; null at 0.")
+    entries = HistoryEventSerializer(many=True, help_text="What that move did, as you may read it.")
+
+    class Meta:
+        ref_name = "Position"
+
+
 class HistorySerializer(serializers.Serializer):
     seq = serializers.IntegerField(help_text="The game's current position.")
     events = HistoryEventSerializer(many=True)

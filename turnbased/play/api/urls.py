@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:game_id>/history/", views.HistoryApi.as_view(), name="api-history"),
     path("games/<int:game_id>/record/", records.GameRecordApi.as_view(), name="api-game-record"),
     path("games/<int:game_id>/verify/", records.GameVerifyApi.as_view(), name="api-game-verify"),
+    path("games/<int:game_id>/positions/<int:seq>/", views.PositionApi.as_view(), name="api-position"),
     path("games/<int:game_id>/invitations/", invitations.GameInvitationsApi.as_view(), name="api-game-invitations"),
     path("games/<int:game_id>/invitations/decline/", invitations.InvitationDeclineApi.as_view(),
          name="api-game-invitation-decline"),

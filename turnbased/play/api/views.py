@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from games import engines
 from turnbased.aftergame.selectors import after_game_summary
-from turnbased.play import selectors, services
+from turnbased.play import positions, selectors, services
 from turnbased.play.api import examples
 from turnbased.play.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_read
 from turnbased.play.api.schema import error
@@ -26,6 +26,7 @@ from turnbased.play.api.serializers import (
     LegalMovesSerializer,
     MoveConflictSerializer,
     MovePlayedSerializer,
+    PositionSerializer,
     TimeControlField,
     game_slugs,
 )
@@ -311,6 +312,25 @@ class HistoryApi(APIView):
             raise serializers.ValidationError({"since": [f"since must be a whole number from 0 to {MAX_SEQ}."]})
         viewer = selectors.viewer_of(game_id, request.user)
         return Response({"seq": viewer.game.seq, "events": selectors.visible_history(viewer, since=int(raw))})
+
+
+class PositionApi(APIView):
+    """The game at one position, as I may see it: the replay, a step at a time."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="positions_retrieve", tags=["moves"], summary="One position of the game, as I may see it",
+        description="Replayed from the log: while the game is in play, my own view of that moment (a spectator's "
+                    "public view); once it is over, everything the game's rules allow showing, for everyone.",
+        parameters=[GAME_ID, OpenApiParameter("seq", int, OpenApiParameter.PATH,
+                                              description="The position: 0 is the start, the game's seq the latest.")],
+        responses={200: PositionSerializer,
+                   404: error("No such game, a private game you are not part of, or no such position in it.")},
+    )
+    def get(self, request, game_id: int, seq: int):
+        viewer = selectors.viewer_of(game_id, request.user)
+        return Response(positions.position(viewer, seq).to_json())
 
 
 class GameTypesApi(APIView):

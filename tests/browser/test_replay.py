@@ -1,0 +1,72 @@
+"""The replay page in Chromium: the buttons, the arrow keys, Home and End, the slider and the links to a position
+all step through the game, each keeping the position in the address (/games/<id>/replay/?seq=N)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_play_in_browser import log_in
+from tests.platform.play.test_positions import play
+from turnbased.play import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def at(page, live_server, game, seq: int) -> None:
+    """Wait until the page shows position ``seq`` and its address says so."""
+    expect(page).to_have_url(f"{live_server.url}/games/{game.pk}/replay/?seq={seq}")
+    expect(page.locator("#replay")).to_have_attribute("data-seq", str(seq))
+    expect(page.locator("#replay-seq")).to_have_value(str(seq))
+    if seq:
+        expect(page.locator(f"#step-{seq}")).to_have_class("current")
+
+
+def test_the_controls_keys_slider_and_links_step_through_the_game(browser, live_server, alice, bob,
+                                                                  start_scripted_game):
+    game = play(start_scripted_game(alice, bob), [alice, bob], 6, random.Random(2))
+    last = game.seq
+    page = log_in(browser, live_server, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.click("a.replay-link")
+    at(page, live_server, game, 0)
+    expect(page.locator(".ll-hand")).to_be_visible()  # my hand then, drawn by the game's own board
+
+    page.click('.replay-controls a[data-step="next"]')
+    at(page, live_server, game, 1)
+    page.click('.replay-controls a[data-step="next"]')
+    at(page, live_server, game, 2)
+    page.click('.replay-controls a[data-step="previous"]')
+    at(page, live_server, game, 1)
+
+    page.keyboard.press("ArrowRight")
+    at(page, live_server, game, 2)
+    page.keyboard.press("ArrowLeft")
+    at(page, live_server, game, 1)
+    page.keyboard.press("End")
+    at(page, live_server, game, last)
+    page.keyboard.press("ArrowRight")  # nothing after the last position
+    page.keyboard.press("Home")
+    at(page, live_server, game, 0)
+
+    page.locator("#replay-seq").fill(str(last - 2))  # the slider, let go at a position
+    at(page, live_server, game, last - 2)
+
+    page.click(f"#step-{last - 1} a")
+    at(page, live_server, game, last - 1)
+    expect(page.locator(".replay-history li.current")).to_have_count(1)
+
+
+def test_after_the_end_the_replay_reveals_every_hand(browser, live_server, alice, bob, start_scripted_game):
+    game = start_scripted_game(alice, bob)
+    services.submit_move(game_id=game.pk, user=alice, expected_seq=0, move={"card": "handmaid"})
+    services.resign_game(game_id=game.pk, user=bob)
+    page = log_in(browser, live_server, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.click("#end-screen .replay-link a")
+    at(page, live_server, game, 0)
+    revealed = page.locator(".ll-revealed")
+    expect(revealed).to_contain_text("bob's hand")
+    expect(revealed.locator('[aria-label^="Princess"]')).to_have_count(1)  # the set-aside card
