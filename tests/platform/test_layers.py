@@ -35,7 +35,8 @@ def apps_below_mail() -> list[Path]:
 @pytest.mark.parametrize("app", apps_below_mail(), ids=lambda app: app.name)
 def test_no_app_but_mail_imports_mail(app):
     offenders = {
-        str(path.relative_to(PACKAGE.parent)): sorted(m for m in imported_modules(path) if m == MAIL or m.startswith(MAIL + "."))
+        str(path.relative_to(PACKAGE.parent)): sorted(
+            module for module in imported_modules(path) if module == MAIL or module.startswith(MAIL + "."))
         for path in app.rglob("*.py")
     }
     assert {path: modules for path, modules in offenders.items() if modules} == {}

@@ -46,7 +46,8 @@ def put(message: EmailMultiAlternatives, *, kind: str, user=None, notification=N
     headers = dict(message.extra_headers)
     message_id = headers.pop("Message-ID")
     html = [content for content, mimetype in message.alternatives if mimetype == "text/html"]
-    pictures = [part for part in message.attachments if isinstance(part, MIMEBase) and part["Content-ID"] == "<position>"]
+    pictures = [part for part in message.attachments
+                if isinstance(part, MIMEBase) and part["Content-ID"] == "<position>"]
     if len(message.to) != 1 or len(html) != len(message.alternatives) or len(pictures) != len(message.attachments):
         raise ValueError("the outbox keeps one recipient, a text and an HTML body, and the position's picture")
     return OutgoingEmail.objects.create(

@@ -11,12 +11,11 @@ from unittest import mock
 import pytest
 import time_machine
 from django.core import mail
-from django.core.mail import EmailMultiAlternatives
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import connection, transaction
 from django.utils import timezone
 
-from turnbased.mail import compose, delivery, outbox, tasks
+from turnbased.mail import compose, outbox, tasks
 from turnbased.mail.models import EmailKind, OutgoingEmail
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play.models import Game
@@ -30,12 +29,13 @@ def an_email(to: str = "someone@example.com") -> OutgoingEmail:
     return outbox.put(message, kind=EmailKind.ANSWER)
 
 
-def test_a_row_keeps_the_whole_message_and_its_message_id(started_game, alice, mailoutbox):
+def test_a_row_keeps_the_whole_message_and_its_message_id(started_game, alice, mailoutbox, settings):
     png = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
     with mock.patch("games.love_letter.engine.LoveLetterEngine.view_picture", return_value=png):
         composed = compose.turn_email(started_game, alice)
     email = outbox.put(composed, kind=EmailKind.NOTIFICATION, user=alice)
-    assert email.message_id == composed.extra_headers["Message-ID"] and email.message_id.endswith("@turnbased.localhost>")
+    assert email.message_id == composed.extra_headers["Message-ID"]
+    assert email.message_id.endswith(f"@{settings.MAIL_DOMAIN}>")
     assert outbox.send(email.pk) == "sent"
     sent = mailoutbox[-1]
     assert sent.extra_headers == composed.extra_headers and sent.reply_to == composed.reply_to
