@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import socket
 import threading
 from datetime import timedelta
@@ -234,3 +235,14 @@ def test_one_stalled_send_leaves_the_positions_other_emails_for_the_sweep(start_
     assert len(failed) == 1 and "written" in outcomes[failed[0] + 1:]
     assert not [outcome for outcome in outcomes if outcome == "sent"]
     assert OutgoingEmail.objects.filter(attempts=0, sent_at=None).count() == outcomes.count("written")
+
+
+def test_the_admin_lists_the_outbox_with_each_rows_attempts_and_last_error(admin_client):
+    email = an_email()
+    with mock.patch("django.core.mail.EmailMultiAlternatives.send", side_effect=OSError("relay down")):
+        outbox.send(email.pk)
+    listing = admin_client.get("/admin/mail/outgoingemail/")
+    assert listing.status_code == 200 and b"OSError: relay down" in listing.content
+    page = admin_client.get(f"/admin/mail/outgoingemail/{email.pk}/change/")
+    assert page.status_code == 200 and html.escape(email.message_id).encode() in page.content
+    assert admin_client.post(f"/admin/mail/outgoingemail/{email.pk}/change/", {"to": "x@example.com"}).status_code == 403
