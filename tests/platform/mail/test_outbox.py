@@ -11,6 +11,8 @@ from unittest import mock
 
 import pytest
 import time_machine
+from anymail.backends.test import EmailBackend as AnymailTestBackend
+from anymail.message import AnymailRecipientStatus
 from django.core import mail
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import connection, transaction
@@ -246,3 +248,21 @@ def test_the_admin_lists_the_outbox_with_each_rows_attempts_and_last_error(admin
     page = admin_client.get(f"/admin/mail/outgoingemail/{email.pk}/change/")
     assert page.status_code == 200 and html.escape(email.message_id).encode() in page.content
     assert admin_client.post(f"/admin/mail/outgoingemail/{email.pk}/change/", {"to": "x@example.com"}).status_code == 403
+
+
+class _RefusingProvider(AnymailTestBackend):
+    """anymail's test backend, answering as a provider does for an address it will never deliver to."""
+
+    def parse_recipient_status(self, response, payload, message):
+        rejected = AnymailRecipientStatus(message_id=None, status="rejected")
+        return {email: rejected for email in payload.recipient_emails}
+
+
+def test_a_provider_through_anymail_gets_the_rows_message_id_and_a_rejection_is_given_up(settings, mailoutbox):
+    settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
+    email = an_email()
+    assert outbox.send(email.pk) == "sent"
+    assert mailoutbox[-1].anymail_test_params["extra_headers"]["Message-ID"] == email.message_id
+    settings.EMAIL_BACKEND = f"{__name__}._RefusingProvider"
+    refused = an_email("bounces@example.com")
+    assert outbox.send(refused.pk).startswith("given up: AnymailRecipientsRefused")
