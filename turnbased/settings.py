@@ -315,6 +315,18 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# Email has a queue and a worker of its own (Procfile, deploy/compose.yaml): a stalled relay delays only
+# mail, never moves, bots or sweeps. Answers to replies are written by process_inbound_email, which
+# makes moves and stays on the default queue.
+CELERY_TASK_ROUTES = {
+    f"turnbased.mail.tasks.{name}": {"queue": "mail"}
+    for name in ("send_email", "deliver_notification", "deliver_game_notifications", "sweep_outbox",
+                 "send_daily_digests")
+}
+# No task runs unbounded: past the soft limit it is interrupted, past the hard one its process is
+# replaced. Tasks that need other limits set them (turnbased/mail/tasks.py).
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=150)
 # The minute sweeps (unsent mail, late turns, stalled bots); the fault tests run them faster.
 SWEEP_SECONDS = env.float("SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
@@ -332,6 +344,9 @@ EMAIL_PORT = env.int("EMAIL_PORT", default=2525)
 EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
 EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+# Seconds the SMTP backend waits on each step with the relay (and anymail on a provider's API) before
+# the send fails and the outbox row waits for its next attempt.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 MAIL_DOMAIN = env("MAIL_DOMAIN", default="turnbased.localhost")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default=f"turnbased <games@{MAIL_DOMAIN}>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
@@ -348,7 +363,7 @@ MAIL_INBOUND_MAX_PARTS = env.int("MAIL_INBOUND_MAX_PARTS", default=100)
 MAIL_INBOUND_MAX_CONTAINERS = env.int("MAIL_INBOUND_MAX_CONTAINERS", default=10)
 # Provider settings for django-anymail, e.g. ANYMAIL='{"MAILGUN_API_KEY": "...", "WEBHOOK_SECRET": "user:pass"}'
 # with EMAIL_BACKEND=anymail.backends.mailgun.EmailBackend.
-ANYMAIL = env.json("ANYMAIL", default={})
+ANYMAIL = {"REQUESTS_TIMEOUT": EMAIL_TIMEOUT, **env.json("ANYMAIL", default={})}
 
 # --- Cache and abuse limits -------------------------------------------------------
 # Rate limits (DRF throttles, the account limits) keep their counters in this cache, so every web

@@ -1,8 +1,8 @@
-"""Read-only admin pages for inbound mail: replies handled, and the daily counts of mail dropped unanswered."""
+"""Read-only admin pages: replies handled, the daily counts of mail dropped unanswered, and the outbox."""
 
 from django.contrib import admin
 
-from turnbased.mail.models import InboundDrop, InboundEmail
+from turnbased.mail.models import InboundDrop, InboundEmail, OutgoingEmail
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -28,3 +28,14 @@ class InboundEmailAdmin(ReadOnlyAdmin):
     list_filter = ["status"]
     search_fields = ["sender", "message_id"]
     date_hierarchy = "received_at"
+
+
+@admin.register(OutgoingEmail)
+class OutgoingEmailAdmin(ReadOnlyAdmin):
+    """Every email written: sent, waiting for its next attempt (with the last error), or given up."""
+
+    list_display = ["created_at", "kind", "to", "subject", "attempts", "sent_at", "given_up_at", "last_error"]
+    list_filter = ["kind", ("sent_at", admin.EmptyFieldListFilter), ("given_up_at", admin.EmptyFieldListFilter)]
+    search_fields = ["to", "message_id"]
+    date_hierarchy = "created_at"
+    exclude = ["picture"]

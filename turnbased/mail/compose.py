@@ -95,12 +95,16 @@ def build(
     )
     message.attach_alternative(html, "text/html")
     if context.get("picture"):
-        # The HTML shows it inline (cid:position); text-only readers get it as an attachment.
-        image = MIMEImage(context["picture"], "png")
-        image.add_header("Content-ID", "<position>")
-        image.add_header("Content-Disposition", "inline", filename="position.png")
-        message.attach(image)
+        message.attach(picture_part(context["picture"]))
     return message
+
+
+def picture_part(png: bytes) -> MIMEImage:
+    """The position's picture: the HTML shows it inline (cid:position); text-only readers get an attachment."""
+    image = MIMEImage(png, "png")
+    image.add_header("Content-ID", "<position>")
+    image.add_header("Content-Disposition", "inline", filename="position.png")
+    return image
 
 
 def turn_email(game: Game, user, *, reminder: bool = False) -> EmailMultiAlternatives:

@@ -1,26 +1,26 @@
-"""Deliver the notification outbox: one email per row at most, whatever retries happen."""
+"""Turn notifications into emails: decide each once, write its email to the outbox, then send it.
+
+Deciding and composing happen in one short transaction that settles the
+notification and writes its ``OutgoingEmail``; the send comes after it, with
+no row locked (``outbox.send``), so a slow relay holds up nothing but mail.
+"""
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from turnbased.accounts.selectors import verified_email
-from turnbased.mail import compose
-from turnbased.mail.models import MailPreference, TurnEmails
+from turnbased.mail import compose, outbox
+from turnbased.mail.models import EmailKind, MailPreference, TurnEmails
 from turnbased.notifications.models import Notification, NotificationKind
+from turnbased.notifications.presence import is_present
 from turnbased.play.models import Game, GameStatus
 
-logger = logging.getLogger(__name__)
-
-# A player polling a game's page within this window is "there": their turn email waits.
-PRESENCE_WINDOW = timedelta(minutes=1)
-# Rows still unsent after this long are picked up by the sweep (a lost task, a broker outage).
+# Rows still unsettled after this long are picked up by the sweep (a lost task, a broker outage).
 SWEEP_AFTER = timedelta(minutes=1)
 
 
@@ -29,29 +29,8 @@ def preference_of(user) -> MailPreference:
     return preference
 
 
-def _presence_key(user_id: int, game_id: int) -> str:
-    return f"presence:{game_id}:{user_id}"
-
-
-def record_visit(*, user_id: int, game_id: int) -> None:
-    """Note that the user has the game open now, for ``PRESENCE_WINDOW``.
-
-    The page polls every few seconds: presence lives in the shared cache
-    (Redis), which forgets it by itself, so a poll writes nothing to the database.
-    The moment is kept too, so the window is measured by the same clock as the
-    turn emails it holds back.
-    """
-    cache.set(_presence_key(user_id, game_id), timezone.now().timestamp(), timeout=PRESENCE_WINDOW.total_seconds())
-
-
-def is_present(user_id: int, game_id: int) -> bool:
-    """Tell whether the user had the game's page open within ``PRESENCE_WINDOW``."""
-    seen_at = cache.get(_presence_key(user_id, game_id))
-    return seen_at is not None and seen_at >= (timezone.now() - PRESENCE_WINDOW).timestamp()
-
-
 def _decide(notification: Notification) -> tuple[str, str]:
-    """Return ("send", ""), ("skip", why) or ("wait", why) for one outbox row."""
+    """Return ("send", ""), ("skip", why) or ("wait", why) for one notification."""
     user, game = notification.user, notification.game
     if not user.email:
         return "skip", "no address"
@@ -109,11 +88,13 @@ def _message(notification: Notification):
     return compose.game_news_email(notification.game, notification.user, notification.kind)
 
 
-def deliver(notification_id: int) -> str:
-    """Send one outbox row unless it was settled already; return what happened.
+def settle(notification_id: int) -> tuple[str, int | None]:
+    """Decide one notification and, when it is worth an email, write that email to the outbox.
 
-    The row stays locked while the email goes out and is marked sent in the
-    same transaction, so a retried or duplicated task finds it settled.
+    One short transaction with the notification row locked: it is settled
+    (``sent_at``: its email is in the outbox; or ``skipped_at``) together with
+    the email's row, so a retried or duplicated task finds it settled. Return
+    what happened and the email's id, if one was written.
     """
     with transaction.atomic():
         notification = (
@@ -123,19 +104,42 @@ def deliver(notification_id: int) -> str:
             .first()
         )
         if notification is None:
-            return "settled"
+            return "settled", None
         decision, reason = _decide(notification)
         if decision == "wait":
-            return "waiting"
+            return "waiting", None
         if decision == "skip":
             notification.skipped_at = timezone.now()
             notification.skip_reason = reason
             notification.save(update_fields=["skipped_at", "skip_reason"])
-            return f"skipped: {reason}"
-        _message(notification).send()
+            return f"skipped: {reason}", None
+        email = outbox.put(_message(notification), kind=EmailKind.NOTIFICATION, user=notification.user,
+                           notification=notification)
         notification.sent_at = timezone.now()
         notification.save(update_fields=["sent_at"])
-    return "sent"
+    return "written", email.pk
+
+
+def deliver(notification_id: int) -> str:
+    """Settle one notification, then send its email (outside the transaction); return what happened."""
+    outcome, email_id = settle(notification_id)
+    return outcome if email_id is None else outbox.send(email_id)
+
+
+def deliver_many(notification_ids: list[int]) -> list[str]:
+    """Deliver several notifications; after one send fails the rest wait in the outbox for the sweep.
+
+    A relay that is down or stalled would fail each send after ``EMAIL_TIMEOUT``:
+    one wait is enough to know it.
+    """
+    outcomes, relay_failed = [], False
+    for notification_id in notification_ids:
+        outcome, email_id = settle(notification_id)
+        if email_id is not None:
+            outcome = "written" if relay_failed else outbox.send(email_id)
+            relay_failed = relay_failed or outcome.startswith("failed")
+        outcomes.append(outcome)
+    return outcomes
 
 
 def pending_ids(*, game_id: int | None = None, seq: int | None = None, older_than: timedelta | None = None) -> list[int]:
@@ -148,9 +152,13 @@ def pending_ids(*, game_id: int | None = None, seq: int | None = None, older_tha
 
 
 def send_digests(*, today=None) -> int:
-    """Send each digest user one email listing every game waiting for them; at most once a day."""
+    """Write each digest user one email listing every game waiting for them, at most once a day; queue them.
+
+    The day is marked in the transaction that writes the email, so a rerun
+    writes none twice; the sends are queued, each a task of its own.
+    """
     today = today or timezone.localdate()
-    sent = 0
+    written = []
     User = get_user_model()
     for user in User.objects.filter(mail_preference__turn_emails=TurnEmails.DIGEST).exclude(email=""):
         if verified_email(user) is None:
@@ -166,6 +174,7 @@ def send_digests(*, today=None) -> int:
             preference.last_digest_on = today
             preference.save(update_fields=["last_digest_on"])
             if games:
-                compose.digest_email(user, games).send()
-                sent += 1
-    return sent
+                written.append(outbox.put(compose.digest_email(user, games), kind=EmailKind.DIGEST, user=user).pk)
+    for email_id in written:
+        outbox.send_soon(email_id)
+    return len(written)

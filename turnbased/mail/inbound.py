@@ -12,7 +12,11 @@ and is never answered:
    sender's domain. Anything else is logged, counted per day and reason
    (``InboundDrop``) and dropped: answering the From of forged mail would be
    backscatter.
-2. The same message (Message-ID) delivered again is ignored.
+2. The same message (Message-ID) delivered again is ignored. The row that
+   says so, the move (or say, or resign) and the answer (an ``OutgoingEmail``)
+   are written in one transaction: after any failure none of them is left, and
+   the redelivered message is handled in full. The answer is sent once that
+   transaction has committed, from the outbox, like every email.
 3. Size and MIME structure, measured on the raw bytes (``inbound_limits``): a
    reply over the limits gets a short answer and is never parsed.
 4. The full parse, with header values kept as plain strings: the first line of
@@ -27,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email import message_from_bytes
 from email.header import decode_header, make_header
 from email.parser import BytesHeaderParser
@@ -45,8 +49,8 @@ from turnbased.accounts.selectors import verified_email
 from turnbased.chat import services as chat_services
 from turnbased.chat.models import MessageSource
 from turnbased.limits import account_refusal
-from turnbased.mail import compose, inbound_limits, sender_auth
-from turnbased.mail.models import InboundDrop, InboundDropReason, InboundEmail, InboundStatus
+from turnbased.mail import compose, inbound_limits, outbox, sender_auth
+from turnbased.mail.models import EmailKind, InboundDrop, InboundDropReason, InboundEmail, InboundStatus
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command, said_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, ReplyToken, find_reply_addresses, read_reply_address
 from turnbased.play import services
@@ -139,6 +143,9 @@ class Reply:
     token: ReplyToken
     user: AbstractBaseUser
     game: Game
+    # The duplicate-check row, and the answers written with it (sent once they are committed).
+    record: InboundEmail | None = None
+    answers: list[int] = field(default_factory=list)
 
 
 def verify(headers: Headers, verdicts: list | None = None) -> Reply:
@@ -198,14 +205,24 @@ def handle_inbound(raw: bytes, envelope_recipients: list[str] | None = None, pro
         # The address is not logged: a valid one from a wrong sender is a password.
         logger.info("dropped inbound message %s unanswered: %s", headers.message_id, drop.reason)
         return f"dropped: {drop.reason}"
-    try:
-        with transaction.atomic():
-            record = InboundEmail.objects.create(
-                message_id=headers.message_id, sender=headers.sender[:254], recipient=headers.recipient[:254],
-                subject=headers.subject,
-            )
-    except IntegrityError:
-        return "duplicate"
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                reply.record = InboundEmail.objects.create(
+                    message_id=headers.message_id, sender=headers.sender[:254], recipient=headers.recipient[:254],
+                    subject=headers.subject,
+                )
+        except IntegrityError:  # handled before; a concurrent delivery waits here until the first one commits
+            return "duplicate"
+        outcome = _handle(reply, raw, provider)
+    for email_id in reply.answers:
+        outbox.send_soon(email_id)
+    return outcome
+
+
+def _handle(reply: Reply, raw: bytes, provider: dict) -> str:
+    """Read the message, do what it asks and write the answer, inside the transaction of its duplicate-check row."""
+    record = reply.record
     refusal = provider.get("refusal") or inbound_limits.raw_refusal(raw)
     if refusal is None:
         # Within the limits the full parse takes milliseconds; a few more limits need the parsed parts.
@@ -213,7 +230,7 @@ def handle_inbound(raw: bytes, envelope_recipients: list[str] | None = None, pro
             message = message_from_bytes(raw, policy=compat32)
             refusal = inbound_limits.parsed_refusal(message)
         except Exception:  # the parser gives up on very little, but a player's garbled reply still gets an answer
-            logger.info("could not parse inbound message %s", headers.message_id, exc_info=True)
+            logger.info("could not parse inbound message %s", record.message_id, exc_info=True)
             refusal = inbound_limits.TOO_COMPLEX
     if refusal:
         status, outcome = _refuse(reply, refusal)
@@ -228,14 +245,15 @@ def handle_inbound(raw: bytes, envelope_recipients: list[str] | None = None, pro
 
 
 def _answerer(reply: Reply):
-    """Return a function that emails an answer to the player's own address, threaded under their reply."""
+    """Return a function that writes an answer to the player's own address, threaded under their reply."""
 
     def answer(heading: str, detail: str = "", *, game: Game | None = None, confirm_resign: bool = False):
-        compose.answer_email(
+        message = compose.answer_email(
             to=reply.user.email, subject=reply.headers.subject, heading=heading, detail=detail,
             original_message_id=reply.headers.message_id, game=game, user=reply.user,
             reply_to_current=confirm_resign,
-        ).send()
+        )
+        reply.answers.append(outbox.put(message, kind=EmailKind.ANSWER, user=reply.user, inbound=reply.record).pk)
 
     return answer
 

@@ -90,3 +90,55 @@ class LocalMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject} to {', '.join(self.recipients)}"
+
+
+class EmailKind(models.TextChoices):
+    NOTIFICATION = "notification", "notification"
+    ANSWER = "answer", "answer to a reply"
+    DIGEST = "digest", "daily digest"
+
+
+class OutgoingEmail(models.Model):
+    """One email to send, written in the transaction that decided it; the send itself holds no lock.
+
+    The Message-ID is fixed when the row is written, so a send repeated after a
+    crash (the relay accepted, the worker died before marking the row sent)
+    carries the same Message-ID and the receiver can drop the copy.
+    ``claimed_until`` is the lease of a send in progress, or after a failure
+    the time before which no one tries again.
+    """
+
+    message_id = models.CharField(max_length=255, unique=True)
+    kind = models.CharField(max_length=20, choices=EmailKind.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="outgoing_emails")
+    notification = models.OneToOneField("notifications.Notification", on_delete=models.CASCADE, null=True,
+                                        blank=True, related_name="email")
+    inbound = models.OneToOneField(InboundEmail, on_delete=models.CASCADE, null=True, blank=True,
+                                   related_name="answer")
+    from_email = models.CharField(max_length=254)
+    to = models.CharField(max_length=254)
+    reply_to = models.CharField(max_length=254, blank=True)
+    subject = models.CharField(max_length=255)
+    text = models.TextField()
+    html = models.TextField(blank=True)
+    # Every header but Message-ID (kept above): In-Reply-To, References, List-Unsubscribe, Auto-Submitted.
+    headers = models.JSONField(default=dict)
+    # The position's picture, shown inline in the HTML as cid:position.
+    picture = models.BinaryField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    given_up_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [
+            models.Index(fields=["created_at"], name="outgoing_email_pending",
+                         condition=models.Q(sent_at=None, given_up_at=None)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.message_id} to {self.to}"

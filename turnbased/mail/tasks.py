@@ -1,45 +1,66 @@
-"""Celery tasks for email: small, idempotent, and given ids or raw bytes, never objects."""
+"""Celery tasks for email: small, idempotent, and given ids or raw bytes, never objects.
+
+Every task here but ``process_inbound_email`` runs on the ``mail`` queue
+(``CELERY_TASK_ROUTES``), served by a worker of its own, so a slow relay delays
+only mail. The tasks that send have hard time limits below ``outbox.LEASE``: a
+send still running always holds its claim.
+"""
 
 from __future__ import annotations
 
 import base64
-import smtplib
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
-from turnbased.mail import delivery, inbound
+from turnbased.mail import delivery, inbound, outbox
 
-_SEND_ERRORS = (OSError, smtplib.SMTPException)
+# A send takes at most EMAIL_TIMEOUT per step with the relay; the soft limit ends a stuck one, the hard
+# limit a stuck worker, both long before the claim's lease runs out.
+SEND_LIMITS = {"soft_time_limit": 60, "time_limit": 90}
+# Writing a day's digests composes one email per digest user, and sends none itself.
+DIGEST_LIMITS = {"soft_time_limit": 900, "time_limit": 960}
 
 
-@shared_task(autoretry_for=_SEND_ERRORS, retry_backoff=5, retry_backoff_max=300, max_retries=8)
+@shared_task(**SEND_LIMITS)
+def send_email(email_id: int) -> str:
+    """Send one outbox row (claimed for a lease, sent with no lock held, marked sent)."""
+    return outbox.send(email_id)
+
+
+@shared_task(**SEND_LIMITS)
 def deliver_notification(notification_id: int) -> str:
     return delivery.deliver(notification_id)
 
 
-@shared_task(autoretry_for=_SEND_ERRORS, retry_backoff=5, retry_backoff_max=300, max_retries=8)
+@shared_task(**SEND_LIMITS)
 def deliver_game_notifications(game_id: int, seq: int) -> list[str]:
-    """Deliver every outbox row a new position produced."""
-    return [delivery.deliver(pk) for pk in delivery.pending_ids(game_id=game_id, seq=seq)]
+    """Deliver every notification a new position produced."""
+    return delivery.deliver_many(delivery.pending_ids(game_id=game_id, seq=seq))
 
 
-@shared_task
-def sweep_outbox() -> int:
-    """Queue every row still unsent after a minute (lost tasks, broker outages, players who left the page)."""
-    pending = delivery.pending_ids(older_than=delivery.SWEEP_AFTER)
-    for pk in pending:
+@shared_task(soft_time_limit=50, time_limit=60)
+def sweep_outbox() -> dict:
+    """Queue what is left behind: notifications unsettled after a minute (lost tasks, broker outages,
+    players who left the page), and emails whose retry time or dead sender's lease has passed."""
+    notifications = delivery.pending_ids(older_than=delivery.SWEEP_AFTER)
+    for pk in notifications:
         deliver_notification.delay(pk)
-    return len(pending)
+    emails = outbox.due_ids()
+    for pk in emails:
+        send_email.delay(pk)
+    return {"notifications": len(notifications), "emails": len(emails)}
 
 
-@shared_task
+@shared_task(**DIGEST_LIMITS)
 def send_daily_digests() -> int:
     return delivery.send_digests()
 
 
 # A reply within the limits takes milliseconds; the limits cap the time a worker can be made to spend.
-@shared_task(autoretry_for=_SEND_ERRORS, retry_backoff=5, retry_backoff_max=300, max_retries=8,
-             soft_time_limit=60, time_limit=90)
+# The handling is one transaction, so after a database error nothing of it is left and a retry does it all.
+@shared_task(autoretry_for=(OperationalError, InterfaceError, OSError), retry_backoff=5,
+             retry_backoff_max=300, max_retries=8, soft_time_limit=60, time_limit=90)
 def process_inbound_email(raw_base64: str, envelope_recipients: list[str] | None = None,
                           provider: dict | None = None) -> str:
     """Make the move a reply asks for and answer it (a redelivered message is ignored, forged mail dropped)."""

@@ -26,7 +26,7 @@ from turnbased.chat import selectors as chat_selectors
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, format_duration, table_clock_of
 from turnbased.limits import page_refusal
-from turnbased.mail.delivery import record_visit
+from turnbased.notifications.presence import record_visit
 from turnbased.play import selectors, services
 from turnbased.play.page_actions import act_on_game
 from turnbased.play.errors import GameNotFound, PlayError

@@ -62,7 +62,9 @@ def celery_worker_thread():
     # The worker thread's connection must not outlive its tasks, or the test database cannot be dropped.
     task_postrun.connect(_close_connection)
     try:
-        with start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10):
+        # One worker for both queues: the service's own and the mail queue (a worker of its own in production).
+        with start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10,
+                          queues=["celery", "mail"]):
             yield
     finally:
         task_postrun.disconnect(_close_connection)
