@@ -348,6 +348,10 @@ EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
 # Seconds the SMTP backend waits on each step with the relay (and anymail on a provider's API) before
 # the send fails and the outbox row waits for its next attempt.
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
+# How long a send holds its claim on an outbox row (longer than any sending task's hard time limit),
+# and how long an unsettled row waits before the sweep takes it up; the fault tests shorten both.
+MAIL_LEASE_SECONDS = env.int("MAIL_LEASE_SECONDS", default=300)
+MAIL_SWEEP_AFTER_SECONDS = env.float("MAIL_SWEEP_AFTER_SECONDS", default=60.0)
 MAIL_DOMAIN = env("MAIL_DOMAIN", default="turnbased.localhost")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default=f"turnbased <games@{MAIL_DOMAIN}>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

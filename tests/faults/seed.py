@@ -31,3 +31,36 @@ def moves_by_game() -> dict[str, list[str]]:
     for game_id, key in Move.objects.order_by("game_id", "seq").values_list("game_id", "idempotency_key"):
         keys.setdefault(str(game_id), []).append(key)
     return keys
+
+
+def bot_tables(count: int) -> list[int]:
+    """Open ``count`` tables of bots only (Love Letter, two random bots); their first turns go to the broker."""
+    from turnbased.play.models import Game
+
+    creator = account_create(username=f"botowner{Game.objects.count()}", email=f"botowner{Game.objects.count()}@example.com",
+                             password="a-long-enough-pass-9", email_verified=True)
+    return [services.create_game(creator=creator, engine_slug="love-letter", players=2, creator_plays=False,
+                                 bots={0: "random", 1: "random"}, seed=f"bots-{number}").pk
+            for number in range(count)]
+
+
+def play_moves(game_ids: list[int], count: int, pause: float) -> int:
+    """Play ``count`` random legal moves round the games, as their players, ``pause`` seconds apart; return how many."""
+    import random
+    import time
+
+    from turnbased.play import store
+    from turnbased.play.models import Game
+
+    rng, played = random.Random(count), 0
+    while played < count:
+        for game_id in game_ids:
+            if played == count:
+                break
+            game = Game.objects.get(pk=game_id)
+            seat = game.seats.get(index=game.to_move[0])
+            move = rng.choice(store.engine_of(game).legal_moves(game.state, seat.index))
+            services.submit_move(game_id=game_id, user=seat.user, expected_seq=game.seq, move=move)
+            played += 1
+            time.sleep(pause)
+    return played

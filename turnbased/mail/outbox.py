@@ -18,6 +18,7 @@ from smtplib import SMTPRecipientsRefused
 
 from anymail.exceptions import AnymailInvalidAddress, AnymailRecipientsRefused
 from celery import current_app
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import F, Q
 from django.utils import timezone
@@ -29,13 +30,13 @@ logger = logging.getLogger(__name__)
 
 # A claim outlives any send: it is longer than the hard time limit of every task that sends
 # (turnbased.mail.tasks), so a row is sent again only once its sender is surely dead.
-LEASE = timedelta(minutes=5)
+LEASE = timedelta(seconds=settings.MAIL_LEASE_SECONDS)
 # After a failed attempt the next waits 1, 2, 4 ... minutes, at most an hour; after this many, none.
 MAX_ATTEMPTS = 10
 FIRST_RETRY = timedelta(minutes=1)
 LONGEST_RETRY = timedelta(hours=1)
 # A row never claimed this long after it was written lost its task (a broker outage): the sweep sends it.
-SWEEP_AFTER = timedelta(minutes=1)
+SWEEP_AFTER = timedelta(seconds=settings.MAIL_SWEEP_AFTER_SECONDS)
 # The relay refused the address itself: trying again cannot help.
 _PERMANENT = (SMTPRecipientsRefused, AnymailRecipientsRefused, AnymailInvalidAddress)
 SEND_TASK = "turnbased.mail.tasks.send_email"
