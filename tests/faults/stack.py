@@ -81,17 +81,18 @@ def private_postgres(schema_from: str, scratch: Path):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def manage(database_url: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run manage.py against ``database_url`` in a process of its own."""
-    environment = {**os.environ, "DATABASE_URL": database_url}
+def manage(database_url: str, *args: str, timeout: float = 120,
+           environment: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run manage.py against ``database_url`` in a process of its own (in ``environment``, if given)."""
+    environment = {**(environment or os.environ), "DATABASE_URL": database_url}
     return subprocess.run([sys.executable, str(BASE_DIR / "manage.py"), *args], env=environment, cwd=BASE_DIR,
                           capture_output=True, text=True, timeout=timeout)
 
 
-def seed(database_url: str, function: str, *args) -> dict:
+def seed(database_url: str, function: str, *args, environment: dict[str, str] | None = None) -> dict:
     """Run ``tests.faults.seed.<function>(*args)`` against ``database_url``; return the JSON it prints."""
     code = f"import json; from tests.faults import seed; print(json.dumps(seed.{function}(*{args!r})))"
-    done = manage(database_url, "shell", "-c", code)
+    done = manage(database_url, "shell", "-c", code, environment=environment)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
