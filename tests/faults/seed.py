@@ -64,3 +64,10 @@ def play_moves(game_ids: list[int], count: int, pause: float) -> int:
             played += 1
             time.sleep(pause)
     return played
+
+
+def local_message_subjects() -> list[str]:
+    """Return the subjects of the messages the development sink kept, oldest first."""
+    from turnbased.mail.models import LocalMessage
+
+    return list(LocalMessage.objects.order_by("pk").values_list("subject", flat=True))
