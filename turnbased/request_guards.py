@@ -157,6 +157,11 @@ def _database_unavailable(request) -> HttpResponse:
     return response
 
 
+# ANYMAIL keys that configure anymail in general, not a provider.
+ANYMAIL_GENERAL_SETTINGS = {"REQUESTS_TIMEOUT", "IGNORE_UNSUPPORTED_FEATURES", "IGNORE_RECIPIENT_STATUS",
+                            "SEND_DEFAULTS", "DEBUG_API_REQUESTS"}
+
+
 def only_for_a_configured_mail_provider(view):
     """Answer 404 from a provider webhook unless ANYMAIL configures that provider.
 
@@ -165,7 +170,8 @@ def only_for_a_configured_mail_provider(view):
 
     @wraps(view)
     def webhook(request, *args, **kwargs):
-        if not settings.ANYMAIL:
+        # The settings always give anymail its request timeout; a provider is configured by anything more.
+        if not set(settings.ANYMAIL) - ANYMAIL_GENERAL_SETTINGS:
             raise Http404("No mail provider is configured.")
         # Read the body here, under the webhook's own limit (checked by RequestBodyLimitMiddleware):
         # Django's request.body would refuse anything over the 1 MiB of ordinary requests.
@@ -175,5 +181,8 @@ def only_for_a_configured_mail_provider(view):
         except ImproperlyConfigured as error:  # another provider than the one configured
             logger.warning("mail webhook %s called, but its provider is not configured: %s", request.path, error)
             raise Http404("This mail provider is not configured.") from None
+        except ValueError as error:  # a body the provider's parser cannot read (malformed JSON, say)
+            logger.info("mail webhook %s could not read its body: %s", request.path, error)
+            return HttpResponse("The body could not be read.", status=400, content_type="text/plain")
 
     return webhook

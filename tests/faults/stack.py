@@ -223,11 +223,17 @@ class Sink:
         self.controller.stop()
 
 
+# As the Procfile and compose.yaml start workers: without gossip and mingle, whose teardown crashed a worker
+# that lost its broker (celery 5.7), instead of letting it reconnect.
+WORKER_FLAGS = ["--without-gossip", "--without-mingle"]
+
+
 def celery(name: str, arguments: list[str], folder: Path):
     """Return a Process running ``celery -A turnbased <arguments>``, its output in ``folder/<name>.log``."""
     from tests.topology.stack import Process
 
-    return Process(name, [str(Path(sys.executable).parent / "celery"), "-A", "turnbased", *arguments],
+    flags = WORKER_FLAGS if arguments[:1] == ["worker"] else []
+    return Process(name, [str(Path(sys.executable).parent / "celery"), "-A", "turnbased", *arguments, *flags],
                    folder / f"{name}.log")
 
 
@@ -250,3 +256,46 @@ def wait_for(condition, what: str, timeout: float = 60, processes=()) -> None:
             process.check_running()
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.1)
+
+
+class Supervisor:
+    """Start processes again when they exit, as compose's ``restart: unless-stopped`` does; count the restarts.
+
+    A Celery 5.7 worker that loses its broker with a task in hand can exit ("Unrecoverable error" while it
+    gives the task back to a broker that is gone); in production its supervisor starts it again.
+    """
+
+    def __init__(self, environment: dict[str, str], *processes):
+        import threading
+        from collections import Counter
+
+        self.environment, self.processes = environment, processes
+        self.restarts: Counter[str] = Counter()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _watch(self) -> None:
+        while not self._stop.wait(0.2):
+            for process in self.processes:
+                if process.popen is not None and process.popen.poll() is not None and not self._stop.is_set():
+                    self.restarts[process.name] += 1
+                    process.start(self.environment)
+
+    def __enter__(self) -> "Supervisor":
+        for process in self.processes:
+            process.start(self.environment)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        import signal
+
+        self._stop.set()
+        self._thread.join(5)
+        for process in self.processes:
+            process.signal(signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.popen.wait(30)
+            except subprocess.TimeoutExpired:
+                process.signal(signal.SIGKILL)

@@ -17,6 +17,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from tests.faults.stack import WORKER_FLAGS
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from tests.serving.served import database_url_for
 from tests.topology.stack import Process
@@ -55,7 +56,7 @@ def test_two_beats_sweeping_twice_a_second_act_once_per_deadline(tmp_path):
         environment.pop("CELERY_TASK_ALWAYS_EAGER", None)
         processes = [
             Process("worker", [celery, "-A", "turnbased", "worker", "--concurrency=2", "--loglevel=info",
-                               "-Q", "celery,mail"], tmp_path / "worker.log"),
+                               "-Q", "celery,mail", *WORKER_FLAGS], tmp_path / "worker.log"),
             *(Process(f"beat{n}", [celery, "-A", "turnbased", "beat", "--loglevel=info",
                                    f"--schedule={tmp_path / f'beat{n}-schedule'}"], tmp_path / f"beat{n}.log")
               for n in range(2)),
