@@ -284,3 +284,17 @@ def test_a_mail_webhook_takes_a_message_bigger_than_a_request_but_not_without_en
         not in (400, 413, 500)
     beyond = "x" * (settings.MAIL_WEBHOOK_MAX_BODY_BYTES + 1)
     assert client.post("/anymail/postmark/inbound/", beyond, content_type="application/json", **auth).status_code == 413
+
+
+def test_a_mail_webhook_answers_400_to_a_body_its_provider_cannot_read(settings):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret", "REQUESTS_TIMEOUT": 20}
+    client = Client(raise_request_exception=False)
+    auth = {"HTTP_AUTHORIZATION": "Basic aG9vazpzZWNyZXQ="}  # hook:secret
+    answer = client.post("/anymail/postmark/inbound/", "{not json", content_type="application/json", **auth)
+    assert answer.status_code == 400
+
+
+def test_the_request_timeout_alone_configures_no_mail_provider(settings):
+    settings.ANYMAIL = {"REQUESTS_TIMEOUT": 20}
+    assert Client(raise_request_exception=False).post("/anymail/postmark/inbound/", "{}",
+                                                      content_type="application/json").status_code == 404
