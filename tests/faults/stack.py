@@ -258,6 +258,23 @@ def wait_for(condition, what: str, timeout: float = 60, processes=()) -> None:
         time.sleep(0.1)
 
 
+def stop_all(*processes) -> None:
+    """Ask each started process to stop (SIGTERM to its group), wait for all, and kill what outlives 30 s."""
+    import signal
+
+    for process in processes:
+        if process.popen is not None and process.popen.poll() is None:
+            process.signal(signal.SIGTERM)
+    for process in processes:
+        if process.popen is None:
+            continue
+        try:
+            process.popen.wait(30)
+        except subprocess.TimeoutExpired:
+            process.signal(signal.SIGKILL)
+            process.popen.wait(10)
+
+
 class Supervisor:
     """Start processes again when they exit, as compose's ``restart: unless-stopped`` does; count the restarts.
 
@@ -288,14 +305,6 @@ class Supervisor:
         return self
 
     def __exit__(self, *exc_info) -> None:
-        import signal
-
         self._stop.set()
         self._thread.join(5)
-        for process in self.processes:
-            process.signal(signal.SIGTERM)
-        for process in self.processes:
-            try:
-                process.popen.wait(30)
-            except subprocess.TimeoutExpired:
-                process.signal(signal.SIGKILL)
+        stop_all(*self.processes)

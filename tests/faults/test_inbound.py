@@ -20,7 +20,7 @@ import pytest
 from django.conf import settings
 from django.db import connection, transaction
 
-from tests.faults.stack import Broker, celery, private_postgres, seed, wait_for, worker_environment
+from tests.faults.stack import Broker, celery, private_postgres, seed, stop_all, wait_for, worker_environment
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from tests.serving.served import database_url_for
 from tests.topology.stack import Process
@@ -115,10 +115,7 @@ def test_a_reply_whose_worker_died_mid_move_is_played_and_answered_once_when_del
         wait_for(lambda: _duplicate_seen(worker), "the third delivery to be ignored", processes=[worker, mail])
     finally:
         release.set()
-        for process in (worker, mail):
-            process.signal(signal.SIGTERM)
-        for process in (worker, mail):
-            process.popen.wait(30)
+        stop_all(worker, mail)
         broker.stop()
     assert Move.objects.filter(game=game).count() == 1
     assert Move.objects.get(game=game).source == "email"
@@ -160,7 +157,6 @@ def test_the_mail_server_takes_messages_again_after_postgresql_restarts(tmp_path
                 kept(number)  # raises SMTPDataError if a thread kept its dead connection
             stored = seed(database.url, "local_message_subjects")
         finally:
-            mail.signal(signal.SIGTERM)
-            mail.popen.wait(30)
+            stop_all(mail)
             broker.stop()
     assert stored == [f"Message {number}" for number in range(9)]

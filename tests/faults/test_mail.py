@@ -28,7 +28,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import connection
 from django.utils import timezone
 
-from tests.faults.stack import Broker, Sink, Supervisor, celery, seed, wait_for, worker_environment
+from tests.faults.stack import Broker, Sink, Supervisor, celery, seed, stop_all, wait_for, worker_environment
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from tests.serving.served import database_url_for
 from turnbased.accounts.services.accounts import account_create
@@ -50,18 +50,6 @@ def _outbox_row(number: int = 0) -> OutgoingEmail:
                                      from_email=settings.DEFAULT_FROM_EMAIL, to=[f"player{number}@example.com"],
                                      headers={"Message-ID": make_msgid(domain=settings.MAIL_DOMAIN)})
     return outbox.put(message, kind=EmailKind.NOTIFICATION)
-
-
-def _stop(*processes) -> None:
-    for process in processes:
-        if process.popen is not None and process.popen.poll() is None:
-            process.signal(signal.SIGTERM)
-    for process in processes:
-        if process.popen is not None:
-            try:
-                process.popen.wait(30)
-            except subprocess.TimeoutExpired:
-                process.signal(signal.SIGKILL)
 
 
 def test_a_sender_killed_after_the_relay_accepted_sends_the_same_message_id_once_more(tmp_path):
@@ -94,7 +82,7 @@ def test_a_sender_killed_after_the_relay_accepted_sends_the_same_message_id_once
                          "the send after the lease", processes=[mailer, beat])
                 time.sleep(2)  # a few more sweeps: nothing else goes out
             finally:
-                _stop(beat, mailer)
+                stop_all(beat, mailer)
     finally:
         broker.stop()
     assert sink.received == [email.message_id, email.message_id]
@@ -216,7 +204,7 @@ def test_a_stalled_relay_delays_only_mail(tmp_path):
                          "the late turn to be played", timeout=10, processes=[worker, mailer, beat])
                 still_unsent = OutgoingEmail.objects.filter(sent_at=None).count()
             finally:
-                _stop(beat, mailer, worker)
+                stop_all(beat, mailer, worker)
     finally:
         broker.stop()
     assert still_unsent >= 4, "the relay did not stall the mail"

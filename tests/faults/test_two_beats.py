@@ -17,7 +17,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from tests.faults.stack import WORKER_FLAGS
+from tests.faults.stack import WORKER_FLAGS, stop_all
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from tests.serving.served import database_url_for
 from tests.topology.stack import Process
@@ -74,10 +74,7 @@ def test_two_beats_sweeping_twice_a_second_act_once_per_deadline(tmp_path):
             sweeps = processes[0].output().count("turnbased.clocks.tasks.sweep_clocks") // 2
             beats_sending = [process.output().count("Sending due task sweep-clocks") for process in processes[1:]]
         finally:
-            for process in processes:
-                process.signal(15)
-            for process in processes:
-                process.popen.wait(30)
+            stop_all(*processes)
     for game in games:
         assert Move.objects.filter(game=game, source="timeout").count() == 1, game.pk
     assert min(beats_sending) >= 3 and sweeps >= 6, (beats_sending, sweeps)
