@@ -192,14 +192,17 @@ def chat_panel(viewer: play_selectors.Viewer, user) -> dict:
     }
 
 
-def lobby_talk(rows: list[dict], user: AbstractBaseUser) -> dict:
-    """Add each lobby row's ``unread`` count (one query for all) and return the totals the tab title shows."""
-    counts = unread_counts(user, [row["game"].pk for row in rows])
+def lobby_talk(rows: list[dict], user: AbstractBaseUser, *, game_ids: list[int], my_turn_count: int) -> dict:
+    """Add each lobby row's ``unread`` count and return the totals the tab title shows, over all ``game_ids``.
+
+    The lobby shows a page of the user's games; the title counts every game (one query for all).
+    """
+    counts = unread_counts(user, game_ids)
     for row in rows:
         row["unread"] = counts.get(row["game"].pk, 0)
     return {
         "unread": sum(counts.values()),
-        "your_turn": sum(1 for row in rows if row["my_turn"]),
+        "your_turn": my_turn_count,
         "version": lobby_version(user),
     }
 

@@ -283,46 +283,92 @@ def last_move_lines(games: list[Game], user: AbstractBaseUser | AnonymousUser) -
     return lines
 
 
-def lobby_rows(user: AbstractBaseUser) -> list[dict]:
-    """Return the user's games with whose turn it is and the last move, games waiting for them first."""
-    rows = []
-    games = list(games_of(user))
+# The lobby shows the user's games this many at a time, the most urgent first.
+LOBBY_PAGE_GAMES = 20
+
+
+@dataclass(frozen=True)
+class LobbyPage:
+    """One page of the user's games, with what the lobby says of all of them."""
+
+    rows: list[dict]
+    number: int  # from 1
+    has_next: bool
+    game_ids: list[int]  # every game of the user, in lobby order
+    my_turn_count: int  # games in play waiting for the user, on every page
+
+
+def lobby_order(user: AbstractBaseUser) -> list[dict]:
+    """Return every game of the user as the few columns the lobby sorts by, the most urgent first.
+
+    My turn first, soonest deadline first, then in play, open, ended, aborted, the games that have
+    waited longest (mine) or moved latest (others') first. Two statements whatever the number of
+    games, reading no position and no seat but the user's own.
+    """
+    mine = list(
+        Seat.objects.filter(user=user).values_list(
+            "game_id", "index", "game__status", "game__to_move", "game__last_move_at", "game__created_at")
+    )
+    entries = [
+        {"id": game_id, "status": status, "last_at": last_move_at or created_at,
+         "my_turn": status == GameStatus.ACTIVE and seat in (to_move or [])}
+        for game_id, seat, status, to_move, last_move_at, created_at in mine
+    ]
+    # The user's deadlines in every game in play, asked even when nothing waits for them: the lobby
+    # costs the same statements whoever is to move.
+    deadlines = dict(
+        SeatClock.objects.filter(game__status=GameStatus.ACTIVE, deadline__isnull=False,
+                                 game__seats__user=user, seat=F("game__seats__index"))
+        .values_list("game_id", "deadline")
+    )
+    order = {GameStatus.ACTIVE: 1, GameStatus.OPEN: 2, GameStatus.FINISHED: 3, GameStatus.ABORTED: 4}
+    far = datetime.max.replace(tzinfo=dt_timezone.utc)
+    for entry in entries:
+        entry["deadline"] = deadlines.get(entry["id"]) if entry["my_turn"] else None
+    entries.sort(key=lambda entry: (
+        not entry["my_turn"],
+        entry["deadline"] or far,
+        order[entry["status"]],
+        entry["last_at"].timestamp() * (1 if entry["my_turn"] else -1),
+        entry["id"],
+    ))
+    return entries
+
+
+def lobby_page(user: AbstractBaseUser, number: int = 1) -> LobbyPage:
+    """Return page ``number`` of the user's games (see ``lobby_order``) with whose turn it is and the last move.
+
+    A page past the last shows the last. The statements are the same for 5 games and for 500: the
+    order is read from narrow rows, and only the page's games are read whole.
+    """
+    entries = lobby_order(user)
+    pages = max(1, -(-len(entries) // LOBBY_PAGE_GAMES))
+    number = min(max(1, number), pages)
+    shown = entries[(number - 1) * LOBBY_PAGE_GAMES:number * LOBBY_PAGE_GAMES]
+    by_id = {game.pk: game for game in _with_seats(Game.objects.filter(pk__in=[entry["id"] for entry in shown]))}
+    games = [by_id[entry["id"]] for entry in shown if entry["id"] in by_id]
     last_moves = last_move_lines(games, user)
-    for game in games:
+    rows = []
+    for entry, game in zip((entry for entry in shown if entry["id"] in by_id), games):
         seats = list(game.seats.all())
-        my_seat = seat_of(game, user)
         names = {s.index: s.display_name for s in seats}
         rows.append({
             "game": game,
             # Bots by their kind ("Basic bot"), as the archive and the end screen name them.
             "players": [seat_label(s).name for s in sorted(seats, key=lambda s: s.index)],
-            "my_turn": game.status == GameStatus.ACTIVE and my_seat in game.to_move,
+            "my_turn": entry["my_turn"],
             "to_move": [names.get(i, f"seat {i}") for i in game.to_move] if game.status == GameStatus.ACTIVE else [],
             "last_move": last_moves.get(game.pk),
             "free_seats": game.seat_count - len(seats) if game.status == GameStatus.OPEN else 0,
+            "deadline": entry["deadline"],
         })
-    # Asked of every game in play, not only those waiting for the user: the lobby costs the same
-    # statements whoever is to move.
-    deadlines = dict(
-        SeatClock.objects.filter(game__in=[row["game"] for row in rows if row["game"].status == GameStatus.ACTIVE],
-                                 deadline__isnull=False,
-                                 game__seats__user=user, seat=F("game__seats__index"))
-        .values_list("game_id", "deadline")
-    )
-    for row in rows:
-        row["deadline"] = deadlines.get(row["game"].pk) if row["my_turn"] else None
-    order = {GameStatus.ACTIVE: 1, GameStatus.OPEN: 2, GameStatus.FINISHED: 3, GameStatus.ABORTED: 4}
-    far = datetime.max.replace(tzinfo=dt_timezone.utc)
-    # Urgency: my turn first, soonest deadline first, then the games that have waited longest.
-    rows.sort(key=lambda row: (
-        not row["my_turn"],
-        row["deadline"] or far,
-        order[row["game"].status],
-        (row["game"].last_move_at or row["game"].created_at).timestamp() * (1 if row["my_turn"] else -1),
-    ))
-    return rows
+    return LobbyPage(rows=rows, number=number, has_next=number < pages, game_ids=[entry["id"] for entry in entries],
+                     my_turn_count=sum(1 for entry in entries if entry["my_turn"]))
 
 
+def lobby_rows(user: AbstractBaseUser) -> list[dict]:
+    """Return the first page of the user's games (see ``lobby_page``)."""
+    return lobby_page(user).rows
 
 
 def turns_waiting(user: AbstractBaseUser) -> list[dict]:

@@ -47,6 +47,11 @@ def _viewer_or_404(game_id: int, request, invite_code: str | None = None) -> sel
         raise Http404("No such game.") from None
 
 
+def _page_number(raw: str | None) -> int:
+    """Return the page a ``?page=`` asks for: 1 for anything but a positive whole number."""
+    return int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) < 7 and int(raw) > 0 else 1
+
+
 @require_GET
 def lobby(request):
     context = {
@@ -54,8 +59,10 @@ def lobby(request):
         "engines": engines().values(),
     }
     if request.user.is_authenticated:
-        context["rows"] = selectors.lobby_rows(request.user)
-        context["talk"] = chat_selectors.lobby_talk(context["rows"], request.user)  # issue 12, table talk
+        page = selectors.lobby_page(request.user, _page_number(request.GET.get("page")))
+        context["rows"], context["page"] = page.rows, page
+        context["talk"] = chat_selectors.lobby_talk(  # issue 12, table talk
+            page.rows, request.user, game_ids=page.game_ids, my_turn_count=page.my_turn_count)
     return render(request, "play/lobby.html", context)
 
 
@@ -404,8 +411,8 @@ def game_invite(request, game_id: int, invite_code: str):
 @require_GET
 def next_game(request):
     """Open the game that waits for the user most urgently (soonest deadline, then longest waiting)."""
-    waiting = [row for row in selectors.lobby_rows(request.user) if row["my_turn"]]
+    waiting = [entry for entry in selectors.lobby_order(request.user) if entry["my_turn"]]
     if not waiting:
         messages.info(request, "No game is waiting for you.")
         return redirect("lobby")
-    return redirect("game-detail", waiting[0]["game"].pk)
+    return redirect("game-detail", waiting[0]["id"])
