@@ -13,21 +13,26 @@ import inspect
 import json
 import types
 import typing
+from collections.abc import Iterator
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 import httpx
 import pytest
 from django.urls import path
 from drf_spectacular.generators import SchemaGenerator
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
+from turnbased_client import StreamEvent
 from turnbased_client import client as client_module
 from turnbased_client.client import NOT_OPERATIONS, Client
 from turnbased_client.core import UNSET, Operation, Unset, operation, operations
 
 METHODS = ("get", "put", "post", "patch", "delete")
+# A list method walks every page itself (Client.iter_results follows ``next``): it takes no cursor.
+PAGE_PARAMETERS = {"cursor"}
 SCALARS = {"integer": int, "number": float, "boolean": bool, "string": str}
 
 
@@ -55,6 +60,7 @@ def schema_operations(schema: dict) -> dict[str, dict]:
                 "conditional": any(p["in"] == "header" and p["name"] == "If-None-Match" for p in parameters),
                 "body": resolve(schema, body) if body else None,
                 "answer": answer_schema(answers),
+                "streams": any("text/event-stream" in answer.get("content", {}) for answer in answers.values()),
             }
     return found
 
@@ -159,7 +165,8 @@ def method_problems(schema: dict, served: dict, op: Operation, method, name: str
     if set(op.path_parameters) != served["path_parameters"] or not set(op.path_parameters) <= set(positional):
         problems.append(f"{where}: path parameters {sorted(served['path_parameters'])} served, "
                         f"{list(op.path_parameters)} declared, {positional} taken")
-    if set(op.query) != set(served["query"]):
+    served_query = set(served["query"]) - (PAGE_PARAMETERS if op.listed is not None else set())
+    if set(op.query) != served_query:
         problems.append(f"{where}: query {sorted(served['query'])} served, {sorted(op.query)} in the client")
     body_fields = set((served["body"] or {}).get("properties", {}))
     if set(op.body) != body_fields:
@@ -170,6 +177,9 @@ def method_problems(schema: dict, served: dict, op: Operation, method, name: str
         problems.append(f"{where}: If-None-Match is {served['conditional']} served, {op.conditional} in the client")
     hints = get_type_hints(method)
     returned = hints["return"]
+    if served["streams"]:  # Server-Sent Events: the method yields them
+        return problems + ([] if get_origin(returned) is Iterator else [
+            f"{where}: an event stream served, returns {returned}"])
     if served["answer"] is None:
         return problems + ([] if returned is type(None) else [f"{where}: no body served, returns {returned}"])
     if op.listed is not None:
@@ -219,6 +229,8 @@ def test_each_method_sends_the_request_it_declares(operation_id):
 
     def answer(request: httpx.Request) -> httpx.Response:
         seen.append(request)
+        if request.headers.get("Accept") == "text/event-stream":
+            return httpx.Response(200, text="data: {}\n\n")
         if request.method in ("DELETE",) or op.operation_id in ("games_leave", "absences_end",
                                                                  "games_invitations_decline"):
             return httpx.Response(204)
@@ -226,7 +238,9 @@ def test_each_method_sends_the_request_it_declares(operation_id):
 
     api = Client("http://testserver", token="key", transport=httpx.MockTransport(answer))
     positional, keywords = sample_arguments(getattr(Client, name), op)
-    getattr(api, name)(*positional, **keywords)
+    answered = getattr(api, name)(*positional, **keywords)
+    if isinstance(answered, Iterator):
+        next(answered)  # a stream sends its request when the first event is asked for
     (request,) = seen
     filled = op.path.format(**{parameter: value for parameter, value in zip(op.path_parameters, positional)})
     assert (request.method, request.url.path) == (op.method, filled)
@@ -283,3 +297,51 @@ def test_a_field_of_a_changed_type_or_nullability_is_caught(schema):
     assert type_problems(schema, nullable, int, "n") == ["n: nullable is True in the schema, False in the client"]
     assert type_problems(schema, {"type": "string", "enum": ["open", "shut"]}, client_module.Visibility, "e")
     assert UNSET is Unset.UNSET
+
+
+class PagedTokensApi(APIView):
+    @extend_schema(operation_id="tokens_list", parameters=[OpenApiParameter("cursor", str)],
+                   responses={200: serializers.ListSerializer(child=serializers.CharField())})
+    def get(self, request):
+        raise NotImplementedError
+
+    @extend_schema(operation_id="tokens_create", parameters=[OpenApiParameter("cursor", str)],
+                   request=None, responses={201: None})
+    def post(self, request):
+        raise NotImplementedError
+
+
+class StreamApi(APIView):
+    @extend_schema(operation_id="stream_retrieve", responses={(200, "text/event-stream"): OpenApiTypes.STR})
+    def get(self, request):
+        raise NotImplementedError
+
+
+def generated(*routes) -> dict:
+    return json.loads(json.dumps(SchemaGenerator(patterns=list(routes)).get_schema(public=True), default=str))
+
+
+def test_a_list_method_need_not_take_the_cursor_it_follows_but_any_other_method_must():
+    problems = drift(generated(path("api/tokens/", PagedTokensApi.as_view())), Client)
+    assert not [line for line in problems if line.startswith("tokens (") and "query" in line]
+    assert "create_token (tokens_create): query ['cursor'] served, [] in the client" in problems
+
+
+def test_an_event_stream_is_a_method_that_yields_events():
+    schema = generated(path("api/stream/", StreamApi.as_view()))
+    assert "stream_retrieve (GET /api/stream/): no client method" in drift(schema, Client)
+
+    class Streaming(Client):
+        @operation("stream_retrieve", "GET", "/api/stream/")
+        def stream_events(self, last_event_id: str | None = None) -> Iterator[StreamEvent]:
+            return super().stream_events(last_event_id)
+
+    assert not [line for line in drift(schema, Streaming) if "stream" in line]
+    seen = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, text="data: {}\n\n")
+
+    assert next(Streaming("http://t.test", transport=httpx.MockTransport(answer)).stream_events()).data == {}
+    assert seen[0].url.path == "/api/stream/"
