@@ -7,7 +7,7 @@ import json
 import httpx
 import pytest
 
-from turnbased_client import ApiError, Client, ConnectionFailed
+from turnbased_client import ApiError, Client, ConnectionFailed, TurnbasedError
 from turnbased_client.core import site_root
 
 
@@ -121,7 +121,7 @@ def test_a_list_answer_may_be_a_list_a_list_under_its_key_or_cursor_pages_follow
 
 def test_a_page_link_to_another_site_is_not_followed_with_the_token():
     api, seen = client_answering(httpx.Response(200, json={"next": "http://evil.test/steal", "results": []}))
-    with pytest.raises(ApiError, match="off this site"):
+    with pytest.raises(TurnbasedError, match="off this site"):
         api.tokens()
     assert len(seen) == 1
 

@@ -91,6 +91,9 @@ def test_a_server_without_the_stream_and_a_bad_token_raise_instead_of_retrying()
         assert raised.value.status == status and len(seen) == 1
 
 
-def test_without_reconnect_the_events_end_with_the_connection():
+def test_without_reconnect_the_events_end_with_the_connection_and_a_busy_server_raises():
     api, seen = streaming_client("data: 1\n\n", sleeps=[])
     assert [event.data for event in api.stream_events(reconnect=False)] == [1] and len(seen) == 1
+    api, seen = streaming_client(httpx.Response(503, json={"detail": "busy"}), sleeps=[])
+    with pytest.raises(ApiError):
+        next(api.stream_events(reconnect=False))

@@ -21,7 +21,7 @@ from urllib.parse import quote, urljoin, urlsplit
 import httpx
 
 from turnbased_client import __version__
-from turnbased_client.errors import ApiError, ConnectionFailed
+from turnbased_client.errors import ApiError, ConnectionFailed, TurnbasedError
 
 
 class Unset(enum.Enum):
@@ -219,7 +219,7 @@ class ApiCore:
         absolute = urljoin(self.base_url + "/", link)
         mine, theirs = urlsplit(self.base_url), urlsplit(absolute)
         if (theirs.scheme, theirs.netloc) != (mine.scheme, mine.netloc):
-            raise ApiError(0, f"A page link leads off this site: {link}")
+            raise TurnbasedError(f"A page link leads off this site: {link}")
         return absolute
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 
+from turnbased_client.core import retry_after
 from turnbased_client.errors import ApiError
 
 STREAM_PATH = "/api/stream/"
@@ -93,15 +94,14 @@ def read_stream(http: httpx.Client, *, last_event_id: str | None = None, reconne
         headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
         if state.last_event_id is not None:
             headers["Last-Event-ID"] = state.last_event_id
-        wait: float | None = None
+        refused: ApiError | None = None
         try:
             with http.stream("GET", path, headers=headers, timeout=STREAM_TIMEOUT) as response:
                 if response.status_code >= 400:
                     response.read()
-                    error = _error_of(response)
-                    if response.status_code not in PASSING_STATUSES:
-                        raise error
-                    wait = error.retry_after
+                    refused = _error_of(response)
+                    if response.status_code not in PASSING_STATUSES or not reconnect:
+                        raise refused
                 else:
                     for event in parse_event_stream(response.iter_lines(), state):
                         failures = 0
@@ -114,7 +114,7 @@ def read_stream(http: httpx.Client, *, last_event_id: str | None = None, reconne
         delay = state.retry_seconds if state.retry_seconds is not None else FIRST_DELAY
         # Back off while connecting fails again and again, with jitter so clients do not return in step.
         delay = min(MAX_DELAY, delay * 2 ** min(failures - 1, 6)) * random.uniform(0.8, 1.2)
-        sleep(max(delay, wait or 0.0))
+        sleep(max(delay, (refused.retry_after if refused else None) or 0.0))
 
 
 def _error_of(response: httpx.Response) -> ApiError:
@@ -122,7 +122,5 @@ def _error_of(response: httpx.Response) -> ApiError:
         body: Any = response.json()
     except ValueError:
         body = response.text
-    seconds = response.headers.get("Retry-After", "")
     return ApiError.from_answer(response.status_code, body, reason=response.reason_phrase,
-                                retry_after=float(seconds) if seconds.isdigit() else None,
-                                method="GET", url=str(response.request.url))
+                                retry_after=retry_after(response), method="GET", url=str(response.request.url))
