@@ -193,3 +193,22 @@ def test_the_replay_steps_through_the_game_and_needs_no_reveal_of_its_own(slug, 
         assert client.get(f"/games/{game.pk}/replay/?seq={seq}").status_code == 200
         view = client.get(f"/api/games/{game.pk}/positions/{seq}/").json()["view"]
         assert view == engine.view(positions.state_at(game, seq)[0], None)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_api_draws_the_position_in_text_and_a_listed_move_plays(slug, alice, bob, api_client_for):
+    """GET /api/games/{id}/text/ (what the terminal player shows): each viewer's own view drawn, the mover's moves."""
+    game = two_player_table(slug, alice, bob)
+    players = users_by_seat(game, alice, bob)
+    engine = engines()[slug]
+    mover = game.to_move[0]
+    for seat, user in players.items():
+        answer = api_client_for(user).get(f"/api/games/{game.pk}/text/").json()
+        assert answer["position"] == engine.view_text(engine.view(game.state, seat)) != ""
+        assert (answer["move_count"] > 0) == (seat == mover) == bool(answer["moves"])
+    watched = Client().get(f"/api/games/{game.pk}/text/").json()
+    assert watched["position"] == engine.view_text(engine.view(game.state, None)) and watched["moves"] == []
+    api = api_client_for(players[mover])
+    first = api.get(f"/api/games/{game.pk}/legal-moves/").json()["moves"][0]["text"]
+    played = api.post(f"/api/games/{game.pk}/moves/", {"text": first, "expected_seq": game.seq}, format="json")
+    assert played.status_code == 201, played.json()

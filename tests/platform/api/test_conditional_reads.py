@@ -9,7 +9,8 @@ from turnbased.play import services
 
 pytestmark = pytest.mark.django_db
 
-READS = ["/api/games/{id}/", "/api/games/{id}/legal-moves/", "/api/games/{id}/history/?since=0"]
+READS = ["/api/games/{id}/", "/api/games/{id}/legal-moves/", "/api/games/{id}/history/?since=0",
+         "/api/games/{id}/text/"]
 
 
 @pytest.mark.parametrize("path", READS)

@@ -81,7 +81,7 @@ CASES = [
     *[Bad(f"stranger: API {method} {path or 'detail'}", method, f"/api/games/{{private}}/{path}", 404, who="carol",
           body=body, says="No such game")
       for method, path, body in (
-          ("GET", "", None), ("GET", "legal-moves/", None), ("GET", "history/", None),
+          ("GET", "", None), ("GET", "legal-moves/", None), ("GET", "history/", None), ("GET", "text/", None),
           ("GET", "?invite=wrong", None), ("POST", "join/", {}), ("POST", "join/", {"invite_code": "wrong"}),
           ("POST", "start/", None), ("POST", "leave/", None), ("POST", "abort/", None), ("POST", "resign/", None),
           ("POST", "moves/", {"move": {"card": "handmaid"}, "expected_seq": 0}),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from turnbased.play.api import invitations, records, turns, views
+from turnbased.play.api import invitations, records, text, turns, views
 
 urlpatterns = [
     path("game-types/", views.GameTypesApi.as_view(), name="api-game-types"),
@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:game_id>/legal-moves/", views.LegalMovesApi.as_view(), name="api-legal-moves"),
     path("games/<int:game_id>/moves/", views.MoveSubmitApi.as_view(), name="api-moves"),
     path("games/<int:game_id>/history/", views.HistoryApi.as_view(), name="api-history"),
+    path("games/<int:game_id>/text/", text.PositionTextApi.as_view(), name="api-game-text"),
     path("games/<int:game_id>/record/", records.GameRecordApi.as_view(), name="api-game-record"),
     path("games/<int:game_id>/verify/", records.GameVerifyApi.as_view(), name="api-game-verify"),
     path("games/<int:game_id>/positions/<int:seq>/", views.PositionApi.as_view(), name="api-position"),

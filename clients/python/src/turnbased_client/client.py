@@ -1,0 +1,286 @@
+"""``Client``: every operation of the turnbased REST API (version 1) as a typed method.
+
+    from turnbased_client import Client
+
+    with Client("https://turnbased.example", token="...") as api:
+        for turn in api.turns():
+            moves = api.legal_moves(turn["game"])
+            api.submit_move(turn["game"], expected_seq=moves["seq"], text=moves["moves"][0]["text"])
+
+Each method calls one operation of ``/api/schema/`` (its ``@operation`` mark names it) and returns
+the answer's JSON, typed by ``turnbased_client.types``. An answer of 4xx or 5xx raises ``ApiError``
+(``status``, ``detail``); a server that cannot be reached raises ``ConnectionFailed``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from turnbased_client import stream
+from turnbased_client.core import UNSET, ApiCore, Unset, operation
+from turnbased_client.types import (
+    Absence, Absences, AccountCreated, Archive, ChatMessage, ChatMessageList, Game, GameList, GameType, History,
+    Invitation, Leaderboard, LegalMoves, MovePlayed, MyInvitation, NewToken, Player, Position, PositionText, Profile,
+    Record, RecentOpponent, Rematch, TimeControlRequest, Token, Turn, Verification, Visibility,
+)
+
+# Public methods that are not one operation of the schema, and why.
+NOT_OPERATIONS = {
+    "close": "closes the connections",
+    "iter_results": "follows the next links of a list answer",
+    "stream_events": "GET /api/stream/: Server-Sent Events, read as a stream (see turnbased_client.stream)",
+}
+
+
+class Client(ApiCore):
+    """The turnbased API: ``Client(base_url, token)``; ``token`` may be left out to sign up or get one."""
+
+    # -- accounts and tokens -------------------------------------------------------------------
+    @operation("account_create", "POST", "/api/accounts/", body=("username", "email", "password"))
+    def create_account(self, username: str, email: str, password: str) -> AccountCreated:
+        """Sign up; no token until the link emailed to the address is followed."""
+        return self._call("account_create", body={"username": username, "email": email, "password": password})
+
+    @operation("auth_token_create", "POST", "/api/auth/token/",
+               body=("username", "password", "name", "expires_in_days"))
+    def obtain_token(self, username: str, password: str, *, name: str | Unset = UNSET,
+                     expires_in_days: int | None | Unset = UNSET) -> NewToken:
+        """Log in with a username (or email address) and password: a new named token, its key in ``token``."""
+        return self._call("auth_token_create", body={"username": username, "password": password, "name": name,
+                                                     "expires_in_days": expires_in_days})
+
+    @operation("tokens_list", "GET", "/api/tokens/", listed="")
+    def tokens(self) -> list[Token]:
+        """My tokens (never their keys); ``current`` marks the one this client sends."""
+        return self._call("tokens_list")
+
+    @operation("tokens_create", "POST", "/api/tokens/", body=("name", "expires_in_days"))
+    def create_token(self, name: str, *, expires_in_days: int | None | Unset = UNSET) -> NewToken:
+        """Make another token (``expires_in_days=None``: never expires); its key is shown only this once."""
+        return self._call("tokens_create", body={"name": name, "expires_in_days": expires_in_days})
+
+    @operation("tokens_revoke", "DELETE", "/api/tokens/{token_id}/")
+    def revoke_token(self, token_id: int) -> None:
+        """Revoke a token: the next request with it answers 401."""
+        return self._call("tokens_revoke", {"token_id": token_id})
+
+    @operation("me_retrieve", "GET", "/api/me/")
+    def me(self) -> Profile:
+        """My time zone and reminder lead time."""
+        return self._call("me_retrieve")
+
+    @operation("me_partial_update", "PATCH", "/api/me/", body=("time_zone", "reminder_lead_hours"))
+    def update_me(self, *, time_zone: str | Unset = UNSET, reminder_lead_hours: int | Unset = UNSET) -> Profile:
+        """Change my time zone (an IANA name) or reminder lead time (hours, 0: none)."""
+        return self._call("me_partial_update", body={"time_zone": time_zone,
+                                                     "reminder_lead_hours": reminder_lead_hours})
+
+    @operation("absences_list", "GET", "/api/absences/")
+    def absences(self) -> Absences:
+        """My current and coming absences, and the year's allowance."""
+        return self._call("absences_list")
+
+    @operation("absences_create", "POST", "/api/absences/", body=("starts_on", "ends_on"))
+    def declare_absence(self, starts_on: str, ends_on: str) -> Absence:
+        """Declare days away (ISO dates in my time zone, within one year): my clocks stop."""
+        return self._call("absences_create", body={"starts_on": starts_on, "ends_on": ends_on})
+
+    @operation("absences_end", "POST", "/api/absences/end/")
+    def end_absence(self) -> None:
+        """I am back: end my current absence now."""
+        return self._call("absences_end")
+
+    @operation("absences_destroy", "DELETE", "/api/absences/{absence_id}/")
+    def withdraw_absence(self, absence_id: int) -> None:
+        """Withdraw an absence that has not started."""
+        return self._call("absences_destroy", {"absence_id": absence_id})
+
+    # -- games ---------------------------------------------------------------------------------
+    @operation("game_types_list", "GET", "/api/game-types/", listed="")
+    def game_types(self) -> list[GameType]:
+        """The games offered: player counts, options, bots, notation and static assets."""
+        return self._call("game_types_list")
+
+    @operation("games_list", "GET", "/api/games/")
+    def games(self) -> GameList:
+        """My games (``mine``: in play first, then open, then ended) and public tables taking players (``open``)."""
+        return self._call("games_list")
+
+    @operation("games_create", "POST", "/api/games/",
+               body=("game", "players", "options", "visibility", "bots", "play", "time_control"))
+    def create_game(self, game: str, *, players: int | Unset = UNSET, options: Mapping[str, Any] | Unset = UNSET,
+                    visibility: Visibility | Unset = UNSET,
+                    bots: Mapping[int, str] | Mapping[str, str] | Unset = UNSET,
+                    play: bool | Unset = UNSET, time_control: TimeControlRequest | Unset = UNSET) -> Game:
+        """Create a table of ``game`` (an engine slug), me in seat 0 unless ``play=False``, bots by seat."""
+        seated_bots = UNSET if isinstance(bots, Unset) else {str(seat): name for seat, name in bots.items()}
+        return self._call("games_create", body={
+            "game": game, "players": players, "options": options, "visibility": visibility, "bots": seated_bots,
+            "play": play, "time_control": time_control})
+
+    @operation("games_retrieve", "GET", "/api/games/{game_id}/", query=("invite",), conditional=True)
+    def game(self, game_id: int, *, invite: str | Unset = UNSET) -> Game:
+        """One game as I may see it: seats, whose turn, my private ``view``, the result (ETag-cached)."""
+        return self._call("games_retrieve", {"game_id": game_id}, query={"invite": invite})
+
+    @operation("games_text", "GET", "/api/games/{game_id}/text/", conditional=True)
+    def position_text(self, game_id: int) -> PositionText:
+        """The position drawn in plain text as I may see it, and my legal moves in the notation (ETag-cached)."""
+        return self._call("games_text", {"game_id": game_id})
+
+    @operation("games_join", "POST", "/api/games/{game_id}/join/", body=("invite_code",))
+    def join(self, game_id: int, *, invite_code: str | Unset = UNSET) -> Game:
+        """Take a free seat (a private table needs its invite code unless I was invited by name)."""
+        return self._call("games_join", {"game_id": game_id}, body={"invite_code": invite_code})
+
+    @operation("games_start", "POST", "/api/games/{game_id}/start/")
+    def start(self, game_id: int) -> Game:
+        """Start my table early with the players seated."""
+        return self._call("games_start", {"game_id": game_id})
+
+    @operation("games_leave", "POST", "/api/games/{game_id}/leave/")
+    def leave(self, game_id: int) -> None:
+        """Give up my seat at a table that has not started."""
+        return self._call("games_leave", {"game_id": game_id})
+
+    @operation("games_abort", "POST", "/api/games/{game_id}/abort/")
+    def abort(self, game_id: int) -> Game:
+        """Cancel my table before it starts."""
+        return self._call("games_abort", {"game_id": game_id})
+
+    @operation("games_resign", "POST", "/api/games/{game_id}/resign/")
+    def resign(self, game_id: int) -> Game:
+        """Leave a game in play for good."""
+        return self._call("games_resign", {"game_id": game_id})
+
+    # -- moves ---------------------------------------------------------------------------------
+    @operation("me_turns", "GET", "/api/me/turns/", listed="turns")
+    def turns(self) -> list[Turn]:
+        """The games waiting for my move, the longest waiting first (``seq`` is the ``expected_seq`` to send)."""
+        return self._call("me_turns")
+
+    @operation("legal_moves_list", "GET", "/api/games/{game_id}/legal-moves/", conditional=True)
+    def legal_moves(self, game_id: int) -> LegalMoves:
+        """My legal moves now, each as the game's JSON and in the text notation (ETag-cached)."""
+        return self._call("legal_moves_list", {"game_id": game_id})
+
+    @operation("moves_create", "POST", "/api/games/{game_id}/moves/",
+               body=("move", "text", "expected_seq", "idempotency_key"))
+    def submit_move(self, game_id: int, *, expected_seq: int, move: Mapping[str, Any] | Unset = UNSET,
+                    text: str | Unset = UNSET, idempotency_key: str | Unset = UNSET) -> MovePlayed:
+        """Play ``move`` (JSON, as legal-moves lists it) or ``text`` (the notation) at position ``expected_seq``.
+
+        Without an ``idempotency_key`` one is made up, so sending the same call again after a timeout plays
+        nothing twice: pass your own to retry across runs. A stale ``expected_seq`` raises ``ApiError`` 409
+        whose ``current_seq`` and ``body["game"]`` hold the position now.
+        """
+        key = idempotency_key if not isinstance(idempotency_key, Unset) else uuid.uuid4().hex
+        return self._call("moves_create", {"game_id": game_id}, body={
+            "move": move, "text": text, "expected_seq": expected_seq, "idempotency_key": key})
+
+    @operation("history_list", "GET", "/api/games/{game_id}/history/", query=("since",), conditional=True)
+    def history(self, game_id: int, *, since: int | Unset = UNSET) -> History:
+        """The events I may see after position ``since``, each described for me (ETag-cached)."""
+        return self._call("history_list", {"game_id": game_id}, query={"since": since})
+
+    @operation("positions_retrieve", "GET", "/api/games/{game_id}/positions/{seq}/")
+    def position(self, game_id: int, seq: int) -> Position:
+        """The replay: the game at position ``seq`` as I may see it, and what that move did."""
+        return self._call("positions_retrieve", {"game_id": game_id, "seq": seq})
+
+    @operation("games_record", "GET", "/api/games/{game_id}/record/")
+    def record(self, game_id: int) -> Record:
+        """The game's record (complete once it is over)."""
+        return self._call("games_record", {"game_id": game_id})
+
+    @operation("games_verify", "GET", "/api/games/{game_id}/verify/")
+    def verify(self, game_id: int) -> Verification:
+        """The server's check of a finished game's record against its committed seed."""
+        return self._call("games_verify", {"game_id": game_id})
+
+    # -- invitations ---------------------------------------------------------------------------
+    @operation("games_invitations_list", "GET", "/api/games/{game_id}/invitations/", listed="")
+    def game_invitations(self, game_id: int) -> list[Invitation]:
+        """The invitations to one of my tables."""
+        return self._call("games_invitations_list", {"game_id": game_id})
+
+    @operation("games_invitations_create", "POST", "/api/games/{game_id}/invitations/", body=("username",))
+    def invite(self, game_id: int, username: str) -> Invitation:
+        """Invite a person by username to my table."""
+        return self._call("games_invitations_create", {"game_id": game_id}, body={"username": username})
+
+    @operation("games_invitations_decline", "POST", "/api/games/{game_id}/invitations/decline/")
+    def decline_invitation(self, game_id: int) -> None:
+        """Decline my invitation to a table."""
+        return self._call("games_invitations_decline", {"game_id": game_id})
+
+    @operation("invitations_list", "GET", "/api/invitations/", listed="")
+    def my_invitations(self) -> list[MyInvitation]:
+        """The tables I am invited to."""
+        return self._call("invitations_list")
+
+    @operation("invitations_people", "GET", "/api/invitations/people/", listed="")
+    def people_i_played_with(self) -> list[RecentOpponent]:
+        """The people I played with, the latest first: whom I may invite by name."""
+        return self._call("invitations_people")
+
+    # -- table talk ----------------------------------------------------------------------------
+    @operation("messages_list", "GET", "/api/games/{game_id}/messages/", query=("after", "limit"))
+    def messages(self, game_id: int, *, after: int | Unset = UNSET, limit: int | Unset = UNSET) -> ChatMessageList:
+        """The table talk I may read, oldest first, after message id ``after``; ``more`` says to ask again."""
+        return self._call("messages_list", {"game_id": game_id}, query={"after": after, "limit": limit})
+
+    @operation("messages_create", "POST", "/api/games/{game_id}/messages/", body=("text",))
+    def send_message(self, game_id: int, text: str) -> ChatMessage:
+        """Say something at the table (players only, 1 to 500 characters)."""
+        return self._call("messages_create", {"game_id": game_id}, body={"text": text})
+
+    # -- after the game ------------------------------------------------------------------------
+    @operation("rematch_retrieve", "GET", "/api/games/{game_id}/rematch/")
+    def rematch(self, game_id: int) -> Rematch:
+        """The rematch of a finished game, if one was proposed."""
+        return self._call("rematch_retrieve", {"game_id": game_id})
+
+    @operation("rematch_create", "POST", "/api/games/{game_id}/rematch/")
+    def propose_rematch(self, game_id: int) -> Rematch:
+        """Propose a rematch of a finished game (or get the one proposed)."""
+        return self._call("rematch_create", {"game_id": game_id})
+
+    @operation("rematch_accept", "POST", "/api/games/{game_id}/rematch/accept/")
+    def accept_rematch(self, game_id: int) -> Rematch:
+        """Accept the rematch: take my seat at its table."""
+        return self._call("rematch_accept", {"game_id": game_id})
+
+    @operation("rematch_decline", "POST", "/api/games/{game_id}/rematch/decline/")
+    def decline_rematch(self, game_id: int) -> Rematch:
+        """Decline the rematch."""
+        return self._call("rematch_decline", {"game_id": game_id})
+
+    # -- ratings and players -------------------------------------------------------------------
+    @operation("ratings_list", "GET", "/api/ratings/", query=("game", "players", "page"))
+    def ratings(self, game: str, *, players: int | Unset = UNSET, page: int | Unset = UNSET) -> Leaderboard:
+        """A page of the leaderboard of ``game`` at a player count (``iter_results`` walks every page)."""
+        return self._call("ratings_list", query={"game": game, "players": players, "page": page})
+
+    @operation("players_retrieve", "GET", "/api/players/{username}/")
+    def player(self, username: str) -> Player:
+        """A player's ratings, finished games and reliability."""
+        return self._call("players_retrieve", {"username": username})
+
+    @operation("players_games_list", "GET", "/api/players/{username}/games/", query=("game", "opponent", "page"))
+    def player_games(self, username: str, *, game: str | Unset = UNSET, opponent: str | Unset = UNSET,
+                     page: int | Unset = UNSET) -> Archive:
+        """A page of a player's finished games I may see (``iter_results`` walks every page)."""
+        return self._call("players_games_list", {"username": username},
+                          query={"game": game, "opponent": opponent, "page": page})
+
+    # -- the event stream ----------------------------------------------------------------------
+    def stream_events(self, last_event_id: str | None = None, *, reconnect: bool = True) -> Iterator[stream.StreamEvent]:
+        """Yield my events as they happen from ``GET /api/stream/``, resuming after ``last_event_id``.
+
+        A dropped connection is opened again with the last event's id, so no event is missed.
+        Raises ``ApiError`` (404 on a server without the stream, 401 for a bad token).
+        """
+        return stream.read_stream(self.http, last_event_id=last_event_id, reconnect=reconnect, sleep=self._sleep)

@@ -1,0 +1,421 @@
+"""The shapes the API answers with, as TypedDicts: the JSON itself, typed for editors and type checkers.
+
+Each class is one component of the OpenAPI schema (``/api/schema/``) under the same name, and
+tests/clients/test_schema_drift.py checks every field, its type and whether it is always present
+against the schema the server generates. A game's own JSON (``view``, ``result``, a move, an
+event's ``data``) is a free-form ``dict``: ``GET /api/game-types/`` says what each game sends.
+"""
+
+# No "from __future__ import annotations": TypedDict reads NotRequired only from evaluated annotations.
+from typing import Any, Literal, NotRequired, TypedDict
+
+GameStatus = Literal["open", "active", "finished", "aborted"]
+Visibility = Literal["public", "private"]
+ClockKind = Literal["none", "per_move", "bank"]
+ExpiryPolicy = Literal["bot_turn", "remove"]
+EndingHow = Literal["played_out", "resignation", "timeout"]
+InvitationStatus = Literal["pending", "declined", "seated"]
+RematchStatus = Literal["waiting", "started", "finished", "declined", "aborted"]
+
+
+# -- accounts and tokens -------------------------------------------------------
+class AccountCreated(TypedDict):
+    detail: str
+
+
+class Token(TypedDict):
+    id: int
+    name: str
+    created: str
+    last_used_at: str | None
+    expiry: str | None
+    current: bool
+
+
+class NewToken(Token):
+    token: str  # the key, for ``Authorization: Token <key>``: shown only this once
+
+
+class Profile(TypedDict):
+    time_zone: str
+    reminder_lead_hours: int
+
+
+class Absence(TypedDict):
+    id: int
+    starts_on: str
+    ends_on: str
+    ended_at: NotRequired[str | None]
+
+
+class Absences(TypedDict):
+    away_until: str | None
+    allowance_days: int
+    used_days: int
+    absences: list[Absence]
+
+
+# -- games -----------------------------------------------------------------------
+class Seat(TypedDict):
+    index: int
+    username: str | None
+    name: str
+    bot: str | None
+
+
+class TimeControl(TypedDict):
+    kind: ClockKind
+    days_per_move: int
+    bank_days: int
+    increment_days: int
+    weekends_off: bool
+    allow_absence: bool
+    expiry: ExpiryPolicy
+    description: str
+    expiry_description: str
+
+
+class TimeControlRequest(TypedDict, total=False):
+    """The clock of a new table (``create_game(time_control=...)``); every key may be left out."""
+
+    kind: ClockKind
+    days_per_move: Literal[1, 2, 3, 5, 7, 14]
+    bank_days: int
+    increment_days: int
+    weekends_off: bool
+    allow_absence: bool
+    expiry: ExpiryPolicy
+
+
+class SeatClock(TypedDict):
+    seat: int
+    running: bool
+    deadline: str | None
+    remaining_seconds: int | None
+    away_until: str | None
+    bot: str | None
+    timeouts_in_row: int
+
+
+class SeedCommitment(TypedDict):
+    scheme: str
+    algorithm: str
+    value: str
+
+
+class Ending(TypedDict):
+    how: EndingHow
+    seats: list[int]
+    text: str
+
+
+class ScoreRow(TypedDict):
+    label: str
+    points: list[int]
+    counts: bool
+
+
+class Game(TypedDict):
+    id: int
+    game: str
+    name: str
+    status: GameStatus
+    visibility: Visibility
+    seq: int
+    seat_count: int
+    seats: list[Seat]
+    my_seat: int | None
+    to_move: list[int]
+    options: dict[str, Any]
+    view: dict[str, Any] | None
+    result: dict[str, Any] | None
+    invite_url: str | None
+    time_control: TimeControl
+    clocks: list[SeatClock]
+    created_at: str
+    last_move_at: str | None
+    last_move: str | None
+    commitment: SeedCommitment | None
+    seed: str | None
+    ending: NotRequired[Ending | None]
+    score_breakdown: NotRequired[list[ScoreRow] | None]
+    rematch: NotRequired[int | None]
+    rematch_of: NotRequired[int | None]
+
+
+class GameList(TypedDict):
+    mine: list[Game]
+    open: list[Game]
+
+
+class GameOptionChoice(TypedDict):
+    value: Any
+    label: str
+
+
+class GameOption(TypedDict):
+    name: str
+    label: str
+    choices: list[GameOptionChoice]
+    default: Any
+    help: str
+
+
+class GameType(TypedDict):
+    game: str
+    name: str
+    min_players: int
+    max_players: int
+    default_players: int
+    options: list[GameOption]
+    bots: list[str]
+    notation: str
+    assets: dict[str, str]
+
+
+# -- moves -----------------------------------------------------------------------
+class LegalMove(TypedDict):
+    move: dict[str, Any]
+    text: str
+
+
+class LegalMoves(TypedDict):
+    seq: int
+    moves: list[LegalMove]
+
+
+class MovePlayed(TypedDict):
+    seq: int
+    text: str
+    replayed: bool
+    game: Game
+
+
+class HistoryEvent(TypedDict):
+    seq: int
+    seat: int
+    kind: str
+    data: dict[str, Any]
+    private: bool
+    text: str
+
+
+class History(TypedDict):
+    seq: int
+    events: list[HistoryEvent]
+
+
+class Position(TypedDict):
+    seq: int
+    last_seq: int
+    full_reveal: bool
+    view: dict[str, Any]
+    to_move: list[int]
+    mover: int | None
+    entries: list[HistoryEvent]
+
+
+class PositionText(TypedDict):
+    seq: int
+    position: str
+    moves: list[str]
+    move_count: int
+
+
+class Turn(TypedDict):
+    game: int
+    name: str
+    engine: str
+    seq: int
+    seat: int
+    waiting_since: str
+    deadline: str | None
+    last_move: str | None
+    url: str
+
+
+# -- records ---------------------------------------------------------------------
+class RecordGame(TypedDict):
+    id: int
+    engine: str
+    engine_version: int
+    name: str
+    options: dict[str, Any]
+    status: GameStatus
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+
+class RecordPlayer(TypedDict):
+    seat: int
+    name: str
+    bot: str
+
+
+class RecordMove(TypedDict):
+    seq: int
+    seat: int
+    at: str
+    source: str
+    notation: str | None
+    move: NotRequired[dict[str, Any]]
+    events: list[dict[str, Any]]
+    lines: list[str]
+
+
+class Record(TypedDict):
+    format: str
+    format_version: int
+    complete: bool
+    viewer_seat: int | None
+    exported_at: str
+    game: RecordGame
+    players: list[RecordPlayer]
+    commitment: SeedCommitment | None
+    seed: str | None
+    moves: list[RecordMove]
+    result: dict[str, Any] | None
+
+
+class RecordCheck(TypedDict):
+    name: str
+    passed: bool
+    detail: str
+
+
+class Verification(TypedDict):
+    game: int
+    ok: bool
+    checks: list[RecordCheck]
+    commitment: SeedCommitment
+    seed: str
+
+
+# -- invitations, chat, after the game ---------------------------------------------
+class Invitation(TypedDict):
+    username: str
+    invited_by: str
+    created_at: str
+    status: InvitationStatus
+
+
+class MyInvitation(TypedDict):
+    game: int
+    name: str
+    invited_by: str
+    created_at: str
+    seated: int
+    seat_count: int
+
+
+class RecentOpponent(TypedDict):
+    username: str
+    last_played_at: str
+
+
+class ChatMessage(TypedDict):
+    id: int
+    seq: int
+    author: str
+    text: str
+    created_at: str
+
+
+class ChatMessageList(TypedDict):
+    messages: list[ChatMessage]
+    more: bool
+
+
+class Rematch(TypedDict):
+    original: int
+    game: int
+    status: RematchStatus
+    proposed_by: str
+    seated: list[str]
+    awaited: list[str]
+    declined_by: str | None
+    created_at: str
+
+
+# -- ratings and players -----------------------------------------------------------
+class RatingEntry(TypedDict):
+    place: int
+    username: str
+    rating: int
+    mu: float
+    sigma: float
+    games: int
+
+
+class Leaderboard(TypedDict):
+    count: int
+    next: str | None
+    previous: str | None
+    game: str
+    players: int
+    results: list[RatingEntry]
+
+
+class PlayerRating(TypedDict):
+    game: str
+    name: str
+    players: int
+    rating: int
+    mu: float
+    sigma: float
+    games: int
+
+
+class GameRecord(TypedDict):
+    game: str
+    name: str
+    played: int
+    won: int
+
+
+class Reliability(TypedDict):
+    moves_on_time: int
+    timeouts: int
+    percent: int | None
+
+
+class Player(TypedDict):
+    username: str
+    member_since: str
+    ratings: list[PlayerRating]
+    games: list[GameRecord]
+    reliability: Reliability
+
+
+class RatingChange(TypedDict):
+    before: int
+    after: int
+    delta: int
+
+
+class ArchivedSeat(TypedDict):
+    index: int
+    name: str
+    username: str | None
+    bot: str | None
+
+
+class ArchivedGame(TypedDict):
+    id: int
+    game: str
+    name: str
+    finished_at: str | None
+    seats: list[ArchivedSeat]
+    place: int
+    won: bool
+    draw: bool
+    summary: str
+    rating: RatingChange | None
+
+
+class Archive(TypedDict):
+    count: int
+    next: str | None
+    previous: str | None
+    results: list[ArchivedGame]

@@ -1,0 +1,138 @@
+"""The client's machinery without a server: errors, retries, conditional reads, pages (httpx.MockTransport)."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from turnbased_client import ApiError, Client, ConnectionFailed, TurnbasedError
+from turnbased_client.core import site_root
+
+
+def client_answering(*answers, sleeps: list | None = None, **options) -> tuple[Client, list[httpx.Request]]:
+    """Return a client whose server gives ``answers`` in turn (each a Response or an exception), and its requests."""
+    seen: list[httpx.Request] = []
+    queue = list(answers)
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        given = queue.pop(0)
+        if isinstance(given, Exception):
+            raise given
+        return given
+
+    waits = sleeps if sleeps is not None else []
+    return Client("http://game.test", token="k", transport=httpx.MockTransport(answer), sleep=waits.append,
+                  **options), seen
+
+
+def test_an_error_answer_raises_one_error_with_the_status_and_the_detail():
+    api, _ = client_answering(httpx.Response(400, json={"detail": "Illegal move: no such card.",
+                                                        "errors": {"text": ["bad"]}}))
+    with pytest.raises(ApiError) as raised:
+        api.submit_move(3, expected_seq=1, text="guard nobody")
+    assert (raised.value.status, raised.value.detail) == (400, "Illegal move: no such card.")
+    assert raised.value.errors == {"text": ["bad"]} and str(raised.value) == "400: Illegal move: no such card."
+
+
+def test_a_stale_position_error_carries_the_current_seq():
+    api, _ = client_answering(httpx.Response(409, json={"detail": "Stale", "seq": 9, "game": {"id": 3}}))
+    with pytest.raises(ApiError) as raised:
+        api.submit_move(3, expected_seq=1, text="handmaid")
+    assert raised.value.current_seq == 9 and raised.value.body["game"] == {"id": 3}
+
+
+def test_a_problem_document_and_a_body_that_is_not_json_give_a_detail_too():
+    problem = {"type": "about:blank", "title": "Not Found", "status": 404}
+    assert ApiError.from_answer(404, problem).detail == "Not Found"
+    assert ApiError.from_answer(502, "<html>Bad gateway</html>").detail == "<html>Bad gateway</html>"
+    assert ApiError.from_answer(500, None, reason="Internal Server Error").detail == "Internal Server Error"
+
+
+def test_a_503_is_sent_again_after_its_retry_after_and_a_move_keeps_its_idempotency_key():
+    sleeps: list[float] = []
+    played = {"seq": 2, "text": "handmaid", "replayed": False, "game": {}}
+    api, seen = client_answering(httpx.Response(503, json={"detail": "Database away"}, headers={"Retry-After": "2"}),
+                                 httpx.Response(201, json=played), sleeps=sleeps)
+    assert api.submit_move(3, expected_seq=1, text="handmaid") == played
+    assert sleeps == [2.0] and len(seen) == 2
+    keys = [json.loads(request.content)["idempotency_key"] for request in seen]
+    assert keys[0] == keys[1] and len(keys[0]) >= 16
+
+
+def test_a_429_that_asks_too_long_a_wait_is_raised_at_once():
+    api, seen = client_answering(httpx.Response(429, json={"detail": "Slow down"}, headers={"Retry-After": "600"}),
+                                 max_retry_wait=30)
+    with pytest.raises(ApiError) as raised:
+        api.games()
+    assert raised.value.status == 429 and raised.value.retry_after == 600 and len(seen) == 1
+
+
+def test_retries_stop_after_the_configured_number():
+    api, seen = client_answering(*[httpx.Response(503, json={"detail": "away"})] * 3, retries=2)
+    with pytest.raises(ApiError):
+        api.me()
+    assert len(seen) == 3
+
+
+def test_a_read_is_sent_again_after_a_dropped_connection_but_a_post_is_not():
+    api, seen = client_answering(httpx.ConnectError("refused"), httpx.Response(200, json={"mine": [], "open": []}))
+    assert api.games() == {"mine": [], "open": []} and len(seen) == 2
+    api, seen = client_answering(httpx.ReadTimeout("slow"))
+    with pytest.raises(ConnectionFailed):
+        api.resign(4)
+    assert len(seen) == 1
+
+
+def test_a_game_read_sends_its_etag_back_and_a_304_returns_the_answer_it_had():
+    game = {"id": 5, "seq": 3}
+    api, seen = client_answering(httpx.Response(200, json=game, headers={"ETag": '"v1"'}),
+                                 httpx.Response(304, headers={"ETag": '"v1"'}))
+    first = api.game(5)
+    first["seq"] = 99  # the caller's copy: the cache keeps its own
+    assert api.game(5) == game
+    assert "If-None-Match" not in seen[0].headers and seen[1].headers["If-None-Match"] == '"v1"'
+
+
+def test_reads_that_are_not_conditional_send_no_etag():
+    api, seen = client_answering(httpx.Response(200, json={"time_zone": "UTC", "reminder_lead_hours": 0},
+                                                headers={"ETag": '"x"'}),
+                                 httpx.Response(200, json={"time_zone": "UTC", "reminder_lead_hours": 0}))
+    api.me()
+    api.me()
+    assert "If-None-Match" not in seen[1].headers
+
+
+def test_a_list_answer_may_be_a_list_a_list_under_its_key_or_cursor_pages_followed_to_the_end():
+    api, _ = client_answering(httpx.Response(200, json=[{"id": 1}]))
+    assert api.tokens() == [{"id": 1}]
+    api, _ = client_answering(httpx.Response(200, json={"turns": [{"game": 1}]}))
+    assert api.turns() == [{"game": 1}]
+    api, seen = client_answering(
+        httpx.Response(200, json={"next": "http://game.test/api/tokens/?cursor=abc", "previous": None,
+                                  "results": [{"id": 1}]}),
+        httpx.Response(200, json={"next": None, "previous": "http://game.test/api/tokens/",
+                                  "results": [{"id": 2}]}))
+    assert api.tokens() == [{"id": 1}, {"id": 2}]
+    assert seen[1].url.params["cursor"] == "abc" and seen[1].headers["Authorization"] == "Token k"
+
+
+def test_a_page_link_to_another_site_is_not_followed_with_the_token():
+    api, seen = client_answering(httpx.Response(200, json={"next": "http://evil.test/steal", "results": []}))
+    with pytest.raises(TurnbasedError, match="off this site"):
+        api.tokens()
+    assert len(seen) == 1
+
+
+def test_path_parameters_are_quoted():
+    api, seen = client_answering(httpx.Response(200, json={}))
+    api.player("a/b?c")
+    assert seen[0].url.raw_path == b"/api/players/a%2Fb%3Fc/"
+
+
+def test_the_site_may_be_given_with_a_slash_or_its_api_path():
+    assert site_root("http://h.test/") == site_root("http://h.test/api/") == "http://h.test"
+    with pytest.raises(ValueError):
+        site_root("h.test")

@@ -1,0 +1,173 @@
+"""The client library against the live test server: real HTTP, real accounts, real games.
+
+One test plays the way a client author would (sign up, confirm, get a token, create a table,
+play, read the history, talk); another calls every operation of the client once and checks that
+each answered as documented, so a method that builds its request wrongly fails here even when
+its declaration matches the schema.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+import pytest
+from django.test import Client as PageClient
+
+from tests.clients.conftest import PASSWORD, RecordingTransport
+from turnbased_client import ApiError, Client
+from turnbased_client.core import operations
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def mover_and_other(game: dict, by_seat: dict[int, Client]) -> tuple[Client, Client]:
+    mover = game["to_move"][0]
+    return by_seat[mover], by_seat[1 - mover]
+
+
+def seats(game: dict, clients: dict[str, Client]) -> dict[int, Client]:
+    return {seat["index"]: clients[seat["username"]] for seat in game["seats"]}
+
+
+def test_sign_up_get_a_token_play_read_the_history_and_talk(connect, player, mailoutbox):
+    anonymous = connect()
+    assert "Check your email" in anonymous.create_account("ann", "ann@example.com", PASSWORD)["detail"]
+    with pytest.raises(ApiError) as unconfirmed:
+        anonymous.obtain_token("ann", PASSWORD)
+    assert unconfirmed.value.status == 403 and "Confirm your email address" in unconfirmed.value.detail
+    (message,) = [message for message in mailoutbox if message.to == ["ann@example.com"]]
+    confirm = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", message.body).group(1)
+    assert PageClient().post(confirm).status_code == 302
+    token = anonymous.obtain_token("ann@example.com", PASSWORD, name="my client")
+    assert token["name"] == "my client" and token["expiry"] is not None
+    recorded = RecordingTransport()
+    ann, bob = connect(token["token"], transport=recorded), player("bob")
+
+    table = ann.create_game("love-letter", players=2)
+    assert (table["status"], table["my_seat"]) == ("open", 0)
+    game = bob.join(table["id"])
+    assert game["status"] == "active" and game["my_seat"] == 1
+    by_seat = seats(game, {"ann": ann, "bob": bob})
+    mover, other = mover_and_other(game, by_seat)
+    assert [turn["game"] for turn in mover.turns()] == [game["id"]] and other.turns() == []
+
+    legal = mover.legal_moves(game["id"])
+    played = mover.submit_move(game["id"], expected_seq=legal["seq"], text=legal["moves"][0]["text"])
+    assert (played["seq"], played["replayed"], played["text"]) == (1, False, legal["moves"][0]["text"])
+
+    mover = by_seat[played["game"]["to_move"][0]]  # the other player, or the same one after a round's end
+    answer = mover.legal_moves(game["id"])["moves"][0]["text"]
+    first = mover.submit_move(game["id"], expected_seq=1, text=answer, idempotency_key="answer-1")
+    again = mover.submit_move(game["id"], expected_seq=1, text=answer, idempotency_key="answer-1")
+    assert (first["seq"], first["replayed"], again["seq"], again["replayed"]) == (2, False, 2, True)
+    with pytest.raises(ApiError) as stale:
+        mover.submit_move(game["id"], expected_seq=1, text=answer)
+    assert stale.value.status == 409 and stale.value.current_seq == 2 and stale.value.body["game"]["seq"] == 2
+    with pytest.raises(ApiError) as refused:
+        by_seat[first["game"]["to_move"][0]].submit_move(game["id"], expected_seq=2, text="xyzzy plugh")
+    assert refused.value.status == 400 and refused.value.detail
+
+    history = ann.history(game["id"])
+    assert history["seq"] == 2 and {entry["seq"] for entry in history["events"]} == {1, 2}
+    assert all(entry["text"] for entry in history["events"])
+    assert {entry["seq"] for entry in ann.history(game["id"], since=1)["events"]} == {2}
+
+    # Nothing changed since the last read: the server answers 304 and the client its kept copy.
+    before = ann.game(game["id"])
+    assert ann.game(game["id"]) == before
+    assert recorded.exchanges[-1] == ("GET", f"/api/games/{game['id']}/", 304)
+
+    said = ann.send_message(game["id"], "Good luck, bob!")
+    assert said["author"] == "ann"
+    assert [message["text"] for message in bob.messages(game["id"])["messages"]] == ["Good luck, bob!"]
+    assert "Love Letter" in ann.position_text(game["id"])["position"]
+
+    with pytest.raises(ApiError) as unknown:
+        ann.game(game["id"] + 1000)
+    assert unknown.value.status == 404 and unknown.value.detail
+    with pytest.raises(ApiError) as bad_token:
+        connect("not-a-token").games()
+    assert bad_token.value.status == 401
+
+
+def operation_of(method: str, path: str) -> str:
+    """Return the id of the client's operation a request called."""
+    for op_id, (_, op) in operations(Client).items():
+        pattern = re.sub(r"\{[^}]+\}", "[^/]+", op.path)
+        if op.method == method and re.fullmatch(pattern, path):
+            return op_id
+    raise AssertionError(f"{method} {path} is no operation of the client")
+
+
+def test_every_operation_of_the_client_answers_from_the_live_server(connect, make_account):
+    make_account("ann")
+    recorded = RecordingTransport()
+    anonymous = connect(transport=recorded)
+    assert {kind["game"] for kind in anonymous.game_types()} >= {"love-letter", "halali"}
+    anonymous.create_account("newcomer", "newcomer@example.com", PASSWORD)
+    ann = connect(anonymous.obtain_token("ann", PASSWORD)["token"], transport=recorded)
+    make_account("bob")
+    bob = connect(anonymous.obtain_token("bob", PASSWORD)["token"], transport=recorded)
+
+    spare = ann.create_token("spare", expires_in_days=None)
+    assert spare["expiry"] is None and any(token["current"] for token in ann.tokens())
+    ann.revoke_token(spare["id"])
+    assert spare["id"] not in [token["id"] for token in ann.tokens()]
+    assert ann.update_me(time_zone="Europe/London")["time_zone"] == ann.me()["time_zone"] == "Europe/London"
+    day = (date.today() + timedelta(days=10)).isoformat()
+    absence = ann.declare_absence(day, day)
+    assert [row["id"] for row in ann.absences()["absences"]] == [absence["id"]]
+    ann.withdraw_absence(absence["id"])
+    ann.end_absence()
+
+    # A private table: an invitation by name, one declined, a join with the code, a leave, an abort.
+    private = ann.create_game("halali", visibility="private")
+    assert ann.invite(private["id"], "bob")["status"] == "pending"
+    assert [row["game"] for row in bob.my_invitations()] == [private["id"]]
+    bob.decline_invitation(private["id"])
+    assert ann.game_invitations(private["id"])[0]["status"] == "declined"
+    code = private["invite_url"].rstrip("/").rsplit("/", 1)[1]
+    assert bob.game(private["id"], invite=code)["id"] == private["id"]
+    waiting = ann.create_game("love-letter", players=3)
+    bob.join(waiting["id"])
+    bob.leave(waiting["id"])
+    assert ann.abort(waiting["id"])["status"] == "aborted"
+
+    # A game played, resigned, checked and rematched; a second rematch declined.
+    game = bob.join(private["id"], invite_code=code)
+    by_seat = seats(game, {"ann": ann, "bob": bob})
+    mover, _ = mover_and_other(game, by_seat)
+    legal = mover.legal_moves(game["id"])
+    mover.submit_move(game["id"], expected_seq=legal["seq"], move=legal["moves"][0]["move"])
+    assert mover.position(game["id"], 1)["mover"] == game["to_move"][0]
+    assert mover.history(game["id"])["seq"] == 1 and mover.position_text(game["id"])["seq"] == 1
+    assert ann.messages(game["id"], after=0, limit=5)["messages"] == []
+    ann.send_message(game["id"], "hello")
+    assert ann.record(game["id"])["complete"] is False
+    finished = bob.resign(game["id"])
+    assert finished["status"] == "finished" and finished["ending"]["how"] == "resignation"
+    assert ann.verify(game["id"])["ok"] is True
+    assert ann.propose_rematch(game["id"])["status"] == "waiting"
+    assert bob.rematch(game["id"])["awaited"] == ["bob"]
+    rematch = bob.accept_rematch(game["id"])
+    assert rematch["status"] == "started"
+    other = ann.create_game("halali", players=2)
+    bob.join(other["id"])
+    bob.resign(other["id"])
+    ann.propose_rematch(other["id"])
+    assert bob.decline_rematch(other["id"])["status"] == "declined"
+
+    assert [row["username"] for row in ann.people_i_played_with()] == ["bob"]
+    assert {row["game"] for row in ann.games()["mine"]} >= {"halali"}
+    assert ann.player("bob")["username"] == "bob"
+    assert ann.player_games("bob", game="halali")["count"] == 2
+    assert ann.ratings("halali", players=2)["game"] == "halali"
+
+    table = ann.create_game("love-letter", players=3)
+    bob.join(table["id"])
+    assert ann.start(table["id"])["status"] == "active"
+    assert {turn["game"] for turn in ann.turns() + bob.turns()} == {rematch["game"], table["id"]}
+
+    called = {operation_of(method, path) for method, path, status in recorded.exchanges if status < 400}
+    assert set(operations(Client)) - called == set(), sorted(set(operations(Client)) - called)
