@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "turnbased.request_guards.RequestBodyLimitMiddleware",
+    "turnbased.request_guards.MalformedJSONMiddleware",  # issue 15: a broken JSON body is 400 at every endpoint
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
