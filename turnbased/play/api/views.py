@@ -312,7 +312,7 @@ class MoveSubmitApi(APIView):
 
 
 # A page of history holds the events of this many moves: every move of most games at once.
-HISTORY_PAGE_MOVES = MAX_PAGE_SIZE
+API_HISTORY_PAGE_MOVES = MAX_PAGE_SIZE
 
 
 class HistoryApi(APIView):
@@ -329,7 +329,7 @@ class HistoryApi(APIView):
             GAME_ID,
             OpenApiParameter("since", {"type": "integer", "minimum": 0, "maximum": MAX_SEQ, "default": 0},
                              description="Only events of moves after this seq."),
-            *cursor_parameters(HISTORY_PAGE_MOVES),
+            *cursor_parameters(API_HISTORY_PAGE_MOVES),
         ],
         responses={200: HistorySerializer, 404: NO_SUCH_GAME}, examples=examples.HISTORY,
     )
@@ -342,7 +342,7 @@ class HistoryApi(APIView):
         viewer = selectors.viewer_of(game_id, request.user)
         # By seq, a page of moves: what a page holds is the same for every viewer, whatever each may see of it.
         page = paginate(request, selectors.history_moves(viewer, since=int(raw)), ordering=("seq",),
-                        page_size=HISTORY_PAGE_MOVES)
+                        page_size=API_HISTORY_PAGE_MOVES)
         return Response(page.body(selectors.history_of_moves(viewer, page.items), seq=viewer.game.seq))
 
 
