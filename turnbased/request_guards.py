@@ -2,8 +2,10 @@
 
 Python's json module recurses once per nesting level, so ``[[[[...]]]]`` deep enough raises
 RecursionError (a server error) instead of ValueError; bodies are refused by size before
-anything reads them; and Django's own 400/403/404/500 pages become ``{"detail": ...}`` for the API
-(a database outage answers 503).
+anything reads them; a JSON body sent to the API that cannot be read is refused even where the
+view would never read it (a POST to start/ with a broken body must not start the game); and
+Django's own 400/403/404/500 answers become ``{"detail": ...}`` for the API (a database outage
+answers 503).
 """
 
 from __future__ import annotations
@@ -106,6 +108,43 @@ class RequestBodyLimitMiddleware:
             length = 0  # Django reads no body for an unreadable length
         if limit is not None and length > limit:
             return _body_too_large(request)
+        return self.get_response(request)
+
+
+UNSAFE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def _unreadable_json(request) -> str | None:
+    """Return why the request's JSON body cannot be read, or None (no JSON body, or a good one)."""
+    if request.content_type != "application/json" or request.method not in UNSAFE_METHODS:
+        return None
+    body = request.body  # within DATA_UPLOAD_MAX_MEMORY_SIZE: RequestBodyLimitMiddleware runs first
+    if not body:
+        return None  # no body at all: the view decides whether it needs one
+    try:
+        loads(body.decode(request.content_params.get("charset") or "utf-8"))
+    except (LookupError, UnicodeDecodeError) as error:
+        return f"JSON parse error - the body is not text in its declared encoding ({error})."
+    except ValueError as error:
+        return f"JSON parse error - {error}"
+    return None
+
+
+class MalformedJSONMiddleware:
+    """Answer 400 to an API request whose JSON body cannot be read, before any view acts on the request.
+
+    DRF parses a body only when the view reads it, so a view that takes no body (start, leave, resign)
+    would otherwise act on a request its client got wrong.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if is_api(request):
+            problem = _unreadable_json(request)
+            if problem is not None:
+                return JsonResponse({"detail": problem}, status=400)
         return self.get_response(request)
 
 

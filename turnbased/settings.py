@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "turnbased.request_guards.RequestBodyLimitMiddleware",
+    "turnbased.request_guards.MalformedJSONMiddleware",  # issue 15: a broken JSON body is 400 at every endpoint
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -271,7 +272,17 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "turnbased API",
-    "DESCRIPTION": "Play turn-based board games asynchronously: games, seats, private views, legal moves, moves and history.",
+    "DESCRIPTION": (
+        "Play turn-based board games asynchronously: games, seats, private views, legal moves, moves and history.\n\n"
+        "**Conventions** (the repository's docs/api.md says more). *Versioning*: one version, 1, that changes only "
+        "by additions: ignore keys you do not know. What will stop working is deprecated first, for at least 6 "
+        "months: answers to requests that use it carry `Deprecation`, `Sunset` and a `Link` with "
+        "`rel=\"deprecation\"`, and this schema marks it deprecated. *Lists* answer "
+        "`{next, previous, results}`: follow `next` and `previous` as they are, set `page_size` (1 to 200). "
+        "*Conditional reads*: GET answers carry an `ETag`; send it in `If-None-Match` for a 304 while nothing "
+        "changed. *Errors* (every 4xx and 5xx) are JSON of one shape, the `Error` component: `detail` always, "
+        "`errors` per field for invalid input, `retry_after` for 429."
+    ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     # One tag per area, in this order in the docs; an endpoint with a tag not listed here fails

@@ -15,7 +15,8 @@ from turnbased.request_guards import only_for_a_configured_mail_provider
 class ApiDocsView(SpectacularSwaggerSplitView):
     """Swagger UI, its start-up script served as a file so the page needs no inline script.
 
-    GET and HEAD only: an OPTIONS answer has no page for its HTML renderer to draw.
+    GET and HEAD only: an OPTIONS answer has no page for its HTML renderer to draw (any other
+    method is refused in JSON, as every API error is).
     """
 
     http_method_names = ["get", "head"]

@@ -113,7 +113,7 @@ def test_two_players_sign_up_and_finish_a_game_through_nginx_and_by_email(runnin
     wait_for(lambda: first.api.get(f"{site.url}/api/games/{game_id}/", timeout=10).json()["seq"] == 1,
              "the emailed move to be played")
     history = first.api.get(f"{site.url}/api/games/{game_id}/history/?since=0", timeout=10).json()
-    assert history["seq"] == 1 and history["events"], history
+    assert history["seq"] == 1 and history["results"], history
 
     rng = random.Random(10)
     for _ in range(400):

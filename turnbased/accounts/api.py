@@ -32,7 +32,9 @@ from turnbased.accounts.ratelimits import login_failed_retry_after, retry_after
 from turnbased.accounts.selectors import tokens_of
 from turnbased.accounts.services.accounts import AccountError, account_signup, email_verification_resend
 from turnbased.accounts.services.tokens import default_token_lifetime, token_create, token_revoke
+from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.limits import LimitReached
+from turnbased.play.api.conditional import conditional_read
 
 CHECK_YOUR_EMAIL = ("Check your email: we sent a link to confirm the address. Follow it, then ask for a token "
                     "at /api/auth/token/.")
@@ -164,12 +166,17 @@ class TokenObtainApi(APIView):
         return Response(_new_token_body(request, user, data))
 
 
+TokenListSerializer = page_of("TokenList", TokenOutputSerializer, description="My tokens, the newest first.")
+
+
 class TokenListApi(APIView):
     """My API tokens (never their keys); create one with a name."""
 
-    @extend_schema(operation_id="tokens_list", responses=TokenOutputSerializer(many=True))
+    @extend_schema(operation_id="tokens_list", parameters=cursor_parameters(), responses={200: TokenListSerializer})
+    @conditional_read
     def get(self, request):
-        return Response(TokenOutputSerializer(tokens_of(request.user), many=True, context={"request": request}).data)
+        page = paginate(request, tokens_of(request.user), ordering=("-pk",))
+        return Response(page.body(TokenOutputSerializer(page.items, many=True, context={"request": request}).data))
 
     @extend_schema(operation_id="tokens_create", request=TokenInputSerializer,
                    responses={201: NewTokenOutputSerializer},

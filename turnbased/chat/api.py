@@ -10,8 +10,11 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.api_deprecation import MESSAGES_LIMIT, deprecated, uses_query_parameter
+from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, page_of, paginate
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, MessageSource
+from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
 
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
@@ -29,12 +32,8 @@ class MessageSerializer(serializers.Serializer):
         ref_name = "ChatMessage"
 
 
-class MessageListSerializer(serializers.Serializer):
-    messages = MessageSerializer(many=True, help_text="Oldest first; muted players' messages are left out.")
-    more = serializers.BooleanField(help_text="More messages follow the last one: ask again with its id as after.")
-
-    class Meta:
-        ref_name = "ChatMessageList"
+MessageListSerializer = page_of("ChatMessageList", MessageSerializer,
+                                description="Oldest first; muted players' messages are left out.")
 
 
 def _whole_number(params, name: str, default: int, low: int, high: int) -> int:
@@ -65,23 +64,30 @@ class MessageListApi(APIView):
 
     @extend_schema(
         operation_id="messages_list", tags=["chat"], summary="The table talk, as I may read it",
-        description="Messages after the id `after` (0: from the first), oldest first, at most `limit`. A private "
-                    "game's chat is read by its players only; a public game's by anyone.",
+        description="Messages after the id `after` (0: from the first), oldest first, a page at a time; `next` "
+                    "goes on while more follow. To poll, send `after` set to the id of the last message read (and "
+                    "the last ETag in If-None-Match). A private game's chat is read by its players only; a public "
+                    "game's by anyone.",
         parameters=[
             GAME_ID,
             OpenApiParameter("after", {"type": "integer", "minimum": 0, "maximum": MAX_MESSAGE_ID, "default": 0},
                              description="Only messages with a larger id."),
-            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": selectors.MAX_PAGE,
-                                       "default": selectors.API_PAGE}, description="At most this many messages."),
+            *cursor_parameters(selectors.API_PAGE),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
+                             description="What page_size says, by its old name."),
         ],
         responses={200: MessageListSerializer, 404: error("No such game, or a private game you are not part of.")},
     )
+    @deprecated(MESSAGES_LIMIT, when=uses_query_parameter("limit"))
+    @conditional_read
     def get(self, request, game_id: int):
         after = _whole_number(request.query_params, "after", 0, 0, MAX_MESSAGE_ID)
-        limit = _whole_number(request.query_params, "limit", selectors.API_PAGE, 1, selectors.MAX_PAGE)
+        page_size = _whole_number(request.query_params, "limit", selectors.API_PAGE, 1, MAX_PAGE_SIZE)
         viewer = selectors.chat_viewer(game_id, request.user)
-        page = selectors.messages_after(viewer.game, request.user, after=after, limit=limit)
-        return Response(MessageListSerializer(page).data)
+        # By id, which only grows: a message keeps its place, and a new one comes last.
+        page = paginate(request, selectors.visible_messages(viewer.game, request.user).filter(id__gt=after),
+                        ordering=("id",), page_size=page_size)
+        return Response(page.body(MessageSerializer(page.items, many=True).data))
 
     @extend_schema(
         operation_id="messages_create", tags=["chat"], summary="Say something at the table",

@@ -21,10 +21,9 @@ from turnbased.play import selectors as play_selectors
 from turnbased.play.errors import GameNotFound
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
 
-# The game page shows this many latest messages; the API answers at most MAX_PAGE per request.
+# The game page shows this many latest messages; a page of the API holds API_PAGE unless asked otherwise.
 PAGE_MESSAGES = 50
 API_PAGE = 100
-MAX_PAGE = 200
 
 
 def chat_viewer(game_id: int, user: AbstractBaseUser | AnonymousUser) -> play_selectors.Viewer:

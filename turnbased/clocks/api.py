@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.accounts.models import profile_of, validate_time_zone
+from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.clocks.models import Absence
 from turnbased.clocks.services import (
     absence_cancel,
@@ -18,6 +19,7 @@ from turnbased.clocks.services import (
     local_today,
     refresh_deadlines,
 )
+from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
 
 
@@ -38,28 +40,28 @@ class AbsenceListApi(APIView):
         class Meta:
             ref_name = "AbsenceRequest"
 
-    class OutputSerializer(serializers.Serializer):
-        away_until = serializers.DateField(allow_null=True,
-                                           help_text="The last day of my current absence, if I am away.")
-        allowance_days = serializers.IntegerField(help_text="Days of absence per year.")
-        used_days = serializers.IntegerField(help_text="Days declared this year.")
-        absences = AbsenceOutputSerializer(many=True, help_text="Current and coming absences.")
-
-        class Meta:
-            ref_name = "Absences"
+    OutputSerializer = page_of(
+        "Absences", AbsenceOutputSerializer, description="Current and coming absences, the soonest first.",
+        away_until=serializers.DateField(allow_null=True, help_text="The last day of my current absence, if I am away."),
+        allowance_days=serializers.IntegerField(help_text="Days of absence per year."),
+        used_days=serializers.IntegerField(help_text="Days declared this year."),
+    )
 
     @extend_schema(operation_id="absences_list", tags=["absences"], summary="My absences and allowance",
-                   responses={200: OutputSerializer})
+                   parameters=cursor_parameters(), responses={200: OutputSerializer})
+    @conditional_read
     def get(self, request):
         today = local_today(request.user)
         profile = profile_of(request.user)
-        absences = Absence.objects.filter(user=request.user, ends_on__gte=today, ended_at=None)
-        return Response({
-            "away_until": away_until(request.user),
-            "allowance_days": profile.absence_allowance_days,
-            "used_days": absence_days_used(request.user, today.year),
-            "absences": AbsenceOutputSerializer(absences, many=True).data,
-        })
+        # By first day: absences of one person never overlap, so this is the order they come in.
+        page = paginate(request, Absence.objects.filter(user=request.user, ends_on__gte=today, ended_at=None),
+                        ordering=("starts_on", "pk"))
+        return Response(page.body(
+            AbsenceOutputSerializer(page.items, many=True).data,
+            away_until=away_until(request.user),
+            allowance_days=profile.absence_allowance_days,
+            used_days=absence_days_used(request.user, today.year),
+        ))
 
     @extend_schema(
         operation_id="absences_create", tags=["absences"], summary="Declare an absence",
@@ -98,7 +100,8 @@ class AbsenceDetailApi(APIView):
         parameters=[OpenApiParameter("absence_id", int, OpenApiParameter.PATH, description="The absence's id.")],
         responses={
             204: OpenApiResponse(description="Withdrawn."),
-            400: error("No such absence of mine, or it has started."),
+            400: error("The absence has started (come back instead)."),
+            404: error("No such absence of mine (or it is over)."),
         },
     )
     def delete(self, request, absence_id: int):
@@ -120,6 +123,7 @@ class ProfileApi(APIView):
             ref_name = "Profile"
 
     @extend_schema(operation_id="me_retrieve", tags=["me"], summary="My settings", responses={200: ProfileSerializer})
+    @conditional_read
     def get(self, request):
         profile = profile_of(request.user)
         return Response({"time_zone": profile.time_zone, "reminder_lead_hours": profile.reminder_lead_hours})
@@ -136,4 +140,4 @@ class ProfileApi(APIView):
         profile.time_zone_chosen = profile.time_zone_chosen or "time_zone" in data.validated_data
         profile.save()
         refresh_deadlines(user=request.user)
-        return self.get(request)
+        return Response({"time_zone": profile.time_zone, "reminder_lead_hours": profile.reminder_lead_hours})

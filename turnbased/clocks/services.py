@@ -20,7 +20,7 @@ from django.utils import timezone
 from turnbased.accounts.models import profile_of
 from turnbased.clocks.arithmetic import DAY, counted_seconds, deadline_after
 from turnbased.clocks.models import Absence, ClockKind, ExpiryPolicy, SeatClock, TableClock
-from turnbased.play.errors import InvalidRequest
+from turnbased.play.errors import InvalidRequest, NotFound
 from turnbased.play.models import Game, GameStatus, MoveSource, Seat
 
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
@@ -247,7 +247,7 @@ def absence_cancel(*, user, absence_id: int) -> None:
     """Withdraw an absence that has not started yet."""
     absence = Absence.objects.filter(user=user, pk=absence_id, ended_at=None).first()
     if absence is None:
-        raise InvalidRequest("No such absence.")
+        raise NotFound("No such absence.")
     if absence.starts_on <= local_today(user):
         raise InvalidRequest("That absence has started; come back instead (any move ends it).")
     with transaction.atomic():

@@ -30,10 +30,14 @@ class NotAllowed(PlayError):
     status = 403
 
 
-class GameNotFound(PlayError):
-    """No such game, or a private game the user is not part of (we do not say which)."""
+class NotFound(PlayError):
+    """The request names something that does not exist, or that is not the user's (we do not say which)."""
 
     status = 404
+
+
+class GameNotFound(NotFound):
+    """No such game, or a private game the user is not part of (we do not say which)."""
 
     def __init__(self, detail: str = "No such game."):
         super().__init__(detail)

@@ -17,7 +17,7 @@ from datetime import datetime
 from datetime import timezone as dt_timezone
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, QuerySet, Subquery, Value
+from django.db.models import Count, Exists, F, Func, IntegerField, JSONField, Max, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from games.base import Event
@@ -35,14 +35,18 @@ HISTORY_PAGE_MOVES = 10
 
 
 def _with_seats(games: QuerySet[Game], *, clocks: bool = False) -> list[Game]:
-    """Read the games with their time controls, then their seats with their players (and what their clocks
-    need) in one query more; with ``clocks``, the seat clocks too (one query more), for showing time left.
+    """Read the games with their time controls, then their seats (``with_seats``)."""
+    # A list never needs a game's position (the largest column): it is left in the database.
+    return with_seats(list(games.select_related("clock").defer("state")), clocks=clocks)
+
+
+def with_seats(games: list[Game], *, clocks: bool = False) -> list[Game]:
+    """Give games read with their time controls their seats with their players (and what their clocks need)
+    in one query; with ``clocks``, the seat clocks too (one query more), for showing time left.
 
     Not ``prefetch_related``: it builds a filtered queryset for every game it fills, which in a lobby of
     50 games cost more than the queries; ``store.keep_loaded`` hands each game its rows without one.
     """
-    # A list never needs a game's position (the largest column): it is left in the database.
-    games = list(games.select_related("clock").defer("state"))
     seats: dict[int, list[Seat]] = {game.pk: [] for game in games}
     seat_clocks: dict[int, list[SeatClock]] = {game.pk: [] for game in games}
     if games:
@@ -63,18 +67,28 @@ def games_of(user: AbstractBaseUser, *, clocks: bool = False) -> list[Game]:
     return _with_seats(Game.objects.filter(seats__user=user).order_by("-last_move_at", "-created_at"), clocks=clocks)
 
 
-# How many of the public tables taking players the lobby and GET /api/games/ list, newest first.
+def my_games(user: AbstractBaseUser) -> QuerySet[Game]:
+    """Return the user's games as a query for a page of them (``with_seats`` fills a page read from it)."""
+    return Game.objects.filter(seats__user=user).select_related("clock").defer("state")
+
+
+# How many of the public tables taking players the lobby lists, newest first.
 OPEN_TABLES_LISTED = 50
 
 
-def open_games(user: AbstractBaseUser | AnonymousUser) -> list[Game]:
-    """Return the newest public tables still taking players that the user is not already seated at."""
+def open_tables(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
+    """Return the public tables still taking players that the user is not already seated at, as a query."""
     games = Game.objects.filter(status=GameStatus.OPEN, visibility=Visibility.PUBLIC)
     if user.is_authenticated:
         games = games.exclude(seats__user=user)
     games = games.filter(rematch_of__isnull=True)  # a rematch keeps its seats for the last game's players
     games = games.annotate(seated=Count("seats")).filter(seated__lt=F("seat_count")).select_related("created_by")
-    return _with_seats(games.order_by("-created_at")[:OPEN_TABLES_LISTED])
+    return games.select_related("clock").defer("state")
+
+
+def open_games(user: AbstractBaseUser | AnonymousUser) -> list[Game]:
+    """Return the newest public tables still taking players that the user is not already seated at."""
+    return with_seats(list(open_tables(user).order_by("-created_at")[:OPEN_TABLES_LISTED]))
 
 
 # Every read of a game runs these two: compiled once per thread (see ``prepared``); the same rows as
@@ -192,6 +206,16 @@ def legal_moves_for(viewer: Viewer) -> list[dict]:
 def visible_history(viewer: Viewer, *, since: int = 0) -> list[dict]:
     """Return the events after seq ``since`` that the viewer may see, each with its text, oldest first."""
     return _entries(viewer, store.events_since(viewer.game, since))
+
+
+def history_moves(viewer: Viewer, *, since: int = 0):
+    """Return the moves after seq ``since`` as a query for a page of them (``history_of_moves`` words them)."""
+    return store.moves_after(viewer.game, since)
+
+
+def history_of_moves(viewer: Viewer, rows: list[dict]) -> list[dict]:
+    """Return the events of a page of ``history_moves`` that the viewer may see, each with its text, in the page's order."""
+    return _entries(viewer, store.events_of_rows(rows))
 
 
 def _entries(viewer: Viewer, logged_events) -> list[dict]:
@@ -371,29 +395,35 @@ def lobby_rows(user: AbstractBaseUser) -> list[dict]:
     return lobby_page(user).rows
 
 
-def turns_waiting(user: AbstractBaseUser) -> list[dict]:
-    """Return the games in play where the user is to move, the longest waiting first.
+def games_waiting(user: AbstractBaseUser) -> QuerySet[Game]:
+    """Return the games in play where the user is to move, as a query, each with ``waiting_since``: when the
+    game began waiting for them (its latest move, or its start)."""
+    # One filter() call, so the seat the user sits in is the seat whose index is among those to move.
+    return (
+        Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user,
+                            to_move__contains=Func(F("seats__index"), function="to_jsonb", output_field=JSONField()))
+        .annotate(waiting_since=Coalesce("last_move_at", "started_at"))
+        .select_related("clock").defer("state")
+    )
 
-    Each with the moment it began waiting for them, their deadline if the table has a clock, and the
-    latest move as they may see it: a fixed number of statements whatever the number of games.
+
+def turn_rows(user: AbstractBaseUser, games: list[Game]) -> list[dict]:
+    """Return, for games waiting for the user (read from ``games_waiting``), in their order: each with the user's
+    seat, the moment it began waiting, their deadline if the table has a clock, and the latest move as they may
+    see it. A fixed number of statements whatever the number of games.
     """
-    games = [
-        game for game in _with_seats(Game.objects.filter(status=GameStatus.ACTIVE, seats__user=user))
-        if seat_of(game, user) in game.to_move
-    ]
+    games = with_seats(games)
     last_moves = last_move_lines(games, user)
     deadlines = dict(
         SeatClock.objects.filter(game__in=games, deadline__isnull=False, game__seats__user=user,
                                  seat=F("game__seats__index"))
         .values_list("game_id", "deadline")
     ) if games else {}
-    rows = [
-        {"game": game, "seat": seat_of(game, user), "waiting_since": game.last_move_at or game.started_at,
+    return [
+        {"game": game, "seat": seat_of(game, user), "waiting_since": game.waiting_since,
          "deadline": deadlines.get(game.pk), "last_move": last_moves.get(game.pk)}
         for game in games
     ]
-    rows.sort(key=lambda row: (row["waiting_since"], row["game"].pk))
-    return rows
 
 # -- invitations ------------------------------------------------------------------------------------
 
@@ -411,20 +441,34 @@ def is_invited(game: Game, user: AbstractBaseUser | AnonymousUser) -> bool:
 
 def pending_invitations(user: AbstractBaseUser) -> list[Invitation]:
     """Return the user's invitations to open tables with a free seat that they do not sit at, newest first."""
+    return list(pending_invitations_query(user).order_by("-created_at", "-pk"))
+
+
+def pending_invitations_query(user: AbstractBaseUser) -> QuerySet[Invitation]:
+    """Return the user's invitations to open tables with a free seat that they do not sit at, as a query."""
     mine = Seat.objects.filter(game=OuterRef("game"), user_id=user.pk)
     seated = Seat.objects.filter(game=OuterRef("game")).order_by().values("game").annotate(n=Count("pk")).values("n")
-    return list(
+    return (
         Invitation.objects.filter(user=user, declined_at=None, game__status=GameStatus.OPEN)
         .exclude(Exists(mine))
         .annotate(seated=Coalesce(Subquery(seated), 0))
         .filter(seated__lt=F("game__seat_count"))
         .select_related("game", "invited_by")
-        .order_by("-created_at", "-pk")
     )
 
 
 def invitations_of(game: Game) -> list[dict]:
     """Return who was invited to the table, by whom, and whether they declined or took a seat, oldest first."""
+    return invitation_rows(game, list(invitations_to(game)))
+
+
+def invitations_to(game: Game) -> QuerySet[Invitation]:
+    """Return the table's invitations, with who was invited and by whom, as a query."""
+    return Invitation.objects.filter(game=game).select_related("user", "invited_by")
+
+
+def invitation_rows(game: Game, invitations: list[Invitation]) -> list[dict]:
+    """Return each invitation to the table (its seats read) as whom, by whom, when, and where it stands."""
     seated = {seat.user_id for seat in game.seats.all() if seat.user_id}
     return [
         {
@@ -433,19 +477,23 @@ def invitations_of(game: Game) -> list[dict]:
             "created_at": invitation.created_at,
             "status": "seated" if invitation.user_id in seated else "declined" if invitation.declined_at else "pending",
         }
-        for invitation in Invitation.objects.filter(game=game).select_related("user", "invited_by")
+        for invitation in invitations
     ]
 
 
 def recent_opponents(user: AbstractBaseUser) -> list[dict]:
-    """Return the people the user played with (bots aside), most recent game first: each ``username`` and
+    """Return the ``RECENT_OPPONENTS`` people the user played with most recently (``played_with``)."""
+    return list(played_with(user).order_by("-last_played_at", "username")[:RECENT_OPPONENTS])
+
+
+def played_with(user: AbstractBaseUser) -> QuerySet:
+    """Return the people the user played with (bots and closed accounts aside), as a query of ``username`` and
     ``last_played_at``, when the latest game they shared started."""
     games = Seat.objects.filter(user_id=user.pk, game__started_at__isnull=False).values("game")
-    return list(
+    return (
         Seat.objects.filter(game__in=games, user__isnull=False, user__is_active=True)
         .exclude(user_id=user.pk)
         .values("user__username")
         .annotate(last_played_at=Max("game__started_at"))
-        .order_by("-last_played_at", "user__username")
-        .values("last_played_at", username=F("user__username"))[:RECENT_OPPONENTS]
+        .values("last_played_at", username=F("user__username"))
     )

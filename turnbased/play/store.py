@@ -304,6 +304,17 @@ def events_since(game: Game, after_seq: int) -> list[LoggedEvent]:
     return _logged(entries)
 
 
+def moves_after(game: Game, after_seq: int) -> QuerySet:
+    """Return the moves logged after ``after_seq`` as a query of ``seq``, ``seat`` and ``events`` rows, for a page
+    of them to be read in order of seq (``events_of_rows`` gives their events); never their notation."""
+    return Move.objects.filter(game=game, seq__gt=after_seq).values("seq", "seat", "events")
+
+
+def events_of_rows(rows: list[dict]) -> list[LoggedEvent]:
+    """Return the events of move rows read from ``moves_after``, in the rows' order, with no visibility filter."""
+    return _logged((row["seq"], row["seat"], row["events"]) for row in rows)
+
+
 def events_between(game: Game, *, after_seq: int, before_seq: int) -> list[LoggedEvent]:
     """Return the events of the moves after ``after_seq`` and before ``before_seq``, oldest first."""
     entries = (

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.paginator import Page, Paginator
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.db.models.functions import Coalesce
 
 from games import engines, get_engine
 from games.base import RESIGN
@@ -79,6 +80,16 @@ def leaderboard_page(game_slug: str, players: int, number: int | str | None) -> 
     for offset, rating in enumerate(page.object_list, start=page.start_index()):
         rating.place = offset
     return page
+
+
+def place_of(rating: Rating) -> int:
+    """Return the place of a rating read from ``leaderboard`` on its leaderboard: 1 plus the ratings ahead of it."""
+    ahead = (
+        Q(ordinal__gt=rating.ordinal)
+        | Q(ordinal=rating.ordinal, games__gt=rating.games)
+        | Q(ordinal=rating.ordinal, games=rating.games, user__username__lt=rating.user.get_username())
+    )
+    return 1 + leaderboard(rating.game_slug, rating.players).filter(ahead).count()
 
 
 def player_counts(game_slug: str) -> list[int]:
@@ -229,13 +240,23 @@ def archive(player: AbstractBaseUser, viewer: Viewer, *, game_slug: str | None =
 def archive_page(player: AbstractBaseUser, viewer: Viewer, number: int | str | None, **filters) -> Page:
     """Return one page of the archive as ``ArchivedGame`` rows (raises ``django.core.paginator`` errors)."""
     page = Paginator(archive(player, viewer, **filters), ARCHIVE_PAGE_SIZE).page(1 if number is None else number)
-    games = list(page.object_list)
+    page.object_list = archived_games(player, list(page.object_list))
+    return page
+
+
+def archive_by_end(player: AbstractBaseUser, viewer: Viewer, **filters) -> QuerySet[Game]:
+    """Return ``archive`` with ``ended``, when each game ended (when it was created, for a game imported without
+    its end): a moment every game has, for a list walked by it."""
+    return archive(player, viewer, **filters).annotate(ended=Coalesce("finished_at", "created_at"))
+
+
+def archived_games(player: AbstractBaseUser, games: list[Game]) -> list[ArchivedGame]:
+    """Return games of the player's archive (read with their seats) as ``ArchivedGame`` rows, in their order."""
     changes = {
         change.game_id: change
         for change in RatingChange.objects.filter(user=player, game__in=[game.pk for game in games])
     }
-    page.object_list = [_archived(game, player, changes.get(game.pk)) for game in games]
-    return page
+    return [_archived(game, player, changes.get(game.pk)) for game in games]
 
 
 def _archived(game: Game, player: AbstractBaseUser, change: RatingChange | None) -> ArchivedGame:

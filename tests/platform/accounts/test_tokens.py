@@ -35,7 +35,7 @@ def test_create_list_and_revoke_through_the_api(alice):
     assert body["name"] == "my bot" and body["token"] and body["current"] is False
     assert timedelta(days=29) < timezone.datetime.fromisoformat(body["expiry"]) - timezone.now() <= timedelta(days=30)
 
-    listed = client.get("/api/tokens/").json()
+    listed = client.get("/api/tokens/").json()["results"]
     assert [(token["name"], token["current"]) for token in listed] == [("my bot", False), ("first", True)]
     assert all("token" not in token for token in listed)  # a key is shown once, at creation
     assert body["token"] not in str(listed)

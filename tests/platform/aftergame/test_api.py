@@ -27,7 +27,7 @@ def test_a_finished_game_says_how_it_ended_and_breaks_its_score_down(alice, bob,
 def test_a_game_in_play_has_no_ending_yet(started_game, api_client_for, alice):
     body = api_client_for(alice).get(f"/api/games/{started_game.pk}/").json()
     assert (body["ending"], body["score_breakdown"], body["rematch"]) == (None, None, None)
-    listed = api_client_for(alice).get("/api/games/").json()["mine"][0]
+    listed = api_client_for(alice).get("/api/games/").json()["results"][0]
     assert "ending" not in listed  # the list stays cheap: no per-game reads
 
 

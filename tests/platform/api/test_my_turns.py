@@ -35,7 +35,7 @@ def test_only_the_games_where_i_am_to_move_longest_waiting_first(alice, bob, car
         services.submit_move(game_id=with_clock.pk, user=carol, expected_seq=0, move={"card": "handmaid"})
     answer = token_client(alice).get("/api/me/turns/")
     assert answer.status_code == 200
-    turns = answer.json()["turns"]
+    turns = answer.json()["results"]
     assert [turn["game"] for turn in turns] == [waiting_longest.pk, waiting_less.pk, with_clock.pk]
     assert bobs_turn.pk not in [turn["game"] for turn in turns]
     first = turns[0]
@@ -44,7 +44,7 @@ def test_only_the_games_where_i_am_to_move_longest_waiting_first(alice, bob, car
     assert first["last_move"] and "handmaid" in first["last_move"].lower() and first["deadline"] is None
     assert turns[1]["last_move"] is None  # no move yet
     assert turns[2]["deadline"] is not None
-    assert token_client(bob).get("/api/me/turns/").json()["turns"][0]["game"] == bobs_turn.pk
+    assert token_client(bob).get("/api/me/turns/").json()["results"][0]["game"] == bobs_turn.pk
 
 
 def test_the_answer_costs_the_same_statements_for_two_games_and_for_twelve(make_user):
@@ -54,7 +54,7 @@ def test_the_answer_costs_the_same_statements_for_two_games_and_for_twelve(make_
         while len([g for g in services_games(me)]) < count:
             _game(me, others[len(services_games(me))])
         cost, response = measured(lambda: token_client(me).get("/api/me/turns/"))
-        assert len(response.json()["turns"]) == count
+        assert len(response.json()["results"]) == count
         costs.append(cost.statements)
     assert costs[0] == costs[1], costs
 

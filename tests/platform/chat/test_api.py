@@ -1,4 +1,4 @@
-"""GET/POST /api/games/{id}/messages/: players write, public spectators read, pages by id, limits and mutes."""
+"""GET/POST /api/games/{id}/messages/: players write, public spectators read, pages by id and cursor, limits and mutes."""
 
 from __future__ import annotations
 
@@ -21,21 +21,36 @@ def test_a_player_posts_and_the_other_reads_it(started_game, alice, bob, api_cli
     body = answer.json()
     assert (body["author"], body["text"], body["seq"]) == ("alice", "hi <b>bob</b>", 0)
     listed = api_client_for(bob).get(url(started_game)).json()
-    assert listed == {"messages": [body], "more": False}
+    assert listed == {"next": None, "previous": None, "results": [body]}
     assert Message.objects.get().source == "api"
 
 
-def test_pages_follow_after_and_limit(started_game, alice, api_client_for):
+def test_pages_follow_after_and_the_cursor(started_game, alice, api_client_for):
     ids = [services.message_post(game_id=started_game.pk, user=alice, text=f"m{n}").pk for n in range(5)]
     client = api_client_for(alice)
-    first = client.get(url(started_game), {"limit": 2}).json()
-    assert [m["text"] for m in first["messages"]] == ["m0", "m1"] and first["more"] is True
-    rest = client.get(url(started_game), {"after": ids[1], "limit": 10}).json()
-    assert [m["text"] for m in rest["messages"]] == ["m2", "m3", "m4"] and rest["more"] is False
+    first = client.get(url(started_game), {"page_size": 2}).json()
+    assert [m["text"] for m in first["results"]] == ["m0", "m1"] and first["previous"] is None
+    second = client.get(first["next"]).json()
+    assert [m["text"] for m in second["results"]] == ["m2", "m3"]
+    assert [m["text"] for m in client.get(second["previous"]).json()["results"]] == ["m0", "m1"]
+    last = client.get(second["next"]).json()
+    assert [m["text"] for m in last["results"]] == ["m4"] and last["next"] is None
+    rest = client.get(url(started_game), {"after": ids[1], "page_size": 10}).json()
+    assert [m["text"] for m in rest["results"]] == ["m2", "m3", "m4"] and rest["next"] is None
+
+
+def test_limit_still_sets_the_page_size_and_says_it_is_deprecated(started_game, alice, api_client_for):
+    for n in range(3):
+        services.message_post(game_id=started_game.pk, user=alice, text=f"m{n}")
+    answer = api_client_for(alice).get(url(started_game), {"limit": 2})
+    assert [m["text"] for m in answer.json()["results"]] == ["m0", "m1"] and answer.json()["next"]
+    assert answer["Deprecation"].startswith("@") and answer["Sunset"] and 'rel="deprecation"' in answer["Link"]
+    assert not api_client_for(alice).get(url(started_game), {"page_size": 2}).has_header("Deprecation")
 
 
 @pytest.mark.parametrize("query", [{"after": "-1"}, {"after": "x"}, {"after": "²"}, {"limit": "0"}, {"limit": "201"},
-                                   {"after": "9" * 30}])
+                                   {"after": "9" * 30}, {"page_size": "0"}, {"page_size": "201"},
+                                   {"page_size": "x"}, {"cursor": "x"}, {"cursor": "cD1hYmM="}])
 def test_bad_pages_are_400(started_game, alice, api_client_for, query):
     answer = api_client_for(alice).get(url(started_game), query)
     assert answer.status_code == 400 and "detail" in answer.json()
@@ -43,7 +58,7 @@ def test_bad_pages_are_400(started_game, alice, api_client_for, query):
 
 def test_a_spectator_of_a_public_game_reads_but_may_not_write(started_game, alice, carol, api_client_for):
     services.message_post(game_id=started_game.pk, user=alice, text="hello")
-    assert APIClient().get(url(started_game)).json()["messages"][0]["text"] == "hello"  # anonymous
+    assert APIClient().get(url(started_game)).json()["results"][0]["text"] == "hello"  # anonymous
     spectator = api_client_for(carol)
     assert spectator.get(url(started_game)).status_code == 200
     answer = spectator.post(url(started_game), {"text": "can I?"}, format="json")
@@ -57,7 +72,7 @@ def test_a_private_games_chat_is_404_to_strangers(start_scripted_game, alice, bo
     assert api_client_for(carol).get(url(game)).status_code == 404
     assert APIClient().get(url(game)).status_code == 404
     assert api_client_for(carol).post(url(game), {"text": "hi"}, format="json").status_code == 404
-    assert api_client_for(bob).get(url(game)).json()["messages"][0]["text"] == "secret plans"
+    assert api_client_for(bob).get(url(game)).json()["results"][0]["text"] == "secret plans"
 
 
 @pytest.mark.parametrize("body", [{}, {"text": ""}, {"text": "   "}, {"text": "x" * 501},
@@ -71,7 +86,7 @@ def test_bad_messages_are_400_and_change_nothing(started_game, alice, api_client
 def test_muted_players_are_left_out_for_the_muter(started_game, alice, bob, api_client_for):
     services.message_post(game_id=started_game.pk, user=bob, text="spam")
     services.player_mute(user=alice, username="bob")
-    assert api_client_for(alice).get(url(started_game)).json()["messages"] == []
+    assert api_client_for(alice).get(url(started_game)).json()["results"] == []
 
 
 def test_posting_is_rate_limited_with_retry_after(started_game, alice, api_client_for, settings):

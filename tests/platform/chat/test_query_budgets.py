@@ -98,9 +98,9 @@ def test_reading_the_chat_through_the_api_costs_the_same_for_2_messages_and_200(
     for count in (2, 198):
         _say(started_game, bob, count)
         api = token_client(alice)
-        cost, response = measured(lambda: api.get(f"/api/games/{started_game.pk}/messages/?limit=200"))
+        cost, response = measured(lambda: api.get(f"/api/games/{started_game.pk}/messages/?page_size=200"))
         assert response.status_code == 200
-        within(cost, MESSAGES_READ, f"GET messages, {len(response.json()['messages'])} of them", reads_only=False)
+        within(cost, MESSAGES_READ, f"GET messages, {len(response.json()['results'])} of them", reads_only=False)
         costs.append(cost.statements)
     assert costs[0] == costs[1]
 

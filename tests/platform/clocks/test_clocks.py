@@ -235,7 +235,7 @@ def test_absences_and_settings_through_the_api(clock, alice, api_client_for):
     refused = api.post("/api/absences/", {"starts_on": "2026-11-29", "ends_on": "2026-11-30"}, format="json")
     assert refused.status_code == 400 and "overlaps" in refused.json()["detail"]
     assert api.delete(f"/api/absences/{created.json()['id']}/").status_code == 204
-    assert api.get("/api/absences/").json()["absences"] == []
+    assert api.get("/api/absences/").json()["results"] == []
 
 
 def test_one_failing_game_does_not_stop_the_sweep(clock, alice, bob, carol, monkeypatch):

@@ -50,7 +50,7 @@ def test_a_game_played_through_the_api():
     game = created.json()
     assert game["status"] == "open"
     assert game["seats"] == [{"index": 0, "username": "alice", "name": "alice", "bot": None}]
-    assert bob.get("/api/games/").json()["open"][0]["id"] == game["id"]
+    assert bob.get("/api/games/open/").json()["results"][0]["id"] == game["id"]
 
     joined = bob.post(f"/api/games/{game['id']}/join/", {}, format="json")
     assert joined.status_code == 200 and joined.json()["status"] == "active"
@@ -74,8 +74,8 @@ def test_a_game_played_through_the_api():
     assert repeat.status_code == 200 and repeat.json()["replayed"] and repeat.json()["seq"] == 1
 
     history = alice.get(f"/api/games/{game['id']}/history/?since=0").json()
-    assert history["seq"] == 1 and all(event["seq"] == 1 for event in history["events"])
-    assert alice.get(f"/api/games/{game['id']}/history/?since=1").json()["events"] == []
+    assert history["seq"] == 1 and all(event["seq"] == 1 for event in history["results"])
+    assert alice.get(f"/api/games/{game['id']}/history/?since=1").json()["results"] == []
 
 
 def test_create_refuses_scripted_options_from_users(alice, api_client_for):

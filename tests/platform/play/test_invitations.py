@@ -145,10 +145,10 @@ def test_the_api_lists_the_people_i_played_with_most_recent_first(alice, bob, ca
     start_scripted_game(alice, closed)
     closed.is_active = False
     closed.save()
-    people = api_client_for(alice).get("/api/invitations/people/").json()
+    people = api_client_for(alice).get("/api/invitations/people/").json()["results"]
     assert people == [{"username": "bob", "last_played_at": "2026-11-09T00:00:00Z"},
                       {"username": "carol", "last_played_at": "2026-11-02T00:00:00Z"}]
-    assert api_client_for(make_user("fay")).get("/api/invitations/people/").json() == []
+    assert api_client_for(make_user("fay")).get("/api/invitations/people/").json()["results"] == []
     assert APIClient().get("/api/invitations/people/").status_code in (401, 403)
 
 
@@ -169,15 +169,15 @@ def test_the_api_invites_lists_and_declines(table, alice, bob, api_client_for):
         "username": "bob", "invited_by": "alice", "status": "pending", "created_at": None}
     again = host.post(f"/api/games/{table.pk}/invitations/", {"username": "BOB"}, format="json")
     assert again.status_code == 200 and Invitation.objects.count() == 1
-    assert [row["username"] for row in host.get(f"/api/games/{table.pk}/invitations/").json()] == ["bob"]
+    assert [row["username"] for row in host.get(f"/api/games/{table.pk}/invitations/").json()["results"]] == ["bob"]
     guest = api_client_for(bob)
-    mine = guest.get("/api/invitations/").json()
+    mine = guest.get("/api/invitations/").json()["results"]
     assert mine == [{**mine[0], "game": table.pk, "name": f"Love Letter #{table.pk}", "invited_by": "alice",
                      "seated": 1, "seat_count": 3}]
     assert guest.get(f"/api/games/{table.pk}/invitations/").status_code == 403
     assert guest.post(f"/api/games/{table.pk}/invitations/decline/").status_code == 204
-    assert guest.get("/api/invitations/").json() == []
-    assert host.get(f"/api/games/{table.pk}/invitations/").json()[0]["status"] == "declined"
+    assert guest.get("/api/invitations/").json()["results"] == []
+    assert host.get(f"/api/games/{table.pk}/invitations/").json()["results"][0]["status"] == "declined"
 
 
 def test_the_api_refuses_an_unknown_name_with_a_clear_400(table, alice, api_client_for):

@@ -69,7 +69,7 @@ def test_a_replayed_position_is_the_view_each_viewer_was_served_live_at_that_seq
 
     game = play(game, [alice, bob], MOVES, random.Random(2), on_each=capture)
     assert game.status == GameStatus.ACTIVE and game.seq == MOVES
-    history = {name: client.get(f"/api/games/{game.pk}/history/").json()["events"] for name, client in readers.items()}
+    history = {name: client.get(f"/api/games/{game.pk}/history/").json()["results"] for name, client in readers.items()}
     cache.clear()  # replayed from the log, not remembered from the captures
     for (name, seq), view in live.items():
         answer = readers[name].get(f"/api/games/{game.pk}/positions/{seq}/")

@@ -64,7 +64,7 @@ def test_the_api_publishes_the_commitment_from_the_start_and_the_seed_only_at_th
     assert answer["commitment"] == {"scheme": "turnbased-seed-commitment/1", "algorithm": "sha256",
                                     "value": commitment(table)}
     assert answer["seed"] is None and table.seed not in json.dumps(answer)
-    listed = api.get("/api/games/").json()["mine"][0]
+    listed = api.get("/api/games/").json()["results"][0]
     assert listed["commitment"]["value"] == commitment(table) and listed["seed"] is None
     services.resign_game(game_id=table.pk, user=bob)
     answer = api.get(f"/api/games/{table.pk}/").json()

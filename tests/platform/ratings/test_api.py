@@ -48,24 +48,58 @@ def test_a_player_archive_is_paginated_and_filtered(alice, bob, carol, finish_ga
     last = finish_game(carol, alice, slug="love-letter")
     body = APIClient().get("/api/players/alice/games/").json()
     assert body["count"] == ARCHIVE_PAGE_SIZE + 1 and body["previous"] is None
-    assert body["next"].endswith("/api/players/alice/games/?page=2")
+    assert "/api/players/alice/games/?cursor=" in body["next"]
     newest = body["results"][0]
     assert (newest["id"], newest["game"], newest["place"], newest["won"], newest["draw"]) == (
         last.pk, "love-letter", 2, False, False)
     assert [seat["username"] for seat in newest["seats"]] == ["carol", "alice"]
     assert newest["rating"] == {"before": 1000, "after": 963, "delta": -37}
     assert body["results"][1]["rating"] is None  # resigned at once: unrated
-    assert len(APIClient().get(body["next"]).json()["results"]) == 1
+    following = APIClient().get(body["next"]).json()
+    assert len(following["results"]) == 1 and following["count"] == ARCHIVE_PAGE_SIZE + 1
+    assert following["next"] is None and APIClient().get(following["previous"]).json()["results"] == body["results"]
     by_carol = APIClient().get("/api/players/alice/games/?opponent=carol&game=love-letter").json()
     assert [row["id"] for row in by_carol["results"]] == [last.pk]
     assert APIClient().get("/api/players/alice/games/?game=halali&opponent=carol").json()["count"] == 0
+
+
+def test_numbered_pages_still_work_and_say_they_are_deprecated(alice, bob, finish_game):
+    for _ in range(ARCHIVE_PAGE_SIZE - 1):
+        finish_game(alice, bob, moves=0)
+    finish_game(alice, bob)  # rated
+    by_cursor = APIClient().get("/api/players/alice/games/")
+    assert not by_cursor.has_header("Deprecation")
+    numbered = APIClient().get("/api/players/alice/games/?page=1")
+    assert numbered.json()["results"] == by_cursor.json()["results"] and numbered.json()["next"] is None
+    assert numbered["Deprecation"] == "@1796083200" and numbered["Sunset"] == "Tue, 01 Jun 2027 00:00:00 GMT"
+    assert numbered["Link"] == ('<http://testserver/api/docs/#/players/players_games_list>; rel="deprecation"; '
+                                'type="text/html"')
+    board = APIClient().get("/api/ratings/?game=halali&page=1")
+    assert board.json()["results"][0]["place"] == 1 and board["Deprecation"] == "@1796083200"
+    assert APIClient().get("/api/ratings/?game=halali&page=1&cursor=x").status_code == 400
+
+
+def test_a_leaderboard_walked_by_cursor_numbers_every_place(make_user, finish_game):
+    players = [make_user(f"p{n}") for n in range(6)]
+    for winner, loser in zip(players, players[1:]):
+        finish_game(winner, loser)
+    whole = APIClient().get("/api/ratings/?game=halali&page_size=100").json()["results"]
+    walked, url = [], "/api/ratings/?game=halali&page_size=2"
+    while url:
+        body = APIClient().get(url).json()
+        assert body["count"] == len(whole)
+        walked += body["results"]
+        url = body["next"]
+    assert walked == whole and [row["place"] for row in walked] == list(range(1, len(whole) + 1))
+    assert [row["place"] for row in APIClient().get(body["previous"]).json()["results"]] == [3, 4]
 
 
 @pytest.mark.parametrize(("path", "status"), [
     ("/api/players/nobody/", 404), ("/api/players/nobody/games/", 404), ("/api/players/bot2/", 404),
     ("/api/players/al%00ice/", 404), ("/api/players/alice/games/?opponent=b%00b", 400),
     ("/api/players/alice/games/?game=chess", 400), ("/api/players/alice/games/?page=2", 404),
-    ("/api/players/alice/games/?page=-1", 400),
+    ("/api/players/alice/games/?page=-1", 400), ("/api/players/alice/games/?cursor=x", 400),
+    ("/api/players/alice/games/?cursor=cD1ub3QtYS1kYXRl", 400), ("/api/players/alice/games/?page_size=0", 400),
 ])
 def test_bad_player_requests_are_refused_never_a_server_error(alice, path, status):
     response = APIClient().get(path)

@@ -127,7 +127,7 @@ VARIANTS: dict[str, Callable[[Any], list[tuple[str, dict]]]] = {
     "game-panel": _polls,
     "game-history": _older_history,
     "chat-poll": _chat_polls,
-    "api-messages": lambda game: [("?after=0&limit=1", {})],
+    "api-messages": lambda game: [("?after=0&page_size=1", {})],
     "lobby-changes": lambda game: [("?v=0", {})],
     "game-replay": _every_position,
 }

@@ -21,7 +21,7 @@ from turnbased.clocks.services import (
     local_today,
     refresh_deadlines,
 )
-from turnbased.play.errors import InvalidRequest
+from turnbased.play.errors import InvalidRequest, NotFound
 
 
 class ProfileForm(forms.ModelForm):
@@ -104,7 +104,7 @@ def absences(request):
                 absence_cancel(user=request.user, absence_id=int(request.POST.get("absence", "0")))
                 messages.success(request, "Absence withdrawn.")
                 return redirect("absences")
-        except (InvalidRequest, ValueError) as error:
+        except (InvalidRequest, NotFound, ValueError) as error:
             messages.error(request, getattr(error, "detail", str(error)))
     today = local_today(request.user)
     profile = profile_of(request.user)

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from turnbased.aftergame import selectors, services
 from turnbased.aftergame.api.serializers import RematchSerializer
 from turnbased.play import selectors as play_selectors
+from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
 from turnbased.play.errors import GameNotFound
 
@@ -45,6 +46,7 @@ class RematchApi(APIView):
         operation_id="rematch_retrieve", tags=["games"], summary="A finished game's rematch", parameters=[GAME_ID],
         responses={200: RematchSerializer, 404: NO_REMATCH},
     )
+    @conditional_read
     def get(self, request, game_id: int):
         viewer = play_selectors.viewer_of(game_id, request.user)
         rematch = selectors.rematch_for(viewer.game)

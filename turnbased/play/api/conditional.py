@@ -1,9 +1,14 @@
-"""Conditional reads of a game: an ``ETag`` on every answer, and ``304 Not Modified`` for a client that has it.
+"""Conditional reads: an ``ETag`` on every answer of a GET, and ``304 Not Modified`` for a client that has it.
 
-A client polling a game sends back the tag it last saw in ``If-None-Match``; while nothing it may
-see has changed it gets an empty 304 instead of the whole game again. The tag is a digest of the
-answer this caller would get (their own view: it says nothing another viewer's answer would not),
-so it changes exactly when the answer does.
+A client polling a game (or its chat, its turns, any list) sends back the tag it last saw in
+``If-None-Match``; while nothing it may see has changed it gets an empty 304 instead of the whole
+answer again. The tag is a digest of the answer this caller would get (their own view: it says
+nothing another viewer's answer would not), so it changes exactly when the answer does.
+
+Every GET of the API is wrapped but the schema, its docs page and the game record (a download
+that carries the moment it was made): tests/platform/api/test_conditional_reads.py walks the URL
+configuration to check. The schema documents the header and the 304 of each from the wrapper
+alone (``play.api.schema``).
 """
 
 from __future__ import annotations
@@ -14,14 +19,18 @@ from functools import wraps
 
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.response import Response
 
-IF_NONE_MATCH = OpenApiParameter(
-    "If-None-Match", str, OpenApiParameter.HEADER,
-    description="The ETag of an earlier answer: when nothing has changed since, the answer is 304 with no body.",
-)
-NOT_MODIFIED = OpenApiResponse(description="Not modified since the answer whose ETag was sent in If-None-Match.")
+# How the schema describes a conditional read (``play.api.schema`` adds them to every one).
+IF_NONE_MATCH = {
+    "in": "header", "name": "If-None-Match", "schema": {"type": "string"},
+    "description": "The ETag of an earlier answer: when nothing has changed since, the answer is 304 with no body.",
+}
+NOT_MODIFIED = {"description": "Not modified since the answer whose ETag was sent in If-None-Match."}
+ETAG_HEADER = {
+    "ETag": {"schema": {"type": "string"},
+             "description": "A digest of this answer as you may see it: send it back in If-None-Match."},
+}
 
 
 def entity_tag(data, media_type: str) -> str:
@@ -50,4 +59,10 @@ def conditional_read(get):
         patch_vary_headers(response, ["Authorization", "Cookie"])
         return response
 
+    read.conditional = True  # for the schema: this answer has an ETag and may be a 304
     return read
+
+
+def is_conditional(method) -> bool:
+    """Tell whether a view method answers conditional reads (``conditional_read`` wraps it)."""
+    return getattr(method, "conditional", False)

@@ -119,7 +119,7 @@ SUBMIT_MOVE = [
 HISTORY = [
     OpenApiExample(
         "Guard that missed", summary="ann's Guard missed; ben drew", response_only=True,
-        value={"seq": 1, "events": [
+        value={"next": None, "previous": None, "seq": 1, "results": [
             {"seq": 1, "seat": 0, "kind": "guard_played", "data": {**GUARD_ON_BEN, "seat": 0, "hit": False},
              "private": False, "text": "You played the Guard on ben, naming the Baron: miss."},
             {"seq": 1, "seat": 0, "kind": "drew", "data": {"seat": 1, "deck_count": 8, "protection_ended": False},

@@ -10,7 +10,9 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.play import selectors, services
+from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
 from turnbased.play.errors import NotAllowed
 
@@ -48,12 +50,20 @@ class PersonSerializer(serializers.Serializer):
         ref_name = "RecentOpponent"
 
 
-def _table_invitations(game_id: int, user) -> list[dict]:
-    """Return the table's invitations for one of its players (or its creator)."""
+InvitationListSerializer = page_of("InvitationList", InvitationSerializer,
+                                   description="Whom the table invited, the first invited first.")
+MyInvitationListSerializer = page_of("MyInvitationList", MyInvitationSerializer,
+                                     description="My pending invitations, the newest first.")
+RecentOpponentListSerializer = page_of("RecentOpponentList", PersonSerializer,
+                                       description="The people I played with, the most recent first.")
+
+
+def _table_of_player(game_id: int, user):
+    """Return the table for one of its players (or its creator); others may not see whom it invited."""
     viewer = selectors.viewer_of(game_id, user)
     if not viewer.is_player and viewer.game.created_by_id != user.pk:
         raise NotAllowed("Only the players at this table can see whom they invited.")
-    return selectors.invitations_of(viewer.game)
+    return viewer.game
 
 
 class GameInvitationsApi(APIView):
@@ -69,12 +79,15 @@ class GameInvitationsApi(APIView):
 
     @extend_schema(
         operation_id="games_invitations_list", tags=["invitations"], summary="Whom the table invited",
-        parameters=[GAME_ID],
-        responses={200: InvitationSerializer(many=True), 403: error("I do not play at this table."),
+        parameters=[GAME_ID, *cursor_parameters()],
+        responses={200: InvitationListSerializer, 403: error("I do not play at this table."),
                    404: error("No such game, or a private game you are not part of.")},
     )
+    @conditional_read
     def get(self, request, game_id: int):
-        return Response(InvitationSerializer(_table_invitations(game_id, request.user), many=True).data)
+        game = _table_of_player(game_id, request.user)
+        page = paginate(request, selectors.invitations_to(game), ordering=("pk",))
+        return Response(page.body(InvitationSerializer(selectors.invitation_rows(game, page.items), many=True).data))
 
     @extend_schema(
         operation_id="games_invitations_create", tags=["invitations"], summary="Invite a person to an open table",
@@ -121,14 +134,16 @@ class MyInvitationsApi(APIView):
     """My pending invitations to open tables with a free seat, newest first."""
 
     @extend_schema(operation_id="invitations_list", tags=["invitations"], summary="My pending invitations",
-                   responses={200: MyInvitationSerializer(many=True)})
+                   parameters=cursor_parameters(), responses={200: MyInvitationListSerializer})
+    @conditional_read
     def get(self, request):
+        page = paginate(request, selectors.pending_invitations_query(request.user), ordering=("-pk",))
         rows = [
             {"game": invitation.game_id, "name": invitation.game.title, "invited_by": invitation.invited_by.get_username(),
              "created_at": invitation.created_at, "seated": invitation.seated, "seat_count": invitation.game.seat_count}
-            for invitation in selectors.pending_invitations(request.user)
+            for invitation in page.items
         ]
-        return Response(MyInvitationSerializer(rows, many=True).data)
+        return Response(page.body(MyInvitationSerializer(rows, many=True).data))
 
 
 class PeopleIPlayedWithApi(APIView):
@@ -136,9 +151,13 @@ class PeopleIPlayedWithApi(APIView):
 
     @extend_schema(
         operation_id="invitations_people", tags=["invitations"], summary="People I played with",
-        description=f"Up to {selectors.RECENT_OPPONENTS} people (bots and closed accounts aside) I shared a game "
-                    "with most recently, the most recent first: the names to pick from when inviting.",
-        responses={200: PersonSerializer(many=True)},
+        description="The people (bots and closed accounts aside) I shared a game with, the one I played with most "
+                    f"recently first, {selectors.RECENT_OPPONENTS} a page: the names to pick from when inviting.",
+        parameters=cursor_parameters(selectors.RECENT_OPPONENTS), responses={200: RecentOpponentListSerializer},
     )
+    @conditional_read
     def get(self, request):
-        return Response(PersonSerializer(selectors.recent_opponents(request.user), many=True).data)
+        # Ties on the moment (people who sat at the same table) are told apart by name, as the table page does.
+        page = paginate(request, selectors.played_with(request.user), ordering=("-last_played_at", "username"),
+                        page_size=selectors.RECENT_OPPONENTS)
+        return Response(page.body(PersonSerializer(page.items, many=True).data))

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.play import records, selectors, verification
+from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
 from turnbased.play.api.serializers import CommitmentSerializer, JSONObjectField
 from turnbased.play.api.views import GAME_ID, NO_SUCH_GAME
@@ -146,6 +147,7 @@ class GameVerifyApi(APIView):
         responses={200: VerificationSerializer, 404: NO_SUCH_GAME,
                    409: error("The game is not over: its seed is revealed when it ends.")},
     )
+    @conditional_read
     def get(self, request, game_id: int):
         game = selectors.viewer_of(game_id, request.user).game
         if not records.is_over(game):

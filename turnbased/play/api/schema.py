@@ -14,6 +14,11 @@ added here, from what the view is, rather than repeated on each endpoint:
 An endpoint declares the rest itself (409 and the specific 403 and 404 reasons),
 and anything it declares wins; an error it describes without a body gets the
 shared ``{"detail": ...}`` body.
+
+Two more things come from how a view method is wrapped rather than from its annotation:
+a conditional read (``conditional.conditional_read``) gets the ``If-None-Match`` parameter,
+the ``ETag`` header and its 304; a deprecated one (``turnbased.api_deprecation.deprecated``)
+gets its parameter marked deprecated and the ``Deprecation``, ``Sunset`` and ``Link`` headers.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.authentication import SessionAuthentication
 
+from turnbased.api_deprecation import deprecations_of
+from turnbased.play.api.conditional import ETAG_HEADER, IF_NONE_MATCH, NOT_MODIFIED, is_conditional
 from turnbased.play.api.serializers import ErrorSerializer
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -34,6 +41,14 @@ ERROR_DESCRIPTIONS = {
     413: "The request body is larger than the limit.",
     415: "The body is not JSON: send `Content-Type: application/json`.",
     429: "Too many requests: wait the number of seconds in `Retry-After`, then try again.",
+}
+DEPRECATION_HEADERS = {
+    "Deprecation": {"schema": {"type": "string", "pattern": "^@[0-9]+$"},
+                    "description": "RFC 9745: what this request uses is deprecated since this moment (@seconds)."},
+    "Sunset": {"schema": {"type": "string"},
+               "description": "RFC 8594: from this date (an HTTP date) it may stop working."},
+    "Link": {"schema": {"type": "string"},
+             "description": 'rel="deprecation": where the notice says what to use instead.'},
 }
 RETRY_AFTER = {
     "Retry-After": {
@@ -69,6 +84,11 @@ class ApiSchema(AutoSchema):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
             return None
+        handler = getattr(self.view, self.method.lower(), None)
+        if is_conditional(handler):
+            self._add_conditional_read(operation)
+        for notice in deprecations_of(handler):
+            self._add_deprecation(operation, notice)
         error = {"application/json": {"schema": self.resolve_serializer(ErrorSerializer, "response").ref}}
         responses = operation["responses"]
         for code in self._error_codes(operation):
@@ -81,6 +101,28 @@ class ApiSchema(AutoSchema):
             responses["429"].setdefault("headers", RETRY_AFTER)
         operation["responses"] = dict(sorted(responses.items()))
         return operation
+
+    def _add_conditional_read(self, operation: dict) -> None:
+        parameters = operation.setdefault("parameters", [])
+        if not any(parameter["name"] == IF_NONE_MATCH["name"] for parameter in parameters):
+            parameters.append(dict(IF_NONE_MATCH))
+        responses = operation["responses"]
+        responses.setdefault("304", dict(NOT_MODIFIED))
+        responses["200"].setdefault("headers", {}).update(ETAG_HEADER)
+        responses["304"].setdefault("headers", {}).update(ETAG_HEADER)
+
+    def _add_deprecation(self, operation: dict, notice) -> None:
+        if notice.parameter is None:
+            operation["deprecated"] = True
+        for parameter in operation.get("parameters", []):
+            if parameter["in"] == "query" and parameter["name"] == notice.parameter:
+                parameter["deprecated"] = True
+                parameter["description"] = (
+                    f"{parameter.get('description', '')} Deprecated: use {notice.instead}; it may stop working "
+                    f"from {notice.sunset_on.isoformat()}."
+                ).strip()
+        for answer in operation["responses"].values():
+            answer.setdefault("headers", {}).update(DEPRECATION_HEADERS)
 
     def _error_codes(self, operation: dict) -> list[int]:
         authenticators = self.view.get_authenticators()

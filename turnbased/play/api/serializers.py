@@ -14,6 +14,7 @@ from rest_framework import serializers
 
 from games import engines
 from turnbased.aftergame.api.serializers import EndingSerializer, ScoreRowSerializer
+from turnbased.api_pagination import page_of
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, MAX_CLOCK_DAYS
 from turnbased.play.models import GameStatus, Visibility
@@ -33,11 +34,24 @@ class JSONObjectField(serializers.JSONField):
 
 
 class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField(help_text="What went wrong, for a person to read.")
-    errors = serializers.JSONField(
-        required=False,
-        help_text="For invalid input: the problems per field, e.g. {\"expected_seq\": [\"This field is required.\"]}.",
+    """Every error of the API (4xx and 5xx) is a JSON object of this shape (docs/api.md, "Errors").
+
+    `detail` is always there. A 400 for invalid input adds `errors`; a 429 adds `retry_after`
+    (the same seconds as its `Retry-After` header); an endpoint may add keys of its own, which it
+    documents (a stale move's 409 carries the current `seq` and `game`). Keys may be added later:
+    ignore those you do not know.
+    """
+
+    detail = serializers.CharField(help_text="What went wrong, for a person to read (the first problem, for "
+                                             "invalid input).")
+    errors = serializers.DictField(
+        child=serializers.JSONField(), required=False,
+        help_text="For invalid input (400): each field with a problem (non_field_errors for the request as a whole) "
+                  "maps to its list of messages, or for a nested field to an object of the same shape, e.g. "
+                  "{\"expected_seq\": [\"This field is required.\"], \"time_control\": {\"kind\": [\"...\"]}}.",
     )
+    retry_after = serializers.IntegerField(required=False, min_value=0,
+                                           help_text="For too many requests (429): seconds to wait, as Retry-After.")
 
     class Meta:
         ref_name = "Error"
@@ -179,12 +193,11 @@ class GameSerializer(serializers.Serializer):
         ref_name = "Game"
 
 
-class GameListSerializer(serializers.Serializer):
-    mine = GameSerializer(many=True, help_text="Your games: in play first, then open, then ended.")
-    open = GameSerializer(many=True, help_text="The newest 50 public tables taking players that you are not seated at.")
-
-    class Meta:
-        ref_name = "GameList"
+GameListSerializer = page_of("GameList", GameSerializer, description="My games, the newest table first.")
+OpenGameListSerializer = page_of(
+    "OpenGameList", GameSerializer,
+    description="Public tables taking players that I am not seated at, the newest first.",
+)
 
 
 class OptionChoiceSerializer(serializers.Serializer):
@@ -292,9 +305,8 @@ class PositionSerializer(serializers.Serializer):
         ref_name = "Position"
 
 
-class HistorySerializer(serializers.Serializer):
-    seq = serializers.IntegerField(help_text="The game's current position.")
-    events = HistoryEventSerializer(many=True)
-
-    class Meta:
-        ref_name = "History"
+HistorySerializer = page_of(
+    "History", HistoryEventSerializer,
+    description="The events of the page's moves that I may see, oldest first.",
+    seq=serializers.IntegerField(help_text="The game's current position: poll again with since set to it."),
+)

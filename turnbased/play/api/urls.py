@@ -5,6 +5,7 @@ from turnbased.play.api import invitations, records, text, turns, views
 urlpatterns = [
     path("game-types/", views.GameTypesApi.as_view(), name="api-game-types"),
     path("games/", views.GameListApi.as_view(), name="api-games"),
+    path("games/open/", views.OpenGameListApi.as_view(), name="api-games-open"),
     path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="api-game"),
     path("games/<int:game_id>/join/", views.GameJoinApi.as_view(), name="api-game-join"),
     path("games/<int:game_id>/start/", views.GameStartApi.as_view(), name="api-game-start"),

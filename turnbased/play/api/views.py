@@ -12,9 +12,10 @@ from rest_framework.views import APIView
 
 from games import engines
 from turnbased.aftergame.selectors import after_game_summary
+from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, paginate
 from turnbased.play import positions, selectors, services
 from turnbased.play.api import examples
-from turnbased.play.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_read
+from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
 from turnbased.play.api.serializers import (
     MAX_SEQ,
@@ -26,6 +27,7 @@ from turnbased.play.api.serializers import (
     LegalMovesSerializer,
     MoveConflictSerializer,
     MovePlayedSerializer,
+    OpenGameListSerializer,
     PositionSerializer,
     TimeControlField,
     game_slugs,
@@ -67,14 +69,20 @@ class GameListApi(APIView):
             super().__init__(*args, **kwargs)
             self.fields["game"].choices = game_slugs()
 
-    @extend_schema(operation_id="games_list", tags=["games"], summary="My games and the open tables",
-                   responses={200: GameListSerializer})
+    @extend_schema(operation_id="games_list", tags=["games"], summary="My games",
+                   description="Every game I sit at, the newest table first, a page at a time (without the private "
+                               "views: GET /api/games/{id}/ has mine). The public tables I could join are "
+                               "GET /api/games/open/; the games waiting for my move, GET /api/me/turns/.",
+                   parameters=cursor_parameters(), responses={200: GameListSerializer})
+    @conditional_read
     def get(self, request):
-        games = list(selectors.games_of(request.user, clocks=True))
+        # Newest first by id: a game keeps its place while a client walks the pages, however it is played.
+        page = paginate(request, selectors.my_games(request.user), ordering=("-pk",))
+        games = selectors.with_seats(page.items, clocks=True)
         last_moves = selectors.last_move_lines(games, request.user)
-        mine = [game_summary(game, request.user, with_view=False, last_move=last_moves.get(game.pk)) for game in games]
-        joinable = [game_summary(game, request.user, with_view=False) for game in selectors.open_games(request.user)]
-        return Response({"mine": mine, "open": joinable})
+        return Response(page.body([
+            game_summary(game, request.user, with_view=False, last_move=last_moves.get(game.pk)) for game in games
+        ]))
 
     @extend_schema(
         operation_id="games_create", tags=["games"], summary="Create a table",
@@ -103,6 +111,21 @@ class GameListApi(APIView):
         return Response(game_summary(game, request.user), status=status.HTTP_201_CREATED)
 
 
+class OpenGameListApi(APIView):
+    """The public tables taking players that I do not sit at: the tables I could join."""
+
+    @extend_schema(operation_id="games_open_list", tags=["games"], summary="The public tables I could join",
+                   description="Public tables still taking players, that I am not seated at, the newest first, a "
+                               "page at a time. Take a seat with POST /api/games/{id}/join/.",
+                   parameters=cursor_parameters(), responses={200: OpenGameListSerializer})
+    @conditional_read
+    def get(self, request):
+        page = paginate(request, selectors.open_tables(request.user), ordering=("-pk",))
+        return Response(page.body([
+            game_summary(game, request.user, with_view=False) for game in selectors.with_seats(page.items)
+        ]))
+
+
 def _game_detail(game_id: int, request, invite_code: str | None = None) -> dict:
     viewer = selectors.viewer_of(game_id, request.user, invite_code=invite_code)
     return _game_answer(viewer.game, request.user, viewer=viewer)
@@ -122,9 +145,8 @@ class GameDetailApi(APIView):
         operation_id="games_retrieve", tags=["games"], summary="One game, as I may see it",
         parameters=[
             GAME_ID, OpenApiParameter("invite", str, description="Invite code, to see a private table before joining."),
-            IF_NONE_MATCH,
         ],
-        responses={200: GameSerializer, 304: NOT_MODIFIED, 404: NO_SUCH_GAME}, examples=examples.GAME,
+        responses={200: GameSerializer, 404: NO_SUCH_GAME}, examples=examples.GAME,
     )
     @conditional_read
     def get(self, request, game_id: int):
@@ -221,8 +243,8 @@ class LegalMovesApi(APIView):
 
     @extend_schema(
         operation_id="legal_moves_list", tags=["moves"], summary="My legal moves now",
-        parameters=[GAME_ID, IF_NONE_MATCH],
-        responses={200: LegalMovesSerializer, 304: NOT_MODIFIED, 404: NO_SUCH_GAME}, examples=examples.LEGAL_MOVES,
+        parameters=[GAME_ID],
+        responses={200: LegalMovesSerializer, 404: NO_SUCH_GAME}, examples=examples.LEGAL_MOVES,
     )
     @conditional_read
     def get(self, request, game_id: int):
@@ -289,20 +311,27 @@ class MoveSubmitApi(APIView):
         return Response(body, status=status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED)
 
 
+# A page of history holds the events of this many moves: every move of most games at once.
+API_HISTORY_PAGE_MOVES = MAX_PAGE_SIZE
+
+
 class HistoryApi(APIView):
-    """The events I may see after seq ``since``."""
+    """The events I may see after seq ``since``, a page of moves at a time."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(
         operation_id="history_list", tags=["moves"], summary="What happened, as I may see it",
+        description="The events I may see of the moves after seq `since`, oldest first. A page holds the events "
+                    "of `page_size` moves; `next` goes on while more moves follow. To poll, send `since` set to "
+                    "the `seq` of the last answer (and its ETag in If-None-Match).",
         parameters=[
             GAME_ID,
             OpenApiParameter("since", {"type": "integer", "minimum": 0, "maximum": MAX_SEQ, "default": 0},
-                             description="Only events after this seq."),
-            IF_NONE_MATCH,
+                             description="Only events of moves after this seq."),
+            *cursor_parameters(API_HISTORY_PAGE_MOVES),
         ],
-        responses={200: HistorySerializer, 304: NOT_MODIFIED, 404: NO_SUCH_GAME}, examples=examples.HISTORY,
+        responses={200: HistorySerializer, 404: NO_SUCH_GAME}, examples=examples.HISTORY,
     )
     @conditional_read
     def get(self, request, game_id: int):
@@ -311,7 +340,10 @@ class HistoryApi(APIView):
         if not re.fullmatch(r"[0-9]{1,10}", raw) or int(raw) > MAX_SEQ:
             raise serializers.ValidationError({"since": [f"since must be a whole number from 0 to {MAX_SEQ}."]})
         viewer = selectors.viewer_of(game_id, request.user)
-        return Response({"seq": viewer.game.seq, "events": selectors.visible_history(viewer, since=int(raw))})
+        # By seq, a page of moves: what a page holds is the same for every viewer, whatever each may see of it.
+        page = paginate(request, selectors.history_moves(viewer, since=int(raw)), ordering=("seq",),
+                        page_size=API_HISTORY_PAGE_MOVES)
+        return Response(page.body(selectors.history_of_moves(viewer, page.items), seq=viewer.game.seq))
 
 
 class PositionApi(APIView):
@@ -328,6 +360,7 @@ class PositionApi(APIView):
         responses={200: PositionSerializer,
                    404: error("No such game, a private game you are not part of, or no such position in it.")},
     )
+    @conditional_read
     def get(self, request, game_id: int, seq: int):
         viewer = selectors.viewer_of(game_id, request.user)
         return Response(positions.position(viewer, seq).to_json())
@@ -339,7 +372,9 @@ class GameTypesApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(operation_id="game_types_list", tags=["game-types"], summary="The games offered",
+                   description="The whole catalogue at once (not paged: it is the service's own code, a few entries).",
                    responses={200: GameTypeSerializer(many=True)})
+    @conditional_read
     def get(self, request):
         return Response([
             {

@@ -8,7 +8,8 @@ from turnbased.play.api.serializers import game_slugs
 
 
 class PageQuerySerializer(serializers.Serializer):
-    page = serializers.IntegerField(required=False, min_value=1, max_value=10**9, help_text="The page, from 1.")
+    page = serializers.IntegerField(required=False, min_value=1, max_value=10**9,
+                                    help_text="A numbered page, from 1 (instead of cursor).")
 
 
 class RatingsQuerySerializer(PageQuerySerializer):
@@ -50,9 +51,11 @@ class RatingEntrySerializer(serializers.Serializer):
 
 
 class PageSerializer(serializers.Serializer):
+    """A page of a list, with the count of all its items (these two lists had it before every list had a cursor)."""
+
+    next = serializers.URLField(allow_null=True, help_text="The next page, to fetch as it is; null on the last.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page, to fetch as it is; null on the first.")
     count = serializers.IntegerField(help_text="How many items in all pages.")
-    next = serializers.URLField(allow_null=True, help_text="The next page, or null.")
-    previous = serializers.URLField(allow_null=True, help_text="The previous page, or null.")
 
 
 class LeaderboardSerializer(PageSerializer):

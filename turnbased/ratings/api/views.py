@@ -12,6 +12,9 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from games import get_engine
+from turnbased.api_deprecation import ARCHIVE_PAGE, RATINGS_PAGE, deprecated, uses_query_parameter
+from turnbased.api_pagination import CURSOR, cursor_parameters, paginate
+from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
 from turnbased.ratings import selectors
 from turnbased.ratings.api.serializers import (
@@ -50,6 +53,13 @@ def _links(request, page: Page) -> dict:
     }
 
 
+def _numbered(request, query: dict) -> bool:
+    """Tell whether the request asks for a numbered page (deprecated) rather than walking by cursor."""
+    if "page" in query and CURSOR in request.query_params:
+        raise serializers.ValidationError({"page": ["Send page or cursor, not both: follow next and previous."]})
+    return "page" in query
+
+
 def _player(username: str):
     try:
         return selectors.player_named(username)
@@ -64,11 +74,13 @@ class RatingListApi(APIView):
 
     @extend_schema(
         operation_id="ratings_list", tags=["ratings"], summary="A leaderboard, best first",
-        description="Ratings at one game and player count, best first, 50 a page. Only public games between "
-                    "people are rated (see the README's Ratings and players).",
-        parameters=[RatingsQuerySerializer],
+        description="Ratings at one game and player count, best first, 50 a page (follow next and previous). "
+                    "Only public games between people are rated (see the README's Ratings and players).",
+        parameters=[RatingsQuerySerializer, *cursor_parameters(selectors.LEADERBOARD_PAGE_SIZE)],
         responses={200: LeaderboardSerializer, 404: NO_SUCH_PAGE},
     )
+    @deprecated(RATINGS_PAGE, when=uses_query_parameter("page"))
+    @conditional_read
     def get(self, request):
         query = _query(RatingsQuerySerializer, request)
         slug = query["game"]
@@ -78,13 +90,26 @@ class RatingListApi(APIView):
             raise serializers.ValidationError(
                 {"players": [f"{engine.name} takes {engine.min_players} to {engine.max_players} players."]}
             )
-        page = _page(request, lambda number: selectors.leaderboard_page(slug, players, number), query.get("page"))
-        results = [
-            {"place": rating.place, "username": rating.user.get_username(), "rating": rating.display,
-             "mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
-            for rating in page.object_list
-        ]
-        return Response({**_links(request, page), "game": slug, "players": players, "results": results})
+        board = selectors.leaderboard(slug, players)
+        if _numbered(request, query):
+            page = _page(request, lambda number: selectors.leaderboard_page(slug, players, number), query["page"])
+            return Response({**_links(request, page), "game": slug, "players": players,
+                             "results": _ratings(page.object_list)})
+        # Best first; the rating's name breaks a tie, as the page shows it. A rating moves only when a game ends.
+        page = paginate(request, board, ordering=("-ordinal", "-games", "user__username"),
+                        page_size=selectors.LEADERBOARD_PAGE_SIZE)
+        first = selectors.place_of(page.items[0]) if page.items else 1
+        for place, rating in enumerate(page.items, start=first):
+            rating.place = place
+        return Response(page.body(_ratings(page.items), count=board.count(), game=slug, players=players))
+
+
+def _ratings(ratings) -> list[dict]:
+    return [
+        {"place": rating.place, "username": rating.user.get_username(), "rating": rating.display,
+         "mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
+        for rating in ratings
+    ]
 
 
 class PlayerApi(APIView):
@@ -97,6 +122,7 @@ class PlayerApi(APIView):
         description="Counts only the games I may see: public ones, and private ones I sit at or created.",
         parameters=[USERNAME], responses={200: PlayerSerializer, 404: NO_SUCH_PLAYER},
     )
+    @conditional_read
     def get(self, request, username: str):
         player = _player(username)
         reliability = selectors.reliability(player, request.user)
@@ -124,38 +150,46 @@ class PlayerGamesApi(APIView):
 
     @extend_schema(
         operation_id="players_games_list", tags=["players"], summary="A player's finished games",
-        description="Newest first, 20 a page; only games I may see (public ones, and private ones I sit at or "
-                    "created). Filter by game and by an opponent's username.",
-        parameters=[USERNAME, ArchiveQuerySerializer],
+        description="Newest first, 20 a page (follow next and previous); only games I may see (public ones, and "
+                    "private ones I sit at or created). Filter by game and by an opponent's username.",
+        parameters=[USERNAME, ArchiveQuerySerializer, *cursor_parameters(selectors.ARCHIVE_PAGE_SIZE)],
         responses={200: ArchiveSerializer, 404: NO_SUCH_PLAYER_OR_PAGE},
     )
+    @deprecated(ARCHIVE_PAGE, when=uses_query_parameter("page"))
+    @conditional_read
     def get(self, request, username: str):
         player = _player(username)
         query = _query(ArchiveQuerySerializer, request)
-        page = _page(
-            request,
-            lambda number: selectors.archive_page(player, request.user, number, game_slug=query.get("game"),
-                                                  opponent=query.get("opponent")),
-            query.get("page"),
-        )
-        results = [
-            {
-                "id": row.game.pk,
-                "game": row.game.engine,
-                "name": row.name,
-                "finished_at": row.finished_at,
-                "seats": [{"index": index, "name": seat.name, "username": seat.username, "bot": seat.bot}
-                          for index, seat in enumerate(row.seats)],
-                "place": row.place,
-                "won": row.won,
-                "draw": row.draw,
-                "summary": row.summary,
-                "rating": (
-                    {"before": row.rating_change.before, "after": row.rating_change.after,
-                     "delta": row.rating_change.delta}
-                    if row.rating_change else None
-                ),
-            }
-            for row in page.object_list
-        ]
-        return Response({**_links(request, page), "results": results})
+        filters = {"game_slug": query.get("game"), "opponent": query.get("opponent")}
+        if _numbered(request, query):
+            page = _page(request, lambda number: selectors.archive_page(player, request.user, number, **filters),
+                         query["page"])
+            return Response({**_links(request, page), "results": _archived(page.object_list)})
+        games = selectors.archive_by_end(player, request.user, **filters)
+        # The newest end first: a finished game's end never moves.
+        page = paginate(request, games, ordering=("-ended", "-pk"), page_size=selectors.ARCHIVE_PAGE_SIZE)
+        rows = selectors.archived_games(player, page.items)
+        return Response(page.body(_archived(rows), count=games.count()))
+
+
+def _archived(rows) -> list[dict]:
+    return [
+        {
+            "id": row.game.pk,
+            "game": row.game.engine,
+            "name": row.name,
+            "finished_at": row.finished_at,
+            "seats": [{"index": index, "name": seat.name, "username": seat.username, "bot": seat.bot}
+                      for index, seat in enumerate(row.seats)],
+            "place": row.place,
+            "won": row.won,
+            "draw": row.draw,
+            "summary": row.summary,
+            "rating": (
+                {"before": row.rating_change.before, "after": row.rating_change.after,
+                 "delta": row.rating_change.delta}
+                if row.rating_change else None
+            ),
+        }
+        for row in rows
+    ]

@@ -1,0 +1,189 @@
+"""Every error of the API is JSON of one documented shape: a sweep of every URL pattern with requests that must fail.
+
+The URL configuration is walked (as the secrecy walk does), so an endpoint added later is swept
+too. Each route gets, for each kind of mistake a client makes:
+
+- every method it does not allow (405);
+- each of its path parameters naming nothing (404; a method that reads a body may refuse the
+  empty one first, 400);
+- no credentials, where the schema says the operation needs them (401), and otherwise whatever
+  it answers an anonymous visitor about a private game of others (an error there, too, is JSON);
+- a token that is not one (401), once as a client and once as a browser asking for HTML;
+- a JSON body that cannot be read, on each method it allows that may carry one (400).
+
+Every answer must be a 4xx, ``application/json``, and valid against the schema's ``Error``
+component; nothing in the database may change. A route whose answers cannot be JSON (a stream,
+say) is listed in ``EXCEPTIONS`` with the mistakes it is excused from and why.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date, timedelta
+
+import jsonschema
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tests.platform.api.test_schema import as_json_schema
+from tests.platform.conftest import api_token
+from tests.platform.play.test_bad_input import database_rows
+from turnbased.accounts.services.tokens import token_create
+from turnbased.clocks.services import absence_declare, local_today
+from turnbased.play import services
+
+pytestmark = pytest.mark.django_db
+
+HUGE = 10**30
+MISTAKES = ("wrong method", "bad id", "no credentials", "bad token", "bad token, HTML wanted", "malformed JSON")
+# Routes excused from some mistakes, with the reason: {route name: {mistake: why}}.
+EXCEPTIONS: dict[str, dict[str, str]] = {}
+# What each path parameter is, for the route to name something real, and values that name nothing.
+BAD_VALUES = {
+    "game_id": ["0", str(HUGE), "{missing_game}"],
+    "seq": [str(HUGE)],
+    "absence_id": ["0", str(HUGE), "{bens_absence}"],
+    "token_id": ["0", str(HUGE), "{bens_token}"],
+    "username": ["nobody", "bot1"],
+}
+BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+_PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
+
+
+def api_routes(patterns=None, prefix=""):
+    """Yield (route as written, its name, its view) for every URL pattern under /api/."""
+    for entry in get_resolver().url_patterns if patterns is None else patterns:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            yield from api_routes(entry.url_patterns, route)
+        elif isinstance(entry, URLPattern) and route.startswith("api/"):
+            yield route, entry.name, entry.callback
+
+
+def allowed_methods(callback) -> set[str]:
+    """Return the methods a route's view answers (HEAD and OPTIONS aside: test_bad_input covers them)."""
+    view = getattr(callback, "view_class", None) or getattr(callback, "cls", None)
+    names = getattr(view, "http_method_names", [])
+    return {name.upper() for name in names if hasattr(view, name)} - {"HEAD", "OPTIONS"}
+
+
+@pytest.fixture
+def world(alice, bob, carol, settings):
+    """Alice's game in play and her spare token and absence; ben's token and absence; bob and carol's private game."""
+    settings.RATE_LIMITS_ON = False  # hundreds of refused requests from one address: rates are tested elsewhere
+    ben = bob
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=2)
+    services.join_game(game_id=game.pk, user=bob)
+    hidden = services.create_game(creator=bob, engine_slug="love-letter", players=2, visibility="private")
+    services.join_game(game_id=hidden.pk, user=carol, invite_code=hidden.invite_code)
+    today = local_today(alice)
+    soon = min(today + timedelta(days=10), date(today.year, 12, 31))  # an absence stays within its year
+    absences = {user.username: absence_declare(user=user, starts_on=soon, ends_on=soon).pk for user in (alice, ben)}
+    return {
+        "alice": alice,
+        "key": api_token(alice),
+        "good": {"game_id": str(game.pk), "seq": "0", "absence_id": str(absences["alice"]),
+                 "token_id": str(token_create(user=alice, name="spare", lifetime=None)[0].pk), "username": "alice"},
+        "hidden": {"game_id": str(hidden.pk)},
+        "fill": {"missing_game": str(hidden.pk + 1000), "bens_absence": str(absences["bob"]),
+                 "bens_token": str(token_create(user=ben, name="ben's", lifetime=None)[0].pk)},
+    }
+
+
+def path_of(route: str, values: dict) -> str:
+    return "/" + _PARAMETER.sub(lambda match: values[match.group(1)], route)
+
+
+def mistakes_of(route: str, callback, world: dict):
+    """Yield (mistake, method, path, headers, body) for every request the sweep sends to a route."""
+    token = {"HTTP_AUTHORIZATION": f"Token {world['key']}"}
+    allowed = allowed_methods(callback)
+    parameters = _PARAMETER.findall(route)
+    good = path_of(route, world["good"])
+    for method in sorted({"GET", "POST", "PUT", "PATCH", "DELETE"} - allowed):
+        yield "wrong method", method, good, token, None
+    for parameter in parameters:
+        for bad in BAD_VALUES[parameter]:
+            path = path_of(route, {**world["good"], parameter: bad.format(**world["fill"])})
+            for method in sorted(allowed):
+                yield "bad id", method, path, token, "{}" if method in BODY_METHODS else None
+    anonymous_path = path_of(route, {**world["good"], **world["hidden"]})
+    for method in sorted(allowed):
+        body = "{}" if method in BODY_METHODS else None
+        yield "no credentials", method, anonymous_path, {}, body
+        yield "bad token", method, good, {"HTTP_AUTHORIZATION": "Token not-a-token"}, body
+        yield ("bad token, HTML wanted", method, good,
+               {"HTTP_AUTHORIZATION": "Token not-a-token", "HTTP_ACCEPT": "text/html"}, body)
+        if method in BODY_METHODS:
+            yield "malformed JSON", method, good, token, '{"expected_seq": 0,'
+
+
+def needs_credentials(schema: dict, route: str, method: str) -> bool:
+    """Tell whether the schema says the operation needs credentials (no anonymous ``{}`` among its security)."""
+    operation = schema["paths"].get(path_of(route, {name: f"{{{name}}}" for name in _PARAMETER.findall(route)}), {})
+    security = operation.get(method.lower(), {}).get("security")
+    return security is not None and {} not in security
+
+
+@pytest.fixture
+def error_shape(client) -> jsonschema.Validator:
+    schema = client.get("/api/schema/?format=json").json()
+    components = as_json_schema(schema["components"])
+    return jsonschema.Draft202012Validator({"components": components, "$ref": "#/components/schemas/Error"}), schema
+
+
+def test_every_route_answers_every_mistake_with_a_json_error_of_the_documented_shape(world, error_shape, subtests):
+    validator, schema = error_shape
+    routes = list(api_routes())
+    assert len(routes) > 20 and any(route == "api/games/<int:game_id>/moves/" for route, _, _ in routes)
+    before = database_rows()
+    client = Client(raise_request_exception=False)
+    swept = set()
+    for route, name, callback in routes:
+        for mistake, method, path, headers, body in mistakes_of(route, callback, world):
+            if mistake in EXCEPTIONS.get(name, {}):
+                continue
+            swept.add(mistake)
+            label = f"{mistake}: {method} {path} {sorted(headers)}"
+            with subtests.test(label):
+                response = client.generic(method, path, body or "", content_type="application/json", **headers)
+                if mistake == "no credentials" and not needs_credentials(schema, route, method):
+                    if response.status_code < 400:  # an endpoint anyone may use: not a mistake here
+                        continue
+                assert 400 <= response.status_code < 500, (label, response.status_code, response.content[:300])
+                # A route with no HTML to give (the schema) may refuse the Accept header first: 406.
+                expected = {"wrong method": {405}, "bad token": {401}, "bad token, HTML wanted": {401, 406},
+                            "malformed JSON": {400}, "no credentials": {401} if needs_credentials(
+                                schema, route, method) else None,
+                            "bad id": {404} if method in ("GET", "DELETE") else {400, 404}}[mistake]
+                assert expected is None or response.status_code in expected, (label, response.status_code)
+                assert response["Content-Type"] == "application/json", (label, response["Content-Type"])
+                validator.validate(json.loads(response.content))
+    assert swept == set(MISTAKES)
+    assert database_rows() == before
+
+
+def test_the_exceptions_name_real_routes_and_mistakes():
+    names = {name for _, name, _ in api_routes()}
+    for name, excused in EXCEPTIONS.items():
+        assert name in names, f"{name} is excused from the sweep but is no longer a route"
+        assert set(excused) <= set(MISTAKES) and all(excused.values()), name
+
+
+def test_every_path_parameter_of_the_api_has_values_that_name_nothing():
+    """A new kind of path parameter cannot escape the bad-id sweep: it must be given bad values here."""
+    parameters = {parameter for route, _, _ in api_routes() for parameter in _PARAMETER.findall(route)}
+    assert parameters <= set(BAD_VALUES), parameters - set(BAD_VALUES)
+
+
+def test_the_sweep_can_fail(world, error_shape):
+    """An error that is not JSON, or not of the shape, is caught: the checks are not vacuous."""
+    validator, _ = error_shape
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate({"message": "no detail"})
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate({"detail": ["not a string"]})
+    page = Client().get("/accounts/login/", HTTP_AUTHORIZATION="Token not-a-token")
+    assert page["Content-Type"] != "application/json"  # outside /api/ the site answers pages

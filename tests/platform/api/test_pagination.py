@@ -1,0 +1,201 @@
+"""Every list of the API pages by cursor: one answer shape, next and previous to follow, a strict cursor and page size.
+
+The lists are found in the schema (an answer with ``results``), so a list added later is held to
+the same: it must take ``cursor`` and ``page_size``, refuse bad ones with 400, and a walk through
+it a page at a time must see every item once, forwards and back.
+"""
+
+from __future__ import annotations
+
+import base64
+from urllib.parse import urlencode
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from tests.platform.conftest import api_token
+from turnbased.api_pagination import MAX_PAGE_SIZE
+from turnbased.chat import services as chat_services
+from turnbased.clocks.services import absence_declare, local_today
+from turnbased.play import services, store
+
+pytestmark = pytest.mark.django_db
+
+# GETs answering a bare array (not paged), and why.
+NOT_PAGED = {
+    "/api/game-types/": "the catalogue of games this service's code offers: a few entries, read whole",
+}
+
+
+def _schema() -> dict:
+    return Client().get("/api/schema/?format=json").json()
+
+
+def _lists(schema: dict) -> dict[str, dict]:
+    """Return the GET operations whose answer is a page (it has results), by path."""
+    found = {}
+    for path, item in schema["paths"].items():
+        answer = item.get("get", {}).get("responses", {}).get("200", {})
+        reference = answer.get("content", {}).get("application/json", {}).get("schema", {}).get("$ref", "")
+        component = schema["components"]["schemas"].get(reference.rsplit("/", 1)[-1], {})
+        if "results" in component.get("properties", {}):
+            found[path] = item["get"]
+    return found
+
+
+def test_every_list_takes_a_cursor_and_a_page_size_and_answers_next_previous_and_results():
+    schema = _schema()
+    lists = _lists(schema)
+    assert {"/api/games/", "/api/games/open/", "/api/me/turns/", "/api/games/{game_id}/history/",
+            "/api/games/{game_id}/messages/", "/api/tokens/", "/api/absences/", "/api/invitations/",
+            "/api/invitations/people/", "/api/games/{game_id}/invitations/", "/api/ratings/",
+            "/api/players/{username}/games/"} <= set(lists)
+    for path, operation in lists.items():
+        names = {parameter["name"] for parameter in operation["parameters"]}
+        assert {"cursor", "page_size"} <= names, path
+        page_size = next(parameter for parameter in operation["parameters"] if parameter["name"] == "page_size")
+        assert page_size["schema"]["maximum"] == MAX_PAGE_SIZE, path
+        reference = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+        component = schema["components"]["schemas"][reference.rsplit("/", 1)[-1]]
+        assert {"next", "previous", "results"} <= set(component["required"]), path
+        assert component["properties"]["results"]["type"] == "array", path
+
+
+def test_no_get_answers_a_bare_array_but_those_explained():
+    schema = _schema()
+    bare = {
+        path for path, item in schema["paths"].items()
+        if item.get("get", {}).get("responses", {}).get("200", {}).get("content", {})
+        .get("application/json", {}).get("schema", {}).get("type") == "array"
+    }
+    assert bare == set(NOT_PAGED), f"lists that do not page and are not explained: {bare - set(NOT_PAGED)}"
+
+
+@pytest.fixture
+def world(alice, bob, carol, make_user, settings):
+    """Alice with several of everything each list holds, the ids of the paths that name something."""
+    settings.MAX_OPEN_TABLES_PER_ACCOUNT = 100
+    settings.RATE_LIMITS_ON = False
+    games = []
+    for opponent in (bob, carol, make_user("dan")):  # alice to move in each (seat 0 moves first)
+        game = services.create_game(creator=alice, engine_slug="love-letter", players=2,
+                                    options={"first_player": 0})
+        services.join_game(game_id=game.pk, user=opponent)
+        games.append(game)
+    game = games[0]
+    for _ in range(3):
+        services.create_game(creator=carol, engine_slug="halali", players=2)  # open tables alice could join
+    table = services.create_game(creator=alice, engine_slug="love-letter", players=4)
+    for user in (bob, carol, make_user("erin")):
+        services.invitation_create(game_id=table.pk, user=alice, username=user.username)
+    for host in (bob, carol, make_user("fay")):
+        invited = services.create_game(creator=host, engine_slug="love-letter", players=3)
+        services.invitation_create(game_id=invited.pk, user=host, username="alice")
+    for text in ("one", "two", "three"):
+        chat_services.message_post(game_id=game.pk, user=alice, text=text)
+    for number in range(3):
+        api_token(alice, f"spare {number}")
+    first = local_today(alice) + timedelta(days=2)
+    for offset in (0, 2, 4):
+        day = first + timedelta(days=offset)
+        if day.year == first.year:
+            absence_declare(user=alice, starts_on=day, ends_on=day)
+    _play(game, {alice.pk: alice, bob.pk: bob}, moves=3)  # history of several moves
+    return {"alice": alice, "game": game, "table": table}
+
+
+def _play(game, users: dict, *, moves: int) -> None:
+    """Play the first legal move ``moves`` times, whoever is to move."""
+    for _ in range(moves):
+        game.refresh_from_db()
+        seat = game.to_move[0]
+        player = users[game.seats.get(index=seat).user_id]
+        move = store.engine_of(game).legal_moves(game.state, seat)[0]
+        services.submit_move(game_id=game.pk, user=player, expected_seq=game.seq, move=move)
+    game.refresh_from_db()
+
+
+def _walk(client: APIClient, url: str) -> tuple[list, list]:
+    """Follow next from ``url`` to the last page, then previous back to the first; return both item lists."""
+    forward, pages = [], []
+    while url:
+        body = client.get(url).json()
+        pages.append(body)
+        forward += body["results"]
+        url = body["next"]
+    backward, url = list(pages[-1]["results"]), pages[-1]["previous"]
+    while url:
+        body = client.get(url).json()
+        backward = body["results"] + backward
+        url = body["previous"]
+    return forward, backward
+
+
+LISTS = [
+    "/api/games/", "/api/games/open/", "/api/me/turns/", "/api/games/{game}/messages/", "/api/tokens/",
+    "/api/absences/", "/api/invitations/", "/api/invitations/people/", "/api/games/{table}/invitations/",
+    "/api/games/{game}/history/",
+]
+
+
+@pytest.mark.parametrize("path", LISTS)
+def test_a_walk_a_page_at_a_time_sees_every_item_once_forwards_and_back(world, path):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'walker')}")
+    url = path.format(game=world["game"].pk, table=world["table"].pk)
+    whole = client.get(url, {"page_size": MAX_PAGE_SIZE}).json()
+    assert whole["next"] is None and whole["previous"] is None
+    assert len(whole["results"]) >= 2, whole  # (a page of history holds the events of page_size moves)
+    forward, backward = _walk(client, f"{url}?page_size=1")
+    assert forward == whole["results"] and backward == whole["results"]
+
+
+@pytest.mark.parametrize("query", [
+    "cursor=x", "cursor=%C3%A9", f"cursor={base64.b64encode(b'p=not-a-number').decode()}",
+    f"cursor={base64.b64encode(b'o=x').decode()}", f"cursor={base64.b64encode(b'r=x').decode()}",
+    "page_size=0", "page_size=-1", f"page_size={MAX_PAGE_SIZE + 1}", "page_size=x", "page_size=%C2%B2",
+])
+def test_a_bad_cursor_or_page_size_is_refused_with_400_on_every_list(world, query):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'prober')}")
+    paths = [path.replace("{game_id}", str(world["game"].pk)).replace("{username}", "alice")
+             for path in _lists(_schema())]
+    for path in paths:
+        separator = "&" if "?" in path else "?"
+        url = f"{path}{separator}{query}" + ("&game=halali" if path == "/api/ratings/" else "")
+        answer = client.get(url)
+        assert answer.status_code == 400, (url, answer.status_code, answer.content[:200])
+        field = query.split("=")[0]
+        assert field in answer.json()["errors"], (url, answer.json())
+
+
+def _cursor(position: str) -> str:
+    """Return a cursor as DRF writes one, at ``position`` (what a client could forge)."""
+    return base64.b64encode(urlencode({"p": position}).encode()).decode()
+
+
+def test_a_forged_position_the_column_cannot_hold_is_refused_before_any_sql(world):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'prober')}")
+    assert client.get(f"/api/games/?cursor={_cursor(str(10**30))}").status_code == 400  # beyond a bigint
+    assert client.get(f"/api/games/?cursor={_cursor(str(2**40))}").status_code == 200  # an id no game has yet
+    assert client.get(f"/api/me/turns/?cursor={_cursor('2026-01-01 00:00:00')}").status_code == 400  # no zone
+    assert client.get(f"/api/me/turns/?cursor={_cursor('2026-01-01 00:00:00+00:00')}").status_code == 200
+    assert client.get(f"/api/absences/?cursor={_cursor('2026-02-30')}").status_code == 400
+    assert client.get(f"/api/ratings/?game=halali&cursor={_cursor('nan')}").status_code == 200  # a float
+
+
+def test_a_list_keeps_the_other_query_parameters_in_its_links(world):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'walker')}")
+    first_id = client.get(f"/api/games/{world['game'].pk}/messages/").json()["results"][0]["id"]
+    body = client.get(f"/api/games/{world['game'].pk}/messages/?after={first_id}&page_size=1").json()
+    assert f"after={first_id}" in body["next"] and "page_size=1" in body["next"]
+    assert [message["text"] for message in client.get(body["next"]).json()["results"]] == ["three"]
+
+
+def test_a_public_list_pages_for_a_visitor_too(alice):
+    body = APIClient().get("/api/ratings/?game=halali").json()
+    assert (body["next"], body["previous"], body["results"], body["count"]) == (None, None, [], 0)

@@ -1,0 +1,145 @@
+"""Cursor pagination for every list of the API: ``?cursor=`` and ``?page_size=``, one answer shape.
+
+Every list answers ``{"next": url|null, "previous": url|null, "results": [...]}`` (some lists add
+keys of their own beside these, such as the game's ``seq``). ``next`` and ``previous`` are whole
+URLs to follow as they are; the cursor in them is opaque. Each list walks an order that does not
+change while a client pages through it (an id, a seq, a moment that is written once), so a walk
+sees every item once even while items are added.
+
+DRF's ``CursorPagination`` does the walking; this module makes its input strict (a malformed
+cursor or page size answers 400 instead of DRF's 404 or silent default, and a forged cursor's
+position is checked against the column it is compared with before any SQL runs) and gives the
+schema its parameters and page components.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.core.exceptions import FieldDoesNotExist
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, inline_serializer
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.pagination import CursorPagination
+
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+CURSOR = "cursor"
+PAGE_SIZE = "page_size"
+BAD_CURSOR = "The cursor is not one this list gave out: follow next or previous as they are, or start without one."
+
+
+def _bad(name: str, message: str) -> ValidationError:
+    return ValidationError({name: [message]})
+
+
+class CursorPage(CursorPagination):
+    """DRF's cursor pagination with the project's parameters, strict about what it is sent."""
+
+    cursor_query_param = CURSOR
+    page_size_query_param = PAGE_SIZE
+    max_page_size = MAX_PAGE_SIZE
+    template = None  # the browsable API shows next and previous in the body already
+
+    def __init__(self, *, ordering: tuple[str, ...], page_size: int = DEFAULT_PAGE_SIZE):
+        self.ordering = ordering
+        self.page_size = page_size
+        self._position_field = None
+
+    def get_page_size(self, request) -> int:
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        # ASCII digits only: str.isdigit() also takes '²', which int() then refuses.
+        if not re.fullmatch(r"[0-9]{1,4}", raw) or not 1 <= int(raw) <= self.max_page_size:
+            raise _bad(PAGE_SIZE, f"page_size must be a whole number from 1 to {self.max_page_size}.")
+        return int(raw)
+
+    def paginate_queryset(self, queryset: QuerySet, request, view=None) -> list:
+        self._position_field = _field_of(queryset, self.ordering[0].lstrip("-"))
+        return super().paginate_queryset(queryset, request, view)
+
+    def decode_cursor(self, request):
+        try:
+            cursor = super().decode_cursor(request)
+        except NotFound:
+            raise _bad(CURSOR, BAD_CURSOR) from None
+        if cursor is not None and cursor.position is not None:
+            # The position is compared with a column in SQL: a forged one must not reach the database as a
+            # value of the wrong type (a server error) or one beyond the column's range.
+            try:
+                value = self._position_field.to_python(cursor.position)
+                self._position_field.run_validators(value)
+            except (DjangoValidationError, TypeError, ValueError, OverflowError):
+                raise _bad(CURSOR, BAD_CURSOR) from None
+            # A moment without its zone would be read in the server's, with a warning: no cursor given out lacks one.
+            if value is None or (isinstance(value, datetime) and value.tzinfo is None):
+                raise _bad(CURSOR, BAD_CURSOR)
+        return cursor
+
+
+def _field_of(queryset: QuerySet, name: str):
+    """Return the model field or annotation's output field that a list is ordered by."""
+    if name == "pk":
+        return queryset.model._meta.pk
+    annotation = queryset.query.annotations.get(name)
+    if annotation is not None:
+        return annotation.output_field
+    try:
+        return queryset.model._meta.get_field(name)
+    except FieldDoesNotExist:
+        raise AssertionError(f"a list ordered by {name!r}, which is neither a field nor an annotation") from None
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a list: its items, and the links to the pages before and after it."""
+
+    items: list
+    next: str | None
+    previous: str | None
+
+    def body(self, results: list, **extra: Any) -> dict:
+        """Return the answer: the links, the results (the items as the client sees them), and any keys of the list's own."""
+        return {"next": self.next, "previous": self.previous, "results": results, **extra}
+
+
+def paginate(request, queryset: QuerySet, *, ordering: tuple[str, ...], page_size: int = DEFAULT_PAGE_SIZE) -> Page:
+    """Return the page of ``queryset`` that the request's cursor and page size ask for, in ``ordering``.
+
+    ``ordering`` must be an order the list keeps while a client walks it: its first field written
+    once (an id, a seq, a creation time) and not null; ties on it are told apart by their place.
+    """
+    paginator = CursorPage(ordering=ordering, page_size=page_size)
+    items = paginator.paginate_queryset(queryset, request)
+    return Page(items=items, next=paginator.get_next_link(), previous=paginator.get_previous_link())
+
+
+# -- the schema ---------------------------------------------------------------------------------
+
+
+def cursor_parameters(page_size: int = DEFAULT_PAGE_SIZE) -> list[OpenApiParameter]:
+    """Return the query parameters every list takes, for ``extend_schema(parameters=...)``."""
+    return [
+        OpenApiParameter(CURSOR, str, description="Where to go on: take it from the next or previous link of an "
+                                                  "earlier answer (opaque); leave it out for the first page."),
+        OpenApiParameter(PAGE_SIZE, {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE,
+                                     "default": page_size}, description="How many results a page holds."),
+    ]
+
+
+def page_of(name: str, item: serializers.Serializer | type, *, description: str = "", **extra_fields) -> serializers.Serializer:
+    """Return a page of ``item`` as a schema component called ``name``: next, previous, results and ``extra_fields``."""
+    results = item if isinstance(item, serializers.BaseSerializer) else item(many=True, help_text=description)
+    return inline_serializer(name, {
+        "next": serializers.URLField(allow_null=True, help_text="The next page, to fetch as it is; null on the last."),
+        "previous": serializers.URLField(allow_null=True,
+                                         help_text="The previous page, to fetch as it is; null on the first."),
+        "results": results,
+        **extra_fields,
+    })
