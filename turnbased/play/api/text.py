@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.play import selectors, store
-from turnbased.play.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_read
+from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
 from turnbased.play.api.views import GAME_ID
 
@@ -61,8 +61,8 @@ class PositionTextApi(APIView):
         operation_id="games_text", tags=["games"], summary="The position as text, as I may see it",
         description="The game's own drawing of your view in plain text (a spectator's view of a public game) "
                     "and your legal moves in the text notation: what the turn email shows.",
-        parameters=[GAME_ID, IF_NONE_MATCH],
-        responses={200: PositionTextSerializer, 304: NOT_MODIFIED,
+        parameters=[GAME_ID],
+        responses={200: PositionTextSerializer,
                    404: error("No such game, or a private game you are not part of.")},
         examples=[OpenApiExample("Love Letter, my turn", response_only=True, value={
             "seq": 4,
