@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.accounts.models import is_bot_account
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, MessageSource
 from turnbased.play.api.schema import error
@@ -22,11 +23,15 @@ class MessageSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="Increases with every message of the site: pass the last one as after.")
     seq = serializers.IntegerField(help_text="The move it follows: written when the game was at this seq.")
     author = serializers.CharField(source="author.username", help_text="The player who wrote it.")
+    author_bot_account = serializers.SerializerMethodField(help_text="Whether the author is a bot account.")
     text = serializers.CharField(help_text="As written (plain text, line breaks kept): escape it to show it.")
     created_at = serializers.DateTimeField()
 
     class Meta:
         ref_name = "ChatMessage"
+
+    def get_author_bot_account(self, message) -> bool:
+        return is_bot_account(message.author)  # its profile comes with it (``selectors.visible_messages``)
 
 
 class MessageListSerializer(serializers.Serializer):

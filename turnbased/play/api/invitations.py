@@ -10,6 +10,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.accounts.models import is_bot_account
 from turnbased.play import selectors, services
 from turnbased.play.api.schema import error
 from turnbased.play.errors import NotAllowed
@@ -20,7 +21,9 @@ STATUSES = [("pending", "not answered yet"), ("declined", "declined"), ("seated"
 
 class InvitationSerializer(serializers.Serializer):
     username = serializers.CharField(help_text="Who is invited.")
+    bot_account = serializers.BooleanField(help_text="Whether they are a bot account.")
     invited_by = serializers.CharField(help_text="Who invited them.")
+    invited_by_bot_account = serializers.BooleanField(help_text="Whether who invited them is a bot account.")
     created_at = serializers.DateTimeField(help_text="When (ISO 8601, UTC).")
     status = serializers.ChoiceField(choices=STATUSES, help_text="Where the invitation stands.")
 
@@ -32,6 +35,7 @@ class MyInvitationSerializer(serializers.Serializer):
     game = serializers.IntegerField(help_text="The table's id.")
     name = serializers.CharField(help_text='The table\'s name, e.g. "Love Letter #42".')
     invited_by = serializers.CharField()
+    invited_by_bot_account = serializers.BooleanField(help_text="Whether who invited me is a bot account.")
     created_at = serializers.DateTimeField(help_text="When (ISO 8601, UTC).")
     seated = serializers.IntegerField(help_text="Seats taken.")
     seat_count = serializers.IntegerField()
@@ -42,6 +46,7 @@ class MyInvitationSerializer(serializers.Serializer):
 
 class PersonSerializer(serializers.Serializer):
     username = serializers.CharField(help_text="Their username: what POST /api/games/{id}/invitations/ takes.")
+    bot_account = serializers.BooleanField(help_text="Whether they are a bot account.")
     last_played_at = serializers.DateTimeField(help_text="When the latest game we shared started (ISO 8601, UTC).")
 
     class Meta:
@@ -98,8 +103,7 @@ class GameInvitationsApi(APIView):
         invitation, created = services.invitation_create(game_id=game_id, user=request.user,
                                                 username=data.validated_data["username"])
         # An invitation answered here is pending: the service refuses a declined one and a seated guest.
-        row = {"username": invitation.user.get_username(), "invited_by": invitation.invited_by.get_username(),
-               "created_at": invitation.created_at, "status": "pending"}
+        row = selectors.invitation_row(invitation, "pending")
         return Response(InvitationSerializer(row).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
@@ -125,7 +129,8 @@ class MyInvitationsApi(APIView):
     def get(self, request):
         rows = [
             {"game": invitation.game_id, "name": invitation.game.title, "invited_by": invitation.invited_by.get_username(),
-             "created_at": invitation.created_at, "seated": invitation.seated, "seat_count": invitation.game.seat_count}
+             "invited_by_bot_account": is_bot_account(invitation.invited_by), "created_at": invitation.created_at,
+             "seated": invitation.seated, "seat_count": invitation.game.seat_count}
             for invitation in selectors.pending_invitations(request.user)
         ]
         return Response(MyInvitationSerializer(rows, many=True).data)
@@ -136,8 +141,9 @@ class PeopleIPlayedWithApi(APIView):
 
     @extend_schema(
         operation_id="invitations_people", tags=["invitations"], summary="People I played with",
-        description=f"Up to {selectors.RECENT_OPPONENTS} people (bots and closed accounts aside) I shared a game "
-                    "with most recently, the most recent first: the names to pick from when inviting.",
+        description=f"Up to {selectors.RECENT_OPPONENTS} accounts I shared a game with most recently (built-in bots "
+                    "and closed accounts aside; bot accounts included, flagged bot_account), the most recent first: "
+                    "the names to pick from when inviting.",
         responses={200: PersonSerializer(many=True)},
     )
     def get(self, request):

@@ -12,6 +12,7 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from games import get_engine
+from turnbased.accounts.models import is_bot_account
 from turnbased.play.api.schema import error
 from turnbased.ratings import selectors
 from turnbased.ratings.api.serializers import (
@@ -64,8 +65,9 @@ class RatingListApi(APIView):
 
     @extend_schema(
         operation_id="ratings_list", tags=["ratings"], summary="A leaderboard, best first",
-        description="Ratings at one game and player count, best first, 50 a page. Only public games between "
-                    "people are rated (see the README's Ratings and players).",
+        description="Ratings at one game, player count and pool, best first, 50 a page. Only public games between "
+                    "people are rated; a game with a bot account at the table counts in the bot pool "
+                    "(pool=bots), never among people (see the README's Ratings and players).",
         parameters=[RatingsQuerySerializer],
         responses={200: LeaderboardSerializer, 404: NO_SUCH_PAGE},
     )
@@ -78,13 +80,15 @@ class RatingListApi(APIView):
             raise serializers.ValidationError(
                 {"players": [f"{engine.name} takes {engine.min_players} to {engine.max_players} players."]}
             )
-        page = _page(request, lambda number: selectors.leaderboard_page(slug, players, number), query.get("page"))
+        pool = query["pool"]
+        page = _page(request, lambda number: selectors.leaderboard_page(slug, players, number, pool), query.get("page"))
         results = [
-            {"place": rating.place, "username": rating.user.get_username(), "rating": rating.display,
+            {"place": rating.place, "username": rating.user.get_username(),
+             "bot_account": is_bot_account(rating.user), "rating": rating.display,
              "mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
             for rating in page.object_list
         ]
-        return Response({**_links(request, page), "game": slug, "players": players, "results": results})
+        return Response({**_links(request, page), "game": slug, "players": players, "pool": pool, "results": results})
 
 
 class PlayerApi(APIView):
@@ -102,9 +106,10 @@ class PlayerApi(APIView):
         reliability = selectors.reliability(player, request.user)
         return Response({
             "username": player.get_username(),
+            "bot_account": is_bot_account(player),
             "member_since": player.date_joined,
             "ratings": [
-                {"game": rating.game_slug, "name": rating.game_name, "players": rating.players,
+                {"game": rating.game_slug, "name": rating.game_name, "players": rating.players, "pool": rating.pool,
                  "rating": rating.display, "mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
                 for rating in selectors.ratings_of(player)
             ],
@@ -144,7 +149,8 @@ class PlayerGamesApi(APIView):
                 "game": row.game.engine,
                 "name": row.name,
                 "finished_at": row.finished_at,
-                "seats": [{"index": index, "name": seat.name, "username": seat.username, "bot": seat.bot}
+                "seats": [{"index": index, "name": seat.name, "username": seat.username,
+                           "bot_account": seat.bot_account, "bot": seat.bot}
                           for index, seat in enumerate(row.seats)],
                 "place": row.place,
                 "won": row.won,
