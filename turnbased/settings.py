@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "turnbased.accounts.time_zones.TimeZoneMiddleware",  # issue 12: setup (pages in each person's zone)
     "django.contrib.messages.middleware.MessageMiddleware",
+    "turnbased.accounts.bot_sessions.BotAccountSessionMiddleware",  # issue 15: a bot account plays by API token
     "turnbased.play.middleware.EngineUnavailableMiddleware",  # issue 13: a game pinned to an engine version not installed
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -291,7 +292,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "games", "description": "Tables and games: create, list, join, start, leave, abort, resign."},
         {"name": "moves", "description": "Play: my legal moves, submitting a move, the history I may see."},
         {"name": "game-types", "description": "The games offered, their options and move notation."},
-        {"name": "me", "description": "My settings: time zone and reminders."},
+        {"name": "me", "description": "My settings: time zone and reminders; whether I am a bot account."},
         {"name": "absences", "description": "Days away, when my clocks stop."},
         {"name": "accounts", "description": "Sign up."},
         {"name": "auth", "description": "Log in: exchange a username and password for a new API token."},

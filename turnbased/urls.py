@@ -28,6 +28,7 @@ api_patterns = [
     path("tokens/", accounts_api.TokenListApi.as_view(), name="api-tokens"),
     path("tokens/<int:token_id>/", accounts_api.TokenDetailApi.as_view(), name="api-token-detail"),
     path("me/", clocks_api.ProfileApi.as_view(), name="api-me"),
+    path("me/bot/", accounts_api.BotAccountApi.as_view(), name="api-me-bot"),  # issue 15: bot accounts
     path("absences/", clocks_api.AbsenceListApi.as_view(), name="api-absences"),
     path("absences/end/", clocks_api.AbsenceEndApi.as_view(), name="api-absence-end"),
     path("absences/<int:absence_id>/", clocks_api.AbsenceDetailApi.as_view(), name="api-absence"),

@@ -8,6 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from turnbased.accounts.services.accounts import account_create
+from turnbased.accounts.services.bot_accounts import bot_account_enable
 from turnbased.accounts.services.tokens import token_create
 from turnbased.play import services
 
@@ -57,6 +58,25 @@ def bob(make_user):
 @pytest.fixture
 def carol(make_user):
     return make_user("carol")
+
+
+@pytest.fixture
+def make_bot_account(make_user):
+    """Return a function making a new account and marking it a bot account, as ``POST /api/me/bot/`` does."""
+
+    def make(username: str):
+        user = make_user(username)
+        bot_account_enable(user=user)
+        user.refresh_from_db()  # drop the cached profile: the user is read afresh, as a request would
+        return user
+
+    return make
+
+
+@pytest.fixture
+def robo(make_bot_account):
+    """A bot account that has played nobody yet."""
+    return make_bot_account("robo")
 
 
 @pytest.fixture

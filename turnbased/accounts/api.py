@@ -1,4 +1,5 @@
-"""REST API for accounts: sign up, exchange a password for a named token, list and revoke tokens.
+"""REST API for accounts: sign up, exchange a password for a named token, list and revoke tokens, become a bot
+account.
 
 Sign-up and log in go through allauth as the web pages do: the same rules, the same emails, the
 same enumeration-safe answer, and the same failed-login lockout.
@@ -31,10 +32,12 @@ from turnbased.accounts.models import ApiToken
 from turnbased.accounts.ratelimits import login_failed_retry_after, retry_after
 from turnbased.accounts.selectors import tokens_of
 from turnbased.accounts.services.accounts import AccountError, account_signup, email_verification_resend
+from turnbased.accounts.services.bot_accounts import BotAccountStatus, bot_account_enable, bot_account_status
 from turnbased.accounts.services.tokens import default_token_lifetime, token_create, token_revoke
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.limits import LimitReached
 from turnbased.play.api.conditional import conditional_read
+from turnbased.play.api.schema import error
 
 CHECK_YOUR_EMAIL = ("Check your email: we sent a link to confirm the address. Follow it, then ask for a token "
                     "at /api/auth/token/.")
@@ -199,3 +202,39 @@ class TokenDetailApi(APIView):
         except ApiToken.DoesNotExist:
             raise NotFound("No such token.") from None
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema_serializer(component_name="BotAccount")
+class BotAccountSerializer(serializers.Serializer):
+    bot_account = serializers.BooleanField(help_text="Whether this account is a bot account.")
+    since = serializers.DateTimeField(allow_null=True, help_text="When it became one; null while it is not.")
+    eligible = serializers.BooleanField(help_text="Whether POST /api/me/bot/ would make it one now (true once it is).")
+    reason = serializers.CharField(allow_null=True, help_text="Why it may not become one; null when it may or is one.")
+
+
+def _bot_account_body(state: BotAccountStatus) -> dict:
+    return {"bot_account": state.bot_account, "since": state.since, "eligible": state.refusal is None,
+            "reason": state.refusal}
+
+
+class BotAccountApi(APIView):
+    """Whether I am a bot account; become one (for good) before playing anyone."""
+
+    @extend_schema(operation_id="me_bot_retrieve", tags=["me"], summary="Am I a bot account?",
+                   responses={200: BotAccountSerializer})
+    def get(self, request):
+        return Response(_bot_account_body(bot_account_status(request.user)))
+
+    @extend_schema(
+        operation_id="me_bot_create", tags=["me"], summary="Make my account a bot account",
+        description="For good (only the site's staff can take it back). Only an account that has never shared a table "
+                    "with another account may: make a new account for the bot. A bot account's name carries a bot "
+                    "badge everywhere (bot_account: true beside it in the API), it plays through the API with a token "
+                    "only (its pages are read-only, its email replies refused), it gets no game emails, and its rated "
+                    "games count in the bot pool. Asking again once it is one changes nothing.",
+        request=None,
+        responses={200: BotAccountSerializer,
+                   409: error("The account has already shared a table with other people.")},
+    )
+    def post(self, request):
+        return Response(_bot_account_body(bot_account_enable(user=request.user)))

@@ -1,4 +1,5 @@
-"""Per-user settings beyond Django's user, named API tokens, and the look-alike keys of usernames."""
+"""Per-user settings beyond Django's user (a bot account among them), named API tokens, and the look-alike keys of
+usernames."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import zoneinfo
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from knox.models import AbstractAuthToken
+from knox.models import AbstractAuthToken, AuthTokenManager
 from knox.settings import CONSTANTS
 
 
@@ -32,6 +33,14 @@ class Profile(models.Model):
         help_text="Ask before a board sends a move: pick it, read what it will do, then confirm or cancel. "
                   "Untick to play on one click.",
     )
+    # A bot account: a program its owner runs, playing through the API with a token (README, "Bot accounts").
+    # Set by ``services.bot_accounts.bot_account_enable``; only staff turn it back, in the admin.
+    is_bot_account = models.BooleanField(
+        "Bot account", default=False,
+        help_text="A program playing through the API: its name carries a bot badge, it is rated in the bot pool, "
+                  "its pages are read-only and it gets no game emails.",
+    )
+    bot_account_since = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"profile of {self.user_id}"
@@ -42,8 +51,30 @@ def profile_of(user) -> Profile:
     return profile
 
 
+def is_bot_account(user) -> bool:
+    """Tell whether ``user`` is a bot account (False for no user, a visitor, or an account without a profile).
+
+    Reads the profile loaded with the user (``select_related("user__profile")``, as ``seats_with_time``
+    does): lists that show names load it with them, so this costs no query per row. A user read without
+    it costs one query, once.
+    """
+    if user is None or getattr(user, "pk", None) is None:
+        return False
+    profile = getattr(user, "profile", None)  # a missing profile raises RelatedObjectDoesNotExist, an AttributeError
+    return bool(profile is not None and profile.is_bot_account)
+
+
+class ApiTokenManager(AuthTokenManager):
+    def get_queryset(self):
+        # knox reads the token with its user (``select_related("user")``, which adds to this): the user's
+        # profile comes in the same query, so whether the caller is a bot account costs nothing.
+        return super().get_queryset().select_related("user__profile")
+
+
 class ApiToken(AbstractAuthToken):
     """A named API token; only its hash is stored (django-rest-knox), the key is shown once."""
+
+    objects = ApiTokenManager()
 
     # An integer id to name a token in URLs: the digest, knox's primary key, stays private.
     id = models.BigAutoField(primary_key=True)

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q
 
 from games.base import RESIGN
+from turnbased.accounts.models import is_bot_account
 from turnbased.aftergame.models import Rematch
 from turnbased.play import store
 from turnbased.play.models import Game, GameStatus, Move
@@ -114,6 +115,8 @@ class RematchState:
     status: str
     can_accept: bool
     can_decline: bool
+    # The names among its proposer, the invited and who declined that are bot accounts (they carry a badge).
+    bot_accounts: frozenset[str] = frozenset()
 
     @property
     def game(self) -> Game:
@@ -127,7 +130,7 @@ class RematchState:
 
 def rematch_state(rematch: Rematch, user: AbstractBaseUser | AnonymousUser) -> RematchState:
     """Return the rematch as ``user`` sees it (two queries: its invites and its table's seats)."""
-    invites = list(rematch.invites.select_related("user"))
+    invites = list(rematch.invites.select_related("user", "user__profile"))
     seated_ids = {seat.user_id for seat in rematch.game.seats.all() if seat.user_id}
     game = rematch.game
     waiting = game.status == GameStatus.OPEN
@@ -141,6 +144,11 @@ def rematch_state(rematch: Rematch, user: AbstractBaseUser | AnonymousUser) -> R
         status=status,
         can_accept=waiting and invited and user.pk not in seated_ids,
         can_decline=waiting and invited,
+        bot_accounts=frozenset(
+            person.get_username()
+            for person in [rematch.proposed_by, rematch.declined_by, *(invite.user for invite in invites)]
+            if is_bot_account(person)
+        ),
     )
 
 
@@ -169,7 +177,11 @@ def rematch_version(game_id: int) -> str:
 
 def rematch_for(game: Game) -> Rematch | None:
     """Return the finished game's rematch, with its table (one query)."""
-    return Rematch.objects.filter(original=game).select_related("game", "declined_by").first()
+    return (
+        Rematch.objects.filter(original=game)
+        .select_related("game", "proposed_by__profile", "declined_by__profile")  # names, with a bot account's badge
+        .first()
+    )
 
 
 def rematched_from(game: Game) -> Rematch | None:
@@ -199,6 +211,6 @@ def offers_for(user: AbstractBaseUser) -> list[Rematch]:
     return list(
         Rematch.objects.filter(invites__user=user, game__status=GameStatus.OPEN)
         .exclude(game__seats__user=user)
-        .select_related("original", "proposed_by")
+        .select_related("original", "proposed_by", "proposed_by__profile")
         .order_by("-created_at")
     )

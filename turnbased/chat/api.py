@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.accounts.models import is_bot_account
 from turnbased.api_deprecation import MESSAGES_LIMIT, deprecated, uses_query_parameter
 from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, page_of, paginate
 from turnbased.chat import selectors, services
@@ -25,11 +26,15 @@ class MessageSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="Increases with every message of the site: pass the last one as after.")
     seq = serializers.IntegerField(help_text="The move it follows: written when the game was at this seq.")
     author = serializers.CharField(source="author.username", help_text="The player who wrote it.")
+    author_bot_account = serializers.SerializerMethodField(help_text="Whether the author is a bot account.")
     text = serializers.CharField(help_text="As written (plain text, line breaks kept): escape it to show it.")
     created_at = serializers.DateTimeField()
 
     class Meta:
         ref_name = "ChatMessage"
+
+    def get_author_bot_account(self, message) -> bool:
+        return is_bot_account(message.author)  # its profile comes with it (``selectors.visible_messages``)
 
 
 MessageListSerializer = page_of("ChatMessageList", MessageSerializer,

@@ -16,6 +16,7 @@ from django.db import connection
 from django.db.models import BigIntegerField, Count, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
+from turnbased.accounts.models import is_bot_account
 from turnbased.chat.models import Message, Mute, ReadMark
 from turnbased.play import selectors as play_selectors
 from turnbased.play.errors import GameNotFound
@@ -46,10 +47,11 @@ def muted_players(user: AbstractBaseUser | AnonymousUser) -> list[str]:
 
 
 def visible_messages(game: Game | int, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Message]:
-    """Return the game's messages the user sees (muted authors left out), with their authors, oldest first."""
+    """Return the game's messages the user sees (muted authors left out), with their authors (and whether each is
+    a bot account), oldest first."""
     game_id = game if isinstance(game, int) else game.pk
     return (Message.objects.filter(game_id=game_id).exclude(author_id__in=muted_ids(user))
-            .select_related("author").order_by("id"))
+            .select_related("author", "author__profile").order_by("id"))
 
 
 def latest_messages(game: Game, user, *, limit: int = PAGE_MESSAGES) -> list[Message]:
@@ -172,6 +174,7 @@ def message_entry(message: Message) -> dict:
         "private": False,
         "message_id": message.pk,
         "author": message.author.get_username(),
+        "author_bot_account": is_bot_account(message.author),
         "text": message.text,
         "created_at": message.created_at,
     }

@@ -10,6 +10,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from turnbased.accounts.models import is_bot_account
 from turnbased.accounts.time_zones import in_zone_of
 from turnbased.chat import selectors as chat_selectors
 from turnbased.clocks.services import clock_summaries, format_duration
@@ -21,6 +22,21 @@ from turnbased.play.presenters import time_control_summary
 
 def game_url(game: Game) -> str:
     return settings.SITE_URL + reverse("game-detail", args=[game.pk])
+
+
+# How an email names a bot account, as the pages' badge does.
+BOT_ACCOUNT_SUFFIX = " (bot account)"
+
+
+def person_name(user) -> str:
+    """Name an account in an email: its username, and for a bot account, that it is one."""
+    return user.get_username() + (BOT_ACCOUNT_SUFFIX if is_bot_account(user) else "")
+
+
+def seat_names(game: Game) -> list[str]:
+    """Name the seats in an email: people by their accounts (a bot account says so), bots as the table names them."""
+    seats = game.seats.select_related("user", "user__profile")
+    return [person_name(seat.user) if seat.user_id else seat.display_name for seat in seats]
 
 
 def position_context(game: Game, user) -> dict:
@@ -127,11 +143,11 @@ def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
         "game": game, "game_name": game.title, "game_url": game_url(game),
     }
     context["kind"] = kind
-    context["players"] = [seat.display_name for seat in game.seats.select_related("user")]
+    context["players"] = seat_names(game)
     if kind == "rematch_offered":
         # The offer is accepted on the finished game's page, which the invited player may always open.
         rematch = game.rematch_of
-        context.update(proposer=rematch.proposed_by.get_username(), game_url=game_url(rematch.original),
+        context.update(proposer=person_name(rematch.proposed_by), game_url=game_url(rematch.original),
                        original_name=f"{context['game_name'].rsplit(' #', 1)[0]} #{rematch.original_id}")
     subjects = {
         "rematch_offered": f"Rematch offered: {context['game_name']}",
@@ -148,11 +164,11 @@ def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
 
 def invitation_email(game: Game, user) -> EmailMultiAlternatives:
     """Someone invited ``user`` to an open table: who, which table, and the link to take the seat or decline."""
-    invitation = Invitation.objects.select_related("invited_by").get(game=game, user=user)
+    invitation = Invitation.objects.select_related("invited_by", "invited_by__profile").get(game=game, user=user)
     context = {
         "game": game, "game_name": game.title, "game_url": game_url(game), "user": user,
-        "invited_by": invitation.invited_by.get_username(),
-        "seated": [seat.display_name for seat in game.seats.select_related("user")],
+        "invited_by": person_name(invitation.invited_by),
+        "seated": seat_names(game),
         "time_control": time_control_summary(game)["description"],
     }
     return build(to=user.email, subject=f"{context['invited_by']} invites you to {game.title}",

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from turnbased.accounts.models import is_bot_account
 from turnbased.accounts.selectors import verified_email
 from turnbased.mail import compose, outbox
 from turnbased.mail.models import EmailKind, MailPreference, TurnEmails
@@ -33,6 +34,9 @@ def preference_of(user) -> MailPreference:
 def _decide(notification: Notification) -> tuple[str, str]:
     """Return ("send", ""), ("skip", why) or ("wait", why) for one notification."""
     user, game = notification.user, notification.game
+    if is_bot_account(user):
+        # A bot account's program learns of its turns, invitations and games through the API.
+        return "skip", "bot account"
     if not user.email:
         return "skip", "no address"
     if verified_email(user) is None:
@@ -100,7 +104,7 @@ def settle(notification_id: int) -> tuple[str, int | None]:
     with transaction.atomic():
         notification = (
             Notification.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("user", "game")
+            .select_related("user", "user__profile", "game")
             .filter(pk=notification_id, sent_at=None, skipped_at=None)
             .first()
         )
@@ -161,7 +165,11 @@ def send_digests(*, today=None) -> int:
     today = today or timezone.localdate()
     written = []
     User = get_user_model()
-    for user in User.objects.filter(mail_preference__turn_emails=TurnEmails.DIGEST).exclude(email=""):
+    digest_users = (
+        User.objects.filter(mail_preference__turn_emails=TurnEmails.DIGEST).exclude(email="")
+        .exclude(profile__is_bot_account=True)  # a bot account gets no game emails
+    )
+    for user in digest_users:
         if verified_email(user) is None:
             continue  # no digest to an address its owner has not confirmed
         with transaction.atomic():

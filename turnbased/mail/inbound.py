@@ -45,6 +45,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from turnbased.accounts.models import is_bot_account
 from turnbased.accounts.selectors import verified_email
 from turnbased.chat import services as chat_services
 from turnbased.chat.models import MessageSource
@@ -270,6 +271,12 @@ def _act(reply: Reply, command: str, message) -> tuple[str, str]:
     """Do what the reply asks and email the answer; return (status, outcome)."""
     answer = _answerer(reply)
     game, user = reply.game, reply.user
+    if is_bot_account(user):
+        # Moves, resignations and table talk alike: a bot account acts through the API only.
+        answer("Nothing was done: this is a bot account, and a bot account plays through the API only.",
+               f"Send moves with an API token (POST /api/games/{game.pk}/moves/); email replies are for people.",
+               game=game)
+        return InboundStatus.REJECTED, "bot account"
     word = command.lower().strip(" .!")
     if word == "say" or command.lower().startswith("say "):
         return _say(reply, message)

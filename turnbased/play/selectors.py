@@ -17,10 +17,13 @@ from datetime import datetime
 from datetime import timezone as dt_timezone
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Exists, F, Func, IntegerField, JSONField, Max, OuterRef, QuerySet, Subquery, Value
+from django.db.models import (
+    BooleanField, Count, Exists, F, Func, IntegerField, JSONField, Max, OuterRef, QuerySet, Subquery, Value,
+)
 from django.db.models.functions import Coalesce
 
 from games.base import Event
+from turnbased.accounts.models import is_bot_account
 from turnbased.aftergame.models import RematchInvite
 from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import seats_with_time
@@ -82,7 +85,10 @@ def open_tables(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
     if user.is_authenticated:
         games = games.exclude(seats__user=user)
     games = games.filter(rematch_of__isnull=True)  # a rematch keeps its seats for the last game's players
-    games = games.annotate(seated=Count("seats")).filter(seated__lt=F("seat_count")).select_related("created_by")
+    games = (
+        games.annotate(seated=Count("seats")).filter(seated__lt=F("seat_count"))
+        .select_related("created_by", "created_by__profile")  # the creator's name, with a bot account's badge
+    )
     return games.select_related("clock").defer("state")
 
 
@@ -267,10 +273,12 @@ def _history_entry(engine, seq: int, seat: int, event: Event, names: list[str], 
 
 
 def seat_summaries(game: Game) -> list[dict]:
+    """Return the API's seats: each player's account (and whether it is a bot account), or the bot playing it."""
     return [
         {
             "index": seat.index,
             "username": seat.user.get_username() if seat.user_id else None,
+            "bot_account": is_bot_account(seat.user) if seat.user_id else False,
             "name": seat.display_name,
             "bot": seat.bot or None,
         }
@@ -376,10 +384,13 @@ def lobby_page(user: AbstractBaseUser, number: int = 1) -> LobbyPage:
     for entry, game in zip((entry for entry in shown if entry["id"] in by_id), games):
         seats = list(game.seats.all())
         names = {s.index: s.display_name for s in seats}
+        labels = [seat_label(s) for s in sorted(seats, key=lambda s: s.index)]
         rows.append({
             "game": game,
-            # Bots by their kind ("Basic bot"), as the archive and the end screen name them.
-            "players": [seat_label(s).name for s in sorted(seats, key=lambda s: s.index)],
+            # Bots by their kind ("Basic bot"), as the archive and the end screen name them; the labels also say
+            # which players are bot accounts.
+            "players": [label.name for label in labels],
+            "labels": labels,
             "my_turn": entry["my_turn"],
             "to_move": [names.get(i, f"seat {i}") for i in game.to_move] if game.status == GameStatus.ACTIVE else [],
             "last_move": last_moves.get(game.pk),
@@ -453,8 +464,20 @@ def pending_invitations_query(user: AbstractBaseUser) -> QuerySet[Invitation]:
         .exclude(Exists(mine))
         .annotate(seated=Coalesce(Subquery(seated), 0))
         .filter(seated__lt=F("game__seat_count"))
-        .select_related("game", "invited_by")
+        .select_related("game", "invited_by", "invited_by__profile")
     )
+
+
+def invitation_row(invitation: Invitation, status: str) -> dict:
+    """Return an invitation as the API and the table page show it: who, by whom, when, where it stands."""
+    return {
+        "username": invitation.user.get_username(),
+        "bot_account": is_bot_account(invitation.user),
+        "invited_by": invitation.invited_by.get_username(),
+        "invited_by_bot_account": is_bot_account(invitation.invited_by),
+        "created_at": invitation.created_at,
+        "status": status,
+    }
 
 
 def invitations_of(game: Game) -> list[dict]:
@@ -464,36 +487,39 @@ def invitations_of(game: Game) -> list[dict]:
 
 def invitations_to(game: Game) -> QuerySet[Invitation]:
     """Return the table's invitations, with who was invited and by whom, as a query."""
-    return Invitation.objects.filter(game=game).select_related("user", "invited_by")
+    return Invitation.objects.filter(game=game).select_related(
+        "user", "user__profile", "invited_by", "invited_by__profile"
+    )
 
 
 def invitation_rows(game: Game, invitations: list[Invitation]) -> list[dict]:
     """Return each invitation to the table (its seats read) as whom, by whom, when, and where it stands."""
     seated = {seat.user_id for seat in game.seats.all() if seat.user_id}
     return [
-        {
-            "username": invitation.user.get_username(),
-            "invited_by": invitation.invited_by.get_username(),
-            "created_at": invitation.created_at,
-            "status": "seated" if invitation.user_id in seated else "declined" if invitation.declined_at else "pending",
-        }
+        invitation_row(
+            invitation,
+            "seated" if invitation.user_id in seated else "declined" if invitation.declined_at else "pending",
+        )
         for invitation in invitations
     ]
 
 
 def recent_opponents(user: AbstractBaseUser) -> list[dict]:
-    """Return the ``RECENT_OPPONENTS`` people the user played with most recently (``played_with``)."""
+    """Return the ``RECENT_OPPONENTS`` accounts the user played with most recently (``played_with``)."""
     return list(played_with(user).order_by("-last_played_at", "username")[:RECENT_OPPONENTS])
 
 
 def played_with(user: AbstractBaseUser) -> QuerySet:
-    """Return the people the user played with (bots and closed accounts aside), as a query of ``username`` and
-    ``last_played_at``, when the latest game they shared started."""
+    """Return the accounts the user played with (built-in bots and closed accounts aside, bot accounts
+    included), as a query of ``username``, whether it is a ``bot_account``, and ``last_played_at``, when
+    the latest game they shared started."""
     games = Seat.objects.filter(user_id=user.pk, game__started_at__isnull=False).values("game")
     return (
         Seat.objects.filter(game__in=games, user__isnull=False, user__is_active=True)
         .exclude(user_id=user.pk)
-        .values("user__username")
+        # An account without a profile is no bot account (the join finds no row).
+        .annotate(bot_account=Coalesce("user__profile__is_bot_account", Value(False), output_field=BooleanField()))
+        .values("user__username", "bot_account")
         .annotate(last_played_at=Max("game__started_at"))
-        .values("last_played_at", username=F("user__username"))
+        .values("last_played_at", "bot_account", username=F("user__username"))
     )

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import engines, get_engine
 from turnbased import request_guards
+from turnbased.accounts.models import is_bot_account
 from turnbased.chat import selectors as chat_selectors
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, format_duration, table_clock_of
@@ -180,10 +181,20 @@ def _typed(spec, raw: str | None):
     return spec.default if raw is None else raw
 
 
+def _bot_account_viewer(viewer: selectors.Viewer) -> bool:
+    """Tell whether the viewer sits at the game as a bot account (its seat's user comes with its profile: no query).
+
+    A bot account plays through the API: its page shows no moves and no actions.
+    """
+    seat = next((seat for seat in viewer.game.seats.all() if seat.index == viewer.seat), None)
+    return seat is not None and is_bot_account(seat.user)
+
+
 def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) -> dict:
     game = viewer.game
     engine = get_engine(game.engine)
-    moves = selectors.legal_moves_for(viewer)
+    bot_account_viewer = _bot_account_viewer(viewer)
+    moves = [] if bot_account_viewer else selectors.legal_moves_for(viewer)
     for entry in moves:
         entry["json"] = json.dumps(entry["move"], sort_keys=True)
     view = selectors.private_view(viewer)
@@ -198,6 +209,7 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
         "board_template": select_template([f"games/{game.engine}/board.html", "games/_default_board.html"]),
         "idempotency_key": uuid.uuid4().hex,
         "error": error,
+        "bot_account_viewer": bot_account_viewer,
         "names": list(game.player_names) or [s.display_name for s in game.seats.all()],
         "clocks": _clock_display(game),
     }
@@ -227,6 +239,7 @@ def _header_context(request, viewer: selectors.Viewer) -> dict:
         "options": option_rows(game),
         "invite_url": invite_url(game) if viewer.is_player else None,
         "is_creator": request.user.is_authenticated and game.created_by_id == request.user.pk,
+        "bot_account_viewer": _bot_account_viewer(viewer),
         "can_join": game.status == GameStatus.OPEN and not viewer.is_player and game.seats.count() < game.seat_count,
         "min_players": get_engine(game.engine).min_players,
         "fairness": records.fairness(game),

@@ -5,15 +5,25 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from turnbased.ratings.rules import display_rating
+from turnbased.ratings.rules import BOT_POOL, PEOPLE_POOL, display_rating
+
+
+class RatingPool(models.TextChoices):
+    """Which games a rating counts (``rules.rating_pool``): between people only, or with a bot account at the table."""
+
+    PEOPLE = PEOPLE_POOL, "People"
+    BOTS = BOT_POOL, "Bot pool"
 
 
 class Rating(models.Model):
-    """A player's openskill rating at one game for one player count (a 2-player and a 4-player rating differ)."""
+    """A player's openskill rating at one game for one player count and pool (a 2-player and a 4-player rating
+    differ, and so do a rating among people and one from games with bot accounts)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ratings")
     game_slug = models.CharField(max_length=40)
     players = models.PositiveSmallIntegerField(help_text="The number of seats at the tables this rating counts.")
+    pool = models.CharField(max_length=10, choices=RatingPool.choices, default=RatingPool.PEOPLE,
+                            help_text="People: games between people only. Bot pool: games with a bot account.")
     mu = models.FloatField()
     sigma = models.FloatField()
     games = models.PositiveIntegerField(default=0, help_text="Rated games counted.")
@@ -21,16 +31,17 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "game_slug", "players"], name="rating_unique_user_game_players"),
+            models.UniqueConstraint(fields=["user", "game_slug", "players", "pool"],
+                                    name="rating_unique_user_game_players_pool"),
         ]
-        indexes = [models.Index(fields=["game_slug", "players"])]
+        indexes = [models.Index(fields=["game_slug", "players", "pool"], name="rating_leaderboard")]
 
     @property
     def display(self) -> int:
         return display_rating(self.mu, self.sigma)
 
     def __str__(self) -> str:
-        return f"{self.user_id} at {self.game_slug} ({self.players} players): {self.display}"
+        return f"{self.user_id} at {self.game_slug} ({self.players} players, {self.pool}): {self.display}"
 
 
 class RatingChange(models.Model):

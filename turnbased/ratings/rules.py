@@ -1,4 +1,4 @@
-"""The rating rules: which games count, how a result becomes places, and the number people see.
+"""The rating rules: which games count and in which pool, how a result becomes places, and the number people see.
 
 Pure functions over the engine contract's ``result`` (``games/base.py``: ``winners``,
 ``scores``, ``ranking``, ``draw``) and the platform's record of who left; nothing
@@ -39,6 +39,17 @@ def unrated_reason(*, private: bool, bot_seats: bool, seq: int, ended_by_resigna
     if ended_by_resignation and seq <= RESIGNATION_UNRATED_UP_TO_SEQ:
         return "ended by a resignation before move 3"
     return None
+
+
+# The pools a rated game counts in: a game with a bot account at the table never moves a rating among people, so
+# a program can neither lift nor sink a person's rating there; its players' ratings in the bot pool move instead.
+PEOPLE_POOL = "people"
+BOT_POOL = "bots"
+
+
+def rating_pool(*, bot_account_seated: bool) -> str:
+    """Return the pool a rated game counts in: the bot pool when a bot account holds a seat, else people."""
+    return BOT_POOL if bot_account_seated else PEOPLE_POOL
 
 
 def places(result: dict[str, Any], seat_count: int, left: Iterable[int] = ()) -> list[int]:

@@ -20,9 +20,10 @@ from django.db.models.functions import Coalesce
 
 from games import engines, get_engine
 from games.base import RESIGN
+from turnbased.accounts.models import is_bot_account
 from turnbased.clocks.models import ClockKind
 from turnbased.play.models import IMPORTED_SEAT, Game, GameStatus, Move, MoveSource, Seat, Visibility
-from turnbased.ratings.models import Rating, RatingChange
+from turnbased.ratings.models import Rating, RatingChange, RatingPool
 from turnbased.ratings.rules import places
 
 LEADERBOARD_PAGE_SIZE = 50
@@ -43,10 +44,11 @@ def bot_label(bot: str) -> str:
 
 
 def player_named(username: str) -> AbstractBaseUser:
-    """Return the active account called ``username``; raise ``NoSuchPlayer``."""
+    """Return the active account called ``username`` (with its profile: whether it is a bot account); raise
+    ``NoSuchPlayer``."""
     if not is_username(username):
         raise NoSuchPlayer(username)
-    player = get_user_model().objects.filter(username=username, is_active=True).first()
+    player = get_user_model().objects.filter(username=username, is_active=True).select_related("profile").first()
     if player is None:
         raise NoSuchPlayer(username)
     return player
@@ -64,19 +66,22 @@ def visible_games(viewer: Viewer) -> Q:
 # -- leaderboards ---------------------------------------------------------------------------------
 
 
-def leaderboard(game_slug: str, players: int) -> QuerySet[Rating]:
-    """Return the ratings at one game and player count, best first (displayed rating, then games, then name)."""
+def leaderboard(game_slug: str, players: int, pool: str = RatingPool.PEOPLE) -> QuerySet[Rating]:
+    """Return the ratings at one game, player count and pool, best first (displayed rating, then games, then name).
+
+    Each with its player and their profile (whether they are a bot account), in the same query.
+    """
     return (
-        Rating.objects.filter(game_slug=game_slug, players=players)
-        .select_related("user")
+        Rating.objects.filter(game_slug=game_slug, players=players, pool=pool)
+        .select_related("user", "user__profile")
         .annotate(ordinal=F("mu") - 3 * F("sigma"))
         .order_by("-ordinal", "-games", "user__username")
     )
 
 
-def leaderboard_page(game_slug: str, players: int, number: int | str | None) -> Page:
+def leaderboard_page(game_slug: str, players: int, number: int | str | None, pool: str = RatingPool.PEOPLE) -> Page:
     """Return one page of a leaderboard; each rating gets its ``place`` (raises ``django.core.paginator`` errors)."""
-    page = Paginator(leaderboard(game_slug, players), LEADERBOARD_PAGE_SIZE).page(1 if number is None else number)
+    page = Paginator(leaderboard(game_slug, players, pool), LEADERBOARD_PAGE_SIZE).page(1 if number is None else number)
     for offset, rating in enumerate(page.object_list, start=page.start_index()):
         rating.place = offset
     return page
@@ -89,7 +94,7 @@ def place_of(rating: Rating) -> int:
         | Q(ordinal=rating.ordinal, games__gt=rating.games)
         | Q(ordinal=rating.ordinal, games=rating.games, user__username__lt=rating.user.get_username())
     )
-    return 1 + leaderboard(rating.game_slug, rating.players).filter(ahead).count()
+    return 1 + leaderboard(rating.game_slug, rating.players, rating.pool).filter(ahead).count()
 
 
 def player_counts(game_slug: str) -> list[int]:
@@ -99,12 +104,13 @@ def player_counts(game_slug: str) -> list[int]:
 
 
 def ratings_of(player: AbstractBaseUser) -> list[Rating]:
-    """Return the player's ratings, by game name and then player count."""
+    """Return the player's ratings, by game name, then player count, then pool (people first)."""
     names = {slug: engine.name for slug, engine in engines().items()}
     ratings = [rating for rating in Rating.objects.filter(user=player) if rating.game_slug in names]
     for rating in ratings:
         rating.game_name = names[rating.game_slug]
-    return sorted(ratings, key=lambda rating: (rating.game_name, rating.players))
+    pools = list(RatingPool.values)
+    return sorted(ratings, key=lambda rating: (rating.game_name, rating.players, pools.index(rating.pool)))
 
 
 # -- a player's page ------------------------------------------------------------------------------
@@ -178,11 +184,12 @@ def reliability(player: AbstractBaseUser, viewer: Viewer) -> Reliability:
 
 @dataclass(frozen=True)
 class SeatLabel:
-    """A name at a table: a person (with their page) or a bot by its kind."""
+    """A name at a table: a person (with their page; ``bot_account`` when the account is one) or a bot by its kind."""
 
     name: str
     username: str | None
     bot: str | None
+    bot_account: bool = False
 
 
 @dataclass(frozen=True)
@@ -214,12 +221,16 @@ def _ordinal(number: int) -> str:
 
 
 def seat_label(seat: Seat) -> SeatLabel:
-    """Return how a seat is named: the person who sat there, or for a bot's seat from the start, its kind."""
+    """Return how a seat is named: the person who sat there, or for a bot's seat from the start, its kind.
+
+    Whether the person is a bot account is read from the profile loaded with the seat's user.
+    """
     if seat.user_id is None and seat.bot == IMPORTED_SEAT:  # a game imported from a record: its player's name
         return SeatLabel(name=seat.display_name, username=None, bot=None)
     if seat.user_id is None:
         return SeatLabel(name=bot_label(seat.bot or "random"), username=None, bot=seat.bot or "random")
-    return SeatLabel(name=seat.user.get_username(), username=seat.user.get_username(), bot=None)
+    return SeatLabel(name=seat.user.get_username(), username=seat.user.get_username(), bot=None,
+                     bot_account=is_bot_account(seat.user))
 
 
 def archive(player: AbstractBaseUser, viewer: Viewer, *, game_slug: str | None = None,
@@ -233,7 +244,7 @@ def archive(player: AbstractBaseUser, viewer: Viewer, *, game_slug: str | None =
     if opponent:
         games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user__username=opponent)
                                     .exclude(user=player)))
-    seats = Seat.objects.select_related("user").order_by("index")
+    seats = Seat.objects.select_related("user", "user__profile").order_by("index")
     return games.prefetch_related(Prefetch("seats", queryset=seats)).order_by("-finished_at", "-pk")
 
 

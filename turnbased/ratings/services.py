@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.base import RESIGN
+from turnbased.accounts.models import is_bot_account
 from turnbased.play.models import Game, GameStatus, Move, Visibility
 from turnbased.ratings.models import Rating, RatingChange
-from turnbased.ratings.rules import MODEL, places, rate, unrated_reason
+from turnbased.ratings.rules import MODEL, places, rate, rating_pool, unrated_reason
 
 
 def _resigned_last(game: Game) -> int | None:
@@ -34,9 +35,11 @@ def ratings_record_game(*, game: Game) -> list[RatingChange]:
     """Update the ratings of the people at ``game``, which has just finished; return the changes made.
 
     Call inside the transaction that finishes the game, with its row locked. An unrated game
-    (``rules.unrated_reason``) changes nothing, nor does a game already counted. Each player's
-    rating for the game and the table's player count is created at openskill's prior when missing,
-    then locked (in user order, so two games ending at once cannot deadlock) and moved on.
+    (``rules.unrated_reason``) changes nothing, nor does a game already counted. The game counts in
+    one pool (``rules.rating_pool``): the bot pool when a bot account sits at it, else people. Each
+    player's rating for the game, the table's player count and that pool is created at openskill's
+    prior when missing, then locked (in user order, so two games ending at once cannot deadlock) and
+    moved on.
     """
     if game.status != GameStatus.FINISHED or not game.result:
         return []
@@ -46,16 +49,19 @@ def ratings_record_game(*, game: Game) -> list[RatingChange]:
     if RatingChange.objects.filter(game=game).exists():
         return []
     seats = sorted(game.seats.all(), key=lambda seat: seat.index)
+    # The seats of the locked game come with their players' profiles (``store.locked``): no query here.
+    pool = rating_pool(bot_account_seated=any(is_bot_account(seat.user) for seat in seats))
     with transaction.atomic():
         Rating.objects.bulk_create(
-            [Rating(user_id=seat.user_id, game_slug=game.engine, players=len(seats), mu=MODEL.mu, sigma=MODEL.sigma)
+            [Rating(user_id=seat.user_id, game_slug=game.engine, players=len(seats), pool=pool, mu=MODEL.mu,
+                    sigma=MODEL.sigma)
              for seat in seats],
             ignore_conflicts=True,
         )
         ratings = {
             rating.user_id: rating
             for rating in Rating.objects.select_for_update()
-            .filter(game_slug=game.engine, players=len(seats), user_id__in=[seat.user_id for seat in seats])
+            .filter(game_slug=game.engine, players=len(seats), pool=pool, user_id__in=[seat.user_id for seat in seats])
             .order_by("user_id")
         }
         # The result lists the seats that had left before the last move; a resignation that ended the game is one more.

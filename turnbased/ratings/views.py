@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 
 from games import engines, get_engine
 from turnbased.ratings import selectors
+from turnbased.ratings.models import RatingPool
 from turnbased.ratings.rules import DISPLAY_BASE, DISPLAY_SCALE
 
 
@@ -45,13 +46,16 @@ def leaderboard(request, game_slug: str):
     players = engine.default_players if players is None else players
     if players not in selectors.player_counts(game_slug):
         raise Http404(f"{engine.name} is not played by {players}.")
+    pool = request.GET.get("pool") or RatingPool.PEOPLE
+    if pool not in RatingPool.values:
+        raise Http404("No such rating pool.")
     try:
-        page = selectors.leaderboard_page(game_slug, players, _whole_number(request.GET.get("page")))
+        page = selectors.leaderboard_page(game_slug, players, _whole_number(request.GET.get("page")), pool)
     except InvalidPage:
         raise Http404("No such page.") from None
     return render(request, "ratings/leaderboard.html", {
         "engine": engine, "players": players, "player_counts": selectors.player_counts(game_slug), "page": page,
-        "display_base": DISPLAY_BASE, "display_scale": DISPLAY_SCALE,
+        "pool": pool, "pools": RatingPool.choices, "display_base": DISPLAY_BASE, "display_scale": DISPLAY_SCALE,
     })
 
 

@@ -49,7 +49,7 @@ def test_a_game_played_through_the_api():
     assert created.status_code == 201
     game = created.json()
     assert game["status"] == "open"
-    assert game["seats"] == [{"index": 0, "username": "alice", "name": "alice", "bot": None}]
+    assert game["seats"] == [{"index": 0, "username": "alice", "bot_account": False, "name": "alice", "bot": None}]
     assert bob.get("/api/games/open/").json()["results"][0]["id"] == game["id"]
 
     joined = bob.post(f"/api/games/{game['id']}/join/", {}, format="json")

@@ -146,8 +146,8 @@ def test_the_api_lists_the_people_i_played_with_most_recent_first(alice, bob, ca
     closed.is_active = False
     closed.save()
     people = api_client_for(alice).get("/api/invitations/people/").json()["results"]
-    assert people == [{"username": "bob", "last_played_at": "2026-11-09T00:00:00Z"},
-                      {"username": "carol", "last_played_at": "2026-11-02T00:00:00Z"}]
+    assert people == [{"username": "bob", "bot_account": False, "last_played_at": "2026-11-09T00:00:00Z"},
+                      {"username": "carol", "bot_account": False, "last_played_at": "2026-11-02T00:00:00Z"}]
     assert api_client_for(make_user("fay")).get("/api/invitations/people/").json()["results"] == []
     assert APIClient().get("/api/invitations/people/").status_code in (401, 403)
 
@@ -166,7 +166,8 @@ def test_the_api_invites_lists_and_declines(table, alice, bob, api_client_for):
     response = host.post(f"/api/games/{table.pk}/invitations/", {"username": "bob"}, format="json")
     assert response.status_code == 201
     assert response.json() | {"created_at": None} == {
-        "username": "bob", "invited_by": "alice", "status": "pending", "created_at": None}
+        "username": "bob", "bot_account": False, "invited_by": "alice", "invited_by_bot_account": False,
+        "status": "pending", "created_at": None}
     again = host.post(f"/api/games/{table.pk}/invitations/", {"username": "BOB"}, format="json")
     assert again.status_code == 200 and Invitation.objects.count() == 1
     assert [row["username"] for row in host.get(f"/api/games/{table.pk}/invitations/").json()["results"]] == ["bob"]

@@ -111,4 +111,4 @@ def test_bots_appear_in_the_archive_by_their_kind(alice, django_capture_on_commi
         game = services.create_game(creator=alice, engine_slug="love-letter", players=2, bots={1: "basic"})
     services.resign_game(game_id=game.pk, user=alice)
     seats = APIClient().get("/api/players/alice/games/").json()["results"][0]["seats"]
-    assert seats[1] == {"index": 1, "name": "Basic bot", "username": None, "bot": "basic"}
+    assert seats[1] == {"index": 1, "name": "Basic bot", "username": None, "bot_account": False, "bot": "basic"}

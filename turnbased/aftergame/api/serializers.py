@@ -47,6 +47,9 @@ class RematchSerializer(serializers.Serializer):
     awaited = serializers.ListField(child=serializers.CharField(),
                                     help_text="The people it still waits for, while it waits.")
     declined_by = serializers.CharField(allow_null=True)
+    bot_accounts = serializers.ListField(child=serializers.CharField(),
+                                         help_text="The names above (proposed_by, seated, awaited, declined_by) "
+                                                   "that are bot accounts.")
     created_at = serializers.DateTimeField()
 
     class Meta:

@@ -31,6 +31,7 @@ def rematch_body(rematch, user) -> dict:
         "seated": state.seated,
         "awaited": state.awaited,
         "declined_by": rematch.declined_by.get_username() if rematch.declined_by_id else None,
+        "bot_accounts": sorted(state.bot_accounts),
         "created_at": rematch.created_at,
     }
 

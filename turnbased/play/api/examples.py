@@ -12,7 +12,8 @@ TIME_CONTROL_NONE = {
 
 OPEN_TABLE = {
     "id": 42, "game": "love-letter", "name": "Love Letter", "status": "open", "visibility": "public", "seq": 0,
-    "seat_count": 2, "seats": [{"index": 0, "username": "ann", "name": "ann", "bot": None}], "my_seat": 0,
+    "seat_count": 2, "seats": [{"index": 0, "username": "ann", "bot_account": False, "name": "ann", "bot": None}],
+    "my_seat": 0,
     "to_move": [], "options": {"edition": "classic"}, "view": None, "result": None,
     "invite_url": "https://games.example.org/games/42/invite/5eUjT0Hq2rW9nLkA/",
     "time_control": TIME_CONTROL_NONE, "clocks": [], "created_at": "2025-03-01T09:30:00Z",
@@ -23,8 +24,8 @@ GAME_IN_PLAY = {
     **OPEN_TABLE,
     "status": "active",
     "seats": [
-        {"index": 0, "username": "ann", "name": "ann", "bot": None},
-        {"index": 1, "username": "ben", "name": "ben", "bot": None},
+        {"index": 0, "username": "ann", "bot_account": False, "name": "ann", "bot": None},
+        {"index": 1, "username": "ben", "bot_account": False, "name": "ben", "bot": None},
     ],
     "to_move": [0],
     "commitment": {

@@ -10,6 +10,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.accounts.models import is_bot_account
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.play import selectors, services
 from turnbased.play.api.conditional import conditional_read
@@ -22,7 +23,9 @@ STATUSES = [("pending", "not answered yet"), ("declined", "declined"), ("seated"
 
 class InvitationSerializer(serializers.Serializer):
     username = serializers.CharField(help_text="Who is invited.")
+    bot_account = serializers.BooleanField(help_text="Whether they are a bot account.")
     invited_by = serializers.CharField(help_text="Who invited them.")
+    invited_by_bot_account = serializers.BooleanField(help_text="Whether who invited them is a bot account.")
     created_at = serializers.DateTimeField(help_text="When (ISO 8601, UTC).")
     status = serializers.ChoiceField(choices=STATUSES, help_text="Where the invitation stands.")
 
@@ -34,6 +37,7 @@ class MyInvitationSerializer(serializers.Serializer):
     game = serializers.IntegerField(help_text="The table's id.")
     name = serializers.CharField(help_text='The table\'s name, e.g. "Love Letter #42".')
     invited_by = serializers.CharField()
+    invited_by_bot_account = serializers.BooleanField(help_text="Whether who invited me is a bot account.")
     created_at = serializers.DateTimeField(help_text="When (ISO 8601, UTC).")
     seated = serializers.IntegerField(help_text="Seats taken.")
     seat_count = serializers.IntegerField()
@@ -44,6 +48,7 @@ class MyInvitationSerializer(serializers.Serializer):
 
 class PersonSerializer(serializers.Serializer):
     username = serializers.CharField(help_text="Their username: what POST /api/games/{id}/invitations/ takes.")
+    bot_account = serializers.BooleanField(help_text="Whether they are a bot account.")
     last_played_at = serializers.DateTimeField(help_text="When the latest game we shared started (ISO 8601, UTC).")
 
     class Meta:
@@ -111,8 +116,7 @@ class GameInvitationsApi(APIView):
         invitation, created = services.invitation_create(game_id=game_id, user=request.user,
                                                 username=data.validated_data["username"])
         # An invitation answered here is pending: the service refuses a declined one and a seated guest.
-        row = {"username": invitation.user.get_username(), "invited_by": invitation.invited_by.get_username(),
-               "created_at": invitation.created_at, "status": "pending"}
+        row = selectors.invitation_row(invitation, "pending")
         return Response(InvitationSerializer(row).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
@@ -140,7 +144,8 @@ class MyInvitationsApi(APIView):
         page = paginate(request, selectors.pending_invitations_query(request.user), ordering=("-pk",))
         rows = [
             {"game": invitation.game_id, "name": invitation.game.title, "invited_by": invitation.invited_by.get_username(),
-             "created_at": invitation.created_at, "seated": invitation.seated, "seat_count": invitation.game.seat_count}
+             "invited_by_bot_account": is_bot_account(invitation.invited_by), "created_at": invitation.created_at,
+             "seated": invitation.seated, "seat_count": invitation.game.seat_count}
             for invitation in page.items
         ]
         return Response(page.body(MyInvitationSerializer(rows, many=True).data))
@@ -151,8 +156,9 @@ class PeopleIPlayedWithApi(APIView):
 
     @extend_schema(
         operation_id="invitations_people", tags=["invitations"], summary="People I played with",
-        description="The people (bots and closed accounts aside) I shared a game with, the one I played with most "
-                    f"recently first, {selectors.RECENT_OPPONENTS} a page: the names to pick from when inviting.",
+        description="The accounts I shared a game with (built-in bots and closed accounts aside; bot accounts "
+                    "included, flagged bot_account), the one I played with most recently first, "
+                    f"{selectors.RECENT_OPPONENTS} a page: the names to pick from when inviting.",
         parameters=cursor_parameters(selectors.RECENT_OPPONENTS), responses={200: RecentOpponentListSerializer},
     )
     @conditional_read

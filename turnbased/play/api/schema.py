@@ -6,7 +6,8 @@ added here, from what the view is, rather than repeated on each endpoint:
 
 - 400 when it reads a body or query parameters; 415 when it reads a body;
 - 401 when it authenticates with a token (a bad token is refused even where no login is needed);
-- 403 on unsafe methods with session authentication (a missing CSRF token);
+- 403 on unsafe methods with session authentication (a missing CSRF token, or a bot account's session:
+  ``accounts.bot_sessions``);
 - 404 when its path names something (a game, an absence);
 - 413 on unsafe methods (a body over the size limit);
 - 429 everywhere, with ``Retry-After``.
@@ -36,7 +37,7 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 ERROR_DESCRIPTIONS = {
     400: "The request is malformed or invalid: `detail` says what is wrong, `errors` which field.",
     401: "No valid credentials: send `Authorization: Token <key>` (or log in for a browser session).",
-    403: "A browser-session request without its CSRF token.",
+    403: "A browser-session request without its CSRF token, or from a bot account's session (it writes with a token).",
     404: "Not found.",
     413: "The request body is larger than the limit.",
     415: "The body is not JSON: send `Content-Type: application/json`.",

@@ -60,8 +60,13 @@ class ErrorSerializer(serializers.Serializer):
 class SeatSerializer(serializers.Serializer):
     index = serializers.IntegerField(help_text="The seat number, from 0.")
     username = serializers.CharField(allow_null=True, help_text="The player's account; null for a bot.")
+    bot_account = serializers.BooleanField(
+        help_text="Whether the player's account is a bot account (a program playing through the API); "
+                  "false for a built-in bot's seat, which bot names.",
+    )
     name = serializers.CharField(help_text="The name shown at the table.")
-    bot = serializers.CharField(allow_null=True, help_text="The bot playing this seat, if any.")
+    bot = serializers.CharField(allow_null=True, help_text="The built-in bot playing this seat, if any (random, "
+                                                           "basic...).")
 
     class Meta:
         ref_name = "Seat"

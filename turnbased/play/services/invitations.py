@@ -24,7 +24,7 @@ def invitation_create(*, game_id: int, user: AbstractBaseUser, username: str) ->
     """Invite the person called ``username`` to the open table ``game_id``, where ``user`` plays or which they made.
 
     Preconditions: the table is open and has a free seat; ``username`` names an active account
-    (any case) other than ``user`` that has no seat at it. Effects: an ``Invitation`` and an
+    (any case; a bot account too) other than ``user`` that has no seat at it. Effects: an ``Invitation`` and an
     ``invited`` notification (the lobby shows it; an email goes out as for other game news).
     Return the invitation and whether it is new (as ``get_or_create``): inviting someone again
     returns the same invitation and tells them nothing new; a declined invitation is not renewed.
@@ -53,7 +53,10 @@ def invitation_create(*, game_id: int, user: AbstractBaseUser, username: str) ->
         if any(seat.user_id == invitee.pk for seat in seats):
             raise Conflict(f"{invitee.get_username()} already has a seat at this table.")
         # The table's row lock orders invitations to it: no other can come between this read and the insert.
-        invitation = Invitation.objects.select_related("user", "invited_by").filter(game=game, user=invitee).first()
+        invitation = (
+            Invitation.objects.select_related("user", "user__profile", "invited_by", "invited_by__profile")
+            .filter(game=game, user=invitee).first()
+        )
         if invitation is not None:
             if invitation.declined_at is not None:
                 raise Conflict(f"{invitee.get_username()} declined the invitation to this table.")
@@ -66,7 +69,8 @@ def invitation_create(*, game_id: int, user: AbstractBaseUser, username: str) ->
 def _active_user_called(name: str):
     if len(name) > USERNAME_MAX_LENGTH or "\x00" in name:
         return None
-    return get_user_model().objects.filter(username__iexact=name, is_active=True).first()
+    # With the profile: the answer says whether the invited account is a bot account.
+    return get_user_model().objects.filter(username__iexact=name, is_active=True).select_related("profile").first()
 
 
 def invitation_decline(*, game_id: int, user: AbstractBaseUser) -> Invitation:

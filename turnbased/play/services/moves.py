@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games.base import RESIGN, BadNotation, IllegalMove
 from games.bots import bot_move, history_window
+from turnbased.accounts.models import is_bot_account
 from turnbased.clocks.models import ClockKind, ExpiryPolicy, SeatClock
 from turnbased.clocks.services import clocks_after_move, now, table_clock_of
 from turnbased.notifications.models import NotificationKind
@@ -40,6 +41,11 @@ from turnbased.play.services.tables import (
 # After this many timeouts in a row, the bot keeps the seat for the rest of the game.
 TIMEOUTS_BEFORE_TAKEOVER = 3
 
+# The doors a bot account may not play through: it plays with an API token (README, "Bot accounts").
+PEOPLE_ONLY_SOURCES = (MoveSource.WEB, MoveSource.EMAIL)
+BOT_ACCOUNT_PLAYS_BY_API = ("{name} is a bot account: it plays through the API with a token, not by the web page "
+                            "or by email.")
+
 
 @dataclass(frozen=True)
 class MoveOutcome:
@@ -57,6 +63,12 @@ def _players_seat(game: Game, user: AbstractBaseUser) -> Seat:
             raise GameNotFound()
         raise NotAllowed("You are not playing in this game.")
     return seat
+
+
+def _require_door_for(seat: Seat, source: str) -> None:
+    """Refuse a bot account's move from a page or an email; the seat's user comes with its profile (no query)."""
+    if source in PEOPLE_ONLY_SOURCES and is_bot_account(seat.user):
+        raise NotAllowed(BOT_ACCOUNT_PLAYS_BY_API.format(name=seat.user.get_username()))
 
 
 def _require_active(game: Game) -> None:
@@ -78,7 +90,8 @@ def submit_move(
 
     Exactly one of ``move`` (the engine's JSON) or ``text`` (its notation).
     A repeated ``idempotency_key`` for the same game and seat returns the first
-    outcome and appends nothing. Raises a ``PlayError``; on any error nothing changes.
+    outcome and appends nothing. A bot account's move from the web or by email
+    is refused (``NotAllowed``). Raises a ``PlayError``; on any error nothing changes.
     """
     if (move is None) == (text is None):
         raise InvalidRequest("Send either a move or its text, not both or neither.")
@@ -98,6 +111,7 @@ def _submit(game_id, user, expected_seq, move, text, source, idempotency_key) ->
     with transaction.atomic():
         game = locked_game(game_id, idempotency_key=idempotency_key)
         seat = _players_seat(game, user)
+        _require_door_for(seat, source)
         if idempotency_key is not None:
             earlier = _earlier(seat)
             if earlier is not None:
@@ -128,10 +142,14 @@ def _earlier(seat: Seat) -> Move | None:
 
 
 def resign_game(*, game_id: int, user: AbstractBaseUser, source: str = MoveSource.WEB) -> MoveOutcome:
-    """Leave a game in play for good, whoever's turn it is; the engine decides what follows."""
+    """Leave a game in play for good, whoever's turn it is; the engine decides what follows.
+
+    A bot account resigns through the API only, as it moves.
+    """
     with transaction.atomic():
         game = locked_game(game_id)
         seat = _players_seat(game, user)
+        _require_door_for(seat, source)
         _require_active(game)
         entry = _play(game, seat.index, RESIGN, user=user, source=source)
         Seat.objects.filter(pk=seat.pk).update(left_at=timezone.now())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from turnbased.play.api.serializers import game_slugs
+from turnbased.ratings.models import RatingPool
 
 
 class PageQuerySerializer(serializers.Serializer):
@@ -16,6 +17,8 @@ class RatingsQuerySerializer(PageQuerySerializer):
     game = serializers.ChoiceField(choices=[], help_text="Engine slug, see GET /api/game-types/.")
     players = serializers.IntegerField(required=False, min_value=1, max_value=100,
                                        help_text="The player count (default: the game's usual).")
+    pool = serializers.ChoiceField(choices=RatingPool.choices, default=RatingPool.PEOPLE,
+                                   help_text="people: games between people only; bots: games with a bot account.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -41,6 +44,7 @@ class ArchiveQuerySerializer(PageQuerySerializer):
 class RatingEntrySerializer(serializers.Serializer):
     place = serializers.IntegerField(help_text="Place on the leaderboard, from 1.")
     username = serializers.CharField()
+    bot_account = serializers.BooleanField(help_text="Whether the player is a bot account.")
     rating = serializers.IntegerField(help_text="The displayed rating: round(1000 + 20 × (mu − 3 sigma)).")
     mu = serializers.FloatField(help_text="openskill's skill estimate.")
     sigma = serializers.FloatField(help_text="openskill's uncertainty about mu.")
@@ -61,6 +65,7 @@ class PageSerializer(serializers.Serializer):
 class LeaderboardSerializer(PageSerializer):
     game = serializers.CharField(help_text="Engine slug.")
     players = serializers.IntegerField(help_text="The player count of this leaderboard.")
+    pool = serializers.ChoiceField(choices=RatingPool.choices, help_text="The rating pool of this leaderboard.")
     results = RatingEntrySerializer(many=True)
 
     class Meta:
@@ -71,6 +76,8 @@ class PlayerRatingSerializer(serializers.Serializer):
     game = serializers.CharField(help_text="Engine slug.")
     name = serializers.CharField(help_text="The game's name.")
     players = serializers.IntegerField(help_text="The player count this rating is for.")
+    pool = serializers.ChoiceField(choices=RatingPool.choices,
+                                   help_text="people: games between people only; bots: games with a bot account.")
     rating = serializers.IntegerField(help_text="The displayed rating: round(1000 + 20 × (mu − 3 sigma)).")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
@@ -102,6 +109,8 @@ class ReliabilitySerializer(serializers.Serializer):
 
 class PlayerSerializer(serializers.Serializer):
     username = serializers.CharField()
+    bot_account = serializers.BooleanField(help_text="Whether the player is a bot account (a program playing through "
+                                                     "the API).")
     member_since = serializers.DateTimeField()
     ratings = PlayerRatingSerializer(many=True)
     games = GameRecordSerializer(many=True, help_text="Finished games per game, counting those I may see.")
@@ -115,6 +124,7 @@ class ArchivedSeatSerializer(serializers.Serializer):
     index = serializers.IntegerField(help_text="The seat number, from 0.")
     name = serializers.CharField(help_text='The player\'s username, or a bot by its kind ("Basic bot").')
     username = serializers.CharField(allow_null=True, help_text="The player's account; null for a bot.")
+    bot_account = serializers.BooleanField(help_text="Whether the player's account is a bot account.")
     bot = serializers.CharField(allow_null=True, help_text="The bot that held the seat, if one did from the start.")
 
     class Meta:

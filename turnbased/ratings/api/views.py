@@ -12,6 +12,7 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from games import get_engine
+from turnbased.accounts.models import is_bot_account
 from turnbased.api_deprecation import ARCHIVE_PAGE, RATINGS_PAGE, deprecated, uses_query_parameter
 from turnbased.api_pagination import CURSOR, cursor_parameters, paginate
 from turnbased.play.api.conditional import conditional_read
@@ -74,8 +75,9 @@ class RatingListApi(APIView):
 
     @extend_schema(
         operation_id="ratings_list", tags=["ratings"], summary="A leaderboard, best first",
-        description="Ratings at one game and player count, best first, 50 a page (follow next and previous). "
-                    "Only public games between people are rated (see the README's Ratings and players).",
+        description="Ratings at one game, player count and pool, best first, 50 a page (follow next and previous). "
+                    "Only public games between people are rated; a game with a bot account at the table counts in "
+                    "the bot pool (pool=bots), never among people (see the README's Ratings and players).",
         parameters=[RatingsQuerySerializer, *cursor_parameters(selectors.LEADERBOARD_PAGE_SIZE)],
         responses={200: LeaderboardSerializer, 404: NO_SUCH_PAGE},
     )
@@ -90,10 +92,11 @@ class RatingListApi(APIView):
             raise serializers.ValidationError(
                 {"players": [f"{engine.name} takes {engine.min_players} to {engine.max_players} players."]}
             )
-        board = selectors.leaderboard(slug, players)
+        pool = query["pool"]
+        board = selectors.leaderboard(slug, players, pool)
         if _numbered(request, query):
-            page = _page(request, lambda number: selectors.leaderboard_page(slug, players, number), query["page"])
-            return Response({**_links(request, page), "game": slug, "players": players,
+            page = _page(request, lambda number: selectors.leaderboard_page(slug, players, number, pool), query["page"])
+            return Response({**_links(request, page), "game": slug, "players": players, "pool": pool,
                              "results": _ratings(page.object_list)})
         # Best first; the rating's name breaks a tie, as the page shows it. A rating moves only when a game ends.
         page = paginate(request, board, ordering=("-ordinal", "-games", "user__username"),
@@ -101,13 +104,13 @@ class RatingListApi(APIView):
         first = selectors.place_of(page.items[0]) if page.items else 1
         for place, rating in enumerate(page.items, start=first):
             rating.place = place
-        return Response(page.body(_ratings(page.items), count=board.count(), game=slug, players=players))
+        return Response(page.body(_ratings(page.items), count=board.count(), game=slug, players=players, pool=pool))
 
 
 def _ratings(ratings) -> list[dict]:
     return [
-        {"place": rating.place, "username": rating.user.get_username(), "rating": rating.display,
-         "mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
+        {"place": rating.place, "username": rating.user.get_username(), "bot_account": is_bot_account(rating.user),
+         "rating": rating.display, "mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
         for rating in ratings
     ]
 
@@ -128,9 +131,10 @@ class PlayerApi(APIView):
         reliability = selectors.reliability(player, request.user)
         return Response({
             "username": player.get_username(),
+            "bot_account": is_bot_account(player),
             "member_since": player.date_joined,
             "ratings": [
-                {"game": rating.game_slug, "name": rating.game_name, "players": rating.players,
+                {"game": rating.game_slug, "name": rating.game_name, "players": rating.players, "pool": rating.pool,
                  "rating": rating.display, "mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
                 for rating in selectors.ratings_of(player)
             ],
@@ -179,7 +183,8 @@ def _archived(rows) -> list[dict]:
             "game": row.game.engine,
             "name": row.name,
             "finished_at": row.finished_at,
-            "seats": [{"index": index, "name": seat.name, "username": seat.username, "bot": seat.bot}
+            "seats": [{"index": index, "name": seat.name, "username": seat.username,
+                       "bot_account": seat.bot_account, "bot": seat.bot}
                       for index, seat in enumerate(row.seats)],
             "place": row.place,
             "won": row.won,

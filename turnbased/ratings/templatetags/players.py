@@ -1,4 +1,5 @@
-"""Player names as links to their pages (bots by their kind), and the ratings card of the lobby."""
+"""Player names as links to their pages (bots by their kind, bot accounts with a badge), and the ratings card of the
+lobby."""
 
 from __future__ import annotations
 
@@ -6,33 +7,69 @@ from django import template
 from django.contrib.auth.models import AbstractBaseUser
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
+from turnbased.accounts.models import is_bot_account
 from turnbased.play.models import Seat
 from turnbased.ratings import selectors
 
 register = template.Library()
 
+# Beside a bot account's name wherever it is shown: "bot account", not "bot", which names the built-in bots
+# ("Basic bot") that fill a seat.
+BOT_ACCOUNT_BADGE = format_html(
+    '<span class="badge bot-account" title="{}">bot account</span>',
+    "A bot account: a program its owner runs, playing through the API",
+)
 
-@register.filter
-def player_link(value) -> str:
-    """Link a person's name to their page: from an account, a seat or an archive's ``SeatLabel``.
 
-    A bot's seat has no link: a ``SeatLabel`` names it by its kind ("Basic bot"); a ``Seat`` by the
-    name the table gave it ("bot2"), as the game page adds the kind beside it.
+def _named(value) -> tuple[str | None, str, bool]:
+    """Return the account's username (None for a built-in bot), the name to show, and whether it is a bot account.
+
+    From an account, a seat or an archive's ``SeatLabel``; a bot account is read from the profile loaded with
+    the account (``select_related("user__profile")``).
     """
     if isinstance(value, Seat):
         if value.user_id is None:
-            return format_html("{}", value.display_name)
+            return None, value.display_name, False
         value = value.user
     if isinstance(value, selectors.SeatLabel):
-        if value.username is None:
-            return format_html('<span class="bot-name">{}</span>', value.name)
-        username = value.username
-    elif isinstance(value, AbstractBaseUser):
-        username = value.get_username()
-    else:
-        return format_html("{}", value)
-    return format_html('<a class="player-link" href="{}">{}</a>', reverse("player", args=[username]), username)
+        return value.username, value.name, value.bot_account
+    if isinstance(value, AbstractBaseUser):
+        return value.get_username(), value.get_username(), is_bot_account(value)
+    return None, str(value), False
+
+
+@register.filter
+def player_link(value) -> SafeString:
+    """Link a person's name to their page: from an account, a seat or an archive's ``SeatLabel``.
+
+    A bot's seat has no link: a ``SeatLabel`` names it by its kind ("Basic bot"); a ``Seat`` by the
+    name the table gave it ("bot2"), as the game page adds the kind beside it. A bot account's name
+    carries the bot account badge.
+    """
+    username, name, bot_account = _named(value)
+    if username is None:
+        if isinstance(value, selectors.SeatLabel):
+            return format_html('<span class="bot-name">{}</span>', name)
+        return format_html("{}", name)
+    link = format_html('<a class="player-link" href="{}">{}</a>', reverse("player", args=[username]), username)
+    return format_html("{} {}", link, BOT_ACCOUNT_BADGE) if bot_account else link
+
+
+@register.filter
+def player_name(value) -> SafeString:
+    """Name a person (from an account, a seat or a ``SeatLabel``) without a link, with a bot account's badge."""
+    _, name, bot_account = _named(value)
+    return format_html("{} {}", name, BOT_ACCOUNT_BADGE) if bot_account else format_html("{}", name)
+
+
+@register.simple_tag
+def bot_account_badge(flag_or_name, bot_accounts=None) -> SafeString:
+    """Return the bot account badge (after a space) for a name whose row flags it: ``{% bot_account_badge
+    row.bot_account %}``, or ``{% bot_account_badge name names %}`` for a name among the bot accounts' names."""
+    bot_account = flag_or_name in bot_accounts if bot_accounts is not None else bool(flag_or_name)
+    return format_html(" {}", BOT_ACCOUNT_BADGE) if bot_account else SafeString("")
 
 
 @register.inclusion_tag("ratings/_lobby_ratings.html", takes_context=True)
