@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "turnbased.ratings",
     "turnbased.chat",  # issue 12, table talk
     "turnbased.aftergame",
+    "turnbased.events",  # issue 15: the event stream
     "anymail",
     "csp",
     "allauth",
@@ -334,9 +335,18 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-outbox": {"task": "turnbased.mail.tasks.sweep_outbox", "schedule": SWEEP_SECONDS},
     "daily-digests": {"task": "turnbased.mail.tasks.send_daily_digests", "schedule": crontab(minute=0, hour=7)},
     "sweep-clocks": {"task": "turnbased.clocks.tasks.sweep_clocks", "schedule": SWEEP_SECONDS},
+    "prune-events": {"task": "turnbased.events.tasks.prune_events", "schedule": crontab(minute=17)},
 }
 # Bots wait this long before moving, so their moves read like a player's and not a flash.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=2.0)
+
+# --- Event stream (issue 15) ------------------------------------------------------
+# Each user's events (GET /api/stream/, webhooks) are kept this many days: a client that was away up to
+# that long resumes without missing any. Clients are promised a week, so less is refused.
+EVENTS_KEEP_DAYS = env.int("EVENTS_KEEP_DAYS", default=7)
+if EVENTS_KEEP_DAYS < 7:
+    raise ImproperlyConfigured(f"EVENTS_KEEP_DAYS={EVENTS_KEEP_DAYS}: events are kept at least 7 days (clients "
+                               "resuming a stream rely on it).")
 
 # --- Email --------------------------------------------------------------------
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
