@@ -293,6 +293,9 @@ SPECTACULAR_SETTINGS = {
         {"name": "chat", "description": "A game's table talk: read it (players and public spectators), write it (players)."},
         # Issue 12: setup.
         {"name": "invitations", "description": "Invite people by username to an open table; see and decline mine."},
+        # Issue 15: the event stream.
+        {"name": "stream", "description": "My events as they happen (Server-Sent Events), resumable with "
+                                          "Last-Event-ID."},
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameSlug": "turnbased.play.api.serializers.game_slugs",
@@ -347,6 +350,22 @@ EVENTS_KEEP_DAYS = env.int("EVENTS_KEEP_DAYS", default=7)
 if EVENTS_KEEP_DAYS < 7:
     raise ImproperlyConfigured(f"EVENTS_KEEP_DAYS={EVENTS_KEEP_DAYS}: events are kept at least 7 days (clients "
                                "resuming a stream rely on it).")
+# The stream process (uvicorn turnbased.events.asgi:application) queries the database from this many
+# threads, each holding at most one connection, plus one connection that LISTENs for new events: its
+# share of PostgreSQL's connections (deploy/README.md adds it up). Idle streams hold none.
+STREAM_DATABASE_THREADS = env.int("STREAM_DATABASE_THREADS", default=2)
+# LISTEN needs a session of its own: behind PgBouncer in transaction pooling, point this at PostgreSQL itself.
+STREAM_LISTEN_DATABASE_URL = env("STREAM_LISTEN_DATABASE_URL", default="")
+# A comment line this often keeps proxies from closing a quiet stream.
+STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
+# While the LISTEN connection is down, every stream looks for new events this often instead.
+STREAM_POLL_SECONDS = env.float("STREAM_POLL_SECONDS", default=5.0)
+# How long a client waits before reconnecting (the stream's "retry:"), and how long one stream lasts
+# before the server ends it (the client resumes where it was: a revoked token is refused then).
+STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=3000)
+STREAM_MAX_SECONDS = env.float("STREAM_MAX_SECONDS", default=3600.0)
+# Streams one account may hold open at once in one stream process (429 beyond).
+STREAM_MAX_PER_USER = env.int("STREAM_MAX_PER_USER", default=5)
 
 # --- Email --------------------------------------------------------------------
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
