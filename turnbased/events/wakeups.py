@@ -32,6 +32,7 @@ logger = logging.getLogger(__name__)
 # A LISTEN over TCP that stops answering (a network cut) is noticed by the kernel within about a minute.
 KEEPALIVES = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3}
 FIRST_PAUSE = 0.5
+LISTEN_APPLICATION_NAME = "turnbased-stream-listen"
 
 
 class Subscription:
@@ -57,7 +58,7 @@ def listen_parameters() -> dict:
     host = str(parameters.get("host") or "")
     if host and not host.startswith("/"):  # TCP, not a Unix socket
         parameters = {**KEEPALIVES, **parameters}
-    parameters.setdefault("application_name", "turnbased-stream-listen")
+    parameters["application_name"] = LISTEN_APPLICATION_NAME  # so it shows as what it is in pg_stat_activity
     return parameters
 
 

@@ -19,6 +19,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from django.db import connection
@@ -29,6 +30,8 @@ from turnbased.local import free_port, port_answers
 
 # What the Procfile's and compose.yaml's stream command runs (their host and port set apart).
 APPLICATION = "turnbased.events.asgi:application"
+# The name the stream process gives its database connections, so a test can count them.
+APPLICATION_NAME = "served-stream"
 
 
 @dataclass
@@ -39,6 +42,11 @@ class StreamProcess:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/api/stream/"
+
+
+def _named(database_url: str) -> str:
+    parts = urlsplit(database_url)
+    return urlunsplit(parts._replace(query="&".join(filter(None, [parts.query, f"application_name={APPLICATION_NAME}"]))))
 
 
 @contextmanager
@@ -52,7 +60,7 @@ def stream_process(folder: Path, **settings: str):
         "PYTHONUNBUFFERED": "1",
         "DJANGO_SETTINGS_MODULE": "turnbased.settings",
         "TURNBASED_DATA_DIR": str(folder / "data"),
-        "DATABASE_URL": database_url_for(connection.settings_dict["NAME"]),
+        "DATABASE_URL": _named(database_url_for(connection.settings_dict["NAME"])),
         "DJANGO_DEBUG": "false",
         "DJANGO_HTTPS": "off",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),

@@ -7,15 +7,17 @@ gets exactly the events it missed.
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
 from django.db import connection
 
 from tests.platform.conftest import api_token
-from tests.platform.events.streams import reading, stream_process
+from tests.platform.events.streams import APPLICATION_NAME, reading, stream_process
 from turnbased.accounts.services.tokens import token_revoke
 from turnbased.events.models import Event
+from turnbased.events.wakeups import LISTEN_APPLICATION_NAME
 from turnbased.play import services
 from turnbased.play.models import Game
 
@@ -130,8 +132,34 @@ def test_events_still_come_when_the_listen_connection_is_lost(tmp_path, started_
         with reading(stream, api_token(bob)) as bob_stream:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                               "WHERE application_name = 'turnbased-stream-listen' AND datname = current_database()")
+                               "WHERE application_name = %s AND datname = current_database()", [LISTEN_APPLICATION_NAME])
                 assert cursor.fetchone(), "the stream process had a LISTEN connection"
             services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move={"card": "handmaid"})
             assert [event.kind for event in bob_stream.take(2, timeout=10)] == ["move_played", "your_turn"]
         assert "LISTEN connection was lost" in stream.process.output()
+
+
+def _stream_connections() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name IN (%s, %s) "
+                       "AND datname = current_database()", [APPLICATION_NAME, LISTEN_APPLICATION_NAME])
+        return cursor.fetchone()[0]
+
+
+def test_open_streams_hold_no_database_connection(tmp_path, start_scripted_game, make_user):
+    """However many streams are open and woken, the process holds its threads' connections and the LISTEN one."""
+    players = [make_user(f"player{number}") for number in range(12)]
+    games = [start_scripted_game(players[number], players[number + 1]) for number in range(0, 12, 2)]
+    keys = [api_token(player) for player in players]
+    with stream_process(tmp_path, STREAM_DATABASE_THREADS="2") as stream:
+        with contextlib.ExitStack() as streams:
+            readers = [streams.enter_context(reading(stream, key)) for key in keys for _ in range(2)]
+            most = _stream_connections()
+            for game in games:
+                first = game.seats.get(index=0).user
+                services.submit_move(game_id=game.pk, user=first, expected_seq=0, move={"card": "handmaid"})
+                most = max(most, _stream_connections())
+            for reader in readers[2::4]:  # the second player's streams: told of the move, then their turn
+                assert [event.kind for event in reader.take(2)] == ["move_played", "your_turn"]
+                most = max(most, _stream_connections())
+    assert 1 <= most <= 2 + 1, f"{most} connections for 24 streams"
