@@ -15,7 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
 from turnbased.events import selectors, sse
@@ -26,7 +26,8 @@ EXAMPLE = (
     "id: 1041\nevent: move_played\n"
     'data: {"id":1041,"kind":"move_played","game":12,"seq":7,"created_at":"2026-12-01T09:30:00.120Z",'
     '"data":{"name":"Love Letter #12","engine":"love-letter","seat":0,"player":"bob","mover_seat":1,'
-    '"text":"bob played the Priest on alice.","entries":[...]}}\n\n'
+    '"text":"bob played the Priest on alice.","entries":[{"seq":7,"seat":1,"kind":"priest_played",'
+    '"data":{"seat":1,"target":0},"private":false,"text":"bob played the Priest on alice."}]}}\n\n'
     "id: 1042\nevent: your_turn\n"
     'data: {"id":1042,"kind":"your_turn","game":12,"seq":7,"created_at":"2026-12-01T09:30:00.120Z",'
     '"data":{"name":"Love Letter #12","engine":"love-letter","seat":0}}\n\n'
@@ -53,32 +54,21 @@ Served by the stream process, which holds each stream open; should the request r
 instead, the answer is the same but ends after the events already waiting."""
 
 
-class EventStreamRenderer(BaseRenderer):
-    """Names ``text/event-stream`` for the schema; the view writes the stream's bytes itself."""
-
-    media_type = "text/event-stream"
-    format = "event-stream"
-    charset = "utf-8"
-
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        return data
-
-
 class _JsonErrors(BaseContentNegotiation):
-    """Answer errors as JSON whatever the request accepts (an event stream client accepts text/event-stream)."""
+    """Answer errors as JSON whatever the request accepts (an event stream's client accepts text/event-stream);
+    the stream itself is written by the view."""
 
     def select_parser(self, request, parsers):
         return parsers[0] if parsers else None
 
     def select_renderer(self, request, renderers, format_suffix=None):
-        json_renderer = next(renderer for renderer in renderers if isinstance(renderer, JSONRenderer))
-        return json_renderer, json_renderer.media_type
+        return renderers[0], renderers[0].media_type
 
 
 class StreamApi(APIView):
     """My events as they happen (Server-Sent Events), resumable with Last-Event-ID."""
 
-    renderer_classes = [JSONRenderer, EventStreamRenderer]
+    renderer_classes = [JSONRenderer]
     content_negotiation_class = _JsonErrors
 
     @extend_schema(

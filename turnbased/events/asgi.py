@@ -178,27 +178,31 @@ class StreamApplication:
                            after: int) -> None:
         """Send the events after ``after``, then each new one when woken, until the client leaves or time is up."""
         ends_at = time.monotonic() + settings.STREAM_MAX_SECONDS
+        read = True  # a heartbeat's timeout reads nothing: an idle stream costs the database nothing
         while not closed.is_set():
-            subscription.woken.clear()
-            try:
-                events = await self.database(selectors.events_after, user_id=user_id, after_id=after,
-                                             token_id=token_id)
-            except DatabaseError as error:  # the database is away: try again at the next wake-up or poll
-                logger.warning("stream of user %s could not read its events: %s", user_id, error)
-                events = []
-            if events:
-                await send({"type": "http.response.body", "more_body": True,
-                            "body": b"".join(sse.frame(event) for event in events)})
-                after = events[-1].id
-                if len(events) == selectors.PAGE:
-                    continue  # more are waiting
+            if read:
+                subscription.woken.clear()
+                try:
+                    events = await self.database(selectors.events_after, user_id=user_id, after_id=after,
+                                                 token_id=token_id)
+                except DatabaseError as error:  # the database is away: try again at the next wake-up or poll
+                    logger.warning("stream of user %s could not read its events: %s", user_id, error)
+                    events = []
+                if events:
+                    await send({"type": "http.response.body", "more_body": True,
+                                "body": b"".join(sse.frame(event) for event in events)})
+                    after = events[-1].id
+                    if len(events) == selectors.PAGE:
+                        continue  # more are waiting
             left = ends_at - time.monotonic()
             if left <= 0:
                 return
             try:
                 async with asyncio.timeout(min(left, settings.STREAM_HEARTBEAT_SECONDS)):
                     await subscription.woken.wait()
+                read = True
             except TimeoutError:
+                read = False
                 if not closed.is_set() and time.monotonic() < ends_at:
                     await send({"type": "http.response.body", "body": sse.HEARTBEAT, "more_body": True})
 
