@@ -34,6 +34,20 @@ EXAMPLE = (
     ": keep-alive\n\n"
 )
 
+# One event of the stream, as an event stream client reads its fields (the standard's parsing): the schema
+# of text/event-stream describes each event. The opening is an event with only ``retry`` (and ``id``).
+EVENT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "pattern": "^[0-9]+$",
+               "description": "The event's id: send the last one received as Last-Event-ID to resume after it."},
+        "event": {"type": "string", "enum": list(EventKind.values), "description": "The event's kind."},
+        "data": {"type": "string", "description": "JSON, on one line: {id, kind, game, seq, created_at, data}."},
+        "retry": {"type": "integer", "minimum": 0,
+                  "description": "Milliseconds to wait before reconnecting (the stream's first lines)."},
+    },
+}
+
 DESCRIPTION = f"""My events, as they happen, as [Server-Sent Events](https://html.spec.whatwg.org/multipage/server-sent-events.html)
 (`text/event-stream`): {", ".join(f"`{kind}` ({label})" for kind, label in EventKind.choices)}.
 
@@ -82,7 +96,7 @@ class StreamApi(APIView):
         ],
         responses={
             (200, "text/event-stream"): OpenApiResponse(
-                OpenApiTypes.STR, description="The event stream.",
+                EVENT_SCHEMA, description="The event stream: the schema is that of each event.",
                 examples=[OpenApiExample("A move and my turn", value=EXAMPLE, media_type="text/event-stream")],
             ),
         },
