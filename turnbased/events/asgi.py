@@ -111,7 +111,19 @@ class StreamApplication:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
         elif scope["type"] == "http":
-            await self._http(scope, receive, send)
+            started = False
+
+            async def sending(message) -> None:
+                nonlocal started
+                started = True
+                await send(message)
+
+            try:
+                await self._http(scope, receive, sending)
+            except Exception:
+                logger.exception("the stream failed")
+                if not started:  # every error is JSON, even this one
+                    await _error(send, 500, "The stream failed; try again in a few seconds.")
 
     async def _lifespan(self, receive, send) -> None:
         while True:

@@ -31,14 +31,13 @@ def last_event_id(header: str | None, query: str | None) -> int | None:
     An empty header counts as none (the standard lets a browser send one). Raise ``BadLastEventId``
     for anything that is not a whole number.
     """
-    for given in (header, query):
-        if given is None or (given == "" and given is header):
-            continue
-        if not _EVENT_ID.fullmatch(given):
-            raise BadLastEventId("Last-Event-ID (or last_event_id) must be an event id: a whole number of "
-                                 "at most 18 digits.")
-        return int(given)
-    return None
+    given = header if header else query  # an empty header is none
+    if given is None:
+        return None
+    if not _EVENT_ID.fullmatch(given):
+        raise BadLastEventId("Last-Event-ID (or last_event_id) must be an event id: a whole number of "
+                             "at most 18 digits.")
+    return int(given)
 
 
 def event_json(event: Event) -> dict:

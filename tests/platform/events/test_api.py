@@ -38,3 +38,8 @@ def test_bad_requests_are_json(alice, api_client_for):
         assert answer.status_code == 400 and "Last-Event-ID" in answer.json()["detail"], bad
         assert client.get(f"/api/stream/?last_event_id={bad}").status_code == 400
     assert client.post("/api/stream/", {}, format="json").status_code == 405
+
+
+def test_a_key_that_is_no_text_is_refused_as_a_bad_token(alice):
+    refused = APIClient().get("/api/stream/", HTTP_AUTHORIZATION="Token \xff\xfe")
+    assert refused.status_code == 401 and refused.json()["detail"] == "Invalid token."

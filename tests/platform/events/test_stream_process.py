@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import time
 
+import httpx
 import pytest
 from django.db import connection
 
@@ -108,9 +109,9 @@ def test_refusals_are_json(tmp_path, alice):
         with reading(stream, key):
             with reading(stream, key) as second:
                 assert second.status_code == 429 and second.json()["detail"], second.text
-        import httpx
-
         assert httpx.post(stream.url, headers={"Authorization": f"Token {key}"}).status_code == 405
+        not_text = httpx.get(stream.url, headers={"Authorization": b"Token \xff\xfe"})
+        assert not_text.status_code == 401 and not_text.json()["detail"] == "Invalid token."
         other = httpx.get(stream.url.replace("/api/stream/", "/api/games/"))
         assert other.status_code == 404 and other.json()["detail"]
 
