@@ -168,7 +168,8 @@ def test_the_event_stream_comes_through_nginx_as_each_event_is_written(running):
     mover, watcher = by_seat[joined["to_move"][0]], by_seat[1 - joined["to_move"][0]]
     with watcher.api.get(f"{site.url}/api/stream/", stream=True, timeout=10) as stream:
         assert stream.status_code == 200 and stream.headers["Content-Type"].startswith("text/event-stream")
-        lines = stream.iter_lines(decode_unicode=True)
+        # Chunks as they arrive (a fixed size would wait for more bytes than an event has).
+        lines = stream.iter_lines(chunk_size=None, decode_unicode=True)
         assert next(lines).startswith("retry: ")  # the opening came through before any event
         play_a_move_by_api(mover, site, game_id, random.Random(1))
         kinds = []
