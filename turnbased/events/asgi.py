@@ -180,7 +180,13 @@ class StreamApplication:
                 opening = sse.opening(None)
             await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
             await send({"type": "http.response.body", "body": opening, "more_body": True})
-            await self._send_events(send, closed, subscription, user_id=user_id, token_id=token_id, after=resume)
+            try:
+                await self._send_events(send, closed, subscription, user_id=user_id, token_id=token_id,
+                                        after=resume)
+            except asyncio.CancelledError:
+                # The server is stopping: uvicorn cancels the streams that outlive its graceful shutdown.
+                # Ending the answer is all there is to do (the client resumes after its last id), not an error.
+                pass
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:
             self.wakeups.unsubscribe(subscription)

@@ -8,6 +8,7 @@ gets exactly the events it missed.
 from __future__ import annotations
 
 import contextlib
+import signal
 import time
 
 import httpx
@@ -164,3 +165,15 @@ def test_open_streams_hold_no_database_connection(tmp_path, start_scripted_game,
                 assert [event.kind for event in reader.take(2)] == ["move_played", "your_turn"]
                 most = max(most, _stream_connections())
     assert 1 <= most <= 2 + 1, f"{most} connections for 24 streams"
+
+
+def test_a_stopping_stream_process_ends_its_streams_cleanly(tmp_path, alice):
+    """uvicorn waits 2 s (--timeout-graceful-shutdown), then the open streams end and the client resumes elsewhere."""
+    with stream_process(tmp_path) as stream:
+        with reading(stream, api_token(alice)) as alice_stream:
+            started = time.monotonic()
+            stream.process.signal(signal.SIGTERM)
+            assert alice_stream.ended.wait(10), "the stream did not end"
+            assert time.monotonic() - started < 5
+            stream.process.popen.wait(10)
+    assert "Exception in ASGI application" not in stream.process.output(), stream.process.tail()
