@@ -1,6 +1,6 @@
 """Run the whole service, or its tests, on embedded PostgreSQL and Redis.
 
-    python -m turnbased.local run    # services, migrations, demo accounts, web + worker + beat
+    python -m turnbased.local run    # services, migrations, demo accounts, web + stream + worker + beat
     python -m turnbased.local test   # the test suite on the embedded PostgreSQL (extra args go to pytest)
     python -m turnbased.local manage ARGS...  # any manage.py command against the embedded services
     python -m turnbased.local screenshots [GAME...]  # the README's pictures, made on a throwaway database
@@ -166,8 +166,9 @@ def manage(environment: dict[str, str], *args: str) -> str:
 
 
 def run() -> int:
-    """Run web (gunicorn), worker, beat and mail together until Ctrl-C."""
+    """Run web (gunicorn), the event stream (uvicorn), worker, beat and mail together until Ctrl-C."""
     web_port = int(os.environ.get("WEB_PORT", "8000"))
+    stream_port = int(os.environ.get("STREAM_PORT", "8001"))
     with ExitStack() as stack:
         environment = service_environment(stack, redis_port=int(os.environ.get("REDIS_PORT", "6390")))
         environment.setdefault("DJANGO_DEBUG", "1")
@@ -175,6 +176,8 @@ def run() -> int:
         environment["WEB_PORT"] = str(web_port)
         # gunicorn with the production config (deploy/gunicorn.conf.py), reloading itself under DEBUG.
         environment["WEB_BIND"] = f"127.0.0.1:{web_port}"
+        # The event stream's own process (Procfile: stream), read by uvicorn from its environment.
+        environment["UVICORN_HOST"], environment["UVICORN_PORT"] = "127.0.0.1", str(stream_port)
         environment["TURNBASED_DATA_DIR"] = str(DATA_DIR)
         # The Procfile's commands (python, celery) must come from this virtual environment.
         environment["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), environment.get("PATH", "")])
@@ -184,6 +187,7 @@ def run() -> int:
         say(f"open {environment['SITE_URL']}/ and log in as:")
         for account in accounts:
             say(f"    {account['username']:<8} password {account['password']}")
+        say(f"the event stream (GET /api/stream/) is at http://127.0.0.1:{stream_port}/api/stream/")
         say("press Ctrl-C to stop everything")
         honcho = subprocess.Popen(
             [sys.executable, "-m", "honcho", "start", "-f", str(BASE_DIR / "Procfile"), "-d", str(BASE_DIR)],

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "turnbased.ratings",
     "turnbased.chat",  # issue 12, table talk
     "turnbased.aftergame",
+    "turnbased.events",  # issue 15: the event stream
     "anymail",
     "csp",
     "allauth",
@@ -304,6 +305,9 @@ SPECTACULAR_SETTINGS = {
         {"name": "chat", "description": "A game's table talk: read it (players and public spectators), write it (players)."},
         # Issue 12: setup.
         {"name": "invitations", "description": "Invite people by username to an open table; see and decline mine."},
+        # Issue 15: the event stream.
+        {"name": "stream", "description": "My events as they happen (Server-Sent Events), resumable with "
+                                          "Last-Event-ID."},
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameSlug": "turnbased.play.api.serializers.game_slugs",
@@ -346,9 +350,34 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-outbox": {"task": "turnbased.mail.tasks.sweep_outbox", "schedule": SWEEP_SECONDS},
     "daily-digests": {"task": "turnbased.mail.tasks.send_daily_digests", "schedule": crontab(minute=0, hour=7)},
     "sweep-clocks": {"task": "turnbased.clocks.tasks.sweep_clocks", "schedule": SWEEP_SECONDS},
+    "prune-events": {"task": "turnbased.events.tasks.prune_events", "schedule": crontab(minute=17)},
 }
 # Bots wait this long before moving, so their moves read like a player's and not a flash.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=2.0)
+
+# --- Event stream (issue 15) ------------------------------------------------------
+# Each user's events (GET /api/stream/, webhooks) are kept this many days: a client that was away up to
+# that long resumes without missing any. Clients are promised a week, so less is refused.
+EVENTS_KEEP_DAYS = env.int("EVENTS_KEEP_DAYS", default=7)
+if EVENTS_KEEP_DAYS < 7:
+    raise ImproperlyConfigured(f"EVENTS_KEEP_DAYS={EVENTS_KEEP_DAYS}: events are kept at least 7 days (clients "
+                               "resuming a stream rely on it).")
+# The stream process (uvicorn turnbased.events.asgi:application) queries the database from this many
+# threads, each holding at most one connection, plus one connection that LISTENs for new events: its
+# share of PostgreSQL's connections (deploy/README.md adds it up). Idle streams hold none.
+STREAM_DATABASE_THREADS = env.int("STREAM_DATABASE_THREADS", default=2)
+# LISTEN needs a session of its own: behind PgBouncer in transaction pooling, point this at PostgreSQL itself.
+STREAM_LISTEN_DATABASE_URL = env("STREAM_LISTEN_DATABASE_URL", default="")
+# A comment line this often keeps proxies from closing a quiet stream.
+STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
+# While the LISTEN connection is down, every stream looks for new events this often instead.
+STREAM_POLL_SECONDS = env.float("STREAM_POLL_SECONDS", default=5.0)
+# How long a client waits before reconnecting (the stream's "retry:"), and how long one stream lasts
+# before the server ends it (the client resumes where it was: a revoked token is refused then).
+STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=3000)
+STREAM_MAX_SECONDS = env.float("STREAM_MAX_SECONDS", default=3600.0)
+# Streams one account may hold open at once in one stream process (429 beyond).
+STREAM_MAX_PER_USER = env.int("STREAM_MAX_PER_USER", default=5)
 
 # --- Email --------------------------------------------------------------------
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")

@@ -9,6 +9,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from turnbased.accounts import api as accounts_api
 from turnbased.clocks import api as clocks_api
+from turnbased.events import api as events_api
 from turnbased.request_guards import only_for_a_configured_mail_provider
 
 
@@ -32,6 +33,8 @@ api_patterns = [
     path("absences/", clocks_api.AbsenceListApi.as_view(), name="api-absences"),
     path("absences/end/", clocks_api.AbsenceEndApi.as_view(), name="api-absence-end"),
     path("absences/<int:absence_id>/", clocks_api.AbsenceDetailApi.as_view(), name="api-absence"),
+    # Issue 15: served by the stream process (turnbased/events/asgi.py); the web process's answer ends at once.
+    path("stream/", events_api.StreamApi.as_view(), name="api-stream"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("turnbased.play.api.urls")),

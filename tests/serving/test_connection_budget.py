@@ -11,6 +11,7 @@ import re
 import shlex
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from tests.serving.served import gunicorn_sizing
@@ -45,7 +46,7 @@ def celery_concurrency(argv: list[str]) -> int:
 
 def make_run_connections() -> dict[str, int]:
     commands = procfile()
-    assert set(commands) == {"web", "worker", "mailer", "beat", "mail"}
+    assert set(commands) == {"web", "stream", "worker", "mailer", "beat", "mail"}
     workers, threads = gunicorn_sizing({"DJANGO_DEBUG": "1"})
     return {
         "web": workers * threads,
@@ -53,6 +54,8 @@ def make_run_connections() -> dict[str, int]:
         "mailer": celery_concurrency(commands["mailer"]),
         "beat": 1,  # it sends tasks and reads no table; counted anyway
         "mail": smtp.DATABASE_THREADS,
+        # Its database threads, and the one connection that LISTENs for new events (turnbased/events/asgi.py).
+        "stream": settings.STREAM_DATABASE_THREADS + 1,
     }
 
 

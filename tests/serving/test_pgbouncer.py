@@ -54,6 +54,9 @@ def test_pgbouncer_pools_by_transaction_and_every_long_running_process_goes_thro
         assert urlsplit(re.sub(r"\$\{[^}]*\}", "secret", environment["DATABASE_URL"])).port == 6432, name
         assert environment["DATABASE_DISABLE_SERVER_SIDE_CURSORS"] == "on", name
     assert "migrate" not in services  # migrations keep their direct session
+    # The stream's LISTEN needs a session of its own, which transaction pooling does not keep: it goes direct.
+    listen = re.sub(r"\$\{[^}]*\}", "secret", services["stream"]["environment"]["STREAM_LISTEN_DATABASE_URL"])
+    assert urlsplit(listen).hostname == "postgres" and urlsplit(listen).port == 5432
     assert OVERRIDE.parent == COMPOSE_FILE.parent
 
 

@@ -162,6 +162,7 @@ def wait_until(condition, what: str, processes: list[Process], timeout: float = 
 @dataclass
 class Ports:
     web: int = field(default_factory=free_port)
+    stream: int = field(default_factory=free_port)
     https: int = field(default_factory=free_port)
     http: int = field(default_factory=free_port)
     redis: int = field(default_factory=free_port)
@@ -220,6 +221,8 @@ class ProductionStack:
             "MAIL_INBOUND_HOST": "127.0.0.1",
             "MAIL_INBOUND_PORT": str(self.ports.mail_inbound),
             "WEB_BIND": f"127.0.0.1:{self.ports.web}",
+            "UVICORN_HOST": "127.0.0.1",  # the stream process (uvicorn reads its address from these)
+            "UVICORN_PORT": str(self.ports.stream),
             "FORWARDED_ALLOW_IPS": "127.0.0.1",
             # The rate limits stay on; both players move from loopback, a whole game in seconds.
             "RATE_LIMIT_MOVES": "600/min",
@@ -232,6 +235,7 @@ class ProductionStack:
         """Return the values for the nginx template's variables (compose.yaml sets the same names)."""
         return {
             "WEB_UPSTREAM": f"127.0.0.1:{self.ports.web}",
+            "STREAM_UPSTREAM": f"127.0.0.1:{self.ports.stream}",
             "NGINX_HTTP_LISTEN": f"127.0.0.1:{self.ports.http}",
             "NGINX_HTTPS_LISTEN": f"127.0.0.1:{self.ports.https}",
             "SITE_URL": self.site_url,
@@ -293,6 +297,7 @@ class ProductionStack:
 
         running = [process for _, process in long_running] + [nginx]
         wait_until(lambda: port_answers(self.ports.web), "gunicorn to listen", running)
+        wait_until(lambda: port_answers(self.ports.stream), "the stream process to listen", running)
         wait_until(lambda: port_answers(self.ports.mail_inbound), "the mail server to listen", running)
         wait_until(lambda: port_answers(self.ports.https), "nginx to listen", running)
         for name, process in long_running:

@@ -156,3 +156,28 @@ def test_an_api_body_over_the_limit_gets_a_json_413_from_nginx(running):
     assert answer.status_code == 413
     assert answer.headers["Content-Type"] == "application/json"
     assert "larger than 1 MB" in answer.json()["detail"]
+
+
+def test_the_event_stream_comes_through_nginx_as_each_event_is_written(running):
+    """nginx routes /api/stream/ to the stream process and buffers nothing: a move's event arrives at once."""
+    stack, site, sink = running
+    carol, dave = sign_up(site, sink, "carol"), sign_up(site, sink, "dave")
+    game_id = carol.api.post(f"{site.url}/api/games/", json={"game": "love-letter", "players": 2}, timeout=10).json()["id"]
+    joined = dave.api.post(f"{site.url}/api/games/{game_id}/join/", json={}, timeout=10).json()
+    by_seat = {seat["index"]: {"carol": carol, "dave": dave}[seat["username"]] for seat in joined["seats"]}
+    mover, watcher = by_seat[joined["to_move"][0]], by_seat[1 - joined["to_move"][0]]
+    with watcher.api.get(f"{site.url}/api/stream/", stream=True, timeout=10) as stream:
+        assert stream.status_code == 200 and stream.headers["Content-Type"].startswith("text/event-stream")
+        # Chunks as they arrive (a fixed size would wait for more bytes than an event has).
+        lines = stream.iter_lines(chunk_size=None, decode_unicode=True)
+        assert next(lines).startswith("retry: ")  # the opening came through before any event
+        play_a_move_by_api(mover, site, game_id, random.Random(1))
+        kinds = []
+        for line in lines:
+            if line.startswith("event: "):
+                kinds.append(line[len("event: "):])
+            if "your_turn" in kinds:
+                break
+    assert kinds[:2] == ["move_played", "your_turn"], kinds
+    refused = requests.get(f"{site.url}/api/stream/", verify=str(site.certificate), timeout=10)
+    assert refused.status_code == 401 and refused.json()["detail"]

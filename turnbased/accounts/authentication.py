@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.utils import timezone
 from knox.auth import TokenAuthentication
 from knox.signals import token_expired
+from rest_framework.exceptions import AuthenticationFailed
 
 from turnbased.accounts.models import ApiToken
 
@@ -20,6 +21,14 @@ class ApiTokenAuthentication(TokenAuthentication):
     A request costs one query (the token with its user), and a write of
     ``last_used_at`` at most once a minute.
     """
+
+    def authenticate_credentials(self, token: bytes):
+        """Refuse a key that is not UTF-8 (knox would raise decoding it: a 500) as any bad key is refused."""
+        try:
+            token.decode("utf-8")
+        except UnicodeDecodeError:
+            raise AuthenticationFailed("Invalid token.") from None
+        return super().authenticate_credentials(token)
 
     def _cleanup_token(self, auth_token: ApiToken) -> bool:
         """Delete this token if it has expired (and fail it); knox's sweep of the user's other tokens costs a

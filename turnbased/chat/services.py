@@ -10,6 +10,8 @@ from django.db import transaction
 
 from turnbased.chat.models import MAX_MESSAGE_CHARS, Message, MessageSource, Mute, ReadMark, Report
 from turnbased.chat.selectors import chat_viewer
+from turnbased.events.models import EventKind
+from turnbased.events.services import NewEvent, row_insert_with_events
 from turnbased.play.errors import InvalidRequest, NotAllowed
 
 # Control characters other than the line break (NUL, escapes, bidi overrides) never reach a page or an email.
@@ -29,7 +31,8 @@ def message_post(*, game_id: int, user: AbstractBaseUser, text: str, source: str
 
     Only a player seated at the game may write (403 for a spectator, 404 for a
     private game the user may not see); the text is 1 to ``MAX_MESSAGE_CHARS``
-    characters once cleaned. Escaping is left to whatever shows it.
+    characters once cleaned. Escaping is left to whatever shows it. The other players who have not
+    muted the author get a ``message_posted`` event, written in the same statement as the message.
     """
     viewer = chat_viewer(game_id, user)
     if not viewer.is_player:
@@ -39,7 +42,19 @@ def message_post(*, game_id: int, user: AbstractBaseUser, text: str, source: str
         raise InvalidRequest("Write something to say.")
     if len(text) > MAX_MESSAGE_CHARS:
         raise InvalidRequest(f"A message may be at most {MAX_MESSAGE_CHARS} characters; this one has {len(text)}.")
-    return Message.objects.create(game=viewer.game, author=user, seq=viewer.game.seq, text=text, source=source)
+    game = viewer.game
+    message = Message(game=game, author=user, seq=game.seq, text=text, source=source)
+    players = {seat.index: seat.user_id for seat in game.seats.all() if seat.user_id}
+    told = [
+        NewEvent(user_id=user_id, kind=EventKind.MESSAGE_POSTED, game_id=game.pk, seq=game.seq,
+                 payload={"name": game.title, "engine": game.engine, "seat": index, "author": user.get_username(),
+                          "text": text})
+        for index, user_id in sorted(players.items()) if user_id != user.pk
+    ]
+    # One statement writes the message and its events (no transaction needed), leaving out whoever muted the author.
+    row_insert_with_events(instance=message, events=told, source_id_key="message", lock_user_ids=players.values(),
+                           unless=Mute.objects.filter(muted_id=user.pk).values("user_id"))
+    return message
 
 
 def _other_user(user: AbstractBaseUser, username: str):

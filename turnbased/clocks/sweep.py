@@ -16,6 +16,8 @@ from django.db import transaction
 from turnbased.accounts.models import profile_of
 from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import now
+from turnbased.events.models import EventKind
+from turnbased.events.services import NewEvent, events_record
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play.models import Game, GameStatus
@@ -56,7 +58,8 @@ def send_reminders() -> int:
 
 
 def _remind(clock: SeatClock, seat) -> int:
-    """Record the reminder of one deadline, once (re-checked under the clock's row lock); return 1 if recorded."""
+    """Record the reminder of one deadline, once (re-checked under the clock's row lock), and the player's
+    ``deadline_near`` event; return 1 if recorded."""
     with transaction.atomic():
         locked = SeatClock.objects.select_for_update().get(pk=clock.pk)
         if locked.reminded_for == locked.deadline:
@@ -65,6 +68,11 @@ def _remind(clock: SeatClock, seat) -> int:
                              user_ids=[seat.user_id])
         locked.reminded_for = locked.deadline
         locked.save(update_fields=["reminded_for"])
+        game = clock.game
+        events_record(events=[NewEvent(
+            user_id=seat.user_id, kind=EventKind.DEADLINE_NEAR, game_id=game.pk, seq=game.seq,
+            payload={"name": game.title, "engine": game.engine, "seat": clock.seat, "deadline": locked.deadline},
+        )])
     return 1
 
 

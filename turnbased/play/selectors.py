@@ -229,7 +229,7 @@ def _entries(viewer: Viewer, logged_events) -> list[dict]:
     engine = store.engine_of(game)
     names = list(game.player_names)
     return [
-        _history_entry(engine, logged.seq, logged.seat, logged.event, names, viewer.seat)
+        history_entry(engine, logged.seq, logged.seat, logged.event, names, viewer.seat)
         for logged in logged_events
         if logged.event.visible_for(viewer.seat)
     ]
@@ -261,7 +261,8 @@ def history_after(viewer: Viewer, seen: int) -> list[dict] | None:
     return list(reversed(_entries(viewer, logged)))
 
 
-def _history_entry(engine, seq: int, seat: int, event: Event, names: list[str], viewer_seat: int | None) -> dict:
+def history_entry(engine, seq: int, seat: int, event: Event, names: list[str], viewer_seat: int | None) -> dict:
+    """Return one event of move ``seq`` as the viewer at ``viewer_seat`` reads it (the history, the event stream)."""
     return {
         "seq": seq,
         "seat": seat,

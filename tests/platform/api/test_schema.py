@@ -73,6 +73,11 @@ def test_every_answer_has_a_shape_and_every_error_is_detail_json(schema):
             if code in ("204", "304"):  # no content, and not modified: no body
                 assert "content" not in answer, label
                 continue
+            if label == "GET /api/stream/" and code == "200":  # the event stream: text, not JSON
+                assert set(answer["content"]) == {"text/event-stream"}, label
+                event = answer["content"]["text/event-stream"]["schema"]  # each event's fields
+                assert set(event["properties"]) == {"id", "event", "data", "retry"}, label
+                continue
             shape = answer["content"]["application/json"]["schema"]
             assert shape.get("$ref") or shape.get("items", {}).get("$ref"), (label, code)
             if code.startswith(("4", "5")):
@@ -173,3 +178,14 @@ def test_the_schema_is_the_same_for_everyone_and_holds_no_game(schema, started_g
     assert started_game.invite_code not in text and started_game.seed not in text
     docs = client.get("/api/docs/")
     assert docs.status_code == 200 and started_game.invite_code not in docs.content.decode()
+
+
+def test_the_event_stream_is_in_the_schema_though_another_process_serves_it(schema):
+    stream = schema["paths"]["/api/stream/"]["get"]
+    assert stream["operationId"] == "stream" and stream["tags"] == ["stream"]
+    assert list(stream["responses"]["200"]["content"]) == ["text/event-stream"]
+    assert {"401", "400", "429"} <= set(stream["responses"])
+    parameters = {(parameter["in"], parameter["name"]) for parameter in stream["parameters"]}
+    assert parameters == {("header", "Last-Event-ID"), ("query", "last_event_id")}
+    for kind in ("game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near"):
+        assert f"`{kind}`" in stream["description"]

@@ -43,12 +43,16 @@ def _read(game, users: list, stranger, scenario: Scenario) -> dict[str, dict[str
 
 
 TWIN_GAME_ID = 4_700_001
+TWIN_FIRST_EVENT_ID = 8_100_001
 
 
 def _next_game_id_is(game_id: int) -> None:
-    """Set the game table's id sequence (sequences ignore rollbacks; the undone world left no row)."""
+    """Set the game table's id sequence, and the events' (their ids are in the stream), as each world starts
+    (sequences ignore rollbacks; the undone world left no row)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT setval(pg_get_serial_sequence('play_game', 'id'), %s, false)", [game_id])
+        cursor.execute("SELECT setval(pg_get_serial_sequence('events_event', 'id'), %s, false)",
+                       [TWIN_FIRST_EVENT_ID])
 
 
 def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=None) -> list:

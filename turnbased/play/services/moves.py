@@ -2,7 +2,8 @@
 
 Each action locks the game row, checks it may act, validates through the
 engine, appends to the log, moves the snapshot, charges the clocks and records
-the notifications, all in one transaction; on any error nothing changes.
+the notifications and each player's events, all in one transaction; on any
+error nothing changes.
 
 A move is a handful of statements: the locked game comes with its seats in
 one query (``store.locked``), the idempotency key is checked in that same
@@ -26,7 +27,7 @@ from turnbased.clocks.models import ClockKind, ExpiryPolicy, SeatClock
 from turnbased.clocks.services import clocks_after_move, now, table_clock_of
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
-from turnbased.play import store
+from turnbased.play import player_events, store
 from turnbased.play.errors import Conflict, GameNotFound, IllegalMoveError, InvalidRequest, NotAllowed, StaleSequence
 from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat
 from turnbased.play.services.tables import (
@@ -190,6 +191,8 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
     clocks = clocks_after_move(game=game, mover=seat, source=source)
     if clocks is not None:
         store.keep_loaded(game, "seat_clocks", clocks)  # the clocks as written, for the answer
+    # Last, so the per-user locks it takes (see turnbased.events.services) are held only until the commit.
+    player_events.record_move_played(game, seat=seat, events=events, mover_user_id=user.pk if user else None)
     schedule_bot_turns(game)
     return entry
 

@@ -16,7 +16,7 @@ from games.base import InvalidOptions
 from turnbased.clocks.services import clocks_start, seats_with_time, table_clock_create
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
-from turnbased.play import store
+from turnbased.play import player_events, store
 from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
 from turnbased.ratings.services import ratings_record_game
@@ -282,6 +282,7 @@ def _start(game: Game) -> None:
     clocks_start(game=game)
     notifications_record(game=game, seq=0, kind=NotificationKind.GAME_STARTED, user_ids=user_ids(game))
     record_turn_notifications(game)
+    player_events.record_game_started(game)
     schedule_bot_turns(game)
 
 

@@ -1,0 +1,175 @@
+"""The stream process run as in production (uvicorn, DEBUG off) in front of the test database, and a reader
+of what it sends.
+
+The test fills the database through the services in committed transactions (``transactional_db``),
+so the process sees every row; its LISTEN connection hears their commits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+from django.db import connection
+
+from tests.serving.served import database_url_for
+from tests.topology.stack import Process, wait_until
+from turnbased.local import free_port, port_answers
+
+# What the Procfile's and compose.yaml's stream command runs (their host and port set apart).
+APPLICATION = "turnbased.events.asgi:application"
+# The name the stream process gives its database connections, so a test can count them.
+APPLICATION_NAME = "served-stream"
+
+
+@dataclass
+class StreamProcess:
+    port: int
+    process: Process
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/stream/"
+
+
+def _named(database_url: str) -> str:
+    parts = urlsplit(database_url)
+    return urlunsplit(parts._replace(query="&".join(filter(None, [parts.query, f"application_name={APPLICATION_NAME}"]))))
+
+
+@contextmanager
+def stream_process(folder: Path, **settings: str):
+    """Serve the stream with uvicorn on a free port against the test database; yield a StreamProcess; stop it."""
+    port = free_port()
+    environment = {
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+        "HOME": os.environ.get("HOME", str(folder)),
+        "LANG": "C.UTF-8",
+        "PYTHONUNBUFFERED": "1",
+        "DJANGO_SETTINGS_MODULE": "turnbased.settings",
+        "TURNBASED_DATA_DIR": str(folder / "data"),
+        "DATABASE_URL": _named(database_url_for(connection.settings_dict["NAME"])),
+        "DJANGO_DEBUG": "false",
+        "DJANGO_HTTPS": "off",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+        "DATABASE_CONN_MAX_AGE": "0",  # the test database is dropped at the end: keep no connection idle
+        **settings,
+    }
+    process = Process("stream", ["uvicorn", APPLICATION, "--host", "127.0.0.1", "--port", str(port),
+                                 "--timeout-graceful-shutdown", "1", "--no-access-log"], folder / "stream.log")
+    process.start(environment)
+    try:
+        wait_until(lambda: port_answers(port), "the stream process to listen", [process])
+        yield StreamProcess(port, process)
+    finally:
+        process.signal(signal.SIGTERM)
+        try:
+            process.popen.wait(15)
+        except subprocess.TimeoutExpired:
+            process.signal(signal.SIGKILL)
+            process.popen.wait()
+
+
+@dataclass
+class Received:
+    """One event as a client reads it: its id, its kind, its JSON and when it arrived (monotonic seconds)."""
+
+    id: int
+    kind: str
+    data: dict
+    at: float
+
+
+@dataclass
+class Reader:
+    """An open stream read by a thread of its own: events, bare ids, comments and retries, as they come."""
+
+    response: httpx.Response
+    events: queue.Queue = field(default_factory=queue.Queue)
+    comments: list[str] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)  # every id field, with or without data
+    retry: int | None = None
+    opened: threading.Event = field(default_factory=threading.Event)
+    ended: threading.Event = field(default_factory=threading.Event)
+
+    def run(self) -> None:
+        fields: dict[str, str] = {}
+        try:
+            for line in self.response.iter_lines():
+                if line == "":
+                    self._dispatch(fields)
+                    fields = {}
+                elif line.startswith(":"):
+                    self.comments.append(line[1:].strip())
+                else:
+                    name, _, value = line.partition(":")
+                    fields[name] = value[1:] if value.startswith(" ") else value
+        except (httpx.HTTPError, RuntimeError):
+            pass  # the test closed the stream
+        finally:
+            self.ended.set()
+
+    def _dispatch(self, fields: dict[str, str]) -> None:
+        if "retry" in fields:
+            self.retry = int(fields["retry"])
+        if "id" in fields:
+            self.ids.append(int(fields["id"]))
+        self.opened.set()
+        if "data" in fields:
+            self.events.put(Received(int(fields["id"]), fields.get("event", "message"), json.loads(fields["data"]),
+                                     time.monotonic()))
+
+    def take(self, count: int, timeout: float = 10.0) -> list[Received]:
+        """Return the next ``count`` events; fail if they do not all come within ``timeout`` seconds."""
+        taken, deadline = [], time.monotonic() + timeout
+        while len(taken) < count:
+            try:
+                taken.append(self.events.get(timeout=max(0.01, deadline - time.monotonic())))
+            except queue.Empty:
+                raise AssertionError(f"{len(taken)} of {count} events came: {taken}") from None
+        return taken
+
+    def nothing_more(self, seconds: float) -> None:
+        """Fail if any event comes within ``seconds``."""
+        try:
+            extra = self.events.get(timeout=seconds)
+        except queue.Empty:
+            return
+        raise AssertionError(f"an event came that should not have: {extra}")
+
+
+@contextmanager
+def reading(stream: StreamProcess, key: str | None, *, last_event_id: str | bytes | None = None, query: str = ""):
+    """Open the stream with the token ``key``; yield a Reader once the opening came (for a 200), or the refused
+    response."""
+    headers = {"Authorization": f"Token {key}"} if key else {}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
+    with httpx.Client(timeout=httpx.Timeout(10.0, read=30.0)) as client:
+        with client.stream("GET", stream.url + query, headers=headers) as response:
+            if response.status_code != 200:
+                response.read()
+                assert response.status_code < 500, f"{response.status_code}:\n{stream.process.tail()}"
+                yield response
+                return
+            reader = Reader(response)
+            thread = threading.Thread(target=reader.run, daemon=True)
+            thread.start()
+            assert reader.opened.wait(10), "the stream sent no opening"
+            try:
+                yield reader
+            finally:
+                response.close()
+                thread.join(5)

@@ -1,0 +1,109 @@
+"""The stream application in this process, called as uvicorn calls it: what an open stream costs and when it ends."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.platform.conftest import api_token
+from turnbased.events.asgi import StreamApplication
+from turnbased.events.services import NewEvent, events_record
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class CountingApplication(StreamApplication):
+    """The stream application, counting its trips to the database by what they ran."""
+
+    def __init__(self):
+        super().__init__(threads=1)
+        self.calls: list[str] = []
+
+    async def database(self, function, **kwargs):
+        self.calls.append(function.__name__)
+        return await super().database(function, **kwargs)
+
+
+def run_stream(application: StreamApplication, key: str, *, during, seconds: float) -> list[bytes]:
+    """Open a stream, run ``during(application)`` once it is open, leave after ``seconds``; return the bodies sent."""
+    bodies: list[bytes] = []
+
+    async def run() -> None:
+        leave = asyncio.Event()
+
+        async def receive():
+            await leave.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            bodies.append(message.get("body", b""))
+
+        application.start()  # listening before any stream opens, as at the server's start
+        while not application.wakeups.listening:
+            await asyncio.sleep(0.01)
+        scope = {"type": "http", "method": "GET", "path": "/api/stream/", "query_string": b"",
+                 "headers": [(b"authorization", f"Token {key}".encode())]}
+        stream = asyncio.create_task(application(scope, receive, send))
+        while len(bodies) < 2:  # the headers, then the opening
+            await asyncio.sleep(0.01)
+        await during(application)
+        await asyncio.sleep(seconds)
+        leave.set()
+        await asyncio.wait_for(stream, 5)
+        await application.stop()
+
+    asyncio.run(run())
+    application.executor.shutdown()
+    return bodies
+
+
+async def nothing(application) -> None:
+    pass
+
+
+def test_an_idle_stream_sends_heartbeats_and_asks_the_database_nothing(alice, settings):
+    settings.STREAM_HEARTBEAT_SECONDS = 0.05
+    application = CountingApplication()
+    bodies = run_stream(application, api_token(alice), during=nothing, seconds=0.6)
+    assert bodies.count(b": keep-alive\n\n") >= 5
+    # Who it is, where to start, one read; the listener's connection; then nothing, heartbeat after heartbeat.
+    assert sorted(application.calls) == sorted(["authenticate", "latest_event_id", "events_after",
+                                                "_listening_connection"])
+    assert application.wakeups.open_streams() == 0  # the stream that left is forgotten
+
+
+def test_a_woken_stream_reads_and_sends_its_new_events(alice, settings):
+    settings.STREAM_HEARTBEAT_SECONDS = 0.05
+
+    async def write(application) -> None:
+        await application.database(events_record, events=[NewEvent(user_id=alice.pk, kind="your_turn")])
+
+    application = CountingApplication()
+    bodies = run_stream(application, api_token(alice), during=write, seconds=1.0)
+    assert any(body.startswith(b"id: ") and b"event: your_turn" in body for body in bodies), bodies
+    assert application.calls.count("events_after") == 2  # the first read, and the one its NOTIFY woke
+
+
+def test_a_stream_ends_after_its_longest_time(alice, settings):
+    settings.STREAM_HEARTBEAT_SECONDS = 10
+    settings.STREAM_MAX_SECONDS = 0.2
+    key = api_token(alice)
+    bodies = []
+
+    async def run() -> None:
+        async def receive():
+            await asyncio.sleep(60)
+
+        async def send(message):
+            bodies.append(message)
+
+        scope = {"type": "http", "method": "GET", "path": "/api/stream/", "query_string": b"",
+                 "headers": [(b"authorization", f"Token {key}".encode())]}
+        application = StreamApplication(threads=1)
+        await asyncio.wait_for(application(scope, receive, send), 5)
+        await application.stop()
+        application.executor.shutdown()
+
+    asyncio.run(run())
+    assert bodies[-1] == {"type": "http.response.body", "body": b"", "more_body": False}

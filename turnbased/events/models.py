@@ -1,0 +1,53 @@
+"""The durable events of each user: what the stream (and webhooks) tell them, kept at least a week.
+
+Rows are written in the same transaction as the change they tell of
+(``services.events_record``), each worded for the one user it is for; the id,
+which grows with every row, is the stream's event id.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.indexes import BrinIndex
+from django.db import models
+
+
+class EventKind(models.TextChoices):
+    """Every kind of event a user can be told of, named in one place."""
+
+    GAME_STARTED = "game_started", "a game I sit at started"
+    YOUR_TURN = "your_turn", "it became my turn"
+    MOVE_PLAYED = "move_played", "someone else's move, as I may see it"
+    MESSAGE_POSTED = "message_posted", "someone said something at my table"
+    GAME_FINISHED = "game_finished", "a game I sit at ended"
+    DEADLINE_NEAR = "deadline_near", "my deadline is near"
+
+
+class Event(models.Model):
+    """One thing one user is told, with what they may know of it (``payload``) and nothing more."""
+
+    id = models.BigAutoField(primary_key=True)
+    # The (user, id) index serves every read; an index of its own on user alone would only cost writes.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False)
+    kind = models.CharField(max_length=20, choices=EventKind.choices)
+    # Games are never deleted while they have events but in tests and by hand: no index for that.
+    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="+", null=True, blank=True,
+                             db_index=False)
+    seq = models.PositiveIntegerField(null=True, blank=True, help_text="The game's seq the event is about.")
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "id"], name="event_user_id"),
+            # Rows are appended in time order: a block range index finds the old ones for pruning at little cost.
+            BrinIndex(fields=["created_at"], name="event_created_brin"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} for {self.user_id}"
+
+
+# The PostgreSQL channel on which every insert of events notifies the stream processes (migration 0001's
+# trigger names it too): its payload is the users written to, comma-separated, or "*" for everyone.
+NOTIFY_CHANNEL = "turnbased_events"
