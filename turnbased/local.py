@@ -1,6 +1,6 @@
 """Run the whole service, or its tests, on embedded PostgreSQL and Redis.
 
-    python -m turnbased.local run    # services, migrations, demo accounts, web + worker + beat
+    python -m turnbased.local run    # services, migrations, demo accounts, web + workers + beat
     python -m turnbased.local test   # the test suite on the embedded PostgreSQL (extra args go to pytest)
     python -m turnbased.local manage ARGS...  # any manage.py command against the embedded services
     python -m turnbased.local screenshots [GAME...]  # the README's pictures, made on a throwaway database
@@ -176,6 +176,9 @@ def run() -> int:
         # gunicorn with the production config (deploy/gunicorn.conf.py), reloading itself under DEBUG.
         environment["WEB_BIND"] = f"127.0.0.1:{web_port}"
         environment["TURNBASED_DATA_DIR"] = str(DATA_DIR)
+        # Webhooks to receivers on this machine (a bot on loopback, plain http): never in production.
+        environment.setdefault("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", "on")
+        environment.setdefault("WEBHOOKS_ALLOW_HTTP", "on")
         # The Procfile's commands (python, celery) must come from this virtual environment.
         environment["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), environment.get("PATH", "")])
         say("applying migrations")
