@@ -25,7 +25,7 @@ SWEEP_AFTER = timedelta(seconds=settings.MAIL_SWEEP_AFTER_SECONDS)
 def tell(hook_id: int) -> str:
     """Write the owner's email about a disabled hook (unless already written), then send it; return what happened."""
     with transaction.atomic():
-        hook = (Webhook.objects.select_for_update(of=("self",)).select_related("owner")
+        hook = (Webhook.objects.select_for_update(of=("self",), no_key=True).select_related("owner")
                 .filter(pk=hook_id, notice_due=True).first())
         if hook is None:
             return "settled"

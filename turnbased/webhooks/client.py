@@ -11,6 +11,7 @@ byte at a time holds a worker no longer than that.
 
 from __future__ import annotations
 
+import functools
 import http.client
 import socket
 import ssl
@@ -41,15 +42,14 @@ class Outcome:
         return self.status is not None and 200 <= self.status < 300 and not self.error
 
 
-class _PinnedConnection(http.client.HTTPSConnection):
-    """An HTTP(S) connection to one given address, that still speaks to the URL's host by name."""
+class _PinnedConnection(http.client.HTTPConnection):
+    """An HTTP connection to one given address, that still speaks to the URL's host by name (TLS with ``context``)."""
 
     def __init__(self, destination: Destination, address: str, *, context: ssl.SSLContext | None):
-        super().__init__(destination.host, destination.port, timeout=settings.WEBHOOKS_READ_TIMEOUT,
-                         context=context or ssl.create_default_context())
+        super().__init__(destination.host, destination.port, timeout=settings.WEBHOOKS_READ_TIMEOUT)
         self.default_port = DEFAULT_PORTS[destination.scheme]  # Host names the port only when it is not this
         self._address = address
-        self._tls = context is not None
+        self._context = context
         self.raw_socket: socket.socket | None = None
         self.cut_off = False  # set by the watchdog: what was read after may look complete, and is not
 
@@ -59,8 +59,15 @@ class _PinnedConnection(http.client.HTTPSConnection):
         raw.settimeout(self.timeout)
         raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.raw_socket = raw  # the watchdog may cut a slow TLS handshake too
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host) if self._tls else raw
+        # The certificate is checked for the URL's host name, whatever address was connected to.
+        self.sock = self._context.wrap_socket(raw, server_hostname=self.host) if self._context else raw
         self.raw_socket = self.sock
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """The system's trusted certificates and Python's safe defaults, loaded once per process."""
+    return ssl.create_default_context()
 
 
 def _cut(connection: _PinnedConnection) -> None:
@@ -112,7 +119,7 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> Outcome:
                             allow_http=settings.WEBHOOKS_ALLOW_HTTP)
     except UnsafeAddress as error:
         return Outcome(status=None, excerpt="", error=printable(_describe(error), 500), duration_ms=elapsed())
-    context = ssl.create_default_context() if destination.scheme == "https" else None
+    context = _tls_context() if destination.scheme == "https" else None
     last_error: BaseException | None = None
     for address in destination.addresses:
         if time.monotonic() - started >= settings.WEBHOOKS_TOTAL_SECONDS:

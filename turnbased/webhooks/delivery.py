@@ -192,7 +192,8 @@ def settle(delivery: WebhookDelivery, outcome: client.Outcome, *, final: bool = 
     result = {"status_code": outcome.status, "response_excerpt": outcome.excerpt, "error": outcome.error,
               "duration_ms": outcome.duration_ms}
     with transaction.atomic():
-        hook = Webhook.objects.select_for_update().filter(pk=delivery.hook_id).first()
+        # FOR NO KEY UPDATE: a move writing deliveries for this hook meanwhile (a foreign key check) need not wait.
+        hook = Webhook.objects.select_for_update(no_key=True).filter(pk=delivery.hook_id).first()
         if hook is None:
             return "hook deleted"
         if outcome.delivered:

@@ -64,7 +64,8 @@ def checked_kinds(kinds: Iterable[str]) -> list[str]:
 
 
 def _locked(owner, hook_id: int) -> Webhook:
-    hook = Webhook.objects.select_for_update().filter(pk=hook_id, owner=owner).first()
+    # FOR NO KEY UPDATE: a move writing deliveries for this hook meanwhile (a foreign key check) need not wait.
+    hook = Webhook.objects.select_for_update(no_key=True).filter(pk=hook_id, owner=owner).first()
     if hook is None:
         raise WebhookNotFound()
     return hook

@@ -241,10 +241,14 @@ def test_a_ping_is_sent_at_once_once_and_not_retried(alice, receiver):
 def test_a_second_task_for_the_same_delivery_sends_nothing(alice, receiver):
     services.webhook_create(owner=alice, url=receiver.url)
     _tell(alice)
-    [delivery_id] = delivery.queue_due()
-    assert delivery.attempt(delivery_id) == "delivered"
-    assert delivery.attempt(delivery_id) == "not queued"
+    _tell(alice)
+    first, second = delivery.queue_due()
+    assert delivery.attempt(first) == "delivered"
+    assert delivery.attempt(first) == "not queued"
     assert len(receiver.received) == 1
+    # While one task's attempt runs (claimed, not yet settled), a second task for the row takes nothing.
+    assert delivery.claim(second) is not None
+    assert delivery.claim(second) is None
 
 
 def test_a_sender_that_died_mid_attempt_is_replaced_after_its_lease(alice, receiver):
@@ -402,3 +406,14 @@ def test_an_event_no_longer_kept_is_given_up(alice, receiver):
     sent = WebhookDelivery.objects.get(hook=hook)
     assert (sent.state, sent.error) == ("failed", "the event is no longer kept")
     assert receiver.received == []
+
+
+def test_many_failures_in_a_short_while_do_not_disable_a_hook(alice, receiver):
+    """Ten failed pings in a row within a minute: failing, but not yet for the hours the rule asks."""
+    receiver.statuses = [500]
+    hook, _ = services.webhook_create(owner=alice, url=receiver.url)
+    for _ in range(12):
+        services.webhook_ping(owner=alice, hook_id=hook.pk)
+    hook.refresh_from_db()
+    assert len(receiver.received) == 12 and hook.consecutive_failures == 12
+    assert hook.active and hook.disabled_at is None and not hook.notice_due
