@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import re
 
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound
 from rest_framework.pagination import CursorPagination
@@ -101,6 +107,7 @@ class DeliverySerializer(serializers.Serializer):
     class Meta:
         ref_name = "WebhookDelivery"
 
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_next_attempt_at(self, delivery: WebhookDelivery) -> str | None:
         if delivery.state != DeliveryState.PENDING:
             return None

@@ -174,19 +174,20 @@ def attempt(delivery_id: int) -> str:
     sent = document(delivery, hook)
     if sent is None:
         return settle(delivery, client.Outcome(status=None, excerpt="", error="the event is no longer kept",
-                                               duration_ms=0), final=True)
+                                               duration_ms=0), final=True, receiver_failed=False)
     body = body_of(sent)
     outcome = client.post(hook.url, body, signing.headers(secret=hook.secret, body=body, kind=delivery.kind,
                                                            delivery_id=delivery.pk))
     return settle(delivery, outcome)
 
 
-def settle(delivery: WebhookDelivery, outcome: client.Outcome, *, final: bool = False) -> str:
+def settle(delivery: WebhookDelivery, outcome: client.Outcome, *, final: bool = False,
+           receiver_failed: bool = True) -> str:
     """Write an attempt's outcome on the delivery and its hook, in one short transaction.
 
     Delivered: the hook's failures are forgotten. Failed: the delivery waits for its next attempt
-    (given up after the last, and a ping after its one), the hook pauses, and a hook failing long
-    enough is disabled.
+    (given up after the last, and a ping after its one, or at once when ``final``), and unless the
+    fault was not the receiver's the hook pauses, and a hook failing long enough is disabled.
     """
     now = timezone.now()
     result = {"status_code": outcome.status, "response_excerpt": outcome.excerpt, "error": outcome.error,
@@ -208,7 +209,7 @@ def settle(delivery: WebhookDelivery, outcome: client.Outcome, *, final: bool = 
         waiting = {"state": DeliveryState.FAILED, "finished_at": now, "next_attempt_at": now} if final else {
             "next_attempt_at": now + retry_delay(delivery.attempts)}
         WebhookDelivery.objects.filter(pk=delivery.pk, state=DeliveryState.PENDING).update(**waiting, **result)
-        if hook.active:
+        if hook.active and receiver_failed:
             _count_failure(hook, now, outcome.error)
     return f"{'given up' if final else 'failed'}: {outcome.error}"
 

@@ -27,7 +27,8 @@ DEFAULTS = {
     "MAX_BOT_TABLES_PER_ACCOUNT": "3",
 }
 SCOPES = {"api": "RATE_LIMIT_API", "auth": "RATE_LIMIT_AUTH", "table_create": "RATE_LIMIT_TABLE_CREATE", "moves": "RATE_LIMIT_MOVES",
-          "chat": "RATE_LIMIT_CHAT", "invitations": "RATE_LIMIT_INVITATIONS", "webhooks": "RATE_LIMIT_WEBHOOKS"}
+          "chat": "RATE_LIMIT_CHAT", "invitations": "RATE_LIMIT_INVITATIONS",
+          "webhooks": "RATE_LIMIT_WEBHOOKS"}
 
 
 def settings_from(monkeypatch, **environment) -> dict:

@@ -1,4 +1,5 @@
-"""The email telling a webhook's owner it was disabled: written once into the outbox, sent, swept if its task was lost."""
+"""The email telling a webhook's owner it was disabled: written once into the outbox, sent, swept if its task
+was lost."""
 
 from __future__ import annotations
 

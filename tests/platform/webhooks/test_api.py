@@ -80,7 +80,8 @@ def test_an_account_may_register_five_hooks_and_no_more(api, api_client_for, bob
     assert Webhook.objects.count() == 5
     # Someone else's count is their own; deleting one makes room.
     assert _register(api_client_for(bob)).status_code == 201
-    assert api.delete(f"/api/webhooks/{Webhook.objects.filter(owner__username='alice').first().pk}/").status_code == 204
+    first = Webhook.objects.filter(owner__username="alice").first()
+    assert api.delete(f"/api/webhooks/{first.pk}/").status_code == 204
     assert _register(api, url="http://127.0.0.1:9999/6").status_code == 201
 
 

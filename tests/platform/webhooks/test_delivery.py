@@ -406,6 +406,8 @@ def test_an_event_no_longer_kept_is_given_up(alice, receiver):
     sent = WebhookDelivery.objects.get(hook=hook)
     assert (sent.state, sent.error) == ("failed", "the event is no longer kept")
     assert receiver.received == []
+    hook.refresh_from_db()
+    assert (hook.consecutive_failures, hook.paused_until) == (0, None)  # not the receiver's fault
 
 
 def test_many_failures_in_a_short_while_do_not_disable_a_hook(alice, receiver):
