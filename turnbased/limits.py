@@ -38,6 +38,7 @@ COUNTED = {
     "moves": "moves",
     "chat": "chat messages",
     "invitations": "invitations",
+    "webhooks": "webhook changes",
 }
 PERIODS = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
 

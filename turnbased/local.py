@@ -1,6 +1,6 @@
 """Run the whole service, or its tests, on embedded PostgreSQL and Redis.
 
-    python -m turnbased.local run    # services, migrations, demo accounts, web + stream + worker + beat
+    python -m turnbased.local run    # services, migrations, demo accounts, web + stream + workers + beat
     python -m turnbased.local test   # the test suite on the embedded PostgreSQL (extra args go to pytest)
     python -m turnbased.local manage ARGS...  # any manage.py command against the embedded services
     python -m turnbased.local screenshots [GAME...]  # the README's pictures, made on a throwaway database
@@ -179,6 +179,9 @@ def run() -> int:
         # The event stream's own process (Procfile: stream), read by uvicorn from its environment.
         environment["UVICORN_HOST"], environment["UVICORN_PORT"] = "127.0.0.1", str(stream_port)
         environment["TURNBASED_DATA_DIR"] = str(DATA_DIR)
+        # Webhooks to receivers on this machine (a bot on loopback, plain http): never in production.
+        environment.setdefault("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", "on")
+        environment.setdefault("WEBHOOKS_ALLOW_HTTP", "on")
         # The Procfile's commands (python, celery) must come from this virtual environment.
         environment["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), environment.get("PATH", "")])
         say("applying migrations")

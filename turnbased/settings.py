@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "turnbased.chat",  # issue 12, table talk
     "turnbased.aftergame",
     "turnbased.events",  # issue 15: the event stream
+    "turnbased.webhooks",  # issue 15: webhooks
     "anymail",
     "csp",
     "allauth",
@@ -308,6 +309,9 @@ SPECTACULAR_SETTINGS = {
         # Issue 15: the event stream.
         {"name": "stream", "description": "My events as they happen (Server-Sent Events), resumable with "
                                           "Last-Event-ID."},
+        # Issue 15: webhooks.
+        {"name": "webhooks", "description": "My webhooks: URLs sent my events as signed POSTs; their delivery "
+                                            "logs, a test event, a new secret."},
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameSlug": "turnbased.play.api.serializers.game_slugs",
@@ -315,6 +319,8 @@ SPECTACULAR_SETTINGS = {
         "Visibility": "turnbased.play.models.Visibility",
         "ClockKind": "turnbased.clocks.models.ClockKind",
         "ExpiryPolicy": "turnbased.clocks.models.ExpiryPolicy",
+        "EventKind": "turnbased.events.models.EventKind",
+        "WebhookDeliveryState": "turnbased.webhooks.models.DeliveryState",
     },
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -338,8 +344,13 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ROUTES = {
     f"turnbased.mail.tasks.{name}": {"queue": "mail"}
     for name in ("send_email", "deliver_notification", "deliver_game_notifications", "sweep_outbox",
-                 "send_daily_digests")
+                 "send_daily_digests", "tell_webhook_disabled")
 }
+# Webhooks too (issue 15): a slow receiver, someone else's server, delays only webhooks.
+CELERY_TASK_ROUTES.update({
+    f"turnbased.webhooks.tasks.{name}": {"queue": "webhooks"}
+    for name in ("deliver_webhook", "sweep_webhooks", "prune_webhook_deliveries")
+})
 # No task runs unbounded: past the soft limit it is interrupted, past the hard one its process is
 # replaced. Tasks that need other limits set them (turnbased/mail/tasks.py).
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120)
@@ -378,6 +389,34 @@ STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=3000)
 STREAM_MAX_SECONDS = env.float("STREAM_MAX_SECONDS", default=3600.0)
 # Streams one account may hold open at once in one stream process (429 beyond).
 STREAM_MAX_PER_USER = env.int("STREAM_MAX_PER_USER", default=5)
+
+# --- Webhooks (issue 15) ----------------------------------------------------------
+# The hooks one account may register.
+WEBHOOKS_MAX_PER_USER = env.int("WEBHOOKS_MAX_PER_USER", default=5)
+# Only public addresses may receive webhooks, over https: no one can make the server reach inside its own
+# network. Tests and `make run` (loopback receivers) relax these; a production service never should.
+WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", default=False)
+WEBHOOKS_ALLOW_HTTP = env.bool("WEBHOOKS_ALLOW_HTTP", default=False)
+# Seconds an attempt waits to connect, for each read, and in all (a receiver answering a byte at a time).
+WEBHOOKS_CONNECT_TIMEOUT = env.float("WEBHOOKS_CONNECT_TIMEOUT", default=3.0)
+WEBHOOKS_READ_TIMEOUT = env.float("WEBHOOKS_READ_TIMEOUT", default=5.0)
+WEBHOOKS_TOTAL_SECONDS = env.float("WEBHOOKS_TOTAL_SECONDS", default=15.0)
+# New deliveries wait at most this long for the sweep that queues them (and retries their due time).
+WEBHOOKS_SWEEP_SECONDS = env.float("WEBHOOKS_SWEEP_SECONDS", default=5.0)
+# A failed attempt is retried after 1, 2, 4 ... times this; a delivery is given up after its last attempt
+# (11: the last about 17 hours after the first).
+WEBHOOKS_FIRST_RETRY_SECONDS = env.float("WEBHOOKS_FIRST_RETRY_SECONDS", default=60.0)
+WEBHOOKS_MAX_ATTEMPTS = env.int("WEBHOOKS_MAX_ATTEMPTS", default=11)
+# A hook whose receiver failed this many attempts in a row, the first at least this many hours ago, is
+# disabled and its owner emailed.
+WEBHOOKS_DISABLE_AFTER_FAILURES = env.int("WEBHOOKS_DISABLE_AFTER_FAILURES", default=10)
+WEBHOOKS_DISABLE_AFTER_HOURS = env.float("WEBHOOKS_DISABLE_AFTER_HOURS", default=4.0)
+# Days the delivery log is kept.
+WEBHOOKS_KEEP_DAYS = env.int("WEBHOOKS_KEEP_DAYS", default=30)
+CELERY_BEAT_SCHEDULE["sweep-webhooks"] = {"task": "turnbased.webhooks.tasks.sweep_webhooks",
+                                          "schedule": WEBHOOKS_SWEEP_SECONDS}
+CELERY_BEAT_SCHEDULE["prune-webhook-deliveries"] = {"task": "turnbased.webhooks.tasks.prune_webhook_deliveries",
+                                                    "schedule": crontab(minute=41)}
 
 # --- Email --------------------------------------------------------------------
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
@@ -467,6 +506,8 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "chat": _rate("RATE_LIMIT_CHAT", "10/min"),
     # Inviting people by username, on the table's page and POST /api/games/{id}/invitations/ (issue 12: setup).
     "invitations": _rate("RATE_LIMIT_INVITATIONS", "30/hour"),
+    # Registering, changing, pinging and deleting webhooks (issue 15): a ping makes the server send a request.
+    "webhooks": _rate("RATE_LIMIT_WEBHOOKS", "60/hour"),
 }
 # How many reverse proxies in front of the web process append to X-Forwarded-For (nginx in deploy/: 1).
 # At 0 the client address is REMOTE_ADDR and X-Forwarded-For is ignored, so a client cannot forge it.

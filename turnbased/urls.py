@@ -41,6 +41,7 @@ api_patterns = [
     path("", include("turnbased.ratings.api.urls")),
     path("", include("turnbased.chat.api_urls")),  # issue 12, table talk
     path("", include("turnbased.aftergame.api.urls")),
+    path("", include("turnbased.webhooks.urls")),  # issue 15
 ]
 
 

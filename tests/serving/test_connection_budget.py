@@ -46,12 +46,13 @@ def celery_concurrency(argv: list[str]) -> int:
 
 def make_run_connections() -> dict[str, int]:
     commands = procfile()
-    assert set(commands) == {"web", "stream", "worker", "mailer", "beat", "mail"}
+    assert set(commands) == {"web", "stream", "worker", "mailer", "hooks", "beat", "mail"}
     workers, threads = gunicorn_sizing({"DJANGO_DEBUG": "1"})
     return {
         "web": workers * threads,
         "worker": celery_concurrency(commands["worker"]),  # one per pool process
         "mailer": celery_concurrency(commands["mailer"]),
+        "hooks": celery_concurrency(commands["hooks"]),
         "beat": 1,  # it sends tasks and reads no table; counted anyway
         "mail": smtp.DATABASE_THREADS,
         # Its database threads, and the one connection that LISTENs for new events (turnbased/events/asgi.py).

@@ -202,3 +202,17 @@ def answer_email(*, to: str, subject: str, heading: str, detail: str, original_m
         to=to, subject=subject, template="answer", context=context, user=user, reply_to=reply_to,
         in_reply_to=original_message_id,
     )
+
+
+def webhook_disabled_email(hook) -> EmailMultiAlternatives:
+    """One of the owner's webhooks failed too long and was disabled: which, why, and how to turn it on again.
+
+    Sent whatever the owner's game-email settings (it is about something they set up, not a game).
+    """
+    context = {
+        "user": hook.owner, "hook": hook,
+        "api_url": settings.SITE_URL + reverse("api-webhook", args=[hook.pk]),
+        "log_url": settings.SITE_URL + reverse("api-webhook-deliveries", args=[hook.pk]),
+    }
+    return build(to=hook.owner.email, subject="A webhook of yours was disabled", template="webhook_disabled",
+                 context=context)

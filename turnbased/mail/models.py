@@ -96,6 +96,7 @@ class EmailKind(models.TextChoices):
     NOTIFICATION = "notification", "notification"
     ANSWER = "answer", "answer to a reply"
     DIGEST = "digest", "daily digest"
+    WEBHOOK = "webhook", "a webhook was disabled"
 
 
 class OutgoingEmail(models.Model):

@@ -13,7 +13,7 @@ import base64
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from turnbased.mail import delivery, inbound, outbox
+from turnbased.mail import delivery, inbound, outbox, webhook_notices
 
 # A send takes at most EMAIL_TIMEOUT per step with the relay; the soft limit ends a stuck one, the hard
 # limit a stuck worker, both long before the claim's lease runs out.
@@ -42,14 +42,24 @@ def deliver_game_notifications(game_id: int, seq: int) -> list[str]:
 @shared_task(soft_time_limit=50, time_limit=60)
 def sweep_outbox() -> dict:
     """Queue what is left behind: notifications unsettled after a minute (lost tasks, broker outages,
-    players who left the page), and emails whose retry time or dead sender's lease has passed."""
+    players who left the page), emails whose retry time or dead sender's lease has passed, and the
+    notices of disabled webhooks not yet written."""
     notifications = delivery.pending_ids(older_than=delivery.SWEEP_AFTER)
     for pk in notifications:
         deliver_notification.delay(pk)
     emails = outbox.due_ids()
     for pk in emails:
         send_email.delay(pk)
-    return {"notifications": len(notifications), "emails": len(emails)}
+    hooks = webhook_notices.due_ids()
+    for pk in hooks:
+        tell_webhook_disabled.delay(pk)
+    return {"notifications": len(notifications), "emails": len(emails), "webhook_notices": len(hooks)}
+
+
+@shared_task(**SEND_LIMITS)
+def tell_webhook_disabled(hook_id: int) -> str:
+    """Email a webhook's owner that it was disabled for failing (once: the mark is cleared with the write)."""
+    return webhook_notices.tell(hook_id)
 
 
 @shared_task(**DIGEST_LIMITS)

@@ -29,6 +29,7 @@ import pytest
 import requests
 import schemathesis
 from django.contrib.auth.models import AbstractBaseUser
+from django.test import override_settings
 from hypothesis import HealthCheck, Verbosity, given, seed
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -40,6 +41,7 @@ from turnbased.accounts.services.tokens import token_create
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import selectors, services
 from turnbased.play.models import Game
+from turnbased.webhooks.services import webhook_create
 
 # Drawn requests per operation (any path parameters), and per world object its path names.
 DRAWN_EXAMPLES = 25
@@ -64,6 +66,16 @@ class World:
 
 def build_world(make_user) -> World:
     ann, ben, cat = make_user("ann"), make_user("ben"), make_user("cat")
+    # Webhooks first, so the games' events give ann's a delivery log. Registered on loopback (a closed port);
+    # while fuzzing the address rule holds again, so a ping or a delivery to them is refused before any connection.
+    with override_settings(WEBHOOKS_ALLOW_PRIVATE_ADDRESSES=True, WEBHOOKS_ALLOW_HTTP=True):
+        webhooks = {
+            "ann's webhook": webhook_create(owner=ann, url="http://127.0.0.1:9999/hook")[0].pk,
+            "ann's second webhook": webhook_create(owner=ann, url="http://127.0.0.1:9999/turns",
+                                                   kinds=["your_turn"])[0].pk,
+            "ben's webhook": webhook_create(owner=ben, url="http://127.0.0.1:9999/ben")[0].pk,
+        }
+    webhooks["no such webhook"] = max(webhooks.values()) + 1000
     games = {}
     for slug in engines():  # against a bot that answers at once, so it is her turn again after each move
         games[f"ann's {slug} in play"] = services.create_game(
@@ -99,7 +111,7 @@ def build_world(make_user) -> World:
     # Player pages: hers, a player whose private game she may not see, and nobody.
     usernames = {"ann": "ann", "ben": "ben", "no such player": "nobody"}
     return World(player=ann, targets={"game_id": game_ids, "absence_id": absences, "token_id": tokens,
-                                      "username": usernames})
+                                      "username": usernames, "webhook_id": webhooks})
 
 
 def move_bodies(game: Game, drawn: dict, player) -> st.SearchStrategy[dict]:

@@ -20,13 +20,15 @@ DEFAULTS = {
     "RATE_LIMIT_MOVES": "60/min",
     "RATE_LIMIT_CHAT": "10/min",
     "RATE_LIMIT_INVITATIONS": "30/hour",
+    "RATE_LIMIT_WEBHOOKS": "60/hour",
     "RATE_LIMITS": "on",
     "TRUSTED_PROXY_COUNT": "0",
     "MAX_OPEN_TABLES_PER_ACCOUNT": "10",
     "MAX_BOT_TABLES_PER_ACCOUNT": "3",
 }
 SCOPES = {"api": "RATE_LIMIT_API", "auth": "RATE_LIMIT_AUTH", "table_create": "RATE_LIMIT_TABLE_CREATE", "moves": "RATE_LIMIT_MOVES",
-          "chat": "RATE_LIMIT_CHAT", "invitations": "RATE_LIMIT_INVITATIONS"}
+          "chat": "RATE_LIMIT_CHAT", "invitations": "RATE_LIMIT_INVITATIONS",
+          "webhooks": "RATE_LIMIT_WEBHOOKS"}
 
 
 def settings_from(monkeypatch, **environment) -> dict:
@@ -56,7 +58,7 @@ def test_every_rate_and_cap_comes_from_the_environment(monkeypatch):
     changed = {
         "RATE_LIMIT_API": "100/s", "RATE_LIMIT_AUTH": "3/hour",
         "RATE_LIMIT_TABLE_CREATE": "9/minute", "RATE_LIMIT_MOVES": "7/min", "RATE_LIMIT_CHAT": "5/hour",
-        "RATE_LIMIT_INVITATIONS": "5/day",
+        "RATE_LIMIT_INVITATIONS": "5/day", "RATE_LIMIT_WEBHOOKS": "2/minute",
         "RATE_LIMITS": "off",
         "TRUSTED_PROXY_COUNT": "1", "MAX_OPEN_TABLES_PER_ACCOUNT": "4", "MAX_BOT_TABLES_PER_ACCOUNT": "1",
     }

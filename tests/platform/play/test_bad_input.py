@@ -255,7 +255,7 @@ def test_every_api_address_answers_head_and_options_without_a_server_error(table
     before = database_rows()
     for route in routes:
         url = (route.replace("<int:game_id>", str(tables["game"])).replace("<int:absence_id>", "1")
-               .replace("<int:token_id>", "1"))
+               .replace("<int:token_id>", "1").replace("<int:webhook_id>", "1"))
         for who in users:
             for method in ("HEAD", "OPTIONS"):
                 response = send(Bad("probe", method, url, 0, who=who), users, tables)

@@ -36,6 +36,11 @@ LEFT_OUT = {
     "api-docs": "the page that shows the API's description (api-schema): it holds no game",
     "api-absence": "a user's own absence, by its id: dates only, no game",
     "mailbox-message": "the development mailbox: DEBUG only, 404 otherwise (test_mailbox_is_off_without_debug)",
+    # Issue 15, webhooks: what a hook is sent is compared between the twin worlds in test_webhooks.py.
+    "api-webhook": "a user's own webhook, by its id: its URL, kinds and state, no game; another user's answers 404 "
+                   "(tests/platform/webhooks/test_api.py)",
+    "api-webhook-deliveries": "a user's own webhook's delivery log: kinds, states, times and their receiver's "
+                              "answers, never an event's payload; another user's answers 404 (test_api.py)",
     "game-asset": "a game's static asset (Engine.assets), by slug, name and digest: the same for every game and"
                   " viewer (test_engine_contract checks no state changes it), linked from the walked pages",
 }
@@ -141,6 +146,8 @@ POST_ONLY_WITHOUT_GAMES = {
     "api-accounts": "signs up: answers with the new account only",
     "api-token": "answers with a token only",
     "api-absence-end": "ends the caller's absence: answers with their absences",
+    "api-webhook-ping": "sends the caller's own webhook a test event (no game in it); answers its log entry",
+    "api-webhook-rotate-secret": "gives the caller's own webhook a new secret; answers the hook",
 }
 
 

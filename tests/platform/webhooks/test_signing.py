@@ -1,0 +1,75 @@
+"""Signatures: what the server sends, and the receiver's check the README shows, run on real deliveries."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from django.conf import settings
+
+from turnbased.events.services import NewEvent, events_record
+from turnbased.webhooks import services, signing
+from turnbased.webhooks.tasks import sweep_webhooks
+
+
+def readme_verification():
+    """Return the README's ``verify`` (the Python block under "Verifying a delivery") and its module."""
+    readme = (settings.BASE_DIR / "README.md").read_text()
+    section = readme.split("### Verifying a delivery", 1)[1]
+    block = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
+    namespace: dict = {}
+    exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102 (our own documentation)
+    return namespace
+
+
+def test_the_signature_is_the_hmac_sha256_of_the_timestamp_a_dot_and_the_body():
+    # Computed independently: printf '1700000000.{"a":1}' | openssl dgst -sha256 -hmac whsec_test
+    assert signing.signature("whsec_test", 1700000000, b'{"a":1}') == (
+        "sha256=38877139021993b830af32feea6e18a8da83eb2f6e49ee50bd9e4cf4ca4d3789")
+
+
+def test_a_new_secret_is_random_and_recognisable():
+    secrets = {signing.new_secret() for _ in range(50)}
+    assert len(secrets) == 50
+    assert all(secret.startswith("whsec_") and len(secret) >= 48 for secret in secrets)
+
+
+def test_the_receivers_check_accepts_only_a_recent_request_signed_with_the_secret():
+    body, now = b'{"id":1}', 1_800_000_000
+    headers = signing.headers(secret="whsec_a", body=body, kind="your_turn", delivery_id=7, timestamp=now)
+    check = lambda **changes: signing.verify(  # noqa: E731
+        changes.get("secret", "whsec_a"), changes.get("body", body), changes.get("timestamp", headers[
+            signing.HEADER_TIMESTAMP]), changes.get("signature", headers[signing.HEADER_SIGNATURE]),
+        now=changes.get("now", now))
+    assert check()
+    assert check(now=now + 300) and check(now=now - 300)
+    assert not check(now=now + 301)  # a captured request sent again later
+    assert not check(secret="whsec_b")
+    assert not check(body=b'{"id":2}')
+    assert not check(timestamp=str(now + 1))  # the timestamp is signed too
+    assert not check(timestamp="")
+    assert not check(timestamp="١٨٠٠٠٠٠٠٠٠")
+    assert not check(signature="sha256=" + "0" * 64)
+    assert not check(signature="sha256=é")
+
+
+@pytest.mark.django_db
+def test_the_readme_verification_accepts_a_real_delivery_and_refuses_a_forged_or_old_one(alice, receiver,
+                                                                                        monkeypatch):
+    hook, secret = services.webhook_create(owner=alice, url=receiver.url)
+    events_record(events=[NewEvent(user_id=alice.pk, kind="your_turn", payload={"name": "Love Letter #1"})])
+    sweep_webhooks.delay().get()
+    [request] = receiver.wait_for(1)
+    readme = readme_verification()
+    readme["SECRET"] = secret
+    verify = readme["verify"]
+
+    assert verify(request.body, request.headers)
+    assert not verify(request.body + b" ", request.headers)
+    assert not verify(request.body, {**request.headers, "X-Turnbased-Signature": "sha256=" + "0" * 64})
+    readme["SECRET"] = "whsec_not_this_one"
+    assert not verify(request.body, request.headers)
+    readme["SECRET"] = secret
+    monkeypatch.setattr(time, "time", lambda: int(request.headers["X-Turnbased-Timestamp"]) + 301)
+    assert not verify(request.body, request.headers)

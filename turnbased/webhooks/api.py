@@ -1,0 +1,271 @@
+"""REST API for webhooks: thin adapters over ``services`` and ``selectors``.
+
+Lists are cursor pages ``{next, previous, results}``, newest first. Another
+user's hook answers 404, as one that does not exist.
+"""
+
+from __future__ import annotations
+
+import re
+
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import serializers, status
+from rest_framework.exceptions import APIException, NotFound
+from rest_framework.pagination import CursorPagination
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from turnbased.events.models import EventKind
+from turnbased.play.api.schema import error
+from turnbased.webhooks import selectors, services
+from turnbased.webhooks.models import DeliveryState, Webhook, WebhookDelivery
+from turnbased.webhooks.services import WebhookError
+
+HOOK_ID = OpenApiParameter("webhook_id", int, OpenApiParameter.PATH, description="The webhook's id.")
+KIND_HELP = "Event kinds it is sent: " + ", ".join(f"`{value}` ({label})" for value, label in EventKind.choices)
+NOT_MINE = error("No such webhook of mine.")
+BAD_CURSOR = error("The cursor is not one this list gave out.")
+# Ids are PostgreSQL bigints: a cursor's position is one, written in ASCII digits.
+_POSITION = re.compile(r"[0-9]{1,18}")
+
+
+class NewestFirst(CursorPagination):
+    """Cursor pages ``{next, previous, results}`` by id, newest first: stable while rows are added."""
+
+    ordering = "-id"
+    page_size = 20
+
+    def decode_cursor(self, request):
+        cursor = super().decode_cursor(request)
+        # DRF filters by the position as given: anything but an id would fail in the query, not answer 404.
+        if cursor is not None and cursor.position is not None and not _POSITION.fullmatch(cursor.position):
+            raise NotFound(self.invalid_cursor_message)
+        return cursor
+
+
+class DeliveryPages(NewestFirst):
+    page_size = 50
+
+
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+
+
+def _refusal(failure: WebhookError) -> APIException:
+    """Return the API's answer to a service's refusal: 404, 409, or 400 naming the field."""
+    if isinstance(failure, services.WebhookNotFound):
+        return NotFound(failure.detail)
+    if failure.status == status.HTTP_409_CONFLICT:
+        return Conflict(failure.detail)
+    return serializers.ValidationError({failure.field: [failure.detail]} if failure.field else failure.detail)
+
+
+class WebhookSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    kinds = serializers.ListField(child=serializers.ChoiceField(choices=EventKind.choices), help_text=KIND_HELP)
+    active = serializers.BooleanField(help_text="Sent events. Off: turned off by me, or disabled for failing.")
+    consecutive_failures = serializers.IntegerField(help_text="Failed attempts in a row since the last success.")
+    failing_since = serializers.DateTimeField(allow_null=True, help_text="When the first of those failed.")
+    disabled_at = serializers.DateTimeField(allow_null=True, help_text="When it was last turned off.")
+    disabled_reason = serializers.CharField(help_text="Why: turned off by its owner, or the failures.")
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Webhook"
+
+
+class NewSecretWebhookSerializer(WebhookSerializer):
+    secret = serializers.CharField(help_text="The key of the signatures (X-Turnbased-Signature). Shown only this "
+                                             "once: keep it with the receiver.")
+
+    class Meta:
+        ref_name = "WebhookWithSecret"
+
+
+class DeliverySerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The X-Turnbased-Delivery header of its requests.")
+    event = serializers.IntegerField(source="event_id", allow_null=True, help_text="The event's id (null for a ping).")
+    kind = serializers.CharField(help_text="The event's kind, or `ping`.")
+    state = serializers.ChoiceField(choices=DeliveryState.choices)
+    attempts = serializers.IntegerField()
+    status_code = serializers.IntegerField(allow_null=True, help_text="The receiver's status at the last attempt.")
+    response_excerpt = serializers.CharField(help_text="The start of the receiver's answer (up to 1000 bytes).")
+    error = serializers.CharField(help_text="Why the last attempt failed (empty if it did not).")
+    duration_ms = serializers.IntegerField(allow_null=True, help_text="How long the last attempt took.")
+    created_at = serializers.DateTimeField()
+    last_attempt_at = serializers.DateTimeField(allow_null=True)
+    next_attempt_at = serializers.SerializerMethodField(help_text="While pending: the next attempt, at the latest.")
+    finished_at = serializers.DateTimeField(allow_null=True, help_text="When it was delivered or given up.")
+
+    class Meta:
+        ref_name = "WebhookDelivery"
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_next_attempt_at(self, delivery: WebhookDelivery) -> str | None:
+        if delivery.state != DeliveryState.PENDING:
+            return None
+        return serializers.DateTimeField().to_representation(delivery.next_attempt_at)
+
+
+class WebhookInputSerializer(serializers.Serializer):
+    url = serializers.CharField(max_length=2000, help_text="Where to POST: https, a public address.")
+    kinds = serializers.ListField(child=serializers.ChoiceField(choices=EventKind.choices), allow_empty=False,
+                                  max_length=len(EventKind.choices), help_text=KIND_HELP + ".")
+    active = serializers.BooleanField(help_text="false turns it off; true turns it on again and forgets its failures.")
+
+    class Meta:
+        ref_name = "WebhookRequest"
+
+
+class WebhookListApi(APIView):
+    """My webhooks; register one (at most WEBHOOKS_MAX_PER_USER)."""
+
+    pagination_class = NewestFirst
+    throttle_scope = "webhooks"
+
+    class InputSerializer(WebhookInputSerializer):
+        kinds = serializers.ListField(child=serializers.ChoiceField(choices=EventKind.choices), allow_empty=False,
+                                      max_length=len(EventKind.choices), required=False,
+                                      help_text=KIND_HELP + ". Default: all.")
+        active = None
+
+        class Meta:
+            ref_name = "WebhookCreateRequest"
+
+    @extend_schema(operation_id="webhooks_list", tags=["webhooks"], summary="My webhooks",
+                   responses={200: WebhookSerializer(many=True), 404: BAD_CURSOR})
+    def get(self, request):
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(selectors.webhooks_of(request.user), request, view=self)
+        return paginator.get_paginated_response(WebhookSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="webhooks_create", tags=["webhooks"], summary="Register a webhook",
+        description="The URL must be https and resolve only to public addresses (it is resolved now, and again "
+                    "before each delivery). The answer holds the secret that signs every request: it is shown "
+                    "only here (and when rotated).",
+        request=InputSerializer,
+        responses={201: NewSecretWebhookSerializer,
+                   400: error("A URL that may not receive webhooks, an unknown kind, or already the most hooks.")},
+        examples=[OpenApiExample("My turns and moves", request_only=True, value={
+            "url": "https://bot.example.org/turnbased", "kinds": ["your_turn", "move_played"]})],
+    )
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            hook, _ = services.webhook_create(owner=request.user, **data.validated_data)
+        except WebhookError as failure:
+            raise _refusal(failure) from None
+        return Response(NewSecretWebhookSerializer(hook).data, status=status.HTTP_201_CREATED)
+
+
+class WebhookDetailApi(APIView):
+    """One of my webhooks: read it, change its URL, kinds or state, delete it."""
+
+    throttle_scope = "webhooks"
+
+    class InputSerializer(WebhookInputSerializer):
+        class Meta:
+            ref_name = "WebhookUpdateRequest"
+
+    def _hook(self, request, webhook_id: int) -> Webhook:
+        hook = selectors.webhook_of(request.user, webhook_id)
+        if hook is None:
+            raise NotFound("No such webhook.")
+        return hook
+
+    @extend_schema(operation_id="webhooks_retrieve", tags=["webhooks"], summary="One of my webhooks",
+                   parameters=[HOOK_ID], responses={200: WebhookSerializer, 404: NOT_MINE})
+    def get(self, request, webhook_id: int):
+        return Response(WebhookSerializer(self._hook(request, webhook_id)).data)
+
+    @extend_schema(
+        operation_id="webhooks_partial_update", tags=["webhooks"], summary="Change a webhook",
+        description="Any of `url` (checked as at registration; deliveries still waiting go to the new one), "
+                    "`kinds`, `active` (true also after it was disabled for failing: its failures are forgotten).",
+        parameters=[HOOK_ID], request=InputSerializer,
+        responses={200: WebhookSerializer, 400: error("A URL that may not receive webhooks, or an unknown kind."),
+                   404: NOT_MINE},
+        examples=[OpenApiExample("Turn it on again", request_only=True, value={"active": True})],
+    )
+    def patch(self, request, webhook_id: int):
+        data = self.InputSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        try:
+            hook = services.webhook_update(owner=request.user, hook_id=webhook_id, **data.validated_data)
+        except WebhookError as failure:
+            raise _refusal(failure) from None
+        return Response(WebhookSerializer(hook).data)
+
+    @extend_schema(operation_id="webhooks_destroy", tags=["webhooks"], summary="Delete a webhook and its log",
+                   parameters=[HOOK_ID], responses={204: OpenApiResponse(description="Deleted."), 404: NOT_MINE})
+    def delete(self, request, webhook_id: int):
+        try:
+            services.webhook_delete(owner=request.user, hook_id=webhook_id)
+        except WebhookError as failure:
+            raise _refusal(failure) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WebhookDeliveryListApi(APIView):
+    """A webhook's delivery log, newest first: each event or ping sent, its attempts and the last answer."""
+
+    pagination_class = DeliveryPages
+
+    @extend_schema(operation_id="webhook_deliveries_list", tags=["webhooks"], summary="A webhook's delivery log",
+                   parameters=[HOOK_ID], responses={200: DeliverySerializer(many=True), 404: NOT_MINE})
+    def get(self, request, webhook_id: int):
+        hook = selectors.webhook_of(request.user, webhook_id)
+        if hook is None:
+            raise NotFound("No such webhook.")
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(selectors.deliveries_of(hook), request, view=self)
+        return paginator.get_paginated_response(DeliverySerializer(page, many=True).data)
+
+
+class WebhookPingApi(APIView):
+    """Send a webhook a test event now."""
+
+    throttle_scope = "webhooks"
+
+    @extend_schema(
+        operation_id="webhooks_ping", tags=["webhooks"], summary="Send a test event",
+        description="A `ping` event (`data`: the hook's id and kinds), signed like every delivery, sent once at "
+                    "once by a worker, without retries; its delivery log entry shows how it went.",
+        parameters=[HOOK_ID], request=None,
+        responses={202: DeliverySerializer, 404: NOT_MINE, 409: error("The webhook is off: turn it on first.")},
+    )
+    def post(self, request, webhook_id: int):
+        try:
+            ping = services.webhook_ping(owner=request.user, hook_id=webhook_id)
+        except WebhookError as failure:
+            raise _refusal(failure) from None
+        return Response(DeliverySerializer(ping).data, status=status.HTTP_202_ACCEPTED)
+
+
+class WebhookSecretApi(APIView):
+    """Give a webhook a new secret."""
+
+    throttle_scope = "webhooks"
+
+    @extend_schema(
+        operation_id="webhooks_rotate_secret", tags=["webhooks"], summary="Give a webhook a new secret",
+        description="The old secret stops at once: every request from now on, retries included, is signed with "
+                    "the new one, shown only in this answer. A receiver that refuses them meanwhile gets them "
+                    "again at the next retries.",
+        parameters=[HOOK_ID], request=None, responses={200: NewSecretWebhookSerializer, 404: NOT_MINE},
+    )
+    def post(self, request, webhook_id: int):
+        try:
+            hook, _ = services.webhook_rotate_secret(owner=request.user, hook_id=webhook_id)
+        except WebhookError as failure:
+            raise _refusal(failure) from None
+        return Response(NewSecretWebhookSerializer(hook).data)
