@@ -222,6 +222,7 @@ class BotAccountApi(APIView):
 
     @extend_schema(operation_id="me_bot_retrieve", tags=["me"], summary="Am I a bot account?",
                    responses={200: BotAccountSerializer})
+    @conditional_read
     def get(self, request):
         return Response(_bot_account_body(bot_account_status(request.user)))
 

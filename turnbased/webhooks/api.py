@@ -6,8 +6,6 @@ user's hook answers 404, as one that does not exist.
 
 from __future__ import annotations
 
-import re
-
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -17,11 +15,12 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound
-from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.events.models import EventKind
+from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
 from turnbased.webhooks import selectors, services
 from turnbased.webhooks.models import DeliveryState, Webhook, WebhookDelivery
@@ -30,27 +29,8 @@ from turnbased.webhooks.services import WebhookError
 HOOK_ID = OpenApiParameter("webhook_id", int, OpenApiParameter.PATH, description="The webhook's id.")
 KIND_HELP = "Event kinds it is sent: " + ", ".join(f"`{value}` ({label})" for value, label in EventKind.choices)
 NOT_MINE = error("No such webhook of mine.")
-BAD_CURSOR = error("The cursor is not one this list gave out.")
-# Ids are PostgreSQL bigints: a cursor's position is one, written in ASCII digits.
-_POSITION = re.compile(r"[0-9]{1,18}")
-
-
-class NewestFirst(CursorPagination):
-    """Cursor pages ``{next, previous, results}`` by id, newest first: stable while rows are added."""
-
-    ordering = "-id"
-    page_size = 20
-
-    def decode_cursor(self, request):
-        cursor = super().decode_cursor(request)
-        # DRF filters by the position as given: anything but an id would fail in the query, not answer 404.
-        if cursor is not None and cursor.position is not None and not _POSITION.fullmatch(cursor.position):
-            raise NotFound(self.invalid_cursor_message)
-        return cursor
-
-
-class DeliveryPages(NewestFirst):
-    page_size = 50
+# Newest first, 20 hooks and 50 deliveries a page (the project's cursor pages: docs/api.md).
+DELIVERIES_PAGE_SIZE = 50
 
 
 class Conflict(APIException):
@@ -127,7 +107,6 @@ class WebhookInputSerializer(serializers.Serializer):
 class WebhookListApi(APIView):
     """My webhooks; register one (at most WEBHOOKS_MAX_PER_USER)."""
 
-    pagination_class = NewestFirst
     throttle_scope = "webhooks"
 
     class InputSerializer(WebhookInputSerializer):
@@ -140,11 +119,11 @@ class WebhookListApi(APIView):
             ref_name = "WebhookCreateRequest"
 
     @extend_schema(operation_id="webhooks_list", tags=["webhooks"], summary="My webhooks",
-                   responses={200: WebhookSerializer(many=True), 404: BAD_CURSOR})
+                   parameters=cursor_parameters(), responses={200: page_of("WebhookList", WebhookSerializer)})
+    @conditional_read
     def get(self, request):
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(selectors.webhooks_of(request.user), request, view=self)
-        return paginator.get_paginated_response(WebhookSerializer(page, many=True).data)
+        page = paginate(request, selectors.webhooks_of(request.user), ordering=("-id",))
+        return Response(page.body(WebhookSerializer(page.items, many=True).data))
 
     @extend_schema(
         operation_id="webhooks_create", tags=["webhooks"], summary="Register a webhook",
@@ -184,6 +163,7 @@ class WebhookDetailApi(APIView):
 
     @extend_schema(operation_id="webhooks_retrieve", tags=["webhooks"], summary="One of my webhooks",
                    parameters=[HOOK_ID], responses={200: WebhookSerializer, 404: NOT_MINE})
+    @conditional_read
     def get(self, request, webhook_id: int):
         return Response(WebhookSerializer(self._hook(request, webhook_id)).data)
 
@@ -218,17 +198,16 @@ class WebhookDetailApi(APIView):
 class WebhookDeliveryListApi(APIView):
     """A webhook's delivery log, newest first: each event or ping sent, its attempts and the last answer."""
 
-    pagination_class = DeliveryPages
-
     @extend_schema(operation_id="webhook_deliveries_list", tags=["webhooks"], summary="A webhook's delivery log",
-                   parameters=[HOOK_ID], responses={200: DeliverySerializer(many=True), 404: NOT_MINE})
+                   parameters=[HOOK_ID, *cursor_parameters(DELIVERIES_PAGE_SIZE)],
+                   responses={200: page_of("WebhookDeliveryList", DeliverySerializer), 404: NOT_MINE})
+    @conditional_read
     def get(self, request, webhook_id: int):
         hook = selectors.webhook_of(request.user, webhook_id)
         if hook is None:
             raise NotFound("No such webhook.")
-        paginator = self.pagination_class()
-        page = paginator.paginate_queryset(selectors.deliveries_of(hook), request, view=self)
-        return paginator.get_paginated_response(DeliverySerializer(page, many=True).data)
+        page = paginate(request, selectors.deliveries_of(hook), ordering=("-id",), page_size=DELIVERIES_PAGE_SIZE)
+        return Response(page.body(DeliverySerializer(page.items, many=True).data))
 
 
 class WebhookPingApi(APIView):

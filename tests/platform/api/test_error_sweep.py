@@ -33,6 +33,7 @@ from tests.platform.play.test_bad_input import database_rows
 from turnbased.accounts.services.tokens import token_create
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import services
+from turnbased.webhooks.services import webhook_create
 
 pytestmark = pytest.mark.django_db
 
@@ -47,6 +48,7 @@ BAD_VALUES = {
     "absence_id": ["0", str(HUGE), "{bens_absence}"],
     "token_id": ["0", str(HUGE), "{bens_token}"],
     "username": ["nobody", "bot1"],
+    "webhook_id": ["0", str(HUGE), "{bens_webhook}"],
 }
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 _PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
@@ -81,14 +83,18 @@ def world(alice, bob, carol, settings):
     today = local_today(alice)
     soon = min(today + timedelta(days=10), date(today.year, 12, 31))  # an absence stays within its year
     absences = {user.username: absence_declare(user=user, starts_on=soon, ends_on=soon).pk for user in (alice, ben)}
+    settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = settings.WEBHOOKS_ALLOW_HTTP = True  # a receiver on loopback
+    hooks = {user.username: webhook_create(owner=user, url="http://127.0.0.1:8080/hook")[0].pk for user in (alice, ben)}
     return {
         "alice": alice,
         "key": api_token(alice),
         "good": {"game_id": str(game.pk), "seq": "0", "absence_id": str(absences["alice"]),
-                 "token_id": str(token_create(user=alice, name="spare", lifetime=None)[0].pk), "username": "alice"},
+                 "token_id": str(token_create(user=alice, name="spare", lifetime=None)[0].pk), "username": "alice",
+                 "webhook_id": str(hooks["alice"])},
         "hidden": {"game_id": str(hidden.pk)},
         "fill": {"missing_game": str(hidden.pk + 1000), "bens_absence": str(absences["bob"]),
-                 "bens_token": str(token_create(user=ben, name="ben's", lifetime=None)[0].pk)},
+                 "bens_token": str(token_create(user=ben, name="ben's", lifetime=None)[0].pk),
+                 "bens_webhook": str(hooks["bob"])},
     }
 
 

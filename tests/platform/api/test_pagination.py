@@ -20,6 +20,7 @@ from turnbased.api_pagination import MAX_PAGE_SIZE
 from turnbased.chat import services as chat_services
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import services, store
+from turnbased.webhooks.services import webhook_create
 
 pytestmark = pytest.mark.django_db
 
@@ -103,7 +104,9 @@ def world(alice, bob, carol, make_user, settings):
         if day.year == first.year:
             absence_declare(user=alice, starts_on=day, ends_on=day)
     _play(game, {alice.pk: alice, bob.pk: bob}, moves=3)  # history of several moves
-    return {"alice": alice, "game": game, "table": table}
+    settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = settings.WEBHOOKS_ALLOW_HTTP = True  # a receiver on loopback
+    hook, _ = webhook_create(owner=alice, url="http://127.0.0.1:8080/hook")
+    return {"alice": alice, "game": game, "table": table, "webhook": hook}
 
 
 def _play(game, users: dict, *, moves: int) -> None:
@@ -161,6 +164,7 @@ def test_a_bad_cursor_or_page_size_is_refused_with_400_on_every_list(world, quer
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'prober')}")
     paths = [path.replace("{game_id}", str(world["game"].pk)).replace("{username}", "alice")
+             .replace("{webhook_id}", str(world["webhook"].pk))
              for path in _lists(_schema())]
     for path in paths:
         separator = "&" if "?" in path else "?"

@@ -7,6 +7,7 @@ so the process sees every row; its LISTEN connection hears their commits.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import queue
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,3 +175,13 @@ def reading(stream: StreamProcess, key: str | None, *, last_event_id: str | byte
             finally:
                 response.close()
                 thread.join(5)
+
+
+def run_in_own_loop(coroutine) -> None:
+    """Run ``coroutine`` to its end on an event loop of its own, in a thread of its own.
+
+    ``asyncio.run`` refuses to start inside a running loop, and the browser tests' Playwright keeps one
+    running in the main thread for the rest of the session.
+    """
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="stream-test") as pool:
+        pool.submit(asyncio.run, coroutine).result()

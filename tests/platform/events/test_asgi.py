@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from tests.platform.conftest import api_token
+from tests.platform.events.streams import run_in_own_loop
 from turnbased.events.asgi import StreamApplication
 from turnbased.events.services import NewEvent, events_record
 
@@ -53,7 +54,7 @@ def run_stream(application: StreamApplication, key: str, *, during, seconds: flo
         await asyncio.wait_for(stream, 5)
         await application.stop()
 
-    asyncio.run(run())
+    run_in_own_loop(run())
     application.executor.shutdown()
     return bodies
 
@@ -105,5 +106,5 @@ def test_a_stream_ends_after_its_longest_time(alice, settings):
         await application.stop()
         application.executor.shutdown()
 
-    asyncio.run(run())
+    run_in_own_loop(run())
     assert bodies[-1] == {"type": "http.response.body", "body": b"", "more_body": False}

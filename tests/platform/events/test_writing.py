@@ -72,7 +72,7 @@ def test_a_move_is_told_to_each_other_player_as_their_seat_sees_it(three, alice,
         (played,) = payloads(user, EventKind.MOVE_PLAYED)
         history = APIClient()
         history.credentials(HTTP_AUTHORIZATION=f"Token {api_token(user)}")
-        entries = history.get(f"/api/games/{three.pk}/history/?since=0").json()["events"]
+        entries = history.get(f"/api/games/{three.pk}/history/?since=0").json()["results"]
         assert played["entries"] == entries, "the same words as the history gives this seat"
         assert played["seat"] == seat and played["player"] == "alice" and played["mover_seat"] == 0
         assert played["text"] == "alice played the Handmaid: protected until alice's next turn."

@@ -40,7 +40,7 @@ def test_the_game_s_seats_flag_the_bot_account(game, alice, api_client_for):
     seats = api_client_for(alice).get(f"/api/games/{game.pk}/").json()["seats"]
     assert [(seat["username"], seat["bot_account"], seat["bot"]) for seat in seats] == [("robo", True, None),
                                                                                          ("alice", False, None)]
-    listed = api_client_for(alice).get("/api/games/").json()["mine"][0]["seats"]
+    listed = api_client_for(alice).get("/api/games/").json()["results"][0]["seats"]
     assert [seat["bot_account"] for seat in listed] == [True, False]
     page = web(alice).get(f"/games/{game.pk}/").content.decode()
     assert badged(page, "robo") and not badged(page, "alice")
@@ -66,20 +66,20 @@ def test_invitations_flag_bot_accounts_both_ways(robo, alice, bob, api_client_fo
     answer = api_client_for(alice).post(f"/api/games/{table.pk}/invitations/", {"username": "robo"}, format="json")
     assert answer.status_code == 201
     assert (answer.json()["bot_account"], answer.json()["invited_by_bot_account"]) == (True, False)
-    listed = api_client_for(alice).get(f"/api/games/{table.pk}/invitations/").json()
+    listed = api_client_for(alice).get(f"/api/games/{table.pk}/invitations/").json()["results"]
     assert [(row["username"], row["bot_account"]) for row in listed] == [("robo", True)]
     assert badged(web(alice).get(f"/games/{table.pk}/").content.decode(), "robo")
     # A bot account invites through the API too; the invited person sees who invited them.
     bots_table = services.create_game(creator=robo, engine_slug="love-letter", players=2)
     assert api_client_for(robo).post(f"/api/games/{bots_table.pk}/invitations/", {"username": "bob"},
                                      format="json").status_code == 201
-    mine = api_client_for(bob).get("/api/invitations/").json()
+    mine = api_client_for(bob).get("/api/invitations/").json()["results"]
     assert [(row["invited_by"], row["invited_by_bot_account"]) for row in mine] == [("robo", True)]
     assert badged(web(bob).get("/").content.decode(), "robo")
 
 
 def test_the_people_i_played_with_include_bot_accounts(game, alice, api_client_for):
-    people = api_client_for(alice).get("/api/invitations/people/").json()
+    people = api_client_for(alice).get("/api/invitations/people/").json()["results"]
     assert [(person["username"], person["bot_account"]) for person in people] == [("robo", True)]
     table = services.create_game(creator=alice, engine_slug="love-letter", players=2)
     page = web(alice).get(f"/games/{table.pk}/").content.decode()
@@ -90,7 +90,7 @@ def test_the_table_talk_flags_a_bot_account_s_messages(game, robo, alice, api_cl
     said = api_client_for(robo).post(f"/api/games/{game.pk}/messages/", {"text": "good luck"}, format="json")
     assert said.status_code == 201 and said.json()["author_bot_account"] is True
     chat_services.message_post(game_id=game.pk, user=alice, text="thanks")
-    listed = api_client_for(alice).get(f"/api/games/{game.pk}/messages/").json()["messages"]
+    listed = api_client_for(alice).get(f"/api/games/{game.pk}/messages/").json()["results"]
     assert [(message["author"], message["author_bot_account"]) for message in listed] == [("robo", True),
                                                                                         ("alice", False)]
     page = web(alice).get(f"/games/{game.pk}/").content.decode()

@@ -15,8 +15,9 @@ from turnbased.play import services, tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# The lobby's own 7, the table talk's change version and the rematch offers: one each.
-LOBBY = 9
+# The lobby's own 8 (its order read from narrow rows, then only the shown page's games whole), the table
+# talk's change version and the rematch offers: one each.
+LOBBY = 10
 # The table's own 6, and the table talk beside it: its messages and the muted list, and the unread count
 # for its host.
 TABLE_PAGE = 9

@@ -15,6 +15,7 @@ import json
 import pytest
 
 from tests.platform.conftest import api_token
+from tests.platform.events.streams import run_in_own_loop
 from tests.platform.secrecy.worlds import SEED, Scenario, Step, love_letter_deck, scenarios
 from turnbased.events.asgi import StreamApplication
 from turnbased.play import services
@@ -48,7 +49,7 @@ def read_stream(key: str, names: str) -> list[dict]:
         await asyncio.wait_for(application(scope, receive, send), timeout=30)
         await application.stop()
 
-    asyncio.run(run())
+    run_in_own_loop(run())
     application.executor.shutdown()
     assert sent[0]["status"] == 200, sent
     body = b"".join(message.get("body", b"") for message in sent[1:]).decode()
