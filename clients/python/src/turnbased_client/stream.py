@@ -82,8 +82,8 @@ def _decoded(text: str) -> Any:
 
 
 def read_stream(http: httpx.Client, *, last_event_id: str | None = None, reconnect: bool = True,
-                sleep: Callable[[float], None], path: str = STREAM_PATH) -> Iterator[StreamEvent]:
-    """Yield the events of the stream for as long as it lasts, reconnecting with ``Last-Event-ID``.
+                sleep: Callable[[float], None], url: str = STREAM_PATH) -> Iterator[StreamEvent]:
+    """Yield the events of the stream at ``url`` for as long as it lasts, reconnecting with ``Last-Event-ID``.
 
     Raises ``ApiError`` at once for an answer that asking again cannot change (401, 403, 404):
     a client without a stream on its server falls back to polling on a 404.
@@ -92,11 +92,14 @@ def read_stream(http: httpx.Client, *, last_event_id: str | None = None, reconne
     failures = 0
     while True:
         headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
+        params = {}
         if state.last_event_id is not None:
-            headers["Last-Event-ID"] = state.last_event_id
+            # The standard's header, and the same as the query parameter the schema offers beside it: a proxy
+            # that drops headers it does not know cannot make the stream start over (the header wins).
+            headers["Last-Event-ID"] = params["last_event_id"] = state.last_event_id
         refused: ApiError | None = None
         try:
-            with http.stream("GET", path, headers=headers, timeout=STREAM_TIMEOUT) as response:
+            with http.stream("GET", url, params=params, headers=headers, timeout=STREAM_TIMEOUT) as response:
                 if response.status_code >= 400:
                     response.read()
                     refused = _error_of(response)
