@@ -308,7 +308,9 @@ def test_a_field_of_a_changed_type_or_nullability_is_caught(schema):
 
 
 class PagedTokensApi(APIView):
-    @extend_schema(operation_id="tokens_list", parameters=[OpenApiParameter("cursor", str)],
+    @extend_schema(operation_id="tokens_list", parameters=[OpenApiParameter("cursor", str),
+                                                           OpenApiParameter("page_size", int),
+                                                           OpenApiParameter("page", int, deprecated=True)],
                    responses={200: serializers.ListSerializer(child=serializers.CharField())})
     def get(self, request):
         raise NotImplementedError
@@ -333,6 +335,30 @@ def test_a_list_method_need_not_take_the_cursor_it_follows_but_any_other_method_
     problems = drift(generated(path("api/tokens/", PagedTokensApi.as_view())), Client)
     assert not [line for line in problems if line.startswith("tokens (") and "query" in line]
     assert "create_token (tokens_create): query ['cursor'] served, [] in the client" in problems
+
+
+def test_a_deprecated_parameter_is_left_out_but_taking_it_is_drift():
+    class Deprecated(Client):
+        @operation("tokens_list", "GET", "/api/tokens/", query=("page_size", "page"), listed="")
+        def tokens(self, *, page_size: int | Unset = UNSET, page: int | Unset = UNSET) -> list[client_module.Token]:
+            raise NotImplementedError
+
+    schema = generated(path("api/tokens/", PagedTokensApi.as_view()))
+    assert not [line for line in drift(schema, Client) if line.startswith("tokens (") and "query" in line]
+    assert ("tokens (tokens_list): query ['cursor', 'page', 'page_size'] served (['page'] deprecated), "
+            "['page', 'page_size'] in the client") in drift(schema, Deprecated)
+
+
+def test_a_page_with_keys_of_its_own_is_returned_whole_as_the_schema_types_it(schema):
+    class Gathering(Client):
+        @operation("history_list", "GET", "/api/games/{game_id}/history/", query=("since", "page_size"),
+                   conditional=True, gathered=True)
+        def history(self, game_id: int, *, since: int | Unset = UNSET,
+                    page_size: int | Unset = UNSET) -> client_module.Turn:
+            raise NotImplementedError
+
+    assert [line for line in drift(schema, Gathering) if line.startswith("history (")][0].startswith(
+        "history (history_list) ->: fields ['next', 'previous', 'results', 'seq'] in the schema")
 
 
 def test_an_event_stream_is_a_method_that_yields_events():

@@ -351,14 +351,16 @@ class Client(ApiCore):
 
     # -- the event stream ----------------------------------------------------------------------
     @operation("stream", "GET", "/api/stream/", query=("last_event_id",))
-    def stream_events(self, last_event_id: str | int | None = None, *,
-                      reconnect: bool = True) -> Iterator[stream.StreamEvent]:
+    def stream_events(self, last_event_id: str | int | None = None, *, reconnect: bool = True,
+                      opened: bool = False, renew_after: float | None = None) -> Iterator[stream.StreamEvent]:
         """Yield my events as they happen, from the stream at ``stream_url``, resuming after ``last_event_id``.
 
-        Each event's ``data`` is ``{id, kind, game, seq, created_at, data}`` (``data``: the kind's payload).
-        A dropped connection is opened again with the last event's id, so no event is missed; ``"0"``
-        asks for every event kept. Raises ``ApiError`` (404 on a server without the stream, 401 for a
-        bad token).
+        Each event's ``data`` is ``{id, kind, game, seq, created_at, data}`` (``data``: the kind's payload,
+        as my seat may see it). A dropped connection is opened again with the last event's id, so no event
+        is missed; ``"0"`` asks for every event kept. With ``opened``, a ``stream.OPENED`` marker comes each
+        time a connection opens (list what waited before it then); ``renew_after`` seconds renews the
+        connection that often. Raises ``ApiError`` (404 on a server without the stream, 401 for a bad token).
         """
         return stream.read_stream(self.http, last_event_id=None if last_event_id is None else str(last_event_id),
-                                  reconnect=reconnect, sleep=self._sleep, url=self.stream_url + stream.STREAM_PATH)
+                                  reconnect=reconnect, sleep=self._sleep, url=self.stream_url + stream.STREAM_PATH,
+                                  opened=opened, renew_after=renew_after)
