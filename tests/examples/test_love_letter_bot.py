@@ -28,8 +28,25 @@ GAME_SECONDS = 180
 
 
 def test_the_example_bot_plays_a_whole_game_against_whoever_invites_it(live_server, make_user, make_bot_account,
-                                                                      settings, tmp_path):
+                                                                      settings, tmp_path, monkeypatch):
     settings.RATE_LIMITS_ON = False  # alice polls far faster than a person would
+    told: list[int] = []  # the turns the bot was told of by the stream (the rest it found catching up)
+    original_play, catching_up = bot.play, threading.local()
+
+    def play(api, game_id, rng):
+        if not getattr(catching_up, "now", False):
+            told.append(game_id)
+        return original_play(api, game_id, rng)
+
+    def catch_up(api, rng, original=bot.catch_up):
+        catching_up.now = True
+        try:
+            return original(api, rng)
+        finally:
+            catching_up.now = False
+
+    monkeypatch.setattr(bot, "play", play)
+    monkeypatch.setattr(bot, "catch_up", catch_up)
     robo, alice = make_bot_account("robo"), make_user("alice")
     rng = random.Random(15)
     with stream_process(tmp_path, STREAM_HEARTBEAT_SECONDS="1") as stream, \
@@ -63,6 +80,7 @@ def test_the_example_bot_plays_a_whole_game_against_whoever_invites_it(live_serv
 
     robo_moves = Move.objects.filter(game_id=table, user=robo)
     assert game["result"]["winners"] and robo_moves.count() > 0
+    assert told and set(told) == {table}  # the stream told it of its turns
     assert set(robo_moves.values_list("source", flat=True)) == {"api"}
     assert [(seat["username"], seat["bot_account"]) for seat in game["seats"]] == [("alice", False), ("robo", True)]
     # A public game with a bot account at the table: rated, in the bot pool.
