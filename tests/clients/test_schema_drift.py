@@ -171,7 +171,8 @@ def method_problems(schema: dict, served: dict, op: Operation, method, name: str
     deprecated = served_query & served["deprecated"]
     if set(op.query) != served_query - deprecated:
         problems.append(f"{where}: query {sorted(served['query'])} served"
-                        f"{f' ({sorted(deprecated)} deprecated)' if deprecated else ''}, {sorted(op.query)} in the client")
+                        f"{f' ({sorted(deprecated)} deprecated)' if deprecated else ''}, "
+                        f"{sorted(op.query)} in the client")
     body_fields = set((served["body"] or {}).get("properties", {}))
     if set(op.body) != body_fields:
         problems.append(f"{where}: body fields {sorted(body_fields)} served, {sorted(op.body)} in the client")

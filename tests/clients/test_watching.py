@@ -58,7 +58,8 @@ def test_an_event_reads_as_one_line_whatever_its_data():
     assert event_line(turn_event(TURN)) == "[your_turn] #12 Love Letter #12 seq 3 - bob played the Priest."
     chat = {"id": 9, "kind": "message_posted", "game": 12, "seq": 3, "created_at": "2026-12-01T09:30:00Z",
             "data": {"name": "Love Letter #12", "engine": "love-letter", "seat": 0, "author": "bob", "text": "gg"}}
-    assert event_line(StreamEvent("message_posted", chat, "9")) == "[message_posted] #12 Love Letter #12 seq 3 - bob: gg"
+    told = event_line(StreamEvent("message_posted", chat, "9"))
+    assert told == "[message_posted] #12 Love Letter #12 seq 3 - bob: gg"
     over = {**chat, "kind": "game_finished", "data": {"name": "Halali! #4", "result": {"summary": "ann won"}}}
     assert event_line(StreamEvent("game_finished", over)) == "[game_finished] #12 Halali! #4 seq 3 - ann won"
     assert event_line(StreamEvent("chat_message", {"game": {"id": 4}, "text": "hi"})) == "[chat_message] #4 - hi"

@@ -71,7 +71,8 @@ def test_the_example_bot_plays_a_whole_game_against_whoever_invites_it(live_serv
             assert time.monotonic() < deadline and not failed, (failed, game["status"], game["seq"])
             legal = alice_api.legal_moves(table)
             if legal["moves"]:
-                alice_api.submit_move(table, expected_seq=legal["seq"], move=bot.choose_move(legal["moves"], rng)["move"])
+                move = bot.choose_move(legal["moves"], rng)["move"]
+                alice_api.submit_move(table, expected_seq=legal["seq"], move=move)
             else:
                 time.sleep(0.05)  # the bot's turn
         stop.set()

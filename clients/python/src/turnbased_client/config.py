@@ -1,8 +1,9 @@
 """Where turnbased-cli finds its server and token: the environment first, then its config file.
 
-``TURNBASED_URL``, ``TURNBASED_TOKEN`` and ``TURNBASED_STREAM_URL`` (where the event stream is served,
-if not at the server's own address: ``make run`` serves it on port 8001) win; otherwise ``turnbased-cli login`` saved them in
-``$TURNBASED_CONFIG``, or ``$XDG_CONFIG_HOME/turnbased/config.json`` (``~/.config/...``).
+``TURNBASED_URL``, ``TURNBASED_TOKEN`` and ``TURNBASED_STREAM_URL`` (where the event stream is
+served, if not at the server's own address: ``make run`` serves it on port 8001) win; otherwise
+``turnbased-cli login`` saved them in ``$TURNBASED_CONFIG``, or
+``$XDG_CONFIG_HOME/turnbased/config.json`` (``~/.config/...``).
 """
 
 from __future__ import annotations
