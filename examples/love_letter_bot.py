@@ -2,21 +2,24 @@
 
 Make a bot account first (README, "Bot accounts"), then run the bot with one of its API tokens:
 
-    pip install httpx
-    TURNBASED_URL=http://127.0.0.1:8000 TURNBASED_TOKEN=<key> python examples/love_letter_bot.py
+    pip install ./clients/python
+    TURNBASED_URL=http://127.0.0.1:8000 TURNBASED_STREAM_URL=http://127.0.0.1:8001 \\
+        TURNBASED_TOKEN=<key> python examples/love_letter_bot.py
 
-Every few seconds it asks what waits for it: its invitations (``GET /api/invitations/``: it takes the seat at a
-Love Letter table and declines anything else) and its turns (``GET /api/me/turns/``: it asks for its legal moves
-and plays one). Which move is ``choose_move``'s business: change it to make the bot stronger.
+It follows its event stream and plays when told it is its turn. Each time the stream connects (and at
+least every minute, as the stream tells of no invitation) it does what waits: takes the seat at every
+Love Letter table it is invited to, declines the others, and plays its turns. Should the stream drop,
+the library reconnects with the last event's id and misses nothing. ``choose_move`` picks the move.
 """
 
 from __future__ import annotations
 
 import os
 import random
-import time
+from collections.abc import Callable
 
-import httpx
+from turnbased_client import ApiError, Client
+from turnbased_client.stream import OPENED
 
 GAME = "love-letter"
 
@@ -27,50 +30,48 @@ def choose_move(moves: list[dict], rng: random.Random) -> dict:
     return rng.choice(safe or moves)
 
 
-def answer_invitations(api: httpx.Client) -> None:
-    """Take the seat at every Love Letter table it is invited to; decline the others."""
-    for invitation in api.get("/api/invitations/").raise_for_status().json():
-        table = invitation["game"]
-        if api.get(f"/api/games/{table}/").raise_for_status().json()["game"] == GAME:
-            api.post(f"/api/games/{table}/join/", json={})  # a 409 (the table filled up meanwhile) is fine
-        else:
-            api.post(f"/api/games/{table}/invitations/decline/", json={})
-
-
-def play_turns(api: httpx.Client, rng: random.Random) -> int:
-    """Play one move in every Love Letter game waiting for it; return how many it played."""
-    played = 0
-    for turn in api.get("/api/me/turns/").raise_for_status().json()["turns"]:
-        if turn["engine"] != GAME:
-            continue
-        legal = api.get(f"/api/games/{turn['game']}/legal-moves/").raise_for_status().json()
-        if not legal["moves"]:
-            continue
+def play(api: Client, game_id: int, rng: random.Random) -> None:
+    """Play a move in the game if it is the bot's turn; a 409 means the game moved on meanwhile."""
+    legal = api.legal_moves(game_id)
+    if legal["moves"]:
         move = choose_move(legal["moves"], rng)["move"]
-        # The key makes a retried request (after a timeout, say) play nothing twice; a 409 means the game moved on.
-        answer = api.post(f"/api/games/{turn['game']}/moves/", json={
-            "move": move, "expected_seq": legal["seq"], "idempotency_key": f"{turn['game']}:{legal['seq']}",
-        })
-        played += answer.status_code in (200, 201)
-    return played
+        try:  # the key makes a retried request play nothing twice
+            api.submit_move(game_id, expected_seq=legal["seq"], move=move, idempotency_key=f"{game_id}:{legal['seq']}")
+        except ApiError as refused:
+            if refused.status != 409:
+                raise
 
 
-def step(api: httpx.Client, rng: random.Random) -> int:
-    """Do everything waiting once: answer invitations, then play the turns; return the moves played."""
-    answer_invitations(api)
-    return play_turns(api, rng)
+def catch_up(api: Client, rng: random.Random) -> None:
+    """Answer every invitation (a seat at Love Letter, no to the rest), then play every turn waiting."""
+    for invitation in api.my_invitations():
+        try:
+            if api.game(invitation["game"])["game"] == GAME:
+                api.join(invitation["game"])
+            else:
+                api.decline_invitation(invitation["game"])
+        except ApiError:
+            pass  # the table filled up or went away meanwhile
+    for turn in api.turns():
+        if turn["engine"] == GAME:
+            play(api, turn["game"], rng)
 
 
-def client(base_url: str, token: str) -> httpx.Client:
-    return httpx.Client(base_url=base_url, headers={"Authorization": f"Token {token}"}, timeout=30)
+def run(api: Client, rng: random.Random, *, every: float = 60.0, stopped: Callable[[], bool] = lambda: False) -> None:
+    """Follow the stream: catch up at each connection (renewed every ``every`` seconds), play when told."""
+    for event in api.stream_events(opened=True, renew_after=every):
+        if event.kind == OPENED:
+            catch_up(api, rng)
+        elif event.kind == "your_turn" and event.data["data"]["engine"] == GAME:
+            play(api, event.data["game"], rng)
+        if stopped():
+            return
 
 
 def main() -> None:
-    rng = random.Random()
-    with client(os.environ.get("TURNBASED_URL", "http://127.0.0.1:8000"), os.environ["TURNBASED_TOKEN"]) as api:
-        while True:
-            step(api, rng)
-            time.sleep(float(os.environ.get("TURNBASED_POLL_SECONDS", "3")))
+    with Client(os.environ.get("TURNBASED_URL", "http://127.0.0.1:8000"), token=os.environ["TURNBASED_TOKEN"],
+                stream_url=os.environ.get("TURNBASED_STREAM_URL")) as api:
+        run(api, random.Random())
 
 
 if __name__ == "__main__":

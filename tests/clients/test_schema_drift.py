@@ -33,6 +33,7 @@ from turnbased_client.core import UNSET, Operation, Unset, operation, operations
 METHODS = ("get", "put", "post", "patch", "delete")
 # A list method walks every page itself (Client.iter_results follows ``next``): it takes no cursor.
 PAGE_PARAMETERS = {"cursor"}
+# A deprecated parameter (docs/api.md, "Deprecated now") is left out: the client uses what replaces it.
 SCALARS = {"integer": int, "number": float, "boolean": bool, "string": str}
 
 
@@ -57,6 +58,7 @@ def schema_operations(schema: dict) -> dict[str, dict]:
                 "method": method.upper(), "path": route,
                 "path_parameters": {p["name"] for p in parameters if p["in"] == "path"},
                 "query": {p["name"]: p for p in parameters if p["in"] == "query"},
+                "deprecated": {p["name"] for p in parameters if p["in"] == "query" and p.get("deprecated")},
                 "conditional": any(p["in"] == "header" and p["name"] == "If-None-Match" for p in parameters),
                 "body": resolve(schema, body) if body else None,
                 "answer": answer_schema(answers),
@@ -166,8 +168,11 @@ def method_problems(schema: dict, served: dict, op: Operation, method, name: str
         problems.append(f"{where}: path parameters {sorted(served['path_parameters'])} served, "
                         f"{list(op.path_parameters)} declared, {positional} taken")
     served_query = set(served["query"]) - (PAGE_PARAMETERS if op.listed is not None else set())
-    if set(op.query) != served_query:
-        problems.append(f"{where}: query {sorted(served['query'])} served, {sorted(op.query)} in the client")
+    deprecated = served_query & served["deprecated"]
+    if set(op.query) != served_query - deprecated:
+        problems.append(f"{where}: query {sorted(served['query'])} served"
+                        f"{f' ({sorted(deprecated)} deprecated)' if deprecated else ''}, "
+                        f"{sorted(op.query)} in the client")
     body_fields = set((served["body"] or {}).get("properties", {}))
     if set(op.body) != body_fields:
         problems.append(f"{where}: body fields {sorted(body_fields)} served, {sorted(op.body)} in the client")
@@ -182,7 +187,10 @@ def method_problems(schema: dict, served: dict, op: Operation, method, name: str
             f"{where}: an event stream served, returns {returned}"])
     if served["answer"] is None:
         return problems + ([] if returned is type(None) else [f"{where}: no body served, returns {returned}"])
-    if op.listed is not None:
+    if op.gathered:  # a page with keys of its own: returned whole, every page's results in it
+        if not {"next", "results"} <= set(resolve(schema, served["answer"]).get("properties", {})):
+            return problems + [f"{where}: gathers pages, but the answer is not a page"]
+    elif op.listed is not None:
         items, listed_problems = listed_items(schema, served["answer"], op.listed, where)
         if listed_problems:
             return problems + listed_problems
@@ -234,7 +242,8 @@ def test_each_method_sends_the_request_it_declares(operation_id):
         if request.method in ("DELETE",) or op.operation_id in ("games_leave", "absences_end",
                                                                  "games_invitations_decline"):
             return httpx.Response(204)
-        return httpx.Response(200, json=[] if op.listed is not None else {})
+        page = {"next": None, "previous": None, "results": []}
+        return httpx.Response(200, json=page if op.listed is not None else {})
 
     api = Client("http://testserver", token="key", transport=httpx.MockTransport(answer))
     positional, keywords = sample_arguments(getattr(Client, name), op)
@@ -300,7 +309,9 @@ def test_a_field_of_a_changed_type_or_nullability_is_caught(schema):
 
 
 class PagedTokensApi(APIView):
-    @extend_schema(operation_id="tokens_list", parameters=[OpenApiParameter("cursor", str)],
+    @extend_schema(operation_id="tokens_list", parameters=[OpenApiParameter("cursor", str),
+                                                           OpenApiParameter("page_size", int),
+                                                           OpenApiParameter("page", int, deprecated=True)],
                    responses={200: serializers.ListSerializer(child=serializers.CharField())})
     def get(self, request):
         raise NotImplementedError
@@ -325,6 +336,30 @@ def test_a_list_method_need_not_take_the_cursor_it_follows_but_any_other_method_
     problems = drift(generated(path("api/tokens/", PagedTokensApi.as_view())), Client)
     assert not [line for line in problems if line.startswith("tokens (") and "query" in line]
     assert "create_token (tokens_create): query ['cursor'] served, [] in the client" in problems
+
+
+def test_a_deprecated_parameter_is_left_out_but_taking_it_is_drift():
+    class Deprecated(Client):
+        @operation("tokens_list", "GET", "/api/tokens/", query=("page_size", "page"), listed="")
+        def tokens(self, *, page_size: int | Unset = UNSET, page: int | Unset = UNSET) -> list[client_module.Token]:
+            raise NotImplementedError
+
+    schema = generated(path("api/tokens/", PagedTokensApi.as_view()))
+    assert not [line for line in drift(schema, Client) if line.startswith("tokens (") and "query" in line]
+    assert ("tokens (tokens_list): query ['cursor', 'page', 'page_size'] served (['page'] deprecated), "
+            "['page', 'page_size'] in the client") in drift(schema, Deprecated)
+
+
+def test_a_page_with_keys_of_its_own_is_returned_whole_as_the_schema_types_it(schema):
+    class Gathering(Client):
+        @operation("history_list", "GET", "/api/games/{game_id}/history/", query=("since", "page_size"),
+                   conditional=True, gathered=True)
+        def history(self, game_id: int, *, since: int | Unset = UNSET,
+                    page_size: int | Unset = UNSET) -> client_module.Turn:
+            raise NotImplementedError
+
+    assert [line for line in drift(schema, Gathering) if line.startswith("history (")][0].startswith(
+        "history (history_list) ->: fields ['next', 'previous', 'results', 'seq'] in the schema")
 
 
 def test_an_event_stream_is_a_method_that_yields_events():

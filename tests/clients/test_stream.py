@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from turnbased_client import ApiError, Client, StreamEvent
-from turnbased_client.stream import StreamState, parse_event_stream
+from turnbased_client.stream import OPENED, StreamState, parse_event_stream
 
 
 def events_of(text: str, state: StreamState | None = None) -> list[StreamEvent]:
@@ -26,10 +26,11 @@ def test_data_lines_join_with_newlines_and_text_that_is_not_json_stays_text():
 
 
 def test_comments_empty_events_and_unknown_fields_are_skipped_and_an_unfinished_event_is_dropped():
-    text = ": keep-alive\n\nevent: nothing\n\nfoo: bar\ndata: 1\n\nid: 5\ndata: cut off"
+    text = ": keep-alive\n\nid: 4\n\nevent: nothing\n\nfoo: bar\ndata: 1\n\nid: 5\ndata: cut off"
     state = StreamState()
-    assert events_of(text, state) == [StreamEvent("message", 1, None)]
-    assert state.last_event_id == "5"  # the id still counts: the next connection resumes after it
+    assert events_of(text, state) == [StreamEvent("message", 1, "4")]
+    # The bare id (the stream's opening) counts; the cut-off event's does not: the next connection asks for it.
+    assert state.last_event_id == "4"
 
 
 def test_the_id_carries_over_to_later_events_and_retry_sets_the_delay():
@@ -73,8 +74,10 @@ def test_a_dropped_stream_reconnects_with_the_last_event_id_and_misses_nothing()
     assert [event.id for event in got] == ["1", "2", "3"] and got[2].kind == "move"
     assert "Last-Event-ID" not in seen[0].headers
     assert [request.headers["Last-Event-ID"] for request in seen[1:]] == ["2", "2", "2"]
+    assert [request.url.params["last_event_id"] for request in seen[1:]] == ["2", "2", "2"]
     assert seen[0].headers["Accept"] == "text/event-stream" and seen[0].headers["Authorization"] == "Token k"
     assert len(sleeps) == 3 and sleeps[2] >= 7  # after the 503: its Retry-After at least
+    assert sleeps[0] < 1.3  # the server's retry (1 s), jittered: the first connection ended, it did not fail
 
 
 def test_a_stream_resumes_from_a_given_event_id():
@@ -97,3 +100,32 @@ def test_without_reconnect_the_events_end_with_the_connection_and_a_busy_server_
     api, seen = streaming_client(httpx.Response(503, json={"detail": "busy"}), sleeps=[])
     with pytest.raises(ApiError):
         next(api.stream_events(reconnect=False))
+
+
+def test_a_stream_at_its_own_address_gets_the_token_and_the_rest_stays_on_the_site():
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        if request.url.path == "/api/stream/":
+            return httpx.Response(200, text="id: 3\ndata: {}\n\n")
+        return httpx.Response(200, json={"time_zone": "UTC", "reminder_lead_hours": 0})
+
+    api = Client("http://game.test", token="k", stream_url="http://game.test:8001/",
+                 transport=httpx.MockTransport(answer))
+    assert next(api.stream_events()).id == "3" and api.me()["time_zone"] == "UTC"
+    assert [str(request.url) for request in seen] == ["http://game.test:8001/api/stream/", "http://game.test/api/me/"]
+    assert seen[0].headers["Authorization"] == "Token k"
+    assert Client("http://game.test/api/").stream_url == "http://game.test"
+
+
+def test_opened_marks_each_connection_and_renew_after_reconnects_at_once_where_it_was():
+    sleeps: list[float] = []
+    api, seen = streaming_client('id: 1\ndata: "a"\n\n: keep-alive\n\nid: 2\ndata: "b"\n\n',
+                                 'id: 3\ndata: "c"\n\n', sleeps=sleeps)
+    events = api.stream_events(opened=True, renew_after=0)
+    got = [next(events) for _ in range(4)]
+    # renew_after=0: each connection is closed after its first event, and the next opened at once after it.
+    assert [(event.kind, event.data, event.id) for event in got] == [
+        (OPENED, None, None), ("message", "a", "1"), (OPENED, None, "1"), ("message", "c", "3")]
+    assert seen[1].headers["Last-Event-ID"] == "1" and sleeps == []

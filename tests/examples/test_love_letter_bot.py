@@ -1,64 +1,94 @@
 """The example bot (examples/love_letter_bot.py) plays a whole game of Love Letter through the live test server.
 
-Everything goes over real HTTP with API tokens, as a bot author's program would: alice (a person, played by a
-script) makes a Love Letter table and invites the bot account; the bot takes the seat, and the two play legal moves
-until the game is over. The bot also declines an invitation to another game.
+Everything goes over real HTTP with API tokens, as a bot author's program would, and the bot learns its turns
+from the event stream, served by the stream process (uvicorn) against the live server's database. alice (a
+person, played by a script) invites the bot account to a Halali! table before the bot starts (it declines at
+start-up) and to a Love Letter table while it runs (it takes the seat when it next catches up); the two play
+legal moves until the game is over.
 """
 
 from __future__ import annotations
 
 import random
+import threading
+import time
 
 import pytest
 
 from examples import love_letter_bot as bot
 from tests.platform.conftest import api_token
+from tests.platform.events.streams import stream_process
 from turnbased.play.models import Game, GameStatus, Invitation, Move
 from turnbased.ratings.models import RatingChange
+from turnbased_client import Client
 
-pytestmark = pytest.mark.django_db(transaction=True)  # the live server reads what the test commits
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]  # the servers read what the test commits
 
-# Rounds of polling (each: the bot's step, then alice's move if it is her turn) before the game must be over.
-MAX_ROUNDS = 500
-
-
-def alice_plays(api, game_id: int, rng: random.Random) -> None:
-    """Play alice's turn, if it is hers: a legal move the API lists, as any client would."""
-    legal = api.get(f"/api/games/{game_id}/legal-moves/").raise_for_status().json()
-    if legal["moves"]:
-        move = bot.choose_move(legal["moves"], rng)["move"]
-        api.post(f"/api/games/{game_id}/moves/", json={"move": move, "expected_seq": legal["seq"]}).raise_for_status()
+GAME_SECONDS = 180
 
 
 def test_the_example_bot_plays_a_whole_game_against_whoever_invites_it(live_server, make_user, make_bot_account,
-                                                                      settings):
-    settings.RATE_LIMITS_ON = False  # the test polls far faster than a bot would
+                                                                      settings, tmp_path, monkeypatch):
+    settings.RATE_LIMITS_ON = False  # alice polls far faster than a person would
+    told: list[int] = []  # the turns the bot was told of by the stream (the rest it found catching up)
+    original_play, catching_up = bot.play, threading.local()
+
+    def play(api, game_id, rng):
+        if not getattr(catching_up, "now", False):
+            told.append(game_id)
+        return original_play(api, game_id, rng)
+
+    def catch_up(api, rng, original=bot.catch_up):
+        catching_up.now = True
+        try:
+            return original(api, rng)
+        finally:
+            catching_up.now = False
+
+    monkeypatch.setattr(bot, "play", play)
+    monkeypatch.setattr(bot, "catch_up", catch_up)
     robo, alice = make_bot_account("robo"), make_user("alice")
     rng = random.Random(15)
-    with bot.client(live_server.url, api_token(robo)) as robo_api, \
-            bot.client(live_server.url, api_token(alice)) as alice_api:
-        halali = alice_api.post("/api/games/", json={"game": "halali", "players": 2}).raise_for_status().json()
-        table = alice_api.post("/api/games/", json={"game": "love-letter", "players": 2}).raise_for_status().json()
-        for game in (halali, table):
-            alice_api.post(f"/api/games/{game['id']}/invitations/", json={"username": "robo"}).raise_for_status()
-        played = 0
-        for _ in range(MAX_ROUNDS):
-            played += bot.step(robo_api, rng)
-            game = alice_api.get(f"/api/games/{table['id']}/").raise_for_status().json()
-            if game["status"] == GameStatus.FINISHED:
-                break
-            alice_plays(alice_api, table["id"], rng)
-        else:
-            pytest.fail(f"the game was not over after {MAX_ROUNDS} rounds")
+    with stream_process(tmp_path, STREAM_HEARTBEAT_SECONDS="1") as stream, \
+            Client(live_server.url, token=api_token(robo), stream_url=f"http://127.0.0.1:{stream.port}") as robo_api, \
+            Client(live_server.url, token=api_token(alice)) as alice_api:
+        halali = alice_api.create_game("halali", players=2)["id"]
+        alice_api.invite(halali, "robo")
+        stop, failed = threading.Event(), []
 
-    assert game["result"]["winners"] and played == Move.objects.filter(game_id=table["id"], user=robo).count() > 0
-    assert set(Move.objects.filter(game_id=table["id"], user=robo).values_list("source", flat=True)) == {"api"}
+        def run_bot() -> None:
+            try:
+                bot.run(robo_api, random.Random(7), every=1.0, stopped=stop.is_set)
+            except Exception as error:  # noqa: BLE001 (reported by the test)
+                failed.append(error)
+
+        runner = threading.Thread(target=run_bot, daemon=True)
+        runner.start()
+        table = alice_api.create_game("love-letter", players=2)["id"]
+        alice_api.invite(table, "robo")
+        deadline = time.monotonic() + GAME_SECONDS
+        while (game := alice_api.game(table))["status"] != GameStatus.FINISHED:
+            assert time.monotonic() < deadline and not failed, (failed, game["status"], game["seq"])
+            legal = alice_api.legal_moves(table)
+            if legal["moves"]:
+                move = bot.choose_move(legal["moves"], rng)["move"]
+                alice_api.submit_move(table, expected_seq=legal["seq"], move=move)
+            else:
+                time.sleep(0.05)  # the bot's turn
+        stop.set()
+        runner.join(15)
+        assert not runner.is_alive() and not failed, failed
+
+    robo_moves = Move.objects.filter(game_id=table, user=robo)
+    assert game["result"]["winners"] and robo_moves.count() > 0
+    assert told and set(told) == {table}  # the stream told it of its turns
+    assert set(robo_moves.values_list("source", flat=True)) == {"api"}
     assert [(seat["username"], seat["bot_account"]) for seat in game["seats"]] == [("alice", False), ("robo", True)]
     # A public game with a bot account at the table: rated, in the bot pool.
-    assert {change.rating.pool for change in RatingChange.objects.filter(game_id=table["id"])} == {"bots"}
+    assert {change.rating.pool for change in RatingChange.objects.filter(game_id=table)} == {"bots"}
     # The other game's invitation was declined, and that table still waits.
-    assert Invitation.objects.get(game_id=halali["id"], user=robo).declined_at is not None
-    assert Game.objects.get(pk=halali["id"]).status == GameStatus.OPEN
+    assert Invitation.objects.get(game_id=halali, user=robo).declined_at is not None
+    assert Game.objects.get(pk=halali).status == GameStatus.OPEN
 
 
 def test_choose_move_never_discards_the_princess_when_it_has_a_choice():

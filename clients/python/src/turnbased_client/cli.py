@@ -5,17 +5,17 @@
     turnbased-cli turns                      # the games waiting for my move
     turnbased-cli show 12                    # the position as I may see it, and my moves
     turnbased-cli play 12 "guard bob priest" # a move in the game's text notation
-    turnbased-cli watch                      # tell me when it is my turn
+    turnbased-cli watch                      # the games waiting for me, then my events as they come
 
 The server and token come from TURNBASED_URL and TURNBASED_TOKEN, else from the config file
-``login`` writes (see turnbased_client.config).
+``login`` writes (see turnbased_client.config); the event stream's server from TURNBASED_STREAM_URL
+(``make run`` serves it on port 8001), else the server's.
 """
 
 from __future__ import annotations
 
 import argparse
 import getpass
-import itertools
 import json
 import os
 import socket
@@ -62,7 +62,8 @@ def cmd_login(run: Run) -> None:
     password = sys.stdin.readline().rstrip("\r\n") if args.password_stdin else getpass.getpass("Password: ")
     name = args.token_name or f"turnbased-cli on {socket.gethostname()}"[:100]
     token = run.api.obtain_token(username, password, name=name)
-    config.save(run.settings.path, url=run.api.base_url, token=token["token"])
+    stream_url = run.api.stream_url if run.api.stream_url != run.api.base_url else None
+    config.save(run.settings.path, url=run.api.base_url, token=token["token"], stream_url=stream_url)
     run.out(f"Logged in to {run.api.base_url} as {username}; "
             f"the token \"{token['name']}\" is saved in {run.settings.path}.")
 
@@ -72,15 +73,15 @@ def cmd_logout(run: Run) -> None:
     if current is not None:
         run.api.revoke_token(current["id"])
     if run.settings.path.is_file():
-        config.save(run.settings.path, url=run.api.base_url, token=None)
+        config.save(run.settings.path, url=run.api.base_url, token=None, stream_url=run.settings.stream_url)
     run.out("Logged out: the token is revoked.")
 
 
 def cmd_games(run: Run) -> None:
-    listing = run.api.games()
+    mine, open_tables = run.api.games(), run.api.open_games()
     if run.args.json:
-        return run.out(json.dumps(listing, indent=2))
-    run.out(*render.game_list(listing["mine"], listing["open"]))
+        return run.out(json.dumps({"mine": mine, "open": open_tables}, indent=2))
+    run.out(*render.game_list(mine, open_tables))
 
 
 def cmd_turns(run: Run) -> None:
@@ -100,7 +101,7 @@ def cmd_show(run: Run) -> None:
     game_id, count = run.args.game, run.args.history
     game = run.api.game(game_id)
     text = run.api.position_text(game_id)
-    latest = run.api.history(game_id, since=max(0, game["seq"] - count))["events"][-count:] if count > 0 else []
+    latest = run.api.history(game_id, since=max(0, game["seq"] - count))["results"][-count:] if count > 0 else []
     run.out(*render.show(game, text, latest))
 
 
@@ -129,19 +130,13 @@ def cmd_play(run: Run) -> None:
 
 
 def cmd_history(run: Run) -> None:
-    for entry in run.api.history(run.args.game, since=run.args.since)["events"]:
+    for entry in run.api.history(run.args.game, since=run.args.since)["results"]:
         run.out(f"{entry['seq']}: {entry['text']}")
 
 
 def cmd_chat(run: Run) -> None:
-    after = run.args.after
-    while True:
-        page = run.api.messages(run.args.game, after=after)
-        for message in page["messages"]:
-            run.out(f"{render.when(message['created_at'])} {message['author']}: {message['text']}")
-            after = message["id"]
-        if not page["more"]:
-            return
+    for message in run.api.messages(run.args.game, after=run.args.after):
+        run.out(f"{render.when(message['created_at'])} {message['author']}: {message['text']}")
 
 
 def cmd_say(run: Run) -> None:
@@ -181,11 +176,9 @@ def cmd_resign(run: Run) -> None:
 def cmd_watch(run: Run) -> None:
     """Print the games waiting for me now, then each event as it comes, until Ctrl-C (or ``--count`` events)."""
     args = run.args
-    current = watching.waiting_now(run.api)
-    known = {(event.data["game"], event.data["seq"]) for event in current}
-    following = watching.follow(run.api, interval=args.interval, sleep=time.sleep, stream=not args.poll, known=known,
+    following = watching.follow(run.api, interval=args.interval, sleep=time.sleep, stream=not args.poll,
                                 notice=run.note)
-    for shown, event in enumerate(itertools.chain(current, following), 1):
+    for shown, event in enumerate(following, 1):
         run.out(json.dumps({"id": event.id, "kind": event.kind, "data": event.data}) if args.json
                 else render.event_line(event))
         if args.count and shown >= args.count:
@@ -212,6 +205,8 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, tuple[Callable[[Run], N
     top = argparse.ArgumentParser(prog="turnbased-cli", description="Play turnbased games from a shell.")
     top.add_argument("--url", help="the server (default: TURNBASED_URL, the config file, or the local server)")
     top.add_argument("--token", help="an API token (default: TURNBASED_TOKEN or the config file)")
+    top.add_argument("--stream-url", help="the event stream's server (default: TURNBASED_STREAM_URL, the config "
+                                          "file, or the server's)")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     functions: dict[str, tuple[Callable[[Run], None], bool]] = {}
 
@@ -278,7 +273,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         if needs_token and not token:
             raise NotLoggedIn()
         try:
-            api = Client(args.url or settings.url, token=token)
+            api = Client(args.url or settings.url, token=token, stream_url=args.stream_url or settings.stream_url)
         except ValueError as wrong:  # not an http(s) URL
             raise argparse.ArgumentTypeError(str(wrong)) from wrong
         with api:

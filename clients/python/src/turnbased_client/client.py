@@ -21,16 +21,16 @@ from typing import Any
 from turnbased_client import stream
 from turnbased_client.core import UNSET, ApiCore, Unset, operation
 from turnbased_client.types import (
-    Absence, Absences, AccountCreated, Archive, ChatMessage, ChatMessageList, Game, GameList, GameType, History,
+    Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, EventKind, Game, GameType, History,
     Invitation, Leaderboard, LegalMoves, MovePlayed, MyInvitation, NewToken, Player, Position, PositionText, Profile,
-    Record, RecentOpponent, Rematch, TimeControlRequest, Token, Turn, Verification, Visibility,
+    RatingPool, Record, RecentOpponent, Rematch, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
+    WebhookDelivery, WebhookWithSecret,
 )
 
 # Public methods that are not one operation of the schema, and why.
 NOT_OPERATIONS = {
     "close": "closes the connections",
     "iter_results": "follows the next links of a list answer",
-    "stream_events": "GET /api/stream/: Server-Sent Events, read as a stream (see turnbased_client.stream)",
 }
 
 
@@ -51,10 +51,10 @@ class Client(ApiCore):
         return self._call("auth_token_create", body={"username": username, "password": password, "name": name,
                                                      "expires_in_days": expires_in_days})
 
-    @operation("tokens_list", "GET", "/api/tokens/", listed="")
-    def tokens(self) -> list[Token]:
-        """My tokens (never their keys); ``current`` marks the one this client sends."""
-        return self._call("tokens_list")
+    @operation("tokens_list", "GET", "/api/tokens/", query=("page_size",), conditional=True, listed="")
+    def tokens(self, *, page_size: int | Unset = UNSET) -> list[Token]:
+        """My tokens (never their keys), newest first; ``current`` marks the one this client sends."""
+        return self._call("tokens_list", query={"page_size": page_size})
 
     @operation("tokens_create", "POST", "/api/tokens/", body=("name", "expires_in_days"))
     def create_token(self, name: str, *, expires_in_days: int | None | Unset = UNSET) -> NewToken:
@@ -66,7 +66,7 @@ class Client(ApiCore):
         """Revoke a token: the next request with it answers 401."""
         return self._call("tokens_revoke", {"token_id": token_id})
 
-    @operation("me_retrieve", "GET", "/api/me/")
+    @operation("me_retrieve", "GET", "/api/me/", conditional=True)
     def me(self) -> Profile:
         """My time zone and reminder lead time."""
         return self._call("me_retrieve")
@@ -77,10 +77,10 @@ class Client(ApiCore):
         return self._call("me_partial_update", body={"time_zone": time_zone,
                                                      "reminder_lead_hours": reminder_lead_hours})
 
-    @operation("absences_list", "GET", "/api/absences/")
-    def absences(self) -> Absences:
-        """My current and coming absences, and the year's allowance."""
-        return self._call("absences_list")
+    @operation("absences_list", "GET", "/api/absences/", query=("page_size",), conditional=True, gathered=True)
+    def absences(self, *, page_size: int | Unset = UNSET) -> Absences:
+        """My current and coming absences (``results``, every page's), and the year's allowance."""
+        return self._call("absences_list", query={"page_size": page_size})
 
     @operation("absences_create", "POST", "/api/absences/", body=("starts_on", "ends_on"))
     def declare_absence(self, starts_on: str, ends_on: str) -> Absence:
@@ -97,16 +97,31 @@ class Client(ApiCore):
         """Withdraw an absence that has not started."""
         return self._call("absences_destroy", {"absence_id": absence_id})
 
+    @operation("me_bot_retrieve", "GET", "/api/me/bot/")
+    def bot_account(self) -> BotAccount:
+        """Whether my account is a bot account, or may become one (and why not)."""
+        return self._call("me_bot_retrieve")
+
+    @operation("me_bot_create", "POST", "/api/me/bot/")
+    def become_bot_account(self) -> BotAccount:
+        """Make my account a bot account, for good (only one that has played nobody yet)."""
+        return self._call("me_bot_create")
+
     # -- games ---------------------------------------------------------------------------------
-    @operation("game_types_list", "GET", "/api/game-types/", listed="")
+    @operation("game_types_list", "GET", "/api/game-types/", conditional=True, listed="")
     def game_types(self) -> list[GameType]:
         """The games offered: player counts, options, bots, notation and static assets."""
         return self._call("game_types_list")
 
-    @operation("games_list", "GET", "/api/games/")
-    def games(self) -> GameList:
-        """My games (``mine``: in play first, then open, then ended) and public tables taking players (``open``)."""
-        return self._call("games_list")
+    @operation("games_list", "GET", "/api/games/", query=("page_size",), conditional=True, listed="")
+    def games(self, *, page_size: int | Unset = UNSET) -> list[Game]:
+        """My games, the newest table first (every page)."""
+        return self._call("games_list", query={"page_size": page_size})
+
+    @operation("games_open_list", "GET", "/api/games/open/", query=("page_size",), conditional=True, listed="")
+    def open_games(self, *, page_size: int | Unset = UNSET) -> list[Game]:
+        """The public tables taking players that I do not sit at, the newest first (every page)."""
+        return self._call("games_open_list", query={"page_size": page_size})
 
     @operation("games_create", "POST", "/api/games/",
                body=("game", "players", "options", "visibility", "bots", "play", "time_control"))
@@ -156,10 +171,10 @@ class Client(ApiCore):
         return self._call("games_resign", {"game_id": game_id})
 
     # -- moves ---------------------------------------------------------------------------------
-    @operation("me_turns", "GET", "/api/me/turns/", listed="turns")
-    def turns(self) -> list[Turn]:
+    @operation("me_turns", "GET", "/api/me/turns/", query=("page_size",), conditional=True, listed="")
+    def turns(self, *, page_size: int | Unset = UNSET) -> list[Turn]:
         """The games waiting for my move, the longest waiting first (``seq`` is the ``expected_seq`` to send)."""
-        return self._call("me_turns")
+        return self._call("me_turns", query={"page_size": page_size})
 
     @operation("legal_moves_list", "GET", "/api/games/{game_id}/legal-moves/", conditional=True)
     def legal_moves(self, game_id: int) -> LegalMoves:
@@ -180,12 +195,16 @@ class Client(ApiCore):
         return self._call("moves_create", {"game_id": game_id}, body={
             "move": move, "text": text, "expected_seq": expected_seq, "idempotency_key": key})
 
-    @operation("history_list", "GET", "/api/games/{game_id}/history/", query=("since",), conditional=True)
-    def history(self, game_id: int, *, since: int | Unset = UNSET) -> History:
-        """The events I may see after position ``since``, each described for me (ETag-cached)."""
-        return self._call("history_list", {"game_id": game_id}, query={"since": since})
+    @operation("history_list", "GET", "/api/games/{game_id}/history/", query=("since", "page_size"),
+               conditional=True, gathered=True)
+    def history(self, game_id: int, *, since: int | Unset = UNSET, page_size: int | Unset = UNSET) -> History:
+        """The events I may see after position ``since`` (``results``, every page's), each described for me.
 
-    @operation("positions_retrieve", "GET", "/api/games/{game_id}/positions/{seq}/")
+        Poll a game with ``since`` set to the ``seq`` of the last answer.
+        """
+        return self._call("history_list", {"game_id": game_id}, query={"since": since, "page_size": page_size})
+
+    @operation("positions_retrieve", "GET", "/api/games/{game_id}/positions/{seq}/", conditional=True)
     def position(self, game_id: int, seq: int) -> Position:
         """The replay: the game at position ``seq`` as I may see it, and what that move did."""
         return self._call("positions_retrieve", {"game_id": game_id, "seq": seq})
@@ -195,16 +214,17 @@ class Client(ApiCore):
         """The game's record (complete once it is over)."""
         return self._call("games_record", {"game_id": game_id})
 
-    @operation("games_verify", "GET", "/api/games/{game_id}/verify/")
+    @operation("games_verify", "GET", "/api/games/{game_id}/verify/", conditional=True)
     def verify(self, game_id: int) -> Verification:
         """The server's check of a finished game's record against its committed seed."""
         return self._call("games_verify", {"game_id": game_id})
 
     # -- invitations ---------------------------------------------------------------------------
-    @operation("games_invitations_list", "GET", "/api/games/{game_id}/invitations/", listed="")
-    def game_invitations(self, game_id: int) -> list[Invitation]:
-        """The invitations to one of my tables."""
-        return self._call("games_invitations_list", {"game_id": game_id})
+    @operation("games_invitations_list", "GET", "/api/games/{game_id}/invitations/", query=("page_size",),
+               conditional=True, listed="")
+    def game_invitations(self, game_id: int, *, page_size: int | Unset = UNSET) -> list[Invitation]:
+        """The invitations to one of my tables, the first invited first."""
+        return self._call("games_invitations_list", {"game_id": game_id}, query={"page_size": page_size})
 
     @operation("games_invitations_create", "POST", "/api/games/{game_id}/invitations/", body=("username",))
     def invite(self, game_id: int, username: str) -> Invitation:
@@ -216,21 +236,27 @@ class Client(ApiCore):
         """Decline my invitation to a table."""
         return self._call("games_invitations_decline", {"game_id": game_id})
 
-    @operation("invitations_list", "GET", "/api/invitations/", listed="")
-    def my_invitations(self) -> list[MyInvitation]:
-        """The tables I am invited to."""
-        return self._call("invitations_list")
+    @operation("invitations_list", "GET", "/api/invitations/", query=("page_size",), conditional=True, listed="")
+    def my_invitations(self, *, page_size: int | Unset = UNSET) -> list[MyInvitation]:
+        """The tables I am invited to, the newest invitation first."""
+        return self._call("invitations_list", query={"page_size": page_size})
 
-    @operation("invitations_people", "GET", "/api/invitations/people/", listed="")
-    def people_i_played_with(self) -> list[RecentOpponent]:
+    @operation("invitations_people", "GET", "/api/invitations/people/", query=("page_size",), conditional=True,
+               listed="")
+    def people_i_played_with(self, *, page_size: int | Unset = UNSET) -> list[RecentOpponent]:
         """The people I played with, the latest first: whom I may invite by name."""
-        return self._call("invitations_people")
+        return self._call("invitations_people", query={"page_size": page_size})
 
     # -- table talk ----------------------------------------------------------------------------
-    @operation("messages_list", "GET", "/api/games/{game_id}/messages/", query=("after", "limit"))
-    def messages(self, game_id: int, *, after: int | Unset = UNSET, limit: int | Unset = UNSET) -> ChatMessageList:
-        """The table talk I may read, oldest first, after message id ``after``; ``more`` says to ask again."""
-        return self._call("messages_list", {"game_id": game_id}, query={"after": after, "limit": limit})
+    @operation("messages_list", "GET", "/api/games/{game_id}/messages/", query=("after", "page_size"),
+               conditional=True, listed="")
+    def messages(self, game_id: int, *, after: int | Unset = UNSET,
+                 page_size: int | Unset = UNSET) -> list[ChatMessage]:
+        """The table talk I may read, oldest first, after message id ``after`` (every page).
+
+        Poll the chat with ``after`` set to the last message's id.
+        """
+        return self._call("messages_list", {"game_id": game_id}, query={"after": after, "page_size": page_size})
 
     @operation("messages_create", "POST", "/api/games/{game_id}/messages/", body=("text",))
     def send_message(self, game_id: int, text: str) -> ChatMessage:
@@ -238,7 +264,7 @@ class Client(ApiCore):
         return self._call("messages_create", {"game_id": game_id}, body={"text": text})
 
     # -- after the game ------------------------------------------------------------------------
-    @operation("rematch_retrieve", "GET", "/api/games/{game_id}/rematch/")
+    @operation("rematch_retrieve", "GET", "/api/games/{game_id}/rematch/", conditional=True)
     def rematch(self, game_id: int) -> Rematch:
         """The rematch of a finished game, if one was proposed."""
         return self._call("rematch_retrieve", {"game_id": game_id})
@@ -259,28 +285,82 @@ class Client(ApiCore):
         return self._call("rematch_decline", {"game_id": game_id})
 
     # -- ratings and players -------------------------------------------------------------------
-    @operation("ratings_list", "GET", "/api/ratings/", query=("game", "players", "page"))
-    def ratings(self, game: str, *, players: int | Unset = UNSET, page: int | Unset = UNSET) -> Leaderboard:
-        """A page of the leaderboard of ``game`` at a player count (``iter_results`` walks every page)."""
-        return self._call("ratings_list", query={"game": game, "players": players, "page": page})
+    @operation("ratings_list", "GET", "/api/ratings/", query=("game", "players", "pool", "page_size"),
+               conditional=True, gathered=True)
+    def ratings(self, game: str, *, players: int | Unset = UNSET, pool: RatingPool | Unset = UNSET,
+                page_size: int | Unset = UNSET) -> Leaderboard:
+        """The leaderboard of ``game`` at a player count in a pool (people, or bots): every page's entries."""
+        return self._call("ratings_list", query={"game": game, "players": players, "pool": pool,
+                                                 "page_size": page_size})
 
-    @operation("players_retrieve", "GET", "/api/players/{username}/")
+    @operation("players_retrieve", "GET", "/api/players/{username}/", conditional=True)
     def player(self, username: str) -> Player:
         """A player's ratings, finished games and reliability."""
         return self._call("players_retrieve", {"username": username})
 
-    @operation("players_games_list", "GET", "/api/players/{username}/games/", query=("game", "opponent", "page"))
+    @operation("players_games_list", "GET", "/api/players/{username}/games/",
+               query=("game", "opponent", "page_size"), conditional=True, gathered=True)
     def player_games(self, username: str, *, game: str | Unset = UNSET, opponent: str | Unset = UNSET,
-                     page: int | Unset = UNSET) -> Archive:
-        """A page of a player's finished games I may see (``iter_results`` walks every page)."""
+                     page_size: int | Unset = UNSET) -> Archive:
+        """A player's finished games I may see, the newest end first (every page's, in ``results``)."""
         return self._call("players_games_list", {"username": username},
-                          query={"game": game, "opponent": opponent, "page": page})
+                          query={"game": game, "opponent": opponent, "page_size": page_size})
+
+    # -- webhooks ------------------------------------------------------------------------------
+    @operation("webhooks_list", "GET", "/api/webhooks/", listed="")
+    def webhooks(self) -> list[Webhook]:
+        """My webhooks (never their secrets)."""
+        return self._call("webhooks_list")
+
+    @operation("webhooks_create", "POST", "/api/webhooks/", body=("url", "kinds"))
+    def create_webhook(self, url: str, *, kinds: list[EventKind] | Unset = UNSET) -> WebhookWithSecret:
+        """Register a URL to be sent my events (``kinds``: all of them if left out); its ``secret`` is shown once."""
+        return self._call("webhooks_create", body={"url": url, "kinds": kinds})
+
+    @operation("webhooks_retrieve", "GET", "/api/webhooks/{webhook_id}/")
+    def webhook(self, webhook_id: int) -> Webhook:
+        """One of my webhooks: whether it is active, and its failures."""
+        return self._call("webhooks_retrieve", {"webhook_id": webhook_id})
+
+    @operation("webhooks_partial_update", "PATCH", "/api/webhooks/{webhook_id}/", body=("url", "kinds", "active"))
+    def update_webhook(self, webhook_id: int, *, url: str | Unset = UNSET, kinds: list[EventKind] | Unset = UNSET,
+                       active: bool | Unset = UNSET) -> Webhook:
+        """Change a webhook's URL or kinds, or turn it off or on again (``active``)."""
+        return self._call("webhooks_partial_update", {"webhook_id": webhook_id},
+                          body={"url": url, "kinds": kinds, "active": active})
+
+    @operation("webhooks_destroy", "DELETE", "/api/webhooks/{webhook_id}/")
+    def delete_webhook(self, webhook_id: int) -> None:
+        """Delete a webhook and its delivery log."""
+        return self._call("webhooks_destroy", {"webhook_id": webhook_id})
+
+    @operation("webhook_deliveries_list", "GET", "/api/webhooks/{webhook_id}/deliveries/", listed="")
+    def webhook_deliveries(self, webhook_id: int) -> list[WebhookDelivery]:
+        """A webhook's delivery log: each delivery's state, attempts and the receiver's last answer."""
+        return self._call("webhook_deliveries_list", {"webhook_id": webhook_id})
+
+    @operation("webhooks_ping", "POST", "/api/webhooks/{webhook_id}/ping/")
+    def ping_webhook(self, webhook_id: int) -> WebhookDelivery:
+        """Send the webhook a ``ping`` delivery now, to check the receiver."""
+        return self._call("webhooks_ping", {"webhook_id": webhook_id})
+
+    @operation("webhooks_rotate_secret", "POST", "/api/webhooks/{webhook_id}/rotate-secret/")
+    def rotate_webhook_secret(self, webhook_id: int) -> WebhookWithSecret:
+        """Give a webhook a new secret (shown only this once); the old one signs nothing more."""
+        return self._call("webhooks_rotate_secret", {"webhook_id": webhook_id})
 
     # -- the event stream ----------------------------------------------------------------------
-    def stream_events(self, last_event_id: str | None = None, *, reconnect: bool = True) -> Iterator[stream.StreamEvent]:
-        """Yield my events as they happen from ``GET /api/stream/``, resuming after ``last_event_id``.
+    @operation("stream", "GET", "/api/stream/", query=("last_event_id",))
+    def stream_events(self, last_event_id: str | int | None = None, *, reconnect: bool = True,
+                      opened: bool = False, renew_after: float | None = None) -> Iterator[stream.StreamEvent]:
+        """Yield my events as they happen, from the stream at ``stream_url``, resuming after ``last_event_id``.
 
-        A dropped connection is opened again with the last event's id, so no event is missed.
-        Raises ``ApiError`` (404 on a server without the stream, 401 for a bad token).
+        Each event's ``data`` is ``{id, kind, game, seq, created_at, data}`` (``data``: the kind's payload,
+        as my seat may see it). A dropped connection is opened again with the last event's id, so no event
+        is missed; ``"0"`` asks for every event kept. With ``opened``, a ``stream.OPENED`` marker comes each
+        time a connection opens (list what waited before it then); ``renew_after`` seconds renews the
+        connection that often. Raises ``ApiError`` (404 on a server without the stream, 401 for a bad token).
         """
-        return stream.read_stream(self.http, last_event_id=last_event_id, reconnect=reconnect, sleep=self._sleep)
+        return stream.read_stream(self.http, last_event_id=None if last_event_id is None else str(last_event_id),
+                                  reconnect=reconnect, sleep=self._sleep, url=self.stream_url + stream.STREAM_PATH,
+                                  opened=opened, renew_after=renew_after)

@@ -1,7 +1,9 @@
 """Where turnbased-cli finds its server and token: the environment first, then its config file.
 
-``TURNBASED_URL`` and ``TURNBASED_TOKEN`` win; otherwise ``turnbased-cli login`` saved them in
-``$TURNBASED_CONFIG``, or ``$XDG_CONFIG_HOME/turnbased/config.json`` (``~/.config/...``).
+``TURNBASED_URL``, ``TURNBASED_TOKEN`` and ``TURNBASED_STREAM_URL`` (where the event stream is
+served, if not at the server's own address: ``make run`` serves it on port 8001) win; otherwise
+``turnbased-cli login`` saved them in ``$TURNBASED_CONFIG``, or
+``$XDG_CONFIG_HOME/turnbased/config.json`` (``~/.config/...``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ class Settings:
     url: str
     token: str | None
     path: Path
+    stream_url: str | None = None
 
 
 def config_path(env: Mapping[str, str]) -> Path:
@@ -40,13 +43,14 @@ def load(env: Mapping[str, str]) -> Settings:
             saved = {}
     url = env.get("TURNBASED_URL") or saved.get("url") or DEFAULT_URL
     token = env.get("TURNBASED_TOKEN") or saved.get("token") or None
-    return Settings(url=url, token=token, path=path)
+    stream_url = env.get("TURNBASED_STREAM_URL") or saved.get("stream_url") or None
+    return Settings(url=url, token=token, path=path, stream_url=stream_url)
 
 
-def save(path: Path, *, url: str, token: str | None) -> None:
-    """Write the server and token to the config file, readable by its owner only (it holds a secret)."""
+def save(path: Path, *, url: str, token: str | None, stream_url: str | None = None) -> None:
+    """Write the server, token and stream's server to the config file, readable by its owner only (a secret)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-        json.dump({"url": url, "token": token}, file)
+        json.dump({"url": url, "token": token, **({"stream_url": stream_url} if stream_url else {})}, file)
     os.chmod(path, 0o600)  # an older file may have had wider rights

@@ -53,6 +53,9 @@ class Operation:
     body: tuple[str, ...] = ()
     conditional: bool = False  # a game read: sends If-None-Match and reuses the answer on 304
     listed: str | None = None  # the answer is a list, or carries it under this key, or is a page of it
+    # A page with keys of its own beside ``results`` (the history's ``seq``): the method returns the first
+    # page with every page's results in ``results`` (``next`` null), not the bare list.
+    gathered: bool = False
 
     @property
     def path_parameters(self) -> tuple[str, ...]:
@@ -60,12 +63,13 @@ class Operation:
 
 
 def operation(operation_id: str, method: str, path: str, *, query: tuple[str, ...] = (),
-              body: tuple[str, ...] = (), conditional: bool = False, listed: str | None = None) -> Callable[[F], F]:
+              body: tuple[str, ...] = (), conditional: bool = False, listed: str | None = None,
+              gathered: bool = False) -> Callable[[F], F]:
     """Mark a client method as calling one operation of the schema."""
 
     def mark(method_function: F) -> F:
         method_function.operation = Operation(  # type: ignore[attr-defined]
-            operation_id, method, path, query, body, conditional, listed)
+            operation_id, method, path, query, body, conditional, "results" if gathered else listed, gathered)
         return method_function
 
     return mark
@@ -100,10 +104,12 @@ def site_root(base_url: str) -> str:
 class ApiCore:
     """Send the API's requests: token auth, timeouts, retries, conditional reads and errors."""
 
-    def __init__(self, base_url: str, token: str | None = None, *, timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
-                 retries: int = 2, max_retry_wait: float = 30.0, transport: httpx.BaseTransport | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(self, base_url: str, token: str | None = None, *, stream_url: str | None = None,
+                 timeout: httpx.Timeout | float = DEFAULT_TIMEOUT, retries: int = 2, max_retry_wait: float = 30.0,
+                 transport: httpx.BaseTransport | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
         self.base_url = site_root(base_url)
+        # Where /api/stream/ is served: the site itself behind nginx; its own port (8001) under ``make run``.
+        self.stream_url = site_root(stream_url) if stream_url else self.base_url
         self.token = token
         self.retries = retries
         self.max_retry_wait = max_retry_wait
@@ -137,6 +143,8 @@ class ApiCore:
         url = op.path.format(**{name: quote(str(value), safe="") for name, value in path.items()})
         json_body = body if op.body else None
         answer = self._request(op.method, url, params=query or None, json=json_body, conditional=op.conditional)
+        if op.gathered:
+            return {**answer, "results": self._paginate(answer, op.listed or ""), "next": None}
         if op.listed is not None:
             return self._paginate(answer, op.listed)
         return answer

@@ -119,19 +119,27 @@ def event_line(event: StreamEvent) -> str:
     data: Any = event.data
     if not isinstance(data, dict):
         return f"[{event.kind}] {data}"
+    # The stream's events carry the kind's payload under "data", beside the game and seq.
+    payload = data["data"] if isinstance(data.get("data"), dict) else data
     parts = [f"[{event.kind}]"]
     game = data.get("game")
     if isinstance(game, dict):
         game = game.get("id")
     if game is not None:
         parts.append(f"#{game}")
-    if data.get("name"):
-        parts.append(str(data["name"]))
+    if payload.get("name"):
+        parts.append(str(payload["name"]))
     if isinstance(data.get("seq"), int):
         parts.append(f"seq {data['seq']}")
-    said = next((data[key] for key in ("text", "last_move", "summary", "detail") if data.get(key)), None)
+    result = payload.get("result")
+    summary = result.get("summary") if isinstance(result, dict) else None
+    said = next((payload[key] for key in ("text", "last_move", "summary", "detail") if payload.get(key)), summary)
+    if said and payload.get("author"):
+        said = f"{payload['author']}: {said}"
     if said:
         parts.append(f"- {said}")
+    elif payload.get("deadline"):
+        parts.append(f"- move by {when(payload['deadline'])}")
     elif len(parts) == 1:
         parts.append(json.dumps(data, ensure_ascii=False))
     return " ".join(parts)

@@ -16,6 +16,9 @@ ExpiryPolicy = Literal["bot_turn", "remove"]
 EndingHow = Literal["played_out", "resignation", "timeout"]
 InvitationStatus = Literal["pending", "declined", "seated"]
 RematchStatus = Literal["waiting", "started", "finished", "declined", "aborted"]
+RatingPool = Literal["people", "bots"]
+EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near"]
+WebhookDeliveryState = Literal["pending", "delivered", "failed"]
 
 
 # -- accounts and tokens -------------------------------------------------------
@@ -49,16 +52,28 @@ class Absence(TypedDict):
 
 
 class Absences(TypedDict):
+    """My absences (every page's, in ``results``) and the year's allowance."""
+
     away_until: str | None
     allowance_days: int
     used_days: int
-    absences: list[Absence]
+    next: str | None
+    previous: str | None
+    results: list[Absence]
+
+
+class BotAccount(TypedDict):
+    bot_account: bool
+    since: str | None
+    eligible: bool  # whether ``become_bot_account()`` would make it one now
+    reason: str | None  # why it may not
 
 
 # -- games -----------------------------------------------------------------------
 class Seat(TypedDict):
     index: int
     username: str | None
+    bot_account: bool
     name: str
     bot: str | None
 
@@ -143,11 +158,6 @@ class Game(TypedDict):
     rematch_of: NotRequired[int | None]
 
 
-class GameList(TypedDict):
-    mine: list[Game]
-    open: list[Game]
-
-
 class GameOptionChoice(TypedDict):
     value: Any
     label: str
@@ -201,8 +211,12 @@ class HistoryEvent(TypedDict):
 
 
 class History(TypedDict):
+    """The events after ``since`` (every page's, in ``results``); ``seq`` is the game's position now."""
+
     seq: int
-    events: list[HistoryEvent]
+    next: str | None
+    previous: str | None
+    results: list[HistoryEvent]
 
 
 class Position(TypedDict):
@@ -295,7 +309,9 @@ class Verification(TypedDict):
 # -- invitations, chat, after the game ---------------------------------------------
 class Invitation(TypedDict):
     username: str
+    bot_account: bool
     invited_by: str
+    invited_by_bot_account: bool
     created_at: str
     status: InvitationStatus
 
@@ -304,6 +320,7 @@ class MyInvitation(TypedDict):
     game: int
     name: str
     invited_by: str
+    invited_by_bot_account: bool
     created_at: str
     seated: int
     seat_count: int
@@ -311,6 +328,7 @@ class MyInvitation(TypedDict):
 
 class RecentOpponent(TypedDict):
     username: str
+    bot_account: bool
     last_played_at: str
 
 
@@ -318,13 +336,9 @@ class ChatMessage(TypedDict):
     id: int
     seq: int
     author: str
+    author_bot_account: bool
     text: str
     created_at: str
-
-
-class ChatMessageList(TypedDict):
-    messages: list[ChatMessage]
-    more: bool
 
 
 class Rematch(TypedDict):
@@ -335,6 +349,7 @@ class Rematch(TypedDict):
     seated: list[str]
     awaited: list[str]
     declined_by: str | None
+    bot_accounts: list[str]
     created_at: str
 
 
@@ -342,6 +357,7 @@ class Rematch(TypedDict):
 class RatingEntry(TypedDict):
     place: int
     username: str
+    bot_account: bool
     rating: int
     mu: float
     sigma: float
@@ -349,11 +365,14 @@ class RatingEntry(TypedDict):
 
 
 class Leaderboard(TypedDict):
+    """A leaderboard: every page's entries in ``results``."""
+
     count: int
     next: str | None
     previous: str | None
     game: str
     players: int
+    pool: RatingPool
     results: list[RatingEntry]
 
 
@@ -361,6 +380,7 @@ class PlayerRating(TypedDict):
     game: str
     name: str
     players: int
+    pool: RatingPool
     rating: int
     mu: float
     sigma: float
@@ -382,6 +402,7 @@ class Reliability(TypedDict):
 
 class Player(TypedDict):
     username: str
+    bot_account: bool
     member_since: str
     ratings: list[PlayerRating]
     games: list[GameRecord]
@@ -398,6 +419,7 @@ class ArchivedSeat(TypedDict):
     index: int
     name: str
     username: str | None
+    bot_account: bool
     bot: str | None
 
 
@@ -415,7 +437,42 @@ class ArchivedGame(TypedDict):
 
 
 class Archive(TypedDict):
+    """A player's finished games: every page's in ``results``."""
+
     count: int
     next: str | None
     previous: str | None
     results: list[ArchivedGame]
+
+
+# -- webhooks ----------------------------------------------------------------------
+class Webhook(TypedDict):
+    id: int
+    url: str
+    kinds: list[EventKind]
+    active: bool
+    consecutive_failures: int
+    failing_since: str | None
+    disabled_at: str | None
+    disabled_reason: str
+    created_at: str
+
+
+class WebhookWithSecret(Webhook):
+    secret: str  # signs each delivery (HMAC-SHA256): shown only when made or rotated
+
+
+class WebhookDelivery(TypedDict):
+    id: int
+    event: int | None
+    kind: str
+    state: WebhookDeliveryState
+    attempts: int
+    status_code: int | None
+    response_excerpt: str
+    error: str
+    duration_ms: int | None
+    created_at: str
+    last_attempt_at: str | None
+    next_attempt_at: str | None
+    finished_at: str | None
