@@ -125,12 +125,14 @@
     picture.covered.forEach(function (c) {
       var square = squares[c[0] + "," + c[1]];
       if (!square) return;
-      square.turned.appendChild(titled(svgEl("path", { "class": "cb-covered", transform: "translate(" + c[2] + " " + c[3] + ")",
-        d: "M-9 -9 L9 9 M-9 9 L9 -9" }), "Animals covered by the hunting trap"));
+      var cross = svgEl("path", { "class": "cb-covered", transform: "translate(" + c[2] + " " + c[3] + ")",
+        d: "M-9 -9 L9 9 M-9 9 L9 -9" });
+      square.turned.appendChild(titled(cross, "Animals covered by the hunting trap"));
     });
     var last = picture.last && squares[picture.last[0] + "," + picture.last[1]];
     if (last) {
-      last.g.appendChild(svgEl("rect", { "class": "cb-last cb-seat-" + last.by, x: 2.5, y: 2.5, width: 95, height: 95, rx: 3 }));
+      last.g.appendChild(svgEl("rect", { "class": "cb-last cb-seat-" + last.by, x: 2.5, y: 2.5, width: 95, height: 95,
+        rx: 3 }));
     }
     layer.textContent = "";
     layer.appendChild(tiles);

@@ -1,4 +1,5 @@
-"""Carcassonne: Hunters and Gatherers in a real browser: turn the tile, place it, pick a piece, confirm."""
+"""Carcassonne: Hunters and Gatherers in a real browser: the script draws the board from the page's compact
+picture; turn the tile, place it, pick a piece, confirm; without the script a line stands for the board."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from games import get_engine
 from tests.browser.test_play_in_browser import log_in
@@ -161,6 +163,21 @@ def test_the_script_draws_the_placed_tiles_and_pieces_from_the_picture_and_a_cli
     assert [target["x"], target["y"], 0, target["piece"]] in [piece[:4] for piece in drawn_pieces(page)]
     frame = page.locator(f'.cb-tile[data-x="{target["x"]}"][data-y="{target["y"]}"] > .cb-last')
     assert frame.get_attribute("class") == "cb-last cb-seat-0"
+
+    # A meadow the hunting trap covered is a cross on its region's spot (board_data gives the spot:
+    # tests/games/carcassonne_hg/test_web_art.py); here one is added to the picture and drawn again.
+    page.evaluate("""() => {
+        const board = document.querySelector(".cb-board"), copy = board.cloneNode(true);
+        const data = copy.querySelector("#cb-picture"), picture = JSON.parse(data.textContent);
+        picture.covered = [[0, 0, 30, 70]];
+        data.textContent = JSON.stringify(picture);
+        board.replaceWith(copy);
+        window.CarcassonneBoard.init(copy);
+    }""")
+    cross = page.locator('.cb-tile[data-x="0"][data-y="0"] .cb-covered')
+    expect(cross).to_have_count(1)
+    assert cross.get_attribute("transform") == "translate(30 70)"
+    assert cross.locator("title").text_content() == "Animals covered by the hunting trap"
     page.context.close()
 
 
