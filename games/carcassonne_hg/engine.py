@@ -500,8 +500,10 @@ def apply_move(state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
     new["scores"] = list(state["scores"])
     new["supply"] = [dict(s) for s in state["supply"]]
     events: list[Event] = []
-    after = features.with_tile(an, square, tile)
-    new["board"] = labelled(state["board"] + [[square[0], square[1], tile.id, tile.rot, seat]], after)
+    placed = state["board"] + [[square[0], square[1], tile.id, tile.rot, seat]]
+    # Built from ``an`` (memoised) and memoised in turn: the view of the new position reads it back.
+    after = analyse(edition, placed)
+    new["board"] = labelled(placed, after)
     was_bonus = state["bonus"]
     names = region_names(edition, tile.id, tile.rot)
     events.append(

@@ -154,11 +154,13 @@ class Analysis:
     ``zone_of`` / ``system_of`` map each node to its feature id (lakes have no
     zone; forests and meadows no system); ``zones`` / ``systems`` map feature
     ids to ``Zone`` / ``System``; ``needs`` maps each empty square next to the
-    board to the edge kinds it requires (N, E, S, W; None: no neighbour there).
+    board to the edge kinds it requires (N, E, S, W; None: no neighbour there);
+    ``derived`` is a memo for what callers work out from this board (the only
+    part they may write to).
     """
 
     __slots__ = ("edition", "index", "zone_of", "system_of", "needs", "next_id", "_zone_totals", "_system_totals",
-                 "_complete", "_zones", "_systems", "_borders")
+                 "_complete", "_zones", "_systems", "_borders", "derived")
 
     def __init__(self, edition: str):
         self.edition = edition
@@ -178,6 +180,9 @@ class Analysis:
         self._zones: Mapping[int, Zone] | None = None
         self._systems: Mapping[int, System] | None = None
         self._borders: dict[Square, tuple[tuple, tuple]] = {}  # see border
+        # Callers' own results worked out from this board, by their key (a view's held features):
+        # kept as long as the analysis is memoised, never copied to a board with another tile.
+        self.derived: dict[tuple, Any] = {}
 
     @property
     def zones(self) -> Mapping[int, Zone]:

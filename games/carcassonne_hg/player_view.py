@@ -118,10 +118,34 @@ def public_extras(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def held_features(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """Return every feature holding a piece: kind, where, size, holders per seat, leaders, value now."""
+    """Return every feature holding a piece: kind, where, size, holders per seat, leaders, value now.
+
+    Worked out once per position and kept with the board's analysis (``Analysis.derived``): every page,
+    poll and API read of a position asks for the same list, and a meadow's value walks all its regions.
+    """
+    an = feats.analyse(state["edition"], state["board"])
+    opts = state["options"]
+    key = (
+        "held_features",
+        tuple((p["seat"], p["kind"], p["x"], p["y"], p["region"]) for p in state["pieces"]),
+        tuple(tuple(node) for node in state["cancelled"]),
+        tuple(opts[name] for name in SCORING_OPTIONS),
+    )
+    found = an.derived.get(key)
+    if found is None:
+        found = an.derived[key] = _held_features(state, an)
+    return [{**feature, "holders": [dict(h) for h in feature["holders"]], "leaders": list(feature["leaders"])}
+            for feature in found]
+
+
+# The options a held feature's value depends on.
+SCORING_OPTIONS = ("forest_parts_count_separately", "river_fish_for_fishermen", "wildfire_tile_tiger_counts")
+
+
+def _held_features(state: dict[str, Any], an: feats.Analysis) -> list[dict[str, Any]]:
+    """Work out ``held_features`` from the board's analysis ``an``."""
     edition = state["edition"]
     opts = state["options"]
-    an = feats.analyse(edition, state["board"])
     cancelled = {tuple(node) for node in state["cancelled"]}
     groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for piece in state["pieces"]:
