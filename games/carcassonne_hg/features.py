@@ -123,29 +123,26 @@ class _Features(Mapping):
     def __init__(self, an: "Analysis", systems: bool, make: Callable[[Any], Any]):
         self._an = an
         self._systems = systems
+        # The analysis's own dict of totals: ``ensure`` and ``ensure_all`` add to it, never replace it.
+        self._totals = an._system_totals if systems else an._zone_totals
         self._make = make
         self._made: dict[int, Any] = {}
-
-    def _totals(self) -> dict[int, Any]:
-        return self._an._system_totals if self._systems else self._an._zone_totals
 
     def __getitem__(self, root: int):
         found = self._made.get(root)
         if found is None:
-            if self._systems:
-                self._an.ensure((), (root,))
-            else:
-                self._an.ensure((root,), ())
-            found = self._made[root] = self._make(self._totals()[root])
+            if root not in self._totals:
+                self._an.ensure((), (root,)) if self._systems else self._an.ensure((root,), ())
+            found = self._made[root] = self._make(self._totals[root])
         return found
 
     def __iter__(self) -> Iterator[int]:
-        self._an._totals()
-        return iter(self._totals())
+        self._an.ensure_all()
+        return iter(self._totals)
 
     def __len__(self) -> int:
-        self._an._totals()
-        return len(self._totals())
+        self._an.ensure_all()
+        return len(self._totals)
 
 
 class Analysis:
@@ -196,10 +193,16 @@ class Analysis:
             self._systems = _Features(self, True, _make_system)
         return self._systems
 
-    def _totals(self) -> None:
-        """Work out every feature's running totals from the tiles, if read back from labels without them."""
+    def ensure_all(self) -> None:
+        """Work out every feature's running totals, if read back from labels without them.
+
+        One pass over every region: cheaper than ``ensure`` feature by feature for a caller that will
+        ask for most of them (a bot weighing every placement, the final scoring).
+        """
         if not self._complete:
-            self._zone_totals, self._system_totals = _totals_of(self)
+            zones, systems = _totals_of(self)
+            self._zone_totals.update(zones)  # in place: the ``zones`` and ``systems`` mappings read these dicts
+            self._system_totals.update(systems)
             self._complete = True
 
     def ensure(self, zone_roots: Iterable[int], system_roots: Iterable[int]) -> None:
