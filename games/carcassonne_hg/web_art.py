@@ -69,24 +69,25 @@ def board_data(view: dict[str, Any], moves: list[dict[str, Any]] | None = None) 
 
     ``picture`` is embedded in the page as JSON and drawn by ``static/js/carcassonne-board.js``, so a
     late board costs a few bytes per tile instead of its SVG markup: ``tiles``, the view's ``board``
-    (``[x, y, tile id, rot, placed by]`` in placement order; placed by None: the start tile); ``pieces`` ``[x, y,
-    seat, kind, ax, ay]`` and ``covered`` ``[x, y, ax, ay]`` (the meadows whose animals the hunting
-    trap covered), where ``ax, ay`` is the region's spot in the tile's box as printed; ``last``
-    ``[x, y]`` of the latest placement (framed), or None; ``names``: the seats' names, by seat. The
-    legal placements are not repeated here: the script reads them from the moves the page embeds.
-    ``count``: the tiles on the board. The drawings themselves are not here: the board fetches them once.
+    (``[x, y, tile id, rot, placed by]`` in placement order; placed by None: the start tile);
+    ``pieces`` ``[x, y, seat, kind, ax, ay]`` and ``covered`` ``[x, y, ax, ay]`` (the meadows whose
+    animals the hunting trap covered), where ``ax, ay`` is the region's spot in the tile's box as
+    printed; ``last`` ``[x, y]`` of the latest placement (framed), or None; ``names``: the seats'
+    names, by seat. The legal placements are not repeated here: the script reads them from the moves
+    the page embeds. ``count``: the tiles on the board. The drawings themselves are not here: the
+    board fetches them once.
     """
-    anchors = drawings(view["edition"])
-    square_tile = {(x, y): tile_id for x, y, tile_id, *_ in view["board"]}
+    drawn = drawings(view["edition"])
+    spots = {(x, y): drawn[tile_id]["anchors"] for x, y, tile_id, *_ in view["board"]}  # by square
     last = view["last"]
     return {
         "picture": {
             "tiles": view["board"],
             "pieces": [
-                [p["x"], p["y"], p["seat"], p["kind"], *anchors[square_tile[p["x"], p["y"]]]["anchors"][p["region"]]]
+                [p["x"], p["y"], p["seat"], p["kind"], *spots[p["x"], p["y"]][p["region"]]]
                 for p in view["pieces"]
             ],
-            "covered": [[x, y, *anchors[square_tile[x, y]]["anchors"][region]] for x, y, region in view["cancelled"]],
+            "covered": [[x, y, *spots[x, y][region]] for x, y, region in view["cancelled"]],
             "last": None if last is None else [last["x"], last["y"]],
             "names": [seat["name"] for seat in view["seats"]],
         },
