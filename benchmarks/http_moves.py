@@ -1,7 +1,7 @@
 """Measure moves through the served stack against PostgreSQL's floor and the framework's, in one run.
 
     .venv/bin/python benchmarks/http_moves.py [--rounds 3] [--seconds 5] [--clients 1,4,16]
-                                              [--sizes 5x2,3x4] [--quick] [--no-growth]
+                                              [--sizes 5x2,3x4] [--quick] [--no-growth | --only-growth]
 
 On the embedded PostgreSQL (a scratch database of its own, dropped afterwards) and a fresh embedded
 Redis, with the production settings (DEBUG off; plain HTTP on loopback, no nginx) and
@@ -20,7 +20,8 @@ Each client is a thread with one keep-alive connection (benchmarks/http_load.py)
 median over rounds, percentiles pool every round, ratios are taken within a round. Then, one client
 at a time and interleaved: the cost of each request early (seq 10) and late (seq 70) in long games,
 and the lobby of a player with 5 and with 50 games. ``--sizes`` runs the floor and the moves under
-several gunicorn sizes (workers x threads) side by side, to choose the default.
+several gunicorn sizes (workers x threads) side by side, to choose the default. ``--only-growth``
+skips the throughput rounds and measures only the early/late costs and the lobby.
 """
 
 from __future__ import annotations
@@ -376,6 +377,9 @@ def measure(args, database_url: str, environment: dict[str, str], folder: Path) 
     try:
         for server in servers:
             server.start()
+        if args.only_growth:
+            growth(servers[0].port, Fixtures(), samples=args.samples, games_per_set=args.games_per_set)
+            return
         print(f"gunicorn (deploy/gunicorn.conf.py, gthread, workers x threads): "
               f"{', '.join(server.label for server in servers)}; {args.rounds} rounds of {args.seconds:g} s "
               f"per measurement; clients {', '.join(map(str, args.clients))}", flush=True)
@@ -423,8 +427,11 @@ def main() -> int:
     # round's discards pile up, then start again) averages out, and only the log's length differs.
     parser.add_argument("--games-per-set", type=int, default=6, help="games at each position (default 6)")
     parser.add_argument("--no-growth", dest="growth", action="store_false", help="skip early/late and the lobby")
+    parser.add_argument("--only-growth", action="store_true", help="measure only early/late and the lobby")
     parser.add_argument("--quick", action="store_true", help="1 round of 2 s, fewer samples: about a minute")
     args = parser.parse_args()
+    if args.only_growth and not args.growth:
+        parser.error("--only-growth and --no-growth exclude each other")
     args.clients = sorted({int(value) for value in args.clients.split(",")})
     args.sizes = [size.strip() for size in args.sizes.split(",") if size.strip()] or [""]
     if args.quick:

@@ -70,8 +70,9 @@ class Position:
         seats = view["seats"]
         playing = [s for s in seats if not s["left"]] or seats
         self.opponent = OPPONENT.get(len(playing), OPPONENT_MANY)
-        self.board = [[b["x"], b["y"], b["tile"], b["rot"]] for b in view["board"]]
+        self.board = [entry[:4] for entry in view["board"]]  # [x, y, tile, rot] in placement order
         self.an = features.analyse(self.edition, self.board)
+        self.an.ensure_all()  # every placement weighed asks for the features it touches and those near them
         self.pieces = [p for p in view["pieces"] if p["seat"] is not None]
         self.cancelled = {tuple(node) for node in view.get("cancelled") or []}
         self.left = view["stack_count"]  # land tiles still to come after this one

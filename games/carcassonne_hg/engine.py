@@ -500,8 +500,10 @@ def apply_move(state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
     new["scores"] = list(state["scores"])
     new["supply"] = [dict(s) for s in state["supply"]]
     events: list[Event] = []
-    after = features.with_tile(an, square, tile)
-    new["board"] = labelled(state["board"] + [[square[0], square[1], tile.id, tile.rot, seat]], after)
+    placed = state["board"] + [[square[0], square[1], tile.id, tile.rot, seat]]
+    # Built from ``an`` (memoised) and memoised in turn: the view of the new position reads it back.
+    after = analyse(edition, placed)
+    new["board"] = labelled(placed, after)
     was_bonus = state["bonus"]
     names = region_names(edition, tile.id, tile.rot)
     events.append(
@@ -860,10 +862,21 @@ class CarcassonneHGEngine(Engine):
         return web_art.assets()
 
     def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
-        """Return the placed tiles with their pieces' spots (``web_art.board_data``) and the drawn tile's name."""
+        """Return the board's compact picture (``web_art.board_data``), the drawn tile's name and the latest tile's.
+
+        ``latest`` (for the page without its script, which shows a line instead of the board):
+        ``{x, y, name, by}`` of the last tile placed, ``by`` the placer's name (None: the start tile).
+        """
         data = web_art.board_data(view, moves)
         if view.get("tile"):
             data["tile_name"] = player_view.tile_name(view["tile"], view["edition"])
+        x, y, tile_id, _, by = view["board"][-1]
+        data["latest"] = {
+            "x": x,
+            "y": y,
+            "name": player_view.tile_name(tile_id, view["edition"]),
+            "by": None if by is None else view["seats"][by]["name"],
+        }
         return data
 
     def view_picture(self, view: dict[str, Any]) -> bytes | None:

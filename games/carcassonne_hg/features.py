@@ -18,9 +18,12 @@ regions, the zone and the river system they belong to (``labelled``). A
 feature's label is the position of its first node among all zone (or system)
 nodes in placement order, so labels depend on the board alone and an entry's
 labels change only when its features merge with others. ``analyse`` reads
-them back (``_from_labels``) in one pass; the running totals of the features
-(open edges, icons...) are worked out from the tiles only when something
-asks for them (a new tile, a ``Zone``): listing legal moves never does.
+them back (``_from_labels``) in one pass; the running totals of a feature
+(open edges, icons...) are worked out from its own tiles only when something
+asks for that feature (a new tile joining it, its ``Zone``): listing legal
+moves never does, a view adds up only the features that hold pieces, and a
+placement only those its tile touches, so neither costs a pass over every
+region of a late board.
 
 Speed (issue 6: legal moves on an ~80-tile board in at most 5 ms, even with
 nothing memoised) shapes the representation:
@@ -41,7 +44,7 @@ nothing memoised) shapes the representation:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
@@ -112,23 +115,33 @@ def _make_system(totals: _SystemTotals) -> System:
 
 
 class _Features(Mapping):
-    """``{feature id: Zone or System}``, each made from its running totals on first access (then kept)."""
+    """``{feature id: Zone or System}``, each made from its running totals on first access (then kept).
 
-    def __init__(self, totals: dict[int, Any], make: Callable[[Any], Any]):
-        self._totals = totals
+    A feature's totals are added up when it is first asked for; going through all of them adds up every one.
+    """
+
+    def __init__(self, an: "Analysis", systems: bool, make: Callable[[Any], Any]):
+        self._an = an
+        self._systems = systems
+        # The analysis's own dict of totals: ``ensure`` and ``ensure_all`` add to it, never replace it.
+        self._totals = an._system_totals if systems else an._zone_totals
         self._make = make
         self._made: dict[int, Any] = {}
 
     def __getitem__(self, root: int):
         found = self._made.get(root)
         if found is None:
+            if root not in self._totals:
+                self._an.ensure((), (root,)) if self._systems else self._an.ensure((root,), ())
             found = self._made[root] = self._make(self._totals[root])
         return found
 
     def __iter__(self) -> Iterator[int]:
+        self._an.ensure_all()
         return iter(self._totals)
 
     def __len__(self) -> int:
+        self._an.ensure_all()
         return len(self._totals)
 
 
@@ -138,11 +151,13 @@ class Analysis:
     ``zone_of`` / ``system_of`` map each node to its feature id (lakes have no
     zone; forests and meadows no system); ``zones`` / ``systems`` map feature
     ids to ``Zone`` / ``System``; ``needs`` maps each empty square next to the
-    board to the edge kinds it requires (N, E, S, W; None: no neighbour there).
+    board to the edge kinds it requires (N, E, S, W; None: no neighbour there);
+    ``derived`` is a memo for what callers work out from this board (the only
+    part they may write to).
     """
 
     __slots__ = ("edition", "index", "zone_of", "system_of", "needs", "next_id", "_zone_totals", "_system_totals",
-                 "_zones", "_systems", "_borders")
+                 "_complete", "_zones", "_systems", "_borders", "derived")
 
     def __init__(self, edition: str):
         self.edition = edition
@@ -151,8 +166,10 @@ class Analysis:
         self.system_of: dict[Node, int] = {}
         self.needs: dict[Square, tuple[str | None, ...]] = {}
         self.next_id = 0
+        # The running totals known so far, by feature id; ``_complete``: of every feature.
         self._zone_totals: dict[int, _ZoneTotals] = {}
         self._system_totals: dict[int, _SystemTotals] = {}
+        self._complete = True
         self._forget()
 
     def _forget(self) -> None:
@@ -160,28 +177,49 @@ class Analysis:
         self._zones: Mapping[int, Zone] | None = None
         self._systems: Mapping[int, System] | None = None
         self._borders: dict[Square, tuple[tuple, tuple]] = {}  # see border
+        # Callers' own results worked out from this board, by their key (a view's held features):
+        # kept as long as the analysis is memoised, never copied to a board with another tile.
+        self.derived: dict[tuple, Any] = {}
 
     @property
     def zones(self) -> Mapping[int, Zone]:
         if self._zones is None:
-            self._totals()
-            self._zones = _Features(self._zone_totals, _make_zone)
+            self._zones = _Features(self, False, _make_zone)
         return self._zones
 
     @property
     def systems(self) -> Mapping[int, System]:
         if self._systems is None:
-            self._totals()
-            self._systems = _Features(self._system_totals, _make_system)
+            self._systems = _Features(self, True, _make_system)
         return self._systems
 
-    def _totals(self) -> None:
-        """Work out every feature's running totals from the tiles, if read back from labels without them."""
-        if self._zone_totals is None:
-            self._zone_totals, self._system_totals = _totals_of(self)
+    def ensure_all(self) -> None:
+        """Work out every feature's running totals, if read back from labels without them.
+
+        One pass over every region: cheaper than ``ensure`` feature by feature for a caller that will
+        ask for most of them (a bot weighing every placement, the final scoring).
+        """
+        if not self._complete:
+            zones, systems = _totals_of(self)
+            self._zone_totals.update(zones)  # in place: the ``zones`` and ``systems`` mappings read these dicts
+            self._system_totals.update(systems)
+            self._complete = True
+
+    def ensure(self, zone_roots: Iterable[int], system_roots: Iterable[int]) -> None:
+        """Work out the running totals of these zones and systems from their own tiles, if not known yet.
+
+        Asking for several features at once costs one pass over the partition for all of them.
+        """
+        if self._complete:
+            return
+        zones = {root for root in zone_roots if root not in self._zone_totals}
+        systems = {root for root in system_roots if root not in self._system_totals}
+        if zones or systems:
+            found_zones, found_systems = _totals_of(self, zones, systems)
+            self._zone_totals.update(found_zones)
+            self._system_totals.update(found_systems)
 
     def copy(self) -> "Analysis":
-        self._totals()
         new = Analysis.__new__(Analysis)
         new.edition = self.edition
         new.index = dict(self.index)
@@ -191,6 +229,7 @@ class Analysis:
         new.next_id = self.next_id
         new._zone_totals = dict(self._zone_totals)
         new._system_totals = dict(self._system_totals)
+        new._complete = self._complete
         new._forget()
         return new
 
@@ -331,9 +370,11 @@ def _absorb(totals: dict[int, Any], of: dict[Node, int], roots: frozenset[int], 
 
 def add_tile(an: Analysis, square: Square, tile: Tile) -> None:
     """Place ``tile`` on ``square`` in ``an`` (which must be a private copy)."""
-    an._totals()
     shape = shape_of(tile)
     zone_groups, system_groups = groups(an, square, tile)
+    # Only the features the tile touches change (their open edges among them): only theirs are needed.
+    an.ensure({root for group in zone_groups for root in group.roots},
+               {root for group in system_groups for root in group.roots})
     zone_roots = border(an, square)[0]
     x, y = square
     index = an.index
@@ -400,21 +441,19 @@ def analyse(edition: str, board: list[list]) -> Analysis:
     """Return the features of ``board`` (a list of ``[x, y, tile id, rot, ...]`` in placement order).
 
     Memoised; otherwise built from the board before the last tile if that is
-    memoised with its totals, read back from the entries' labels if every
-    entry has them (``labelled``), or flood-filled tile by tile.
+    memoised, read back from the entries' labels if every entry has them
+    (``labelled``), or flood-filled tile by tile.
     """
     key = board_key(edition, board)
     found = _CACHE.get(key)
     if found is not None:
         return found
     parent = _CACHE.get(key[:-1]) if len(key) > 2 else None
-    readable = all(len(entry) == LABELLED for entry in board)
-    if parent is not None and (parent._zone_totals is not None or not readable):
-        # One tile more than a memoised board; a parent read back from labels has no totals yet, and
-        # working them out costs more than reading this board's labels.
+    if parent is not None:
+        # One tile more than a memoised board: copying it costs less than reading the labels again.
         x, y, tile_id, rot = key[-1]
         found = with_tile(parent, (x, y), tiles.oriented(edition, tile_id, rot))
-    elif readable:
+    elif all(len(entry) == LABELLED for entry in board):
         found = _from_labels(edition, board)
     else:
         found = Analysis(edition)
@@ -480,7 +519,7 @@ def _from_labels(edition: str, board: list[list]) -> Analysis:
                 need = needs.get(other) or (None, None, None, None)
                 needs[other] = need[:_FACING[slot]] + (tile.edges[slot],) + need[_FACING[slot] + 1:]
     an.next_id = max(len(zone_of), len(system_of))  # labels are node positions: new ids stay clear of them
-    an._zone_totals = an._system_totals = None
+    an._complete = False  # each feature's totals are added up when it is asked for (``Analysis.ensure``)
     return an
 
 
@@ -488,19 +527,33 @@ _DELTAS = tuple(DELTA[d] for d in DIRECTIONS)
 _FACING = tuple(DIRECTIONS.index(OPPOSITE[d]) for d in DIRECTIONS)  # the slot a neighbour's edge fills
 
 
-def _totals_of(an: Analysis) -> tuple[dict[int, _ZoneTotals], dict[int, _SystemTotals]]:
-    """Return the running totals of every zone and system of ``an``, worked out from its tiles and partition."""
+def _totals_of(
+    an: Analysis, zone_roots: set[int] | None = None, system_roots: set[int] | None = None
+) -> tuple[dict[int, _ZoneTotals], dict[int, _SystemTotals]]:
+    """Return the running totals of the zones and systems of ``an`` named (neither named: of every one).
+
+    They are worked out from the tiles and the partition; with features named, only from the squares
+    those features cover, taken in placement order.
+    """
     zones: dict[int, list] = {}
     systems: dict[int, list] = {}
-    index = an.index
-    for (x, y), tile in index.items():
+    index, zone_of, system_of = an.index, an.zone_of, an.system_of
+    if zone_roots is None and system_roots is None:
+        squares: Iterable[Square] = index
+    else:
+        zone_roots, system_roots = zone_roots or set(), system_roots or set()
+        covered = {(x, y) for (x, y, _), root in zone_of.items() if root in zone_roots}
+        covered.update((x, y) for (x, y, _), root in system_of.items() if root in system_roots)
+        squares = [square for square in index if square in covered]
+    for x, y in squares:
+        tile = index[(x, y)]
         empty = {d: (x + dx, y + dy) not in index for d, (dx, dy) in DELTA.items()}
         for region in tile.regions:
             node = (x, y, region.id)
-            if region.kind != LAKE:
-                totals = zones.get(an.zone_of[node])
+            if region.kind != LAKE and (zone_roots is None or zone_of[node] in zone_roots):
+                totals = zones.get(zone_of[node])
                 if totals is None:
-                    totals = zones[an.zone_of[node]] = [[], region.kind, 0, 0, 0, 0, set()]
+                    totals = zones[zone_of[node]] = [[], region.kind, 0, 0, 0, 0, set()]
                 totals[0].append(node)
                 totals[2] += sum(1 for d, _ in region.segments if empty[d])
                 totals[3] += region.menhir
@@ -508,10 +561,10 @@ def _totals_of(an: Analysis) -> tuple[dict[int, _ZoneTotals], dict[int, _SystemT
                 totals[5] += region.fish
                 if region.lake:
                     totals[6].add((x, y, region.lake))
-            if region.kind in (RIVER, LAKE):
-                totals = systems.get(an.system_of[node])
+            if region.kind in (RIVER, LAKE) and (system_roots is None or system_of[node] in system_roots):
+                totals = systems.get(system_of[node])
                 if totals is None:
-                    totals = systems[an.system_of[node]] = [[], 0, set(), False]
+                    totals = systems[system_of[node]] = [[], 0, set(), False]
                 totals[0].append(node)
                 totals[1] += region.fish
                 if region.kind == LAKE:

@@ -59,13 +59,18 @@ def _font(size: int) -> ImageFont.ImageFont:
         return ImageFont.load_default()
 
 
+def placements(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the view's board (``[x, y, tile, rot, placed by]`` per tile) as ``{x, y, tile, rot, placed_by}`` dicts."""
+    return [dict(zip(("x", "y", "tile", "rot", "placed_by"), entry)) for entry in view["board"]]
+
+
 def window(view: dict[str, Any]) -> tuple[int, int, int, int]:
     """Return the squares shown (west, east, south, north), at most ``WINDOW`` wide and high.
 
     Centred on the mean of the latest placements (one per player), moved to keep the very latest tile
     inside, and to stay on the board.
     """
-    board = view["board"]
+    board = placements(view)
     recent = board[-max(1, len(view["seats"])):]
     xs = [b["x"] for b in board]
     ys = [b["y"] for b in board]
@@ -119,7 +124,8 @@ def view_picture(view: dict[str, Any]) -> bytes:
         _centred(draw, (left + cols * tile + margin // 2, oy + tile // 2), str(y), small, "#7a705e")
 
     edition = view["edition"]
-    shown = [b for b in view["board"] if west <= b["x"] <= east and south <= b["y"] <= north]
+    board = placements(view)
+    shown = [b for b in board if west <= b["x"] <= east and south <= b["y"] <= north]
     for placed in shown:
         draw_tile(draw, edition, placed["tile"], placed["rot"], origin(placed["x"], placed["y"]), tile)
     cancelled = {(x, y, region) for x, y, region in view["cancelled"]}
@@ -138,7 +144,7 @@ def view_picture(view: dict[str, Any]) -> bytes:
         ax, ay = art.rotate_point(found["anchors"][piece["region"]], placed["rot"])
         ox, oy = origin(placed["x"], placed["y"])
         draw_piece(draw, piece["kind"], SEAT_COLOURS[piece["seat"] % 5], (ox + ax * tile / 100, oy + ay * tile / 100), tile)
-    recent = view["board"][-max(1, len(view["seats"])):]
+    recent = board[-max(1, len(view["seats"])):]
     for age, placed in enumerate(reversed(recent)):
         if placed not in shown or placed["placed_by"] is None:
             continue

@@ -51,7 +51,8 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "bonus_turn": state["bonus"],
         "stack_count": len(state["stack"]),
         "bonus_stack_count": len(state["bonus_stack"]),
-        "board": [{"x": x, "y": y, "tile": t, "rot": rot, "placed_by": by} for x, y, t, rot, by, *_ in state["board"]],
+        # [x, y, tile, rot, placed by] per tile: a late board has ~80, and a list costs a third of the bytes of a dict.
+        "board": [entry[:5] for entry in state["board"]],
         "pieces": [dict(piece) for piece in state["pieces"]],
         "cancelled": [list(node) for node in state["cancelled"]],
         "discarded": list(state["discarded"]),
@@ -117,10 +118,34 @@ def public_extras(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def held_features(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """Return every feature holding a piece: kind, where, size, holders per seat, leaders, value now."""
+    """Return every feature holding a piece: kind, where, size, holders per seat, leaders, value now.
+
+    Worked out once per position and kept with the board's analysis (``Analysis.derived``): every page,
+    poll and API read of a position asks for the same list, and a meadow's value walks all its regions.
+    """
+    an = feats.analyse(state["edition"], state["board"])
+    opts = state["options"]
+    key = (
+        "held_features",
+        tuple((p["seat"], p["kind"], p["x"], p["y"], p["region"]) for p in state["pieces"]),
+        tuple(tuple(node) for node in state["cancelled"]),
+        tuple(opts[name] for name in SCORING_OPTIONS),
+    )
+    found = an.derived.get(key)
+    if found is None:
+        found = an.derived[key] = _held_features(state, an)
+    return [{**feature, "holders": [dict(h) for h in feature["holders"]], "leaders": list(feature["leaders"])}
+            for feature in found]
+
+
+# The options a held feature's value depends on.
+SCORING_OPTIONS = ("forest_parts_count_separately", "river_fish_for_fishermen", "wildfire_tile_tiger_counts")
+
+
+def _held_features(state: dict[str, Any], an: feats.Analysis) -> list[dict[str, Any]]:
+    """Work out ``held_features`` from the board's analysis ``an``."""
     edition = state["edition"]
     opts = state["options"]
-    an = feats.analyse(edition, state["board"])
     cancelled = {tuple(node) for node in state["cancelled"]}
     groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for piece in state["pieces"]:
@@ -129,6 +154,9 @@ def held_features(state: dict[str, Any]) -> list[dict[str, Any]]:
             groups.setdefault(("river_system", an.system_of[node]), []).append(piece)
         else:
             groups.setdefault(("zone", an.zone_of[node]), []).append(piece)
+    # Only the features holding pieces are added up, all in one pass (not every feature of a late board).
+    an.ensure([root for family, root in groups if family == "zone"],
+              [root for family, root in groups if family == "river_system"])
     result = []
     for (family, root), pieces in groups.items():
         at = min((p["x"], p["y"], p["region"]) for p in pieces)
@@ -154,14 +182,14 @@ def held_features(state: dict[str, Any]) -> list[dict[str, Any]]:
                 scored = scoring.meadow_score(edition, an, zone, cancelled, opts["wildfire_tile_tiger_counts"])
                 value = scored["points"]
                 detail = {animal: scored[animal] for animal in ("deer", "aurochs", "mammoth", "tiger", "eaten")}
-        placed = next(b for b in state["board"] if (b[0], b[1]) == at[:2])
+        placed = an.index[at[:2]]
         result.append(
             {
                 "kind": kind,
                 "x": at[0],
                 "y": at[1],
                 "region": at[2],
-                "name": region_names(edition, placed[2], placed[3])[at[2]],
+                "name": region_names(edition, placed.id, placed.rot)[at[2]],
                 "tiles": size,
                 "holders": [{"seat": seat, "count": counts[seat]} for seat in sorted(counts)],
                 "leaders": scoring.majority(counts),
@@ -386,9 +414,9 @@ def view_text(view: dict[str, Any]) -> str:
     lines.extend(board_map(view))
     if view["pieces"]:
         lines.append("Pieces:")
+        placed = {(x, y): (tile_id, rot) for x, y, tile_id, rot, _ in view["board"]}
         for piece in view["pieces"]:
-            placed = next(b for b in view["board"] if (b["x"], b["y"]) == (piece["x"], piece["y"]))
-            where = region_names(edition, placed["tile"], placed["rot"])[piece["region"]]
+            where = region_names(edition, *placed[piece["x"], piece["y"]])[piece["region"]]
             lines.append(f"  {names[piece['seat']]}: {piece['kind']} on {piece['x']},{piece['y']} ({where})")
     return "\n".join(lines)
 
@@ -398,7 +426,7 @@ EDGE_LETTER_WORDS = {"F": "forest", "M": "meadow", "R": "river"}
 
 def board_map(view: dict[str, Any]) -> list[str]:
     """Draw the board: each tile as 3 text rows showing its edges (F, M, R) and any piece (kind letter + seat)."""
-    placed = {(b["x"], b["y"]): b for b in view["board"]}
+    placed = {(x, y): (tile_id, rot) for x, y, tile_id, rot, _ in view["board"]}
     pieces = {(p["x"], p["y"]): p for p in view["pieces"]}
     xs = [x for x, _ in placed]
     ys = [y for _, y in placed]
@@ -407,11 +435,11 @@ def board_map(view: dict[str, Any]) -> list[str]:
     for y in range(max(ys), min(ys) - 1, -1):
         rows = ["", "", ""]
         for x in range(min(xs), max(xs) + 1):
-            b = placed.get((x, y))
-            if b is None:
+            found = placed.get((x, y))
+            if found is None:
                 rows = [row + "   .   " if i == 1 else row + " " * 7 for i, row in enumerate(rows)]
                 continue
-            n, e, s, w = tiles.oriented(view["edition"], b["tile"], b["rot"]).edges
+            n, e, s, w = tiles.oriented(view["edition"], *found).edges
             piece = pieces.get((x, y))
             mark = f"{PIECE_LETTER[piece['kind']]}{piece['seat']}" if piece else ""
             rows[0] += f"   {n}   "

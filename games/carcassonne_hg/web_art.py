@@ -65,21 +65,34 @@ def assets() -> dict[str, dict[str, Any]]:
 
 
 def board_data(view: dict[str, Any], moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Return the placed tiles for the board template, each with its pieces and covered meadows.
+    """Return the board for the template: the compact picture the board script draws, and how many tiles.
 
-    ``tiles``: the view's ``board`` entries, each with ``pieces`` (the view's pieces on it, with
-    ``at``: where the piece stands in the tile's box) and ``covered`` (``at`` points of meadows the
-    hunting trap covered). The drawings themselves are not here: the board fetches them once.
+    ``picture`` is embedded in the page as JSON and drawn by ``static/js/carcassonne-board.js``, so a
+    late board costs a few bytes per tile instead of its SVG markup: ``tiles``, the view's ``board``
+    (``[x, y, tile id, rot, placed by]`` in placement order; placed by None: the start tile);
+    ``pieces`` ``[x, y, seat, kind, ax, ay]`` and ``covered`` ``[x, y, ax, ay]`` (the meadows whose
+    animals the hunting trap covered), where ``ax, ay`` is the region's spot in the tile's box as
+    printed; ``last`` ``[x, y]`` of the latest placement (framed), or None; ``names``: the seats'
+    names, by seat. The legal placements are not repeated here: the script reads them from the moves
+    the page embeds. ``count``: the tiles on the board. The drawings themselves are not here: the
+    board fetches them once.
     """
-    anchors = {tile_id: found["anchors"] for tile_id, found in drawings(view["edition"]).items()}
-    placed = {(b["x"], b["y"]): {**b, "pieces": [], "covered": []} for b in view["board"]}
-    for piece in view["pieces"]:
-        square = placed[piece["x"], piece["y"]]
-        square["pieces"].append({**piece, "at": anchors[square["tile"]][piece["region"]]})
-    for x, y, region in view["cancelled"]:
-        square = placed[x, y]
-        square["covered"].append(anchors[square["tile"]][region])
-    return {"tiles": list(placed.values())}
+    drawn = drawings(view["edition"])
+    spots = {(x, y): drawn[tile_id]["anchors"] for x, y, tile_id, *_ in view["board"]}  # by square
+    last = view["last"]
+    return {
+        "picture": {
+            "tiles": view["board"],
+            "pieces": [
+                [p["x"], p["y"], p["seat"], p["kind"], *spots[p["x"], p["y"]][p["region"]]]
+                for p in view["pieces"]
+            ],
+            "covered": [[x, y, *spots[x, y][region]] for x, y, region in view["cancelled"]],
+            "last": None if last is None else [last["x"], last["y"]],
+            "names": [seat["name"] for seat in view["seats"]],
+        },
+        "count": len(view["board"]),
+    }
 
 
 def stored_text() -> str:

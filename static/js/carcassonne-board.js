@@ -1,6 +1,10 @@
 /* Carcassonne: Hunters and Gatherers board (templates/games/carcassonne-hg/board.html).
- * Draw every tile from the engine's tile drawings, fetched once from the board's data-art URL (a
- * versioned asset the browser caches; kept here across panel swaps, so a swap draws at once).
+ * Build the board from the compact picture the page embeds (#cb-picture: the placed tiles, pieces and
+ * covered meadows as short arrays, the latest tile, the seats' names): each tile with its title, the
+ * pieces in seat colours, the covered meadows, the latest tile framed, and a spot for each legal
+ * (square, rotation) of the embedded moves (#cb-moves). Draw every tile from the engine's tile
+ * drawings, fetched once from the board's data-art URL (a versioned asset the browser caches; kept
+ * here across panel swaps, so a swap draws at once).
  * Pan (drag) and zoom (wheel, buttons) the board; turn the drawn tile; the squares where it fits
  * in that rotation light up; click one to lay the tile there as a preview, then pick a piece for one
  * of its regions (or none) and confirm. The move posted is always one of the legal moves' JSON,
@@ -71,11 +75,89 @@
     });
   }
 
-  function paintBoard(board, art) {
-    board.querySelectorAll(".cb-tile").forEach(function (tile) {
-      var group = tile.querySelector(".cb-art");
-      if (group) paint(group, art && art[tile.getAttribute("data-tile")], tile.getAttribute("data-rot"));
+  function titled(node, text) {
+    var title = svgEl("title");
+    title.textContent = text;
+    node.appendChild(title);
+    return node;
+  }
+
+  // Build the placed tiles from the picture: [x, y, tile id, rot, placed by] each, in placement order,
+  // turned by rot around the tile's centre; pieces [x, y, seat, kind, ax, ay] and covered meadows
+  // [x, y, ax, ay] stand on their region's spot in the tile's box, upright; the latest tile is framed
+  // in its player's colour.
+  function drawTiles(layer, picture, art) {
+    var names = picture.names || [];
+    var squares = {};
+    var tiles = document.createDocumentFragment();
+    picture.tiles.forEach(function (t) {
+      var x = t[0], y = t[1], id = t[2], rot = t[3], by = t[4];
+      var g = svgEl("g", { "class": "cb-tile", transform: "translate(" + x * 100 + " " + -y * 100 + ")",
+        "data-x": x, "data-y": y, "data-tile": id, "data-rot": rot });
+      titled(g, id + " on " + x + "," + y + " turned " + rot + "°" +
+        (by === null ? " (start tile)" : " by " + names[by]));
+      var turned = svgEl("g", { transform: "rotate(" + rot + " 50 50)" });
+      turned.appendChild(svgEl("rect", { "class": "cb-meadow", width: 100, height: 100 }));
+      var group = svgEl("g", { "class": "cb-art" });
+      paint(group, art && art[id], rot);
+      turned.appendChild(group);
+      g.appendChild(turned);
+      squares[x + "," + y] = { g: g, turned: turned, rot: rot, by: by };
+      tiles.appendChild(g);
     });
+    picture.pieces.forEach(function (p) {
+      var square = squares[p[0] + "," + p[1]];
+      if (!square) return;
+      var seat = p[2], kind = p[3];
+      var g = svgEl("g", { "class": "cb-piece cb-seat-" + seat, "data-kind": kind, "data-seat": seat,
+        transform: "translate(" + p[4] + " " + p[5] + ") rotate(-" + square.rot + ")" });
+      titled(g, names[seat] + "'s " + kind + " on " + p[0] + "," + p[1]);
+      if (kind === "hut") {
+        g.appendChild(svgEl("use", { href: "#cb-hut", x: -12, y: -12, width: 24, height: 24 }));
+      } else {
+        g.appendChild(svgEl("use", { href: "#cb-meeple", x: -12, y: -14, width: 24, height: 26 }));
+        var letter = svgEl("text", { "class": "cb-piece-letter", y: 5 });
+        letter.textContent = kind.charAt(0);
+        g.appendChild(letter);
+      }
+      square.turned.appendChild(g);
+    });
+    picture.covered.forEach(function (c) {
+      var square = squares[c[0] + "," + c[1]];
+      if (!square) return;
+      var cross = svgEl("path", { "class": "cb-covered", transform: "translate(" + c[2] + " " + c[3] + ")",
+        d: "M-9 -9 L9 9 M-9 9 L9 -9" });
+      square.turned.appendChild(titled(cross, "Animals covered by the hunting trap"));
+    });
+    var last = picture.last && squares[picture.last[0] + "," + picture.last[1]];
+    if (last) {
+      last.g.appendChild(svgEl("rect", { "class": "cb-last cb-seat-" + last.by, x: 2.5, y: 2.5, width: 95, height: 95,
+        rx: 3 }));
+    }
+    layer.textContent = "";
+    layer.appendChild(tiles);
+  }
+
+  // One spot per legal (square, rotation): the moves that place the tile without a piece name them all.
+  function drawSpots(layer, moves) {
+    var spots = document.createDocumentFragment();
+    moves.forEach(function (entry) {
+      var m = entry.move;
+      if (m.piece || m.recall) return;
+      spots.appendChild(svgEl("rect", { "class": "cb-spot", x: m.x * 100, y: -m.y * 100, width: 100, height: 100, rx: 6,
+        "data-x": m.x, "data-y": m.y, "data-rot": m.rot, role: "button", tabindex: "-1",
+        "aria-label": "place the tile on " + m.x + "," + m.y + " turned " + m.rot + "°" }));
+    });
+    layer.textContent = "";
+    layer.appendChild(spots);
+  }
+
+  function drawBoard(board, art, moves) {
+    var picture = readJSON(board, "cb-picture");
+    var tiles = board.querySelector(".cb-tiles");
+    if (picture && tiles) drawTiles(tiles, picture, art);
+    var spots = board.querySelector(".cb-spots");
+    if (spots) drawSpots(spots, moves || []);
     var drawn = board.querySelector(".cb-drawn");
     var group = drawn && drawn.querySelector(".cb-art");
     if (group) paint(group, art && art[drawn.getAttribute("data-tile")], null);
@@ -96,11 +178,15 @@
   function setup(board) {
     if (board.cbReady) return;
     board.cbReady = true;
+    // htmx parses a swapped-in panel without scripting, so the <noscript> line that stands in for the
+    // drawing became elements there (and the CSS would hide the drawing): this browser runs the script.
+    board.querySelectorAll("noscript").forEach(function (node) { node.parentNode.removeChild(node); });
     withDrawings(board.getAttribute("data-art"), function (art) { ready(board, art); });
   }
 
   function ready(board, art) {
-    paintBoard(board, art);
+    var moves = readJSON(board, "cb-moves");
+    drawBoard(board, art, moves);
     board.classList.add("cb-js");
     var svg = board.querySelector(".cb-svg");
     if (!svg) return;
@@ -202,7 +288,6 @@
     }
 
     // -- playing -----------------------------------------------------------------------
-    var moves = readJSON(board, "cb-moves");
     var drawnSvg = board.querySelector(".cb-drawn");
     var drawn = drawnSvg && art ? art[drawnSvg.getAttribute("data-tile")] : null;
     var form = board.querySelector("form.cb-form");

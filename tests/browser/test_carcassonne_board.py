@@ -1,13 +1,17 @@
-"""Carcassonne: Hunters and Gatherers in a real browser: turn the tile, place it, pick a piece, confirm."""
+"""Carcassonne: Hunters and Gatherers in a real browser: the script draws the board from the page's compact
+picture; turn the tile, place it, pick a piece, confirm; without the script a line stands for the board."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from games import get_engine
 from tests.browser.test_play_in_browser import log_in
+from tests.platform.conftest import PASSWORD
 from tests.platform.play.test_carcassonne_board import STACK, start
 from turnbased.play import services
 from turnbased.play.assets import asset_url
@@ -84,6 +88,117 @@ def test_turn_place_deploy_and_confirm_on_the_board(browser, live_server, alice,
     page.screenshot(path=str(tmp_path / "carcassonne-after.png"), full_page=True)
     print(f"screenshots in {tmp_path}")
     page.context.close()
+
+
+def drawn_tiles(page) -> list:
+    """Return each tile the script drew: x, y, tile, rot (its data), its title and where it stands."""
+    return page.eval_on_selector_all(".cb-svg .cb-tiles .cb-tile", """tiles => tiles.map(t => [
+        Number(t.dataset.x), Number(t.dataset.y), t.dataset.tile, Number(t.dataset.rot),
+        t.querySelector(":scope > title").textContent, t.getAttribute("transform")])""")
+
+
+def drawn_pieces(page) -> list:
+    """Return each piece the script drew: its tile's square, seat, kind, title, and its spot in the tile's box."""
+    return page.eval_on_selector_all(".cb-svg .cb-piece", """pieces => pieces.map(p => {
+        const tile = p.closest(".cb-tile");
+        return [Number(tile.dataset.x), Number(tile.dataset.y), Number(p.dataset.seat), p.dataset.kind,
+                p.querySelector("title").textContent, p.getAttribute("transform")];
+    })""")
+
+
+def test_the_script_draws_the_placed_tiles_and_pieces_from_the_picture_and_a_click_still_deploys_a_piece(
+        browser, live_server, alice, bob):
+    game = start(alice, bob, STACK)
+    for user in (alice, bob, alice, bob):
+        seat = 0 if user == alice else 1
+        move = [m for m in ENGINE.legal_moves(game.state, seat) if m.get("piece")][-1]
+        services.submit_move(game_id=game.pk, user=user, expected_seq=game.seq, move=move)
+        game.refresh_from_db()
+    names = ["alice", "bob"]
+    drawings = ENGINE.assets()["art-revised"]
+
+    def expected_tiles():
+        return [[x, y, tile_id, rot,
+                 f"{tile_id} on {x},{y} turned {rot}°" + (" (start tile)" if by is None else f" by {names[by]}"),
+                 f"translate({x * 100} {-y * 100})"]
+                for x, y, tile_id, rot, by, *_ in game.state["board"]]
+
+    def expected_pieces():
+        placed = {(x, y): (tile_id, rot) for x, y, tile_id, rot, *_ in game.state["board"]}
+        found = []
+        for piece in game.state["pieces"]:
+            tile_id, rot = placed[piece["x"], piece["y"]]
+            ax, ay = drawings[tile_id]["anchors"][piece["region"]]
+            found.append([piece["x"], piece["y"], piece["seat"], piece["kind"],
+                          f"{names[piece['seat']]}'s {piece['kind']} on {piece['x']},{piece['y']}",
+                          f"translate({ax:g} {ay:g}) rotate(-{rot})"])
+        return sorted(found)
+
+    page = log_in(browser, live_server, "alice")
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector(".cb-board.cb-js")
+    assert page.locator(".cb-svg").is_visible() and page.locator(".cb-summary").count() == 0
+    assert drawn_tiles(page) == expected_tiles()
+    assert len(game.state["pieces"]) >= 2 and sorted(drawn_pieces(page)) == expected_pieces()
+    last = game.state["last"]
+    frame = page.locator(f'.cb-tile[data-x="{last["x"]}"][data-y="{last["y"]}"] > .cb-last')
+    assert page.locator(".cb-last").count() == 1 and frame.get_attribute("class") == "cb-last cb-seat-1"
+
+    # Place the tile with a piece by clicking: a lit square, then the piece's marker on the tile, then Confirm.
+    legal = ENGINE.legal_moves(game.state, 0)
+    first = sorted({m["rot"] for m in legal})[0]
+    target = next(m for m in legal if m["rot"] == first and m.get("piece") and "recall" not in m)
+    spots = page.eval_on_selector_all(".cb-spot.cb-on", "spots => spots.map(s => s.getAttribute('aria-label'))")
+    assert f"place the tile on {target['x']},{target['y']} turned {first}°" in spots
+    page.click(f'.cb-spot.cb-on[data-x="{target["x"]}"][data-y="{target["y"]}"]')
+    page.wait_for_selector(".cb-deploy:not([hidden])")
+    page.click(f".cb-region-marker[data-json='{json.dumps(target, sort_keys=True)}']")
+    page.click(".cb-confirm")
+    page.wait_for_selector("text=Waiting for bob")
+    page.wait_for_selector(".cb-board.cb-js")
+    assert Move.objects.filter(game=game).order_by("-seq").first().move == target
+    game.refresh_from_db()
+    assert drawn_tiles(page) == expected_tiles() and sorted(drawn_pieces(page)) == expected_pieces()
+    assert [target["x"], target["y"], 0, target["piece"]] in [piece[:4] for piece in drawn_pieces(page)]
+    frame = page.locator(f'.cb-tile[data-x="{target["x"]}"][data-y="{target["y"]}"] > .cb-last')
+    assert frame.get_attribute("class") == "cb-last cb-seat-0"
+
+    # A meadow the hunting trap covered is a cross on its region's spot (board_data gives the spot:
+    # tests/games/carcassonne_hg/test_web_art.py); here one is added to the picture and drawn again.
+    page.evaluate("""() => {
+        const board = document.querySelector(".cb-board"), copy = board.cloneNode(true);
+        const data = copy.querySelector("#cb-picture"), picture = JSON.parse(data.textContent);
+        picture.covered = [[0, 0, 30, 70]];
+        data.textContent = JSON.stringify(picture);
+        board.replaceWith(copy);
+        window.CarcassonneBoard.init(copy);
+    }""")
+    cross = page.locator('.cb-tile[data-x="0"][data-y="0"] .cb-covered')
+    expect(cross).to_have_count(1)
+    assert cross.get_attribute("transform") == "translate(30 70)"
+    assert cross.locator("title").text_content() == "Animals covered by the hunting trap"
+    page.context.close()
+
+
+def test_without_the_script_a_line_stands_for_the_board_and_the_move_buttons_play(browser, live_server, alice, bob):
+    game = start(alice, bob, STACK)
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", "alice")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    summary = page.locator(".cb-summary")
+    assert summary.is_visible() and summary.inner_text().startswith("1 tile on the board: the start tile")
+    assert not page.locator(".cb-svg").is_visible() and page.locator(".cb-tile").count() == 0
+    move = ENGINE.legal_moves(game.state, 0)[0]
+    page.get_by_role("button", name=ENGINE.describe_move(game.state, move), exact=True).click()
+    page.wait_for_selector("text=Waiting for bob")
+    assert Move.objects.filter(game=game).order_by("-seq").first().move == move
+    assert page.locator(".cb-summary").inner_text().startswith("2 tiles on the board; the latest: ")
+    context.close()
 
 
 def test_pan_and_zoom_survive_the_panel_swap(browser, live_server, alice, bob):

@@ -1,5 +1,6 @@
 """The replay page in Chromium: the buttons, the arrow keys, Home and End, the slider and the links to a position
-all step through the game, each keeping the position in the address (/games/<id>/replay/?seq=N)."""
+all step through the game, each keeping the position in the address (/games/<id>/replay/?seq=N); a board drawn
+by its script (Carcassonne's) is drawn at each step."""
 
 from __future__ import annotations
 
@@ -8,11 +9,15 @@ import random
 import pytest
 from playwright.sync_api import expect
 
+from games import get_engine
 from tests.browser.test_play_in_browser import log_in
+from tests.platform.play.test_carcassonne_board import STACK
+from tests.platform.play.test_carcassonne_board import start as carcassonne_start
 from tests.platform.play.test_positions import play
 from turnbased.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
+ENGINE = get_engine("carcassonne-hg")
 
 
 def at(page, live_server, game, seq: int) -> None:
@@ -70,3 +75,25 @@ def test_after_the_end_the_replay_reveals_every_hand(browser, live_server, alice
     revealed = page.locator(".ll-revealed")
     expect(revealed).to_contain_text("bob's hand")
     expect(revealed.locator('[aria-label^="Princess"]')).to_have_count(1)  # the set-aside card
+
+
+def test_a_carcassonne_position_is_drawn_by_its_board_script_step_by_step(browser, live_server, alice, bob):
+    game = carcassonne_start(alice, bob, STACK)
+    for _ in range(4):
+        seat = game.to_move[0]
+        move = ENGINE.legal_moves(game.state, seat)[-1]
+        services.submit_move(game_id=game.pk, user=[alice, bob][seat], expected_seq=game.seq, move=move)
+        game.refresh_from_db()
+    page = log_in(browser, live_server, "bob")
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?seq=2")
+    at(page, live_server, game, 2)
+    page.wait_for_selector(".cb-board.cb-js")
+    # One drawn tile per placement up to then (the start tile and two), the latest framed, no spots to play.
+    expect(page.locator(".cb-svg .cb-tile")).to_have_count(3)
+    assert page.locator(".cb-svg .cb-last").count() == 1 and page.locator(".cb-spot").count() == 0
+    page.keyboard.press("ArrowRight")
+    at(page, live_server, game, 3)
+    page.wait_for_selector(".cb-board.cb-js")
+    expect(page.locator(".cb-svg .cb-tile")).to_have_count(4)
+    squares = page.eval_on_selector_all(".cb-svg .cb-tile", "tiles => tiles.map(t => [+t.dataset.x, +t.dataset.y])")
+    assert squares == [entry[:2] for entry in game.state["board"][:4]]

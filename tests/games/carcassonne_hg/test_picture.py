@@ -44,8 +44,8 @@ def test_the_window_is_at_most_seven_squares_and_holds_the_latest_tiles():
     view = ENGINE.view(state, None)
     west, east, south, north = picture.window(view)
     assert east - west + 1 <= picture.WINDOW and north - south + 1 <= picture.WINDOW
-    last = view["board"][-1]
-    assert west <= last["x"] <= east and south <= last["y"] <= north
+    x, y, *_ = view["board"][-1]
+    assert west <= x <= east and south <= y <= north
 
 
 def test_the_picture_shows_nothing_hidden_two_stack_orders_give_the_same_bytes():

@@ -2,8 +2,9 @@
 
 Each board entry carries its regions' zone and river-system labels (``features.labelled``). These tests
 check that the analysis read back from the labels is the flood-filled one in every respect the engine
-uses, that the labels depend on the placements alone, and that listing the moves on a cold worker floods
-no tile and adds up no feature totals.
+uses, that the labels depend on the placements alone, that listing the moves on a cold worker floods
+no tile and adds up no feature totals, and that a view or a move adds up only the features it needs
+(a view's held features are then kept with the board's analysis).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from games.carcassonne_hg import ENGINE, features, tiles
+from games.carcassonne_hg import ENGINE, features, player_view, tiles
 
 from . import NAMES
 
@@ -97,3 +98,51 @@ def test_listing_the_moves_on_a_cold_worker_floods_no_tile_and_adds_up_no_totals
         moves = ENGINE.legal_moves(state, state["current"])
         assert moves
     assert calls == Counter(), "a cold listing must read the analysis from the labels, not rebuild it"
+
+
+def counting_totals(monkeypatch) -> list:
+    """Record the features each call of ``features._totals_of`` adds up: None for every feature of the board."""
+    asked = []
+    original = features._totals_of
+
+    def counted(an, zone_roots=None, system_roots=None):
+        asked.append(None if zone_roots is None and system_roots is None else len(zone_roots or ()) + len(
+            system_roots or ()))
+        return original(an, zone_roots, system_roots)
+
+    monkeypatch.setattr(features, "_totals_of", counted)
+    return asked
+
+
+def test_a_view_or_a_move_on_a_cold_worker_adds_up_only_the_features_it_needs(monkeypatch):
+    late = [json.dumps(state) for state in positions(tiles.REVISED, 2, 3) if len(state["board"]) >= 50][::6]
+    assert late
+    asked = counting_totals(monkeypatch)
+    for text in late:
+        state = json.loads(text)
+        features._CACHE.clear()
+        assert ENGINE.view(state, 0)["features"]
+        assert asked and None not in asked and sum(asked) <= len(state["pieces"]), "a view adds up the held features"
+        asked.clear()
+        features._CACHE.clear()
+        seat = state["current"]
+        after, _ = ENGINE.apply(state, seat, ENGINE.legal_moves(state, seat)[0])
+        if not ENGINE.is_over(after):
+            assert None not in asked, "a move adds up the features its tile touches, not every one"
+        asked.clear()
+
+
+def test_a_positions_held_features_are_worked_out_once_and_each_view_gets_its_own(monkeypatch):
+    state = next(state for state in positions(tiles.REVISED, 2, 3) if len(state["pieces"]) >= 4)
+    worked_out = Counter()
+    original = player_view._held_features
+    monkeypatch.setattr(player_view, "_held_features", lambda *args: (worked_out.update(["held"]), original(*args))[1])
+    features._CACHE.clear()
+    first = ENGINE.view(state, 0)
+    first["features"][0]["holders"].append({"seat": 9, "count": 9})
+    first["features"][0]["value"] = -1
+    second = ENGINE.view(state, 1)
+    assert worked_out["held"] == 1, "the second view of the position reads the held features from the memo"
+    features._CACHE.clear()
+    assert second["features"] == ENGINE.view(state, None)["features"] != first["features"]
+    assert worked_out["held"] == 2

@@ -3,8 +3,9 @@
 ``v1_states.json`` holds states written by version 1 itself, with the seed and moves that made them
 and a digest of every seat's view of each: the upcast state must equal the replay of those moves
 under version 2, show every seat exactly what version 1 showed, and play on. (Version 1's views
-carried the drawings of the tiles in use as ``art``; views now name the asset holding every drawing,
-``art_asset``, and the comparison puts the drawings back from it.)
+carried the drawings of the tiles in use as ``art`` and each board entry as a dict; views now name
+the asset holding every drawing, ``art_asset``, and list each entry's fields, and the comparison
+puts both back as they were.)
 """
 
 from __future__ import annotations
@@ -36,11 +37,13 @@ def digest(value) -> str:
 
 
 def as_version_1_showed_it(view: dict) -> dict:
-    """Return a view with the drawings of its tiles inline, as ``art``, instead of the asset's name."""
+    """Return a view in version 1's shape: the drawings of its tiles inline, as ``art``, instead of the
+    asset's name, and each board entry as ``{x, y, tile, rot, placed_by}`` instead of a list."""
     drawings = ENGINE.assets()[view["art_asset"]]
-    used = [entry["tile"] for entry in view["board"]] + ([view["tile"]] if view["tile"] else [])
+    used = [tile_id for _, _, tile_id, *_ in view["board"]] + ([view["tile"]] if view["tile"] else [])
     shown = {key: value for key, value in view.items() if key != "art_asset"}
-    return {**shown, "art": {tile_id: drawings[tile_id] for tile_id in used}}
+    board = [dict(zip(("x", "y", "tile", "rot", "placed_by"), entry)) for entry in view["board"]]
+    return {**shown, "board": board, "art": {tile_id: drawings[tile_id] for tile_id in used}}
 
 
 def test_the_engine_is_version_2():

@@ -6,7 +6,7 @@ import json
 import random
 from importlib import resources
 
-from games.carcassonne_hg import ENGINE, tiles, web_art
+from games.carcassonne_hg import ENGINE, player_view, tiles, web_art
 
 from . import BOB, act, position
 
@@ -50,9 +50,17 @@ def test_a_view_names_the_drawings_of_its_edition_instead_of_carrying_them():
         view = ENGINE.view(state, 0)
         assert "art" not in view and view["art_asset"] == f"art-{edition}"
         drawings = ENGINE.assets()[view["art_asset"]]
-        assert all(entry["tile"] in drawings for entry in view["board"])
+        assert all(tile_id in drawings for _, _, tile_id, *_ in view["board"])
         text = json.dumps(view)
-        assert not any(shape["d"] in text for entry in view["board"] for shape in drawings[entry["tile"]]["shapes"])
+        assert not any(shape["d"] in text for _, _, tile_id, *_ in view["board"] for shape in drawings[tile_id]["shapes"])
+
+
+def test_the_views_board_is_each_tile_as_x_y_tile_rot_and_placer_in_placement_order():
+    state = played(tiles.REVISED, 12)
+    view = ENGINE.view(state, 1)
+    assert view["board"] == [entry[:5] for entry in state["board"]]
+    assert view["board"][0] == [0, 0, tiles.start_tile(tiles.REVISED), 0, None]
+    assert all(isinstance(by, int) for *_, by in view["board"][1:])
 
 
 def test_board_data_stands_each_piece_and_covered_meadow_on_its_regions_spot():
@@ -61,13 +69,29 @@ def test_board_data_stands_each_piece_and_covered_meadow_on_its_regions_spot():
     view = ENGINE.view(state, None)
     assert view["cancelled"] and view["pieces"]
     drawings = web_art.drawings(view["edition"])
-    squares = {(entry["x"], entry["y"]): entry for entry in ENGINE.board_data(view, [])["tiles"]}
-    assert [{k: v for k, v in entry.items() if k not in ("pieces", "covered")} for entry in squares.values()] == view["board"]
-    for piece in view["pieces"]:
-        square = squares[piece["x"], piece["y"]]
-        anchor = drawings[square["tile"]]["anchors"][piece["region"]]
-        assert {**piece, "at": anchor} in square["pieces"]
-    for x, y, region in view["cancelled"]:
-        assert drawings[squares[x, y]["tile"]]["anchors"][region] in squares[x, y]["covered"]
-    assert sum(len(entry["pieces"]) for entry in squares.values()) == len(view["pieces"])
-    assert sum(len(entry["covered"]) for entry in squares.values()) == len(view["cancelled"])
+    picture = ENGINE.board_data(view, [])["picture"]
+    assert picture["tiles"] == view["board"]
+    placed = {(x, y): tile_id for x, y, tile_id, *_ in view["board"]}
+    assert sorted(picture["pieces"]) == sorted(
+        [p["x"], p["y"], p["seat"], p["kind"], *drawings[placed[p["x"], p["y"]]]["anchors"][p["region"]]]
+        for p in view["pieces"]
+    )
+    assert sorted(picture["covered"]) == sorted(
+        [x, y, *drawings[placed[x, y]]["anchors"][region]] for x, y, region in view["cancelled"]
+    )
+    assert picture["last"] == [0, 2] and picture["names"] == [seat["name"] for seat in view["seats"]]
+
+
+def test_board_data_names_the_latest_tile_and_its_placer_for_the_page_without_its_script():
+    state = played(tiles.REVISED, 0)
+    data = ENGINE.board_data(ENGINE.view(state, 0), [])
+    start = player_view.tile_name(tiles.start_tile(tiles.REVISED), tiles.REVISED)
+    assert start.startswith("the start tile")
+    assert data["count"] == 1 and data["latest"] == {"x": 0, "y": 0, "name": start, "by": None}
+    state = played(tiles.REVISED, 3)
+    view = ENGINE.view(state, 0)
+    x, y, tile_id, _, by = view["board"][-1]
+    data = ENGINE.board_data(view, [])
+    assert data["count"] == len(view["board"]) == 4
+    assert data["latest"] == {"x": x, "y": y, "name": player_view.tile_name(tile_id, "revised"),
+                              "by": view["seats"][by]["name"]}

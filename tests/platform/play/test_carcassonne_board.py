@@ -1,11 +1,14 @@
-"""The Carcassonne: Hunters and Gatherers board on the game page: an SVG drawn from the view alone.
+"""The Carcassonne: Hunters and Gatherers board on the game page: drawn in the browser from the view alone.
 
-The drawn tile comes with rotate buttons, every legal (square, rotation) is a spot on the board,
-the legal moves are embedded as JSON for the board script, and the board's own form posts one of
-them. Two tables whose stacks differ only below the drawn tile give the same page byte for byte
-(ids, tokens and keys masked). The tiles' drawings are in neither the page nor the API: the board
-names the engine's asset that holds them, fetched once, so a finished game's API detail stays
-under 15 KB and grows only with the position.
+The page carries the board as a compact picture (JSON: a short array per tile and per piece) that
+the board script draws, an empty SVG for it to draw into, and a line saying how many tiles lie on
+the board and which came last for a browser without the script. The drawn tile comes with rotate
+buttons, the legal moves are embedded as JSON for the board script (which lights one spot per
+legal square and rotation from them), and the board's own form posts one of them. Two tables whose
+stacks differ only below the drawn tile give the same page byte for byte (ids, tokens and keys
+masked). The tiles' drawings are in neither the page nor the API: the board names the engine's
+asset that holds them, fetched once, so a finished game's API detail stays under 15 KB and grows
+only with the position. (tests/browser/test_carcassonne_board.py checks what the script draws.)
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ import random
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from games import get_engine
 from games.carcassonne_hg import tiles
+from games.carcassonne_hg.player_view import tile_name
 from tests.platform.conftest import PASSWORD, api_token
 from tests.platform.secrecy.doors import masked
 from turnbased.play import services
@@ -64,21 +69,34 @@ def embedded_moves(text: str) -> list[dict]:
     return json.loads(found.group(1))
 
 
+def picture(text: str) -> dict:
+    """Return the compact picture of the board the page embeds for the board script."""
+    found = re.search(r'<script id="cb-picture" type="application/json">(.*?)</script>', text, re.S)
+    assert found, "the board embeds its picture"
+    return json.loads(found.group(1))
+
+
+def summary(text: str) -> str:
+    """Return the line a browser without the script shows instead of the board."""
+    return html.unescape(re.search(r'<noscript><p class="cb-summary">(.*?)</p></noscript>', text, re.S).group(1))
+
+
 def play(game, user, move):
     game.refresh_from_db()
     services.submit_move(game_id=game.pk, user=user, expected_seq=game.seq, move=move)
     game.refresh_from_db()
 
 
-def test_the_board_is_an_svg_of_the_placed_tiles_with_the_drawn_tile_and_rotate_buttons(alice, bob):
+def test_the_board_is_a_compact_picture_with_the_drawn_tile_and_rotate_buttons(alice, bob):
     game = start(alice, bob)
     text = page(game, alice)
     board = board_html(text)
-    assert '<svg class="cb-svg"' in board
-    assert board.count('class="cb-tile"') == 1  # the start tile
-    assert 'data-tile="R-S56"' in board and 'data-x="0" data-y="0"' in board
+    assert '<svg class="cb-svg"' in board and '<g class="cb-tiles"></g>' in board
+    assert picture(board) == {"tiles": [[0, 0, "R-S56", 0, None]], "pieces": [], "covered": [], "last": None,
+                              "names": ["alice", "bob"]}
+    assert 'class="cb-tile"' not in board, "the script draws the tiles"
     # Each tile's drawing is filled in by the board script from the asset the board names.
-    assert board.count('<g class="cb-art"></g>') == 2  # the start tile's and the drawn tile's
+    assert board.count('<g class="cb-art"></g>') == 1  # the drawn tile's
     url = re.search(r'data-art="([^"]+)"', board).group(1)
     assert url == asset_url("carcassonne-hg", "art-revised")
     start_tile = json.loads(client_for(alice).get(url).content)["R-S56"]
@@ -90,19 +108,17 @@ def test_the_board_is_an_svg_of_the_placed_tiles_with_the_drawn_tile_and_rotate_
     assert "Features held" in board
 
 
-def test_the_spots_and_embedded_moves_are_exactly_the_engine_legal_moves(alice, bob):
+def test_the_embedded_moves_are_exactly_the_engine_legal_moves_each_placement_also_without_a_piece(alice, bob):
     game = start(alice, bob)
     text = page(game, alice)
     legal = ENGINE.legal_moves(game.state, 0)
     moves = embedded_moves(text)
     assert [m["move"] for m in moves] == legal
     assert all(json.loads(m["json"]) == m["move"] for m in moves)
-    spots = {
-        (int(x), int(y), int(rot))
-        for x, y, rot in re.findall(r'class="cb-spot" [^>]*data-x="(-?\d+)" data-y="(-?\d+)" data-rot="(\d+)"', text)
-    }
-    assert spots == {(m["x"], m["y"], m["rot"]) for m in legal if "piece" not in m}
-    assert len(spots) > 1
+    # The script lights a spot for each move without a piece: every placement has one.
+    spots = {(m["x"], m["y"], m["rot"]) for m in legal if "piece" not in m and "recall" not in m}
+    assert spots == {(m["x"], m["y"], m["rot"]) for m in legal} and len(spots) > 1
+    assert 'class="cb-spot"' not in text and '<g class="cb-spots"></g>' in text
 
 
 def test_a_move_posted_from_the_board_form_is_played(alice, bob):
@@ -129,9 +145,13 @@ def test_a_move_posted_from_the_board_form_is_played(alice, bob):
     assert last.move == chosen["move"]
     game.refresh_from_db()
     after = page(game, alice)
-    assert board_html(after).count('class="cb-tile"') == 2
-    assert 'class="cb-piece cb-seat-0"' in after  # alice's piece, in her colour
-    assert 'class="cb-last cb-seat-0"' in after
+    shown = picture(after)
+    x, y = chosen["move"]["x"], chosen["move"]["y"]
+    assert shown["tiles"] == [[0, 0, "R-S56", 0, None], [x, y, game.state["board"][-1][2], chosen["move"]["rot"], 0]]
+    assert [piece[:4] for piece in shown["pieces"]] == [[x, y, 0, chosen["move"]["piece"]]]  # alice's, seat 0
+    assert shown["last"] == [x, y]
+    assert summary(after).startswith("2 tiles on the board; the latest: ") and summary(after).endswith(
+        f" on {x},{y}, placed by alice.")
     assert "cb-moves" not in after  # not her turn: no spots, no embedded moves
     assert 'class="cb-feature"' in after
 
@@ -140,8 +160,23 @@ def test_someone_waiting_or_watching_gets_the_board_without_spots(alice, bob):
     game = start(alice, bob)
     for viewer in (bob, None):
         text = page(game, viewer)
-        assert '<svg class="cb-svg"' in text
-        assert 'class="cb-spot"' not in text and 'id="cb-moves"' not in text and 'class="cb-rotate"' not in text
+        assert '<svg class="cb-svg"' in text and picture(text)["tiles"] == [[0, 0, "R-S56", 0, None]]
+        assert 'id="cb-moves"' not in text and 'class="cb-rotate"' not in text
+
+
+def test_without_the_script_a_line_tells_the_tiles_on_the_board_and_the_latest_instead_of_a_drawing(alice, bob):
+    game = start(alice, bob)
+    assert summary(page(game, bob)) == "1 tile on the board: the start tile with a lake (1 fish), a menhir and an aurochs on 0,0."
+    play(game, alice, ENGINE.legal_moves(game.state, 0)[0])
+    for _ in range(3):
+        seat = game.to_move[0]
+        play(game, [alice, bob][seat], ENGINE.legal_moves(game.state, seat)[0])
+    x, y, tile_id, *_ = game.state["board"][-1]
+    text = summary(page(game, None))
+    assert text == f"5 tiles on the board; the latest: {tile_name(tile_id, 'revised')} on {x},{y}, placed by bob."
+    # The CSS hides the empty drawing when the summary is there (it is only parsed without the script).
+    css = (settings.BASE_DIR / "static" / "css" / "carcassonne-board.css").read_text()
+    assert ".cb-main:has(.cb-summary) .cb-svg { display: none; }" in css
 
 
 def test_stacks_differing_below_the_drawn_tile_give_the_same_pages(alice, bob):
@@ -175,13 +210,12 @@ def test_the_end_of_the_game_shows_the_scoring_breakdown(alice, bob):
     assert 'class="cb-drawn"' not in text
 
 
-def test_pieces_and_covered_meadows_stand_on_their_regions_spots_without_the_drawings(alice, bob):
+def test_pieces_stand_on_their_regions_spots_given_with_the_picture(alice, bob):
     game = start(alice, bob)
     hunter = next(m for m in ENGINE.legal_moves(game.state, 0) if m.get("piece") == "hunter")
     play(game, alice, hunter)
     anchor = ENGINE.assets()["art-revised"][game.state["board"][-1][2]]["anchors"][hunter["region"]]
-    piece = re.search(r'<g class="cb-piece cb-seat-0" transform="translate\(([\d.]+) ([\d.]+)\) rotate', page(game, bob))
-    assert [float(piece.group(1)), float(piece.group(2))] == anchor
+    assert picture(page(game, bob))["pieces"] == [[hunter["x"], hunter["y"], 0, "hunter", *anchor]]
 
 
 def test_neither_the_page_nor_the_api_carries_drawings_and_a_finished_games_detail_is_under_15_kb(alice, bob):
@@ -201,8 +235,8 @@ def test_neither_the_page_nor_the_api_carries_drawings_and_a_finished_games_deta
         view = json.loads(raw)["view"]
         position = sum(len(json.dumps(view[key], separators=(",", ":"))) for key in ("board", "pieces", "features"))
         seen[when] = {"detail": len(raw), "rest": len(raw) - position, "page": page(game, alice)}
-        for entry in view["board"]:
-            for shape in drawings[entry["tile"]]["shapes"]:
+        for _, _, tile_id, *_ in view["board"]:
+            for shape in drawings[tile_id]["shapes"]:
                 assert shape["d"] not in seen[when]["page"] and shape["d"].encode() not in raw, when
 
     while game.status == "active":
