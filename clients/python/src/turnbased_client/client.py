@@ -97,7 +97,7 @@ class Client(ApiCore):
         """Withdraw an absence that has not started."""
         return self._call("absences_destroy", {"absence_id": absence_id})
 
-    @operation("me_bot_retrieve", "GET", "/api/me/bot/")
+    @operation("me_bot_retrieve", "GET", "/api/me/bot/", conditional=True)
     def bot_account(self) -> BotAccount:
         """Whether my account is a bot account, or may become one (and why not)."""
         return self._call("me_bot_retrieve")
@@ -307,17 +307,17 @@ class Client(ApiCore):
                           query={"game": game, "opponent": opponent, "page_size": page_size})
 
     # -- webhooks ------------------------------------------------------------------------------
-    @operation("webhooks_list", "GET", "/api/webhooks/", listed="")
-    def webhooks(self) -> list[Webhook]:
+    @operation("webhooks_list", "GET", "/api/webhooks/", query=("page_size",), conditional=True, listed="")
+    def webhooks(self, *, page_size: int | Unset = UNSET) -> list[Webhook]:
         """My webhooks (never their secrets)."""
-        return self._call("webhooks_list")
+        return self._call("webhooks_list", query={"page_size": page_size})
 
     @operation("webhooks_create", "POST", "/api/webhooks/", body=("url", "kinds"))
     def create_webhook(self, url: str, *, kinds: list[EventKind] | Unset = UNSET) -> WebhookWithSecret:
         """Register a URL to be sent my events (``kinds``: all of them if left out); its ``secret`` is shown once."""
         return self._call("webhooks_create", body={"url": url, "kinds": kinds})
 
-    @operation("webhooks_retrieve", "GET", "/api/webhooks/{webhook_id}/")
+    @operation("webhooks_retrieve", "GET", "/api/webhooks/{webhook_id}/", conditional=True)
     def webhook(self, webhook_id: int) -> Webhook:
         """One of my webhooks: whether it is active, and its failures."""
         return self._call("webhooks_retrieve", {"webhook_id": webhook_id})
@@ -334,10 +334,11 @@ class Client(ApiCore):
         """Delete a webhook and its delivery log."""
         return self._call("webhooks_destroy", {"webhook_id": webhook_id})
 
-    @operation("webhook_deliveries_list", "GET", "/api/webhooks/{webhook_id}/deliveries/", listed="")
-    def webhook_deliveries(self, webhook_id: int) -> list[WebhookDelivery]:
+    @operation("webhook_deliveries_list", "GET", "/api/webhooks/{webhook_id}/deliveries/", query=("page_size",),
+               conditional=True, listed="")
+    def webhook_deliveries(self, webhook_id: int, *, page_size: int | Unset = UNSET) -> list[WebhookDelivery]:
         """A webhook's delivery log: each delivery's state, attempts and the receiver's last answer."""
-        return self._call("webhook_deliveries_list", {"webhook_id": webhook_id})
+        return self._call("webhook_deliveries_list", {"webhook_id": webhook_id}, query={"page_size": page_size})
 
     @operation("webhooks_ping", "POST", "/api/webhooks/{webhook_id}/ping/")
     def ping_webhook(self, webhook_id: int) -> WebhookDelivery:
