@@ -38,6 +38,9 @@ from turnbased.play.models import MoveSource, Visibility
 from turnbased.play.presenters import game_summary
 
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
+# A page of games holds as many as a page of the lobby: each row reads its seats, clocks and last move, so
+# a client with many games walks pages instead of paying for all of them in one answer.
+GAMES_PAGE_SIZE = selectors.LOBBY_PAGE_GAMES
 
 
 NO_SUCH_GAME = error("No such game, or a private game you are not part of.")
@@ -73,11 +76,11 @@ class GameListApi(APIView):
                    description="Every game I sit at, the newest table first, a page at a time (without the private "
                                "views: GET /api/games/{id}/ has mine). The public tables I could join are "
                                "GET /api/games/open/; the games waiting for my move, GET /api/me/turns/.",
-                   parameters=cursor_parameters(), responses={200: GameListSerializer})
+                   parameters=cursor_parameters(GAMES_PAGE_SIZE), responses={200: GameListSerializer})
     @conditional_read
     def get(self, request):
         # Newest first by id: a game keeps its place while a client walks the pages, however it is played.
-        page = paginate(request, selectors.my_games(request.user), ordering=("-pk",))
+        page = paginate(request, selectors.my_games(request.user), ordering=("-pk",), page_size=GAMES_PAGE_SIZE)
         games = selectors.with_seats(page.items, clocks=True)
         last_moves = selectors.last_move_lines(games, request.user)
         return Response(page.body([
@@ -117,10 +120,10 @@ class OpenGameListApi(APIView):
     @extend_schema(operation_id="games_open_list", tags=["games"], summary="The public tables I could join",
                    description="Public tables still taking players, that I am not seated at, the newest first, a "
                                "page at a time. Take a seat with POST /api/games/{id}/join/.",
-                   parameters=cursor_parameters(), responses={200: OpenGameListSerializer})
+                   parameters=cursor_parameters(GAMES_PAGE_SIZE), responses={200: OpenGameListSerializer})
     @conditional_read
     def get(self, request):
-        page = paginate(request, selectors.open_tables(request.user), ordering=("-pk",))
+        page = paginate(request, selectors.open_tables(request.user), ordering=("-pk",), page_size=GAMES_PAGE_SIZE)
         return Response(page.body([
             game_summary(game, request.user, with_view=False) for game in selectors.with_seats(page.items)
         ]))
