@@ -207,3 +207,14 @@ def test_resign_through_the_api(started_game, alice, api_client_for):
     response = api_client_for(alice).post(f"/api/games/{started_game.pk}/resign/")
     assert response.status_code == 200 and response.json()["status"] == "finished"
     assert response.json()["result"]["winners"] == [1]
+
+
+def test_a_players_invite_url_opens_the_invitation_in_every_game_listed(started_game, alice, api_client_for, settings):
+    from django.urls import reverse
+
+    client = api_client_for(alice)
+    wanted = settings.SITE_URL + reverse("game-invite", args=[started_game.pk, started_game.invite_code])
+    assert client.get(f"/api/games/{started_game.pk}/").json()["invite_url"] == wanted
+    assert [game["invite_url"] for game in client.get("/api/games/").json()["results"]] == [wanted]
+    path = wanted.removeprefix(settings.SITE_URL)
+    assert Client().get(path).status_code in (200, 302)  # the link leads somewhere, not to a 404
