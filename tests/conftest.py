@@ -11,10 +11,16 @@ def _celery_runs_tasks_inline():
     if "DATABASE_URL" not in os.environ:  # engine tests run without Django and its services
         yield
         return
+    from celery.result import allow_join_result
+
     from turnbased.celery import app
 
     app.conf.task_always_eager = True
-    yield
+    # A test may wait on an inline task's result. Celery keeps "a join would block" in one flag for the whole
+    # process, which each inline call sets and restores; two threads calling at once (a live server's) can
+    # leave it set, and every later test in the process would then be refused its results.
+    with allow_join_result():
+        yield
     app.conf.task_always_eager = False
 
 
