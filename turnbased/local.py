@@ -222,6 +222,9 @@ def test(pytest_args: list[str]) -> int:
                 f"/{DATABASE_NAME}?", f"/{DATABASE_NAME}_{os.getpid()}?"
             )
             stack.callback(drop_database, f"test_{DATABASE_NAME}_{os.getpid()}")
+            if parallel(pytest_args):  # pytest-django names a worker's test database after it
+                for worker in range(TEST_WORKERS):
+                    stack.callback(drop_database, f"test_{DATABASE_NAME}_{os.getpid()}_gw{worker}")
         environment.setdefault("DJANGO_SETTINGS_MODULE", "turnbased.settings")
         # The test servers speak plain HTTP (DEBUG is off, which would otherwise mean HTTPS only);
         # tests of the production settings run Django in a subprocess with HTTPS on.
@@ -230,7 +233,22 @@ def test(pytest_args: list[str]) -> int:
         environment.setdefault("DATABASE_CONN_MAX_AGE", "0")
         # Accounts made by the tests (and the servers they start) hash passwords cheaply: see settings.
         environment.setdefault("TESTS_ONLY_FAST_PASSWORD_HASHING", "on")
-        return subprocess.run([sys.executable, "-m", "pytest", *pytest_args], env=environment, cwd=BASE_DIR).returncode
+        return subprocess.run([sys.executable, "-m", "pytest", *parallel(pytest_args), *pytest_args], env=environment,
+                              cwd=BASE_DIR).returncode
+
+
+# Many tests wait on servers and processes of their own more than they compute: two workers (pytest-xdist)
+# keep two cores busy. ``-n 0`` runs every test in the one process (``-s`` then shows their output).
+TEST_WORKERS = 2
+
+
+def parallel(pytest_args: list[str]) -> list[str]:
+    """Return the options that spread the tests over workers, unless the arguments choose for themselves."""
+    if any(arg in ("-n", "--numprocesses", "no:xdist") or arg.startswith(("-n", "--numprocesses="))
+           for arg in pytest_args):
+        return []
+    # A test module's tests share their fixtures (a live server, a browser): they stay in one worker.
+    return ["-n", str(TEST_WORKERS), "--dist", "loadfile"]
 
 
 def manage_command(args: list[str]) -> int:

@@ -141,6 +141,8 @@ def example_secret_key() -> str:
         (secrets.token_urlsafe(30), "too short"),
         ("ab" * 40, "too simple"),
     ],
+    # Named, not by value: the random keys would name the tests differently in each test worker.
+    ids=["empty", "change-me", "local-example", "example-file", "django-insecure", "too-short", "too-simple"],
 )
 def test_an_unsafe_secret_key_is_refused_with_the_reason_and_the_remedy(key, reason):
     with pytest.raises(ImproperlyConfigured) as refused:
@@ -155,7 +157,7 @@ def test_a_generated_secret_key_is_accepted():
     assert _production_secret_key(key) == key
 
 
-@pytest.mark.parametrize("key", [None, example_secret_key()])
+@pytest.mark.parametrize("key", [None, example_secret_key()], ids=["unset", "example-file"])
 def test_the_service_refuses_to_start_without_debug_and_a_real_secret_key(key):
     result = django("manage.py", "check", environment=production_environment(DJANGO_SECRET_KEY=key))
     assert result.returncode != 0
