@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import URLPattern, include, path
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from turnbased.accounts import api as accounts_api
@@ -56,7 +56,7 @@ admin.site.login = secure_admin_login(admin.site.login)
 handler429 = "turnbased.accounts.ratelimits.handler429"
 
 
-@require_GET
+@require_safe
 def favicon(request):
     """Send browsers that ask for /favicon.ico without reading the page's icon link to the icon."""
     return redirect(static("favicon.ico"), permanent=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render, resolve_url
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 
 from turnbased.aftergame import selectors, services
 from turnbased.aftergame.templatetags.aftergame import rematch_box_context
@@ -44,7 +44,7 @@ def rematch_decline(request, game_id: int):
                        "The rematch is called off.")
 
 
-@require_GET
+@require_safe
 def rematch_box(request, game_id: int):
     """Return 204 while the finished game's rematch box shows ``?v=``, else the box as it is now.
 

@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, MessageSource
@@ -28,7 +28,7 @@ def _id_param(raw: str | None) -> int | None:
     return int(raw)
 
 
-@require_GET
+@require_safe
 def chat_poll(request, game_id: int):
     """Return 204 while the chat has no message after ``?after=`` and the turn is as ``?turn=`` says, else the news."""
     after = _id_param(request.GET.get("after"))
@@ -138,7 +138,7 @@ def chat_read(request, game_id: int):
     return HttpResponse(status=204)
 
 
-@require_GET
+@require_safe
 def lobby_changes(request):
     """Return 204 while the user's games and their chats are as ``?v=`` says, else the watcher with the new version.
 

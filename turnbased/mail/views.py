@@ -30,7 +30,7 @@ class PreferenceForm(forms.Form):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def mail_settings(request):
     preference = preference_of(request.user)
     form = PreferenceForm(request.POST or None, initial={
@@ -44,7 +44,7 @@ def mail_settings(request):
 
 
 @csrf_exempt  # RFC 8058 one-click: mail clients POST without a session; the signed token is the proof
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def unsubscribe(request, token: str):
     try:
         user = get_object_or_404(get_user_model(), pk=read_unsubscribe_token(token))

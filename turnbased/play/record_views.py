@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import get_engine
 from turnbased.play import records, selectors, verification
 from turnbased.play.errors import GameNotFound
 
 
-@require_GET
+@require_safe
 def game_verify(request, game_id: int):
     """Show each check of the game's record, or, before the end, why there is nothing to check yet."""
     try:

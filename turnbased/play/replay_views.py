@@ -9,14 +9,14 @@ from __future__ import annotations
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import render
 from django.template.loader import select_template
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from turnbased.play import positions, store
 from turnbased.play.errors import GameNotFound
 from turnbased.play.views import _seq_param, _viewer_or_404
 
 
-@require_GET
+@require_safe
 def game_replay(request, game_id: int):
     """Show the position ``?seq=`` (the latest without it) as the viewer saw it then, or every secret once over."""
     raw = request.GET.get("seq")

@@ -18,7 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render, resolve_url
 from django.template.loader import select_template
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_safe, require_POST
 
 from games import engines, get_engine
 from turnbased import request_guards
@@ -53,7 +53,7 @@ def _page_number(raw: str | None) -> int:
     return int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) < 7 and int(raw) > 0 else 1
 
 
-@require_GET
+@require_safe
 def lobby(request):
     context = {
         "open_games": selectors.open_games(request.user),
@@ -246,7 +246,7 @@ def _header_context(request, viewer: selectors.Viewer) -> dict:
     }
 
 
-@require_GET
+@require_safe
 def game_detail(request, game_id: int):
     return _game_page(request, _viewer_or_404(game_id, request))
 
@@ -280,7 +280,7 @@ def _seq_param(raw: str | None) -> int | None:
     return int(raw)
 
 
-@require_GET
+@require_safe
 def game_panel(request, game_id: int):
     """Return 204 while the game is at the version the page shows (htmx polls this), else the panel update.
 
@@ -298,7 +298,7 @@ def game_panel(request, game_id: int):
     return _panel_update(request, _viewer_or_404(game_id, request), seen=seen)
 
 
-@require_GET
+@require_safe
 def game_history(request, game_id: int):
     """Return the history entries of the moves before ``?before=`` (the latest without it), a page of moves.
 
@@ -403,7 +403,7 @@ def game_abort(request, game_id: int):
 
 
 @login_required
-@require_GET
+@require_safe
 def game_invite(request, game_id: int, invite_code: str):
     """Show a table reached through its invite link, with a join button."""
     viewer = _viewer_or_404(game_id, request, invite_code=invite_code)
@@ -421,7 +421,7 @@ def game_invite(request, game_id: int, invite_code: str):
 
 
 @login_required
-@require_GET
+@require_safe
 def next_game(request):
     """Open the game that waits for the user most urgently (soonest deadline, then longest waiting)."""
     waiting = [entry for entry in selectors.lobby_order(request.user) if entry["my_turn"]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.paginator import InvalidPage
 from django.http import Http404
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import engines, get_engine
 from turnbased.ratings import selectors
@@ -29,7 +29,7 @@ def _whole_number(raw: str | None) -> int | None:
     return int(raw)
 
 
-@require_GET
+@require_safe
 def ratings_index(request):
     games = [
         {"engine": engine, "player_counts": selectors.player_counts(slug)} for slug, engine in engines().items()
@@ -37,7 +37,7 @@ def ratings_index(request):
     return render(request, "ratings/index.html", {"games": games})
 
 
-@require_GET
+@require_safe
 def leaderboard(request, game_slug: str):
     if game_slug not in engines():
         raise Http404("No such game.")
@@ -59,7 +59,7 @@ def leaderboard(request, game_slug: str):
     })
 
 
-@require_GET
+@require_safe
 def player_profile(request, username: str):
     player = _player_or_404(username)
     return render(request, "ratings/player.html", {
@@ -70,7 +70,7 @@ def player_profile(request, username: str):
     })
 
 
-@require_GET
+@require_safe
 def player_games(request, username: str):
     player = _player_or_404(username)
     game_slug = request.GET.get("game") or None

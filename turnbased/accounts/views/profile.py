@@ -68,7 +68,7 @@ class AbsenceForm(forms.Form):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def account_settings(request):
     """Time zone (for weekends and dates), the reminder lead time and move confirmation; links to the other pages."""
     form = ProfileForm(request.POST or None, instance=profile_of(request.user))
@@ -85,7 +85,7 @@ def account_settings(request):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def absences(request):
     """Declare, end or withdraw absences; clocks stop during them in games that allow it."""
     form = AbsenceForm(request.POST if request.POST.get("action") == "declare" else None)

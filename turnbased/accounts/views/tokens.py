@@ -18,7 +18,7 @@ from turnbased.accounts.services.tokens import token_create, token_revoke
 
 @never_cache
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def api_tokens(request):
     """List the tokens; a valid POST creates one and shows its key on this answer only."""
     form = TokenCreateForm(request.POST or None)

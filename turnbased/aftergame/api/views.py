@@ -41,7 +41,7 @@ class RematchApi(APIView):
 
     def get_permissions(self):
         """Let anyone read a rematch of a game they may see; asking for one needs an account."""
-        return [AllowAny()] if self.request.method == "GET" else super().get_permissions()
+        return [AllowAny()] if self.request.method in ("GET", "HEAD") else super().get_permissions()
 
     @extend_schema(
         operation_id="rematch_retrieve", tags=["games"], summary="A finished game's rematch", parameters=[GAME_ID],
