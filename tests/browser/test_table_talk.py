@@ -116,6 +116,27 @@ def test_the_browser_notification_is_asked_for_only_on_a_click(browser, live_ser
              "the notification that it is bob's turn", timeout=15)
 
 
+def test_the_notification_offer_stays_hidden_where_the_browser_cannot_or_need_not_ask(browser, live_server, alice, bob,
+                                                                                    start_scripted_game):
+    game = start_scripted_game(alice, bob)
+    context = browser.new_context()
+    context.add_init_script("""
+        class FakeNotification {}
+        FakeNotification.permission = "denied";
+        window.Notification = FakeNotification;
+    """)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", "bob")
+    page.fill("input[name=password]", "a-long-enough-pass-9")
+    page.click("button[type=submit]")
+    for path in (f"/games/{game.pk}/", "/"):
+        page.goto(f"{live_server.url}{path}")
+        offer = page.locator("[data-notify-turn]")
+        expect(offer).to_have_count(1)
+        expect(offer).to_be_hidden()  # its hidden attribute, whatever display buttons have
+
+
 def test_a_player_reports_a_message_and_mutes_its_author_from_its_menu(browser, live_server, alice, bob,
                                                                       start_scripted_game):
     game = start_scripted_game(alice, bob)
