@@ -89,6 +89,15 @@ def test_the_tab_titles_say_unread_messages_and_whose_turn(browser, live_server,
     expect(bob_page).to_have_title("Your turn — Lobby · turnbased")  # both messages read on the game page
 
 
+def _logged_in_page(context, live_server, username: str):
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", "a-long-enough-pass-9")
+    page.click("button[type=submit]")
+    return page
+
+
 def test_the_browser_notification_is_asked_for_only_on_a_click(browser, live_server, alice, bob, start_scripted_game):
     game = start_scripted_game(alice, bob)
     context = browser.new_context()
@@ -100,11 +109,7 @@ def test_the_browser_notification_is_asked_for_only_on_a_click(browser, live_ser
                                                      return Promise.resolve("granted"); };
         window.Notification = FakeNotification;
     """)
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=login]", "bob")
-    page.fill("input[name=password]", "a-long-enough-pass-9")
-    page.click("button[type=submit]")
+    page = _logged_in_page(context, live_server, "bob")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert page.evaluate("window.__asked") == 0
     page.get_by_role("button", name="Tell me when it is my turn").click()
@@ -125,11 +130,7 @@ def test_the_notification_offer_stays_hidden_where_the_browser_cannot_or_need_no
         FakeNotification.permission = "denied";
         window.Notification = FakeNotification;
     """)
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=login]", "bob")
-    page.fill("input[name=password]", "a-long-enough-pass-9")
-    page.click("button[type=submit]")
+    page = _logged_in_page(context, live_server, "bob")
     for path in (f"/games/{game.pk}/", "/"):
         page.goto(f"{live_server.url}{path}")
         offer = page.locator("[data-notify-turn]")
