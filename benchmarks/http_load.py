@@ -25,11 +25,20 @@ class Sample:
 
 
 class Connection:
-    """One keep-alive HTTP/1.1 connection to 127.0.0.1, reopened when the server closed it."""
+    """One keep-alive HTTP/1.1 connection to 127.0.0.1, reopened when the server closed it.
+
+    With ``keep_alive`` off, each request has a connection of its own, as nginx in front of gunicorn
+    sends it (deploy/nginx.conf.template keeps no upstream connections): a request goes to whichever
+    worker accepts it first, instead of queueing behind its client's earlier requests in one worker.
+    """
+
+    keep_alive = True  # for every connection of a run (benchmarks/http_moves.py --keep-alive)
 
     def __init__(self, port: int, headers: dict[str, str] | None = None):
         self.port = port
         self.headers = dict(headers or {})
+        if not self.keep_alive:
+            self.headers["Connection"] = "close"
         self.samples: list[Sample] = []
         self._connection: http.client.HTTPConnection | None = None
 

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/http_moves.py [--rounds 3] [--seconds 5] [--clients 1,4,16]
                                               [--sizes 5x2,3x4] [--quick] [--no-growth | --only-growth]
+                                              [--connection-per-request]
 
 On the embedded PostgreSQL (a scratch database of its own, dropped afterwards) and a fresh embedded
 Redis, with the production settings (DEBUG off; plain HTTP on loopback, no nginx) and
@@ -353,7 +354,7 @@ def machine_lines(database_url: str) -> list[str]:
         f"machine: {os.cpu_count()} cores ({len(os.sched_getaffinity(0))} usable), {model}; "
         f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())} at start",
         f"software: Python {platform.python_version()}, PostgreSQL {version} (max_connections {max_connections}), "
-        f"load generator in this process (threads, http.client keep-alive) on the same cores",
+        f"load generator in this process (threads, http.client) on the same cores",
     ]
 
 
@@ -382,7 +383,9 @@ def measure(args, database_url: str, environment: dict[str, str], folder: Path) 
             return
         print(f"gunicorn (deploy/gunicorn.conf.py, gthread, workers x threads): "
               f"{', '.join(server.label for server in servers)}; {args.rounds} rounds of {args.seconds:g} s "
-              f"per measurement; clients {', '.join(map(str, args.clients))}", flush=True)
+              f"per measurement; clients {', '.join(map(str, args.clients))}; "
+              f"{'one connection per client, kept alive' if Connection.keep_alive else 'a connection per request'}",
+              flush=True)
 
         def tables_for(clients: int, expected_moves: float) -> queue.Queue:
             tables: queue.Queue = queue.Queue()
@@ -429,7 +432,10 @@ def main() -> int:
     parser.add_argument("--no-growth", dest="growth", action="store_false", help="skip early/late and the lobby")
     parser.add_argument("--only-growth", action="store_true", help="measure only early/late and the lobby")
     parser.add_argument("--quick", action="store_true", help="1 round of 2 s, fewer samples: about a minute")
+    parser.add_argument("--connection-per-request", action="store_true",
+                        help="a new connection for each request, as nginx sends them, instead of one kept alive per client")
     args = parser.parse_args()
+    Connection.keep_alive = not args.connection_per_request
     if args.only_growth and not args.growth:
         parser.error("--only-growth and --no-growth exclude each other")
     args.clients = sorted({int(value) for value in args.clients.split(",")})
