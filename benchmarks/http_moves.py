@@ -17,8 +17,9 @@ that Redis and no worker runs, so no task's work is counted inside a move. Inter
 * **moves**: each client plays a Love Letter game of its own (both seats) through the REST API with
   token authentication: GET legal-moves, then POST a random one of them.
 
-Each client is a thread with one keep-alive connection (benchmarks/http_load.py). Rates are the
-median over rounds, percentiles pool every round, ratios are taken within a round. Then, one client
+Each client is a thread with one keep-alive connection (benchmarks/http_load.py; a connection per request
+with ``--connection-per-request``). Rates are the median over rounds, percentiles pool every round,
+ratios are taken within a round. Then, one client
 at a time and interleaved: the cost of each request early (seq 10) and late (seq 70) in long games,
 and the lobby of a player with 5 and with 50 games. ``--sizes`` runs the floor and the moves under
 several gunicorn sizes (workers x threads) side by side, to choose the default. ``--only-growth``
