@@ -17,7 +17,7 @@ import time
 import pytest
 
 from tests.clients.conftest import PASSWORD
-from tests.platform.events.streams import stream_process
+from tests.platform.events.streams import nothing_more_in, stream_process, take_from
 from turnbased.events.models import Event
 from turnbased_client import Client, StreamEvent, cli
 from turnbased_client.stream import OPENED
@@ -50,20 +50,10 @@ class Following:
 
     def take(self, count: int, timeout: float = 15.0) -> list[StreamEvent]:
         """Return the next ``count`` events; fail if they do not all come within ``timeout`` seconds."""
-        taken, deadline = [], time.monotonic() + timeout
-        while len(taken) < count:
-            try:
-                taken.append(self.events.get(timeout=max(0.01, deadline - time.monotonic())))
-            except queue.Empty:
-                raise AssertionError(f"{len(taken)} of {count} events came: {taken}") from None
-        return taken
+        return take_from(self.events, count, timeout)
 
     def nothing_more(self, seconds: float) -> None:
-        try:
-            extra = self.events.get(timeout=seconds)
-        except queue.Empty:
-            return
-        raise AssertionError(f"an event came that should not have: {extra}")
+        nothing_more_in(self.events, seconds)
 
     def stop(self) -> None:
         self.api.close()

@@ -137,21 +137,31 @@ class Reader:
 
     def take(self, count: int, timeout: float = 10.0) -> list[Received]:
         """Return the next ``count`` events; fail if they do not all come within ``timeout`` seconds."""
-        taken, deadline = [], time.monotonic() + timeout
-        while len(taken) < count:
-            try:
-                taken.append(self.events.get(timeout=max(0.01, deadline - time.monotonic())))
-            except queue.Empty:
-                raise AssertionError(f"{len(taken)} of {count} events came: {taken}") from None
-        return taken
+        return take_from(self.events, count, timeout)
 
     def nothing_more(self, seconds: float) -> None:
         """Fail if any event comes within ``seconds``."""
+        nothing_more_in(self.events, seconds)
+
+
+def take_from(events: queue.Queue, count: int, timeout: float) -> list:
+    """Return the next ``count`` events put in ``events``; fail if they do not all come within ``timeout`` seconds."""
+    taken, deadline = [], time.monotonic() + timeout
+    while len(taken) < count:
         try:
-            extra = self.events.get(timeout=seconds)
+            taken.append(events.get(timeout=max(0.01, deadline - time.monotonic())))
         except queue.Empty:
-            return
-        raise AssertionError(f"an event came that should not have: {extra}")
+            raise AssertionError(f"{len(taken)} of {count} events came: {taken}") from None
+    return taken
+
+
+def nothing_more_in(events: queue.Queue, seconds: float) -> None:
+    """Fail if any event is put in ``events`` within ``seconds``."""
+    try:
+        extra = events.get(timeout=seconds)
+    except queue.Empty:
+        return
+    raise AssertionError(f"an event came that should not have: {extra}")
 
 
 @contextmanager
