@@ -158,6 +158,7 @@ def test_an_action_that_waited_for_the_lock_works_from_what_the_move_before_it_w
     assert not failures, failures
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED and game.seq == 2
+    assert store.replay(game) == game.state, "the resignation started from the state alice's move wrote"
     banks = dict(SeatClock.objects.filter(game=game).values_list("seat", "bank_seconds"))
     assert banks[0] < 7 * 86400, "alice's move charged her bank; the resignation wrote it back as it was"
     assert not SeatClock.objects.filter(game=game, turn_started_at__isnull=False).exists()

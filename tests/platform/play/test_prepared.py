@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import transaction
+from django.db.models import JSONField
 from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
@@ -79,3 +80,42 @@ def test_a_value_that_does_not_reach_the_sql_is_refused():
         query(game_id=1)
     with pytest.raises(TypeError):
         PreparedQuery(lambda game_id: Seat.objects.filter(game_id=game_id), game_id=-1)(seat=1)
+
+
+def _four_player_game(make_user):
+    players = [make_user(f"seat{index}") for index in range(4)]
+    game = services.create_game(creator=players[0], engine_slug="love-letter", players=4)
+    for player in players[1:]:
+        services.join_game(game_id=game.pk, user=player)
+    game.refresh_from_db()
+    return game, players
+
+
+def test_a_move_decodes_the_state_once_however_many_seats(make_user, monkeypatch):
+    """Every row of the locking query repeats the game; its state, which grows, comes on the first seat's only."""
+    game, players = _four_player_game(make_user)
+    state = game.state
+    decoded = []
+    decode = JSONField.from_db_value
+
+    def counting(field, value, expression, connection):
+        found = decode(field, value, expression, connection)
+        if found == state:
+            decoded.append(found)
+        return found
+
+    monkeypatch.setattr(JSONField, "from_db_value", counting)
+    seat = game.to_move[0]
+    move = store.engine_of(game).legal_moves(state, seat)[0]
+    services.submit_move(game_id=game.pk, user=players[seat], expected_seq=game.seq, move=move)
+    assert len(decoded) == 1
+
+
+def test_the_state_is_read_under_the_lock_without_the_first_seat(make_user):
+    """Seat 0 never leaves a game in play; were its row gone, the state is read on its own, not lost."""
+    game, _ = _four_player_game(make_user)
+    Seat.objects.filter(game=game, index=0).delete()
+    with transaction.atomic():
+        locked = store.locked(game.pk)
+        assert [seat.index for seat in locked.seats.all()] == [1, 2, 3]
+        assert locked.state == game.state and locked.state is not None
