@@ -17,7 +17,10 @@ from benchmarks.http_load import Connection
 # Long games: Love Letter keeps its players' log; Carcassonne's board and page grow with every tile.
 GAMES = [("love-letter", 4), ("carcassonne-hg", 2)]
 EARLY, LATE = 10, 70
-POSTS_PER_GAME = 3
+# Each request is measured at every position of a window from each checkpoint on (seq 10 to 17, 70 to
+# 77), a move played between: a single position would compare where two games stood in a round (a Love
+# Letter page at a round's first turn shows no discards) more than how long they had been going.
+WINDOW = 8
 MAX_ATTEMPTS = 12  # games that end before the late position are played again
 
 
@@ -64,12 +67,16 @@ def line(label: str, early: list, late: list, sizes: tuple[list, list] | None = 
     print(text, flush=True)
 
 
-def early_and_late(port: int, fixtures, slug: str, seats: int, samples: int, games_per_set: int) -> dict:
-    """Return {request: (early seconds, late seconds, early sizes, late sizes)} for one game."""
+def early_and_late(port: int, fixtures, slug: str, seats: int, games_per_set: int) -> dict:
+    """Return {request: (early seconds, late seconds, early sizes, late sizes)} for one game.
+
+    ``games_per_set`` games are played to each checkpoint; then, ``WINDOW`` times, each of them is read
+    once with every request and moves on by one move (the ``POST move`` samples).
+    """
     connection = Connection(port)
     rng = random.Random(7)
     players = fixtures.make_players(seats, f"g{slug[:4]}")
-    cookie = fixtures.session_cookie(players[0])
+    cookies = [fixtures.session_cookie(player) for player in players]
     positions: dict[int, list] = {EARLY: [], LATE: []}
     for seq, tables in positions.items():
         for _ in range(MAX_ATTEMPTS):
@@ -80,28 +87,36 @@ def early_and_late(port: int, fixtures, slug: str, seats: int, samples: int, gam
                 tables.append(table)
         if len(tables) < games_per_set:
             raise RuntimeError(f"{slug}: too few games lasted to seq {seq}")
-    seat_zero = players[0].auth
+
+    def waiting(table) -> int:
+        """Return the seat after the one to move: every read is made by a player waiting for their turn.
+
+        The same kind of reader at both positions: the page of the seat to move also lists its legal
+        moves, as many as the position offers, which would compare the positions' choices instead.
+        """
+        return (table.to_move + 1) % len(table.players)
+
     reads = {
-        "game page": lambda t: (f"/games/{t.game_id}/", {"Cookie": cookie}),
+        "game page": lambda t: (f"/games/{t.game_id}/", {"Cookie": cookies[waiting(t)]}),
         "panel poll, unchanged": lambda t: (f"/games/{t.game_id}/panel/?seq={t.seq}&status=active&seated={len(t.players)}",
-                                            {"Cookie": cookie, "HX-Request": "true"}),
-        "API detail": lambda t: (f"/api/games/{t.game_id}/", seat_zero),
-        "API history, last 10 moves": lambda t: (f"/api/games/{t.game_id}/history/?since={t.seq - 10}", seat_zero),
+                                            {"Cookie": cookies[waiting(t)], "HX-Request": "true"}),
+        "API detail": lambda t: (f"/api/games/{t.game_id}/", t.players[waiting(t)].auth),
+        "API history, last 10 moves": lambda t: (f"/api/games/{t.game_id}/history/?since={t.seq - 10}",
+                                                 t.players[waiting(t)].auth),
         "API legal-moves": lambda t: (f"/api/games/{t.game_id}/legal-moves/", t.players[t.to_move].auth),
     }
     connection.samples.clear()
-    for number in range(samples):
-        for kind, request in reads.items():
-            for seq in (EARLY, LATE):
-                path, headers = request(positions[seq][number % games_per_set])
-                connection.request(f"{kind}@{seq}", "GET", path, headers=headers)
-    for _ in range(POSTS_PER_GAME):
+    for _ in range(WINDOW):
         for index in range(games_per_set):
             for seq in (EARLY, LATE):
                 table = positions[seq][index]
-                if table.seq >= 0:  # still in play
-                    if not post_a_move(connection, table, rng, kind=f"POST move@{seq}"):
-                        table.seq = -1
+                if table.seq < 0:  # the game ended inside the window
+                    continue
+                for kind, request in reads.items():
+                    path, headers = request(table)
+                    connection.request(f"{kind}@{seq}", "GET", path, headers=headers)
+                if not post_a_move(connection, table, rng, kind=f"POST move@{seq}"):
+                    table.seq = -1
     figures = {}
     for kind in ["POST move", *reads]:
         chosen = [[s for s in connection.samples if s.kind == f"{kind}@{seq}"] for seq in (EARLY, LATE)]
@@ -144,13 +159,14 @@ def lobby(port: int, fixtures, samples: int) -> dict:
 
 def growth(port: int, fixtures, *, samples: int, games_per_set: int) -> None:
     """Print the early/late ratios of each request of each long game, then the lobby's 50/5 ratios."""
-    print(f"\nCost of a request early (seq {EARLY}) and late (seq {LATE}) in a game; one client, median of "
-          f"{samples} interleaved samples ({POSTS_PER_GAME * games_per_set} for POST move); target late/early <= 1.15")
+    print(f"\nCost of a request early (seq {EARLY} to {EARLY + WINDOW - 1}) and late (seq {LATE} to "
+          f"{LATE + WINDOW - 1}) in a game; one client, median over {games_per_set} games at each of the "
+          f"{WINDOW} positions, early and late interleaved; target late/early <= 1.15")
     worst = 0.0
     for slug, seats in GAMES:
         print(f" {slug}, {seats} players:")
         for kind, (early, late, early_sizes, late_sizes) in early_and_late(
-                port, fixtures, slug, seats, samples, games_per_set).items():
+                port, fixtures, slug, seats, games_per_set).items():
             line(kind, early, late, (early_sizes, late_sizes))
             if not kind.startswith("API history") and not kind.startswith("API legal"):
                 worst = max(worst, statistics.median(late) / statistics.median(early))

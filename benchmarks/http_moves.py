@@ -426,7 +426,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement (default 5)")
     parser.add_argument("--clients", default="1,4,16", help="client counts (default 1,4,16)")
     parser.add_argument("--sizes", default="", help="gunicorn sizes to compare, e.g. 5x2,3x4 (default: the config's)")
-    parser.add_argument("--samples", type=int, default=18, help="samples per request in the growth part (default 18)")
+    parser.add_argument("--samples", type=int, default=18, help="samples per request of the lobby (default 18)")
     # Several games at each position, so that where a game stands within its round (a Love Letter
     # round's discards pile up, then start again) averages out, and only the log's length differs.
     parser.add_argument("--games-per-set", type=int, default=6, help="games at each position (default 6)")

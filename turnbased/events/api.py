@@ -15,11 +15,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
 from turnbased.events import selectors, sse
 from turnbased.events.models import EventKind
+from turnbased.json_codec import JSONRenderer
 
 EXAMPLE = (
     "retry: 3000\n\n"

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from turnbased.json_codec import FastJSONField
+
 
 class GameStatus(models.TextChoices):
     OPEN = "open", "Waiting for players"
@@ -47,7 +49,7 @@ class Game(models.Model):
     # Names in seat order as given to the engine at start; a replay needs them unchanged.
     player_names = models.JSONField(default=list)
     seq = models.PositiveIntegerField(default=0)
-    state = models.JSONField(null=True, blank=True)
+    state = FastJSONField(null=True, blank=True)
     to_move = models.JSONField(default=list)
     result = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -119,9 +121,9 @@ class Move(models.Model):
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+")
-    move = models.JSONField()
+    move = FastJSONField()
     text = models.CharField(max_length=200)
-    events = models.JSONField(default=list)
+    events = FastJSONField(default=list)
     source = models.CharField(max_length=10, choices=MoveSource.choices)
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -4,13 +4,12 @@ from datetime import timedelta
 
 import pytest
 from django.db import transaction
-from django.db.models import JSONField
 from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from turnbased.clocks.services import absence_declare
 from turnbased.play import services, store
-from turnbased.play.models import Seat
+from turnbased.play.models import Game, Seat
 from turnbased.play.prepared import PreparedQuery
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -96,7 +95,8 @@ def test_a_move_decodes_the_state_once_however_many_seats(make_user, monkeypatch
     game, players = _four_player_game(make_user)
     state = game.state
     decoded = []
-    decode = JSONField.from_db_value
+    field_class = type(Game._meta.get_field("state"))
+    decode = field_class.from_db_value
 
     def counting(field, value, expression, connection):
         found = decode(field, value, expression, connection)
@@ -104,7 +104,7 @@ def test_a_move_decodes_the_state_once_however_many_seats(make_user, monkeypatch
             decoded.append(found)
         return found
 
-    monkeypatch.setattr(JSONField, "from_db_value", counting)
+    monkeypatch.setattr(field_class, "from_db_value", counting)
     seat = game.to_move[0]
     move = store.engine_of(game).legal_moves(state, seat)[0]
     services.submit_move(game_id=game.pk, user=players[seat], expected_seq=game.seq, move=move)

@@ -14,12 +14,13 @@ alone (``play.api.schema``).
 from __future__ import annotations
 
 import hashlib
-import json
 from functools import wraps
 
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from rest_framework.response import Response
+
+from turnbased.json_codec import dumps
 
 # How the schema describes a conditional read (``play.api.schema`` adds them to every one).
 IF_NONE_MATCH = {
@@ -36,7 +37,7 @@ ETAG_HEADER = {
 def entity_tag(data, media_type: str) -> str:
     """Return the strong ETag of an answer: a digest of its data as the negotiated format carries it."""
     # Not sorted: an answer is built in the same order every time, and sorting a large view costs more than hashing it.
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=str)
+    text = dumps(data, default=str)
     digest = hashlib.blake2b(f"{media_type}\n{text}".encode(), digest_size=16).hexdigest()
     return f'"{digest}"'
 

@@ -9,11 +9,11 @@ a browser that asked for the browsable API's HTML still gets the error as JSON, 
 from __future__ import annotations
 
 from rest_framework import exceptions, status
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler
 
+from turnbased.json_codec import JSONRenderer
 from turnbased.limits import Refusal, scope_of
 from turnbased.play.errors import PlayError
 

@@ -6,10 +6,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.json_codec import JSONRenderer
 from turnbased.play import records, selectors, verification
 from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
