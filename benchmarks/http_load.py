@@ -1,4 +1,4 @@
-"""A lean HTTP load generator: threads, each with one keep-alive connection (``http.client``).
+"""A lean HTTP load generator: threads, each opening a connection per request or keeping one alive (``http.client``).
 
 Used by benchmarks/http_moves.py. Standard library only: every client thread runs its own loop
 until a shared deadline and records each request's kind, status and time; the caller turns the
@@ -25,14 +25,15 @@ class Sample:
 
 
 class Connection:
-    """One keep-alive HTTP/1.1 connection to 127.0.0.1, reopened when the server closed it.
+    """A client's HTTP/1.1 connections to 127.0.0.1: a new one for each request, or one kept alive.
 
-    With ``keep_alive`` off, each request has a connection of its own, as nginx in front of gunicorn
-    sends it (deploy/nginx.conf.template keeps no upstream connections): a request goes to whichever
-    worker accepts it first, instead of queueing behind its client's earlier requests in one worker.
+    By default each request has a connection of its own, as nginx in front of gunicorn sends it
+    (deploy/nginx.conf.template keeps no upstream connections): a request goes to whichever worker
+    accepts it first. With ``keep_alive`` one connection serves every request of the client, reopened
+    when the server closed it, and the client's requests queue in the one worker that accepted it.
     """
 
-    keep_alive = True  # for every connection of a run (benchmarks/http_moves.py --keep-alive)
+    keep_alive = False  # for every connection of a run (benchmarks/http_moves.py --keep-alive)
 
     def __init__(self, port: int, headers: dict[str, str] | None = None):
         self.port = port

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/http_moves.py [--rounds 3] [--seconds 5] [--clients 1,4,16]
                                               [--sizes 5x2,3x4] [--quick] [--no-growth | --only-growth]
-                                              [--connection-per-request]
+                                              [--keep-alive]
 
 On the embedded PostgreSQL (a scratch database of its own, dropped afterwards) and a fresh embedded
 Redis, with the production settings (DEBUG off; plain HTTP on loopback, no nginx) and
@@ -17,8 +17,10 @@ that Redis and no worker runs, so no task's work is counted inside a move. Inter
 * **moves**: each client plays a Love Letter game of its own (both seats) through the REST API with
   token authentication: GET legal-moves, then POST a random one of them.
 
-Each client is a thread with one keep-alive connection (benchmarks/http_load.py; a connection per request
-with ``--connection-per-request``). Rates are the median over rounds, percentiles pool every round,
+Each client is a thread that opens a connection for each request, as nginx in front of gunicorn does
+in the deploy configuration (its upstream keeps no connection alive), so each request goes to whichever
+worker takes it first (benchmarks/http_load.py; ``--keep-alive``: one connection per client, kept
+alive, each client's requests then queue in the one worker that accepted it). Rates are the median over rounds, percentiles pool every round,
 ratios are taken within a round. Then, one client
 at a time and interleaved: the cost of each request early (seq 10) and late (seq 70) in long games,
 and the lobby of a player with 5 and with 50 games. ``--sizes`` runs the floor and the moves under
@@ -433,10 +435,10 @@ def main() -> int:
     parser.add_argument("--no-growth", dest="growth", action="store_false", help="skip early/late and the lobby")
     parser.add_argument("--only-growth", action="store_true", help="measure only early/late and the lobby")
     parser.add_argument("--quick", action="store_true", help="1 round of 2 s, fewer samples: about a minute")
-    parser.add_argument("--connection-per-request", action="store_true",
-                        help="a new connection for each request, as nginx sends them, instead of one kept alive per client")
+    parser.add_argument("--keep-alive", action="store_true",
+                        help="one connection per client, kept alive, instead of one per request as nginx sends them")
     args = parser.parse_args()
-    Connection.keep_alive = not args.connection_per_request
+    Connection.keep_alive = args.keep_alive
     if args.only_growth and not args.growth:
         parser.error("--only-growth and --no-growth exclude each other")
     args.clients = sorted({int(value) for value in args.clients.split(",")})

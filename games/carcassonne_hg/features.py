@@ -156,7 +156,7 @@ class Analysis:
     part they may write to).
     """
 
-    __slots__ = ("edition", "index", "zone_of", "system_of", "needs", "next_id", "_zone_totals", "_system_totals",
+    __slots__ = ("edition", "index", "zone_of", "system_of", "_needs", "next_id", "_zone_totals", "_system_totals",
                  "_complete", "_zones", "_systems", "_borders", "derived")
 
     def __init__(self, edition: str):
@@ -164,7 +164,7 @@ class Analysis:
         self.index: dict[Square, Tile] = {}
         self.zone_of: dict[Node, int] = {}
         self.system_of: dict[Node, int] = {}
-        self.needs: dict[Square, tuple[str | None, ...]] = {}
+        self._needs: dict[Square, tuple[str | None, ...]] | None = {}  # None: not worked out yet (``needs``)
         self.next_id = 0
         # The running totals known so far, by feature id; ``_complete``: of every feature.
         self._zone_totals: dict[int, _ZoneTotals] = {}
@@ -180,6 +180,17 @@ class Analysis:
         # Callers' own results worked out from this board, by their key (a view's held features):
         # kept as long as the analysis is memoised, never copied to a board with another tile.
         self.derived: dict[tuple, Any] = {}
+
+    @property
+    def needs(self) -> dict[Square, tuple[str | None, ...]]:
+        """The empty squares next to the board and the edges each requires; worked out when first asked for.
+
+        A board read back from labels leaves them for later: a view of the position (its held
+        features) never asks, only placing a tile does.
+        """
+        if self._needs is None:
+            self._needs = _needs_of(self.index)
+        return self._needs
 
     @property
     def zones(self) -> Mapping[int, Zone]:
@@ -225,7 +236,7 @@ class Analysis:
         new.index = dict(self.index)
         new.zone_of = dict(self.zone_of)
         new.system_of = dict(self.system_of)
-        new.needs = dict(self.needs)
+        new._needs = dict(self.needs)
         new.next_id = self.next_id
         new._zone_totals = dict(self._zone_totals)
         new._system_totals = dict(self._system_totals)
@@ -504,7 +515,7 @@ def labelled(board: list[list], an: Analysis) -> list[list]:
 def _from_labels(edition: str, board: list[list]) -> Analysis:
     """Return the analysis of a labelled board (see ``labelled``), its running totals left for ``_totals_of``."""
     an = Analysis(edition)
-    index, zone_of, system_of, needs = an.index, an.zone_of, an.system_of, an.needs
+    index, zone_of, system_of = an.index, an.zone_of, an.system_of
     for x, y, tile_id, rot, _, zones, systems in board:
         tile = tiles.oriented(edition, tile_id, rot)
         index[(x, y)] = tile
@@ -512,12 +523,7 @@ def _from_labels(edition: str, board: list[list]) -> Analysis:
             zone_of[(x, y, region)] = label
         for region, label in zip(tile.system_ids, systems):
             system_of[(x, y, region)] = label
-    for (x, y), tile in index.items():
-        for slot, (dx, dy) in enumerate(_DELTAS):
-            other = (x + dx, y + dy)
-            if other not in index:
-                need = needs.get(other) or (None, None, None, None)
-                needs[other] = need[:_FACING[slot]] + (tile.edges[slot],) + need[_FACING[slot] + 1:]
+    an._needs = None  # worked out when a placement asks (``Analysis.needs``)
     an.next_id = max(len(zone_of), len(system_of))  # labels are node positions: new ids stay clear of them
     an._complete = False  # each feature's totals are added up when it is asked for (``Analysis.ensure``)
     return an
@@ -525,6 +531,37 @@ def _from_labels(edition: str, board: list[list]) -> Analysis:
 
 _DELTAS = tuple(DELTA[d] for d in DIRECTIONS)
 _FACING = tuple(DIRECTIONS.index(OPPOSITE[d]) for d in DIRECTIONS)  # the slot a neighbour's edge fills
+
+
+def _needs_of(index: dict[Square, Tile]) -> dict[Square, tuple[str | None, ...]]:
+    """Return each empty square next to the board of ``index`` and the edge kinds it requires (N, E, S, W)."""
+    needs: dict[Square, tuple[str | None, ...]] = {}
+    for (x, y), tile in index.items():
+        for slot, (dx, dy) in enumerate(_DELTAS):
+            other = (x + dx, y + dy)
+            if other not in index:
+                need = needs.get(other) or (None, None, None, None)
+                needs[other] = need[:_FACING[slot]] + (tile.edges[slot],) + need[_FACING[slot] + 1:]
+    return needs
+
+
+# (edition, tile id, rotation) -> per region: id, kind, whether in a zone / a river system, the slot (0-3: N, E, S, W)
+# of each of its edge segments, menhir, mushrooms, fish, its lake, raft. What ``_totals_of`` reads of every
+# region of a board, without the attribute look-ups: a handful of fields for some 80 tiles x 4 rotations.
+_FACTS: dict[tuple[str, str, int], tuple[tuple, ...]] = {}
+
+
+def _facts(edition: str, tile: Tile) -> tuple[tuple, ...]:
+    key = (edition, tile.id, tile.rot)  # the editions share tile ids
+    found = _FACTS.get(key)
+    if found is None:
+        found = _FACTS[key] = tuple(
+            (region.id, region.kind, region.kind != LAKE, region.kind in (RIVER, LAKE),
+             tuple(DIRECTIONS.index(d) for d, _ in region.segments), region.menhir, region.mushrooms, region.fish,
+             region.lake, region.special == tiles.RAFT)
+            for region in tile.regions
+        )
+    return found
 
 
 def _totals_of(
@@ -537,7 +574,7 @@ def _totals_of(
     """
     zones: dict[int, list] = {}
     systems: dict[int, list] = {}
-    index, zone_of, system_of = an.index, an.zone_of, an.system_of
+    edition, index, zone_of, system_of = an.edition, an.index, an.zone_of, an.system_of
     if zone_roots is None and system_roots is None:
         squares: Iterable[Square] = index
     else:
@@ -545,31 +582,38 @@ def _totals_of(
         covered = {(x, y) for (x, y, _), root in zone_of.items() if root in zone_roots}
         covered.update((x, y) for (x, y, _), root in system_of.items() if root in system_roots)
         squares = [square for square in index if square in covered]
-    for x, y in squares:
-        tile = index[(x, y)]
-        empty = {d: (x + dx, y + dy) not in index for d, (dx, dy) in DELTA.items()}
-        for region in tile.regions:
-            node = (x, y, region.id)
-            if region.kind != LAKE and (zone_roots is None or zone_of[node] in zone_roots):
-                totals = zones.get(zone_of[node])
-                if totals is None:
-                    totals = zones[zone_of[node]] = [[], region.kind, 0, 0, 0, 0, set()]
-                totals[0].append(node)
-                totals[2] += sum(1 for d, _ in region.segments if empty[d])
-                totals[3] += region.menhir
-                totals[4] += region.mushrooms
-                totals[5] += region.fish
-                if region.lake:
-                    totals[6].add((x, y, region.lake))
-            if region.kind in (RIVER, LAKE) and (system_roots is None or system_of[node] in system_roots):
-                totals = systems.get(system_of[node])
-                if totals is None:
-                    totals = systems[system_of[node]] = [[], 0, set(), False]
-                totals[0].append(node)
-                totals[1] += region.fish
-                if region.kind == LAKE:
-                    totals[2].add(node)
-                totals[3] = totals[3] or region.special == tiles.RAFT
+    for square in squares:
+        x, y = square
+        empty = None
+        for region_id, kind, in_zone, in_system, slots, menhir, mushrooms, fish, lake, raft in _facts(edition, index[square]):
+            node = (x, y, region_id)
+            if in_zone:
+                root = zone_of[node]
+                if zone_roots is None or root in zone_roots:
+                    totals = zones.get(root)
+                    if totals is None:
+                        totals = zones[root] = [[], kind, 0, 0, 0, 0, set()]
+                    totals[0].append(node)
+                    if empty is None:
+                        empty = [(x + dx, y + dy) not in index for dx, dy in _DELTAS]
+                    for slot in slots:
+                        totals[2] += empty[slot]
+                    totals[3] += menhir
+                    totals[4] += mushrooms
+                    totals[5] += fish
+                    if lake:
+                        totals[6].add((x, y, lake))
+            if in_system:
+                root = system_of[node]
+                if system_roots is None or root in system_roots:
+                    totals = systems.get(root)
+                    if totals is None:
+                        totals = systems[root] = [[], 0, set(), False]
+                    totals[0].append(node)
+                    totals[1] += fish
+                    if kind == LAKE:
+                        totals[2].add(node)
+                    totals[3] = totals[3] or raft
     return (
         {root: (tuple(t[0]), t[1], t[2], t[3], t[4], t[5], frozenset(t[6])) for root, t in zones.items()},
         {root: (tuple(t[0]), t[1], frozenset(t[2]), t[3]) for root, t in systems.items()},
