@@ -22,7 +22,7 @@ in the deploy configuration (its upstream keeps no connection alive), so each re
 worker takes it first (benchmarks/http_load.py; ``--keep-alive``: one connection per client, kept
 alive, each client's requests then queue in the one worker that accepted it). Rates are the median over rounds, percentiles pool every round,
 ratios are taken within a round. Then, one client
-at a time and interleaved: the cost of each request early (seq 10) and late (seq 70) in long games,
+at a time and interleaved: the cost of each request early (from seq 10) and late (from seq 70) in long games,
 and the lobby of a player with 5 and with 50 games. ``--sizes`` runs the floor and the moves under
 several gunicorn sizes (workers x threads) side by side, to choose the default. ``--only-growth``
 skips the throughput rounds and measures only the early/late costs and the lobby.

@@ -87,3 +87,11 @@ def test_the_renderer_indents_as_drf_when_asked():
     drf = renderers.JSONRenderer().render(ANSWER, "application/json; indent=2", {})
     assert json_codec.JSONRenderer().render(ANSWER, "application/json; indent=2", {}) == drf
     assert json_codec.JSONRenderer().render(None, "application/json", {}) == b""
+
+
+def test_api_answers_and_the_snapshot_use_the_fast_codec():
+    from rest_framework.settings import api_settings
+
+    assert api_settings.DEFAULT_RENDERER_CLASSES[0] is json_codec.JSONRenderer
+    for model, name in ((Game, "state"), (Move, "move"), (Move, "events")):
+        assert isinstance(model._meta.get_field(name), json_codec.FastJSONField), (model, name)
