@@ -23,6 +23,7 @@ import orjson
 from django.db import models
 from django.db.backends.postgresql.psycopg_any import Jsonb
 from django.db.models import expressions
+from django.db.models.fields.json import KeyTransform
 from rest_framework import renderers
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
@@ -55,7 +56,7 @@ class FastJSONField(models.JSONField):
     """
 
     def from_db_value(self, value, expression, connection):
-        if self.decoder is not None or not isinstance(value, str) or isinstance(expression, models.fields.json.KeyTransform):
+        if self.decoder is not None or not isinstance(value, str) or isinstance(expression, KeyTransform):
             return super().from_db_value(value, expression, connection)
         try:
             return loads(value)

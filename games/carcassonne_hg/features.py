@@ -48,10 +48,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
-from games.carcassonne_hg import tiles
+from games.carcassonne_hg import tiles, totals
 from games.carcassonne_hg.board import DELTA, OPPOSITE, Square
 from games.carcassonne_hg.shapes import shape_of
-from games.carcassonne_hg.tiles import DIRECTIONS, LAKE, RIVER, Tile
+from games.carcassonne_hg.tiles import DIRECTIONS, RIVER, Tile
 
 Node = tuple[int, int, str]  # (x, y, region id)
 
@@ -189,7 +189,7 @@ class Analysis:
         features) never asks, only placing a tile does.
         """
         if self._needs is None:
-            self._needs = _needs_of(self.index)
+            self._needs = totals.needs_of(self.index)
         return self._needs
 
     @property
@@ -211,7 +211,7 @@ class Analysis:
         ask for most of them (a bot weighing every placement, the final scoring).
         """
         if not self._complete:
-            zones, systems = _totals_of(self)
+            zones, systems = totals.totals_of(self)
             self._zone_totals.update(zones)  # in place: the ``zones`` and ``systems`` mappings read these dicts
             self._system_totals.update(systems)
             self._complete = True
@@ -226,7 +226,7 @@ class Analysis:
         zones = {root for root in zone_roots if root not in self._zone_totals}
         systems = {root for root in system_roots if root not in self._system_totals}
         if zones or systems:
-            found_zones, found_systems = _totals_of(self, zones, systems)
+            found_zones, found_systems = totals.totals_of(self, zones, systems)
             self._zone_totals.update(found_zones)
             self._system_totals.update(found_systems)
 
@@ -513,7 +513,7 @@ def labelled(board: list[list], an: Analysis) -> list[list]:
 
 
 def _from_labels(edition: str, board: list[list]) -> Analysis:
-    """Return the analysis of a labelled board (see ``labelled``), its running totals left for ``_totals_of``."""
+    """Return the analysis of a labelled board (see ``labelled``), its running totals left for ``totals.totals_of``."""
     an = Analysis(edition)
     index, zone_of, system_of = an.index, an.zone_of, an.system_of
     for x, y, tile_id, rot, _, zones, systems in board:
@@ -527,97 +527,6 @@ def _from_labels(edition: str, board: list[list]) -> Analysis:
     an.next_id = max(len(zone_of), len(system_of))  # labels are node positions: new ids stay clear of them
     an._complete = False  # each feature's totals are added up when it is asked for (``Analysis.ensure``)
     return an
-
-
-_DELTAS = tuple(DELTA[d] for d in DIRECTIONS)
-_FACING = tuple(DIRECTIONS.index(OPPOSITE[d]) for d in DIRECTIONS)  # the slot a neighbour's edge fills
-
-
-def _needs_of(index: dict[Square, Tile]) -> dict[Square, tuple[str | None, ...]]:
-    """Return each empty square next to the board of ``index`` and the edge kinds it requires (N, E, S, W)."""
-    needs: dict[Square, tuple[str | None, ...]] = {}
-    for (x, y), tile in index.items():
-        for slot, (dx, dy) in enumerate(_DELTAS):
-            other = (x + dx, y + dy)
-            if other not in index:
-                need = needs.get(other) or (None, None, None, None)
-                needs[other] = need[:_FACING[slot]] + (tile.edges[slot],) + need[_FACING[slot] + 1:]
-    return needs
-
-
-# (edition, tile id, rotation) -> per region: id, kind, whether in a zone / a river system, the slot (0-3: N, E, S, W)
-# of each of its edge segments, menhir, mushrooms, fish, its lake, raft. What ``_totals_of`` reads of every
-# region of a board, without the attribute look-ups: a handful of fields for some 80 tiles x 4 rotations.
-_FACTS: dict[tuple[str, str, int], tuple[tuple, ...]] = {}
-
-
-def _facts(edition: str, tile: Tile) -> tuple[tuple, ...]:
-    key = (edition, tile.id, tile.rot)  # the editions share tile ids
-    found = _FACTS.get(key)
-    if found is None:
-        found = _FACTS[key] = tuple(
-            (region.id, region.kind, region.kind != LAKE, region.kind in (RIVER, LAKE),
-             tuple(DIRECTIONS.index(d) for d, _ in region.segments), region.menhir, region.mushrooms, region.fish,
-             region.lake, region.special == tiles.RAFT)
-            for region in tile.regions
-        )
-    return found
-
-
-def _totals_of(
-    an: Analysis, zone_roots: set[int] | None = None, system_roots: set[int] | None = None
-) -> tuple[dict[int, _ZoneTotals], dict[int, _SystemTotals]]:
-    """Return the running totals of the zones and systems of ``an`` named (neither named: of every one).
-
-    They are worked out from the tiles and the partition; with features named, only from the squares
-    those features cover, taken in placement order.
-    """
-    zones: dict[int, list] = {}
-    systems: dict[int, list] = {}
-    edition, index, zone_of, system_of = an.edition, an.index, an.zone_of, an.system_of
-    if zone_roots is None and system_roots is None:
-        squares: Iterable[Square] = index
-    else:
-        zone_roots, system_roots = zone_roots or set(), system_roots or set()
-        covered = {(x, y) for (x, y, _), root in zone_of.items() if root in zone_roots}
-        covered.update((x, y) for (x, y, _), root in system_of.items() if root in system_roots)
-        squares = [square for square in index if square in covered]
-    for square in squares:
-        x, y = square
-        empty = None
-        for region_id, kind, in_zone, in_system, slots, menhir, mushrooms, fish, lake, raft in _facts(edition, index[square]):
-            node = (x, y, region_id)
-            if in_zone:
-                root = zone_of[node]
-                if zone_roots is None or root in zone_roots:
-                    totals = zones.get(root)
-                    if totals is None:
-                        totals = zones[root] = [[], kind, 0, 0, 0, 0, set()]
-                    totals[0].append(node)
-                    if empty is None:
-                        empty = [(x + dx, y + dy) not in index for dx, dy in _DELTAS]
-                    for slot in slots:
-                        totals[2] += empty[slot]
-                    totals[3] += menhir
-                    totals[4] += mushrooms
-                    totals[5] += fish
-                    if lake:
-                        totals[6].add((x, y, lake))
-            if in_system:
-                root = system_of[node]
-                if system_roots is None or root in system_roots:
-                    totals = systems.get(root)
-                    if totals is None:
-                        totals = systems[root] = [[], 0, set(), False]
-                    totals[0].append(node)
-                    totals[1] += fish
-                    if kind == LAKE:
-                        totals[2].add(node)
-                    totals[3] = totals[3] or raft
-    return (
-        {root: (tuple(t[0]), t[1], t[2], t[3], t[4], t[5], frozenset(t[6])) for root, t in zones.items()},
-        {root: (tuple(t[0]), t[1], frozenset(t[2]), t[3]) for root, t in systems.items()},
-    )
 
 
 # -- queries ---------------------------------------------------------------------

@@ -105,13 +105,14 @@ def _seats_to_lock(seats) -> QuerySet[Seat]:
     as_read = Game.objects.filter(pk=OuterRef("game_id"))
     # Every row repeats the game's columns; the state, the one that grows, is sent and decoded once,
     # not once per seat (a late snapshot costs a few tenths of a millisecond to decode each time).
-    state_once = Case(When(index=_STATE_SEAT, then=F("game__state")), output_field=type(Game._meta.get_field("state"))())
+    state_field = type(Game._meta.get_field("state"))()
+    state_once = Case(When(index=_STATE_SEAT, then=F("game__state")), output_field=state_field)
     return (
         # The rematch this table is, if any (the API's game carries it): joined, not locked.
         seats_with_clocks(seats_with_time(seats)).select_related("game", "game__clock", "game__rematch_of")
         .defer("game__state")
-        .annotate(**{_SNAPSHOT_SEQ: Subquery(as_read.values("seq")), _SNAPSHOT_STATUS: Subquery(as_read.values("status")),
-                     _STATE_ONCE: state_once})
+        .annotate(**{_SNAPSHOT_SEQ: Subquery(as_read.values("seq")),
+                     _SNAPSHOT_STATUS: Subquery(as_read.values("status")), _STATE_ONCE: state_once})
         .select_for_update(of=("game",)).order_by("index")
     )
 

@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from games.carcassonne_hg import ENGINE, features, player_view, tiles
+from games.carcassonne_hg import ENGINE, features, player_view, tiles, totals
 
 from . import NAMES
 
@@ -88,9 +88,9 @@ def test_listing_the_moves_on_a_cold_worker_floods_no_tile_and_adds_up_no_totals
     late = [state for state in positions(tiles.REVISED, 4, 7) if len(state["board"]) >= 60]
     stored = [json.dumps(state) for state in late[::5]]
     calls = Counter()
-    for name in ("add_tile", "_totals_of"):
-        original = getattr(features, name)
-        monkeypatch.setattr(features, name, lambda *args, _name=name, _original=original: (
+    for module, name in ((features, "add_tile"), (totals, "totals_of")):
+        original = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *args, _name=name, _original=original: (
             calls.update([_name]), _original(*args))[1])
     for text in stored:
         features._CACHE.clear()
@@ -101,16 +101,16 @@ def test_listing_the_moves_on_a_cold_worker_floods_no_tile_and_adds_up_no_totals
 
 
 def counting_totals(monkeypatch) -> list:
-    """Record the features each call of ``features._totals_of`` adds up: None for every feature of the board."""
+    """Record the features each call of ``totals.totals_of`` adds up: None for every feature of the board."""
     asked = []
-    original = features._totals_of
+    original = totals.totals_of
 
     def counted(an, zone_roots=None, system_roots=None):
         asked.append(None if zone_roots is None and system_roots is None else len(zone_roots or ()) + len(
             system_roots or ()))
         return original(an, zone_roots, system_roots)
 
-    monkeypatch.setattr(features, "_totals_of", counted)
+    monkeypatch.setattr(totals, "totals_of", counted)
     return asked
 
 
