@@ -19,8 +19,8 @@ feature's label is the position of its first node among all zone (or system)
 nodes in placement order, so labels depend on the board alone and an entry's
 labels change only when its features merge with others. ``analyse`` reads
 them back (``_from_labels``) in one pass; the running totals of a feature
-(open edges, icons...) are worked out from its own tiles only when something
-asks for that feature (a new tile joining it, its ``Zone``): listing legal
+(open edges, icons...) are worked out from its own tiles (``totals.py``) only
+when something asks for that feature (a new tile joining it, its ``Zone``): listing legal
 moves never does, a view adds up only the features that hold pieces, and a
 placement only those its tile touches, so neither costs a pass over every
 region of a late board.
