@@ -22,7 +22,6 @@ from typing import Any
 import orjson
 from django.db import models
 from django.db.backends.postgresql.psycopg_any import Jsonb
-from django.db.models import expressions
 from django.db.models.fields.json import KeyTransform
 from rest_framework import renderers
 
@@ -51,8 +50,8 @@ def loads(text: str | bytes) -> Any:
 class FastJSONField(models.JSONField):
     """A ``JSONField`` read and written with orjson (for the snapshot and the log, which every move touches).
 
-    Only plain values take the fast path; anything the field would hand to an encoder or decoder of
-    its own, or an expression, goes through ``JSONField`` unchanged.
+    ``JSONField`` prepares every value as before (expressions, lookups); only the text of a plain value
+    is written by orjson, and read back by it unless the field has an encoder or decoder of its own.
     """
 
     def from_db_value(self, value, expression, connection):
@@ -64,15 +63,10 @@ class FastJSONField(models.JSONField):
             return super().from_db_value(value, expression, connection)
 
     def get_db_prep_value(self, value, connection, prepared=False):
-        if self.encoder is not None or connection.vendor != "postgresql":
-            return super().get_db_prep_value(value, connection, prepared)
-        if not prepared:
-            value = self.get_prep_value(value)
-        if isinstance(value, expressions.Value) and isinstance(value.output_field, models.JSONField):
-            value = value.value
-        elif hasattr(value, "as_sql"):
-            return value
-        return Jsonb(value, dumps=dumps)
+        adapted = super().get_db_prep_value(value, connection, prepared)
+        if self.encoder is None and isinstance(adapted, Jsonb):  # a plain value on its way to PostgreSQL
+            return Jsonb(adapted.adapted, dumps=dumps)
+        return adapted
 
 
 class JSONRenderer(renderers.JSONRenderer):
