@@ -43,7 +43,10 @@ if DEBUG:
     # templates are watched too (Django's cached template loader forgets them only on a restart).
     preload_app = False
     reload = True
-    reload_extra_files = [str(BASE_DIR / "templates" / "**" / "*.html")]
+    # and so are the compiled translations (``python -m turnbased.catalogs compile`` after editing a catalog).
+    reload_extra_files = [str(BASE_DIR / "templates" / "**" / "*.html"),
+                          str(BASE_DIR / "turnbased" / "*" / "templates" / "**" / "*.html"),
+                          str(BASE_DIR / "**" / "LC_MESSAGES" / "*.mo")]
     # Ctrl-C: honcho kills what still runs after 5 seconds; finish the requests in flight before that.
     graceful_timeout = 3
 else:

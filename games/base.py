@@ -23,6 +23,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, ClassVar
 
+from games.i18n import Catalog, catalog_of, current_language, locale_name
+
+_ = catalog_of(__name__)
+
 JSON = Any
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -32,7 +36,11 @@ RESIGN: dict[str, Any] = {"resign": True}  # the one move every game understands
 
 
 class EngineError(Exception):
-    """Base class for errors an engine reports to a player; ``reason`` is human text."""
+    """Base class for errors an engine reports to a player; ``reason`` is human text, in the reader's language.
+
+    Engines word the reason when they raise (``games.i18n``): the platform calls them in the language of
+    whoever sent the move, so the answer reads in theirs.
+    """
 
     def __init__(self, reason: str):
         super().__init__(reason)
@@ -61,10 +69,15 @@ class UnknownEngineVersion(LookupError):
     def __init__(self, slug: str, version: Any, known: tuple[int, ...] = ()):
         shown = version if isinstance(version, int) and not isinstance(version, bool) else repr(version)
         if known:
-            reason = (f"The game {slug!r} was played with engine version {shown}, which this installation does not "
-                      f"have (it plays version{'s' if len(known) > 1 else ''} {', '.join(map(str, known))}).")
+            reason = _.ngettext(
+                "The game {slug!r} was played with engine version {shown}, which this installation does not have "
+                "(it plays version {known}).",
+                "The game {slug!r} was played with engine version {shown}, which this installation does not have "
+                "(it plays versions {known}).",
+                len(known),
+            ).format(slug=slug, shown=shown, known=", ".join(map(str, known)))
         else:
-            reason = f"No engine called {slug!r} is installed, so no version of it can be played."
+            reason = _("No engine called {slug!r} is installed, so no version of it can be played.").format(slug=slug)
         super().__init__(reason)
         self.reason, self.slug, self.version, self.known = reason, slug, version, known
 
@@ -99,13 +112,28 @@ class Event:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A table option a player may choose when creating a game (shown in forms and the API)."""
+    """A table option a player may choose when creating a game (shown in forms and the API).
+
+    ``label``, the choices' labels and ``help`` are English texts marked for the game's catalog
+    (``N_``); ``Engine.worded_option_specs`` gives them in the reader's language. ``name`` and the
+    values are machine fields and never change with it.
+    """
 
     name: str
     label: str
     choices: tuple[tuple[Any, str], ...]
     default: Any
     help: str = ""
+
+    def worded(self, translate) -> "OptionSpec":
+        """Return this option with its texts passed through ``translate`` (a catalog)."""
+        return OptionSpec(
+            name=self.name,
+            label=translate(self.label),
+            choices=tuple((value, translate(label)) for value, label in self.choices),
+            default=self.default,
+            help=translate(self.help) if self.help else "",
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -176,6 +204,8 @@ class Engine(ABC):
     """
 
     slug: ClassVar[str]
+    # The game's name and one-line summary in English, marked for its catalog: ``display_name`` and
+    # ``display_summary`` word them for the reader. A record keeps the English ``name``.
     name: ClassVar[str]
     # The newest version (what new games get); on an instance from ``at_version``, the version it plays.
     version: int = 1
@@ -188,11 +218,42 @@ class Engine(ABC):
     # How many seats a new table gets when the creator does not say.
     default_players: ClassVar[int] = 2
     summary: ClassVar[str] = ""
+    # The game's words (``games/i18n.py``): the catalog of the package the engine class is defined in.
+    catalog: ClassVar[Catalog]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "version" in cls.__dict__ and "supported_versions" not in cls.__dict__:
             cls.supported_versions = (cls.version,)
+        if "catalog" not in cls.__dict__:
+            cls.catalog = catalog_of(cls.__module__)
+
+    # -- words --------------------------------------------------------------
+    def display_name(self) -> str:
+        """Return the game's name as the reader's language knows it (its edition's title there)."""
+        return self.catalog(self.name)
+
+    def display_summary(self) -> str:
+        """Return the one-line summary of the game in the reader's language."""
+        return self.catalog(self.summary) if self.summary else ""
+
+    def worded_option_specs(self) -> tuple[OptionSpec, ...]:
+        """Return ``option_specs`` with their labels and help in the reader's language."""
+        return tuple(spec.worded(self.catalog) for spec in self.option_specs)
+
+    def describe_result(self, result: dict[str, Any], players: list[str]) -> str:
+        """Return the result's one line (who won, and how) in the reader's language.
+
+        ``result`` is what ``result`` returned, as stored (its ``summary`` is the record's English
+        line); ``players`` the names in seat order. This default names the winners and the scores;
+        games should say what decided the game.
+        """
+        winners = [players[seat] for seat in result.get("winners", []) if 0 <= seat < len(players)]
+        scores = " – ".join(str(score) for score in result.get("scores", []))
+        if not winners:
+            return _("A draw ({scores})").format(scores=scores)
+        return _.ngettext("{names} wins ({scores})", "{names} share the win ({scores})", len(winners)).format(
+            names=_list_of(winners), scores=scores)
 
     # -- versions -----------------------------------------------------------
     def at_version(self, version: int) -> "Engine":
@@ -276,7 +337,7 @@ class Engine(ABC):
         result = self.result(state)
         if result is None:
             return []
-        return [{"label": "Score", "points": list(result["scores"]), "counts": True}]
+        return [{"label": _("Score"), "points": list(result["scores"]), "counts": True}]
 
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -300,16 +361,21 @@ class Engine(ABC):
     def how_to_play(self) -> str:
         """Return the rules in short (goal, a turn, scoring, the end) as Markdown, for the game page.
 
-        This default reads ``how_to_play.md`` from the engine's own package and returns "" when the
-        package has none. The platform renders it with raw HTML escaped, so the text is Markdown only.
+        This default reads ``how_to_play.<language>.md`` (``how_to_play.hu.md``) from the engine's own
+        package in the reader's language, else ``how_to_play.md`` (English), and returns "" when the
+        package has neither. The platform renders it with raw HTML escaped, so the text is Markdown only.
         """
         package = type(self).__module__.rpartition(".")[0]
         if not package:
             return ""
-        try:
-            return (resources.files(package) / "how_to_play.md").read_text(encoding="utf-8")
-        except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
-            return ""
+        code = locale_name(current_language())
+        for name in dict.fromkeys((f"how_to_play.{code}.md", f"how_to_play.{code.partition('_')[0]}.md",
+                                   "how_to_play.md")):
+            try:
+                return (resources.files(package) / name).read_text(encoding="utf-8")
+            except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+                continue
+        return ""
 
     def view_text(self, view: dict[str, Any]) -> str:
         """Render a view (from ``view``) as plain text for an email: the position as that seat sees it.
@@ -353,7 +419,7 @@ class Engine(ABC):
     # -- leaving ------------------------------------------------------------
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         """Return the state after ``seat`` gives up the game; raise ``IllegalMove`` if it cannot."""
-        raise IllegalMove("Resigning is not possible in this game.")
+        raise IllegalMove(_("Resigning is not possible in this game."))
 
     def play(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         """Apply a logged move: the platform's ``{"resign": true}`` or one of the game's own moves."""
@@ -392,6 +458,14 @@ class Engine(ABC):
         lines = []
         for word, members in groups.items():
             shown = ", ".join(members[:4])
-            more = f" and {len(members) - 4} more like them" if len(members) > 4 else ""
+            more = _.ngettext(" and {count} more like them", " and {count} more like them",
+                              len(members) - 4).format(count=len(members) - 4) if len(members) > 4 else ""
             lines.append(f"{word}: {shown}{more}")
         return lines
+
+
+def _list_of(names: list[str]) -> str:
+    """Return names joined as the reader's language lists them: "alice", "alice and bob", "alice, bob and carol"."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])

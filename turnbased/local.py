@@ -288,6 +288,9 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in commands:
         print(__doc__)
         return 2
+    from turnbased.catalogs import compile_catalogs
+
+    compile_catalogs()  # the translations every process reads (.po -> .mo), for a fresh clone too
     return commands[argv[0]]()
 
 

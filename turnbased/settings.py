@@ -11,6 +11,8 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
+from turnbased.catalogs import offered_languages
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -61,6 +63,7 @@ MIDDLEWARE = [
     "turnbased.request_guards.RequestBodyLimitMiddleware",
     "turnbased.request_guards.MalformedJSONMiddleware",  # issue 15: a broken JSON body is 400 at every endpoint
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -242,7 +245,16 @@ REST_KNOX = {"TOKEN_MODEL": KNOX_TOKEN_MODEL, "TOKEN_TTL": None, "AUTH_HEADER_PR
 API_TOKEN_DEFAULT_DAYS = env.int("API_TOKEN_DEFAULT_DAYS", default=90)
 
 # --- Internationalisation -----------------------------------------------------
-LANGUAGE_CODE = "en-us"
+# English, and every language the project catalog has (locale/<code>/): a new language is its catalogs.
+# A person's pages follow their account's language, else the language cookie (the switcher), else the
+# browser's Accept-Language; the API's texts follow Accept-Language, else the account's (accounts/languages.py).
+LANGUAGE_CODE = "en"
+LANGUAGES = offered_languages(BASE_DIR)
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates in each language's own forms (2026. 12. 01., 01.12.2026, 1 Dec 2026): turnbased/formats/<code>/.
+FORMAT_MODULE_PATH = ["turnbased.formats"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
