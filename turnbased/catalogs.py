@@ -2,6 +2,7 @@
 
     python -m turnbased.catalogs compile   # .po -> .mo wherever the .mo is missing or older (make run/test do it)
     python -m turnbased.catalogs extract   # gather every marked text into the .po files of each language
+    python -m turnbased.catalogs extract-games [PACKAGE...]   # only the games' (love_letter...), no gettext needed
 
 Where the words live:
 - the platform's: ``locale/<language>/LC_MESSAGES/django.po`` for ``templates/`` and the modules at the top
@@ -96,11 +97,13 @@ def game_packages(root: Path = BASE_DIR) -> list[Path]:
                             and path.name not in SKIPPED)
 
 
-def extract_game_catalogs(root: Path = BASE_DIR, languages: tuple[str, ...] = REQUIRED_LANGUAGES) -> list[Path]:
+def extract_game_catalogs(root: Path = BASE_DIR, languages: tuple[str, ...] = REQUIRED_LANGUAGES,
+                          only: tuple[str, ...] = ()) -> list[Path]:
     """Gather the marked texts of each game package into its ``game.po`` per language; return the files written.
 
     New texts come untranslated, texts no longer marked are dropped, and translations of kept texts
-    stay. ``games/`` itself gathers only its own modules, not its packages'.
+    stay. ``games/`` itself gathers only its own modules, not its packages'. ``only`` names the
+    packages to gather (``love_letter``, ``games`` for the contract's own); every one by default.
     """
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_file
@@ -108,6 +111,8 @@ def extract_game_catalogs(root: Path = BASE_DIR, languages: tuple[str, ...] = RE
 
     written = []
     for package in game_packages(root):
+        if only and package.name not in only:
+            continue
         template = Catalog(domain=GAME_DOMAIN, fuzzy=False, **_HEADER)
         modules = sorted(package.glob("*.py")) if package.name == "games" else sorted(package.rglob("*.py"))
         for module in modules:
@@ -174,6 +179,11 @@ def main(argv: list[str]) -> int:
         written = extract_game_catalogs()
         compile_catalogs()
         print(f"extracted the platform's catalogs and {len(written)} game catalog(s)")
+        return 0
+    if command == "extract-games":
+        written = extract_game_catalogs(only=tuple(argv[1:]))
+        compile_catalogs()
+        print(f"extracted {len(written)} game catalog(s)")
         return 0
     print(__doc__, file=sys.stderr)
     return 2
