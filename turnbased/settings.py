@@ -67,7 +67,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "turnbased.accounts.time_zones.TimeZoneMiddleware",  # issue 12: setup (pages in each person's zone)
+    "turnbased.accounts.readers.ReaderMiddleware",  # each person's pages in their zone and language
     "django.contrib.messages.middleware.MessageMiddleware",
     "turnbased.accounts.bot_sessions.BotAccountSessionMiddleware",  # issue 15: a bot account plays by API token
     "turnbased.play.middleware.EngineUnavailableMiddleware",  # issue 13: a game pinned to an engine version not installed
@@ -272,8 +272,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- REST API -----------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "turnbased.accounts.authentication.ApiTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "turnbased.accounts.authentication.AccountApiTokenAuthentication",
+        "turnbased.accounts.authentication.AccountSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": [

@@ -132,10 +132,10 @@ def test_the_game_page_explains_the_game_in_short(slug, alice, bob):
 def test_how_to_play_is_rendered_with_raw_html_escaped_and_defaults_to_nothing(alice, bob, monkeypatch):
     slug = SLUGS[0]
     monkeypatch.setattr(type(engines()[slug]), "how_to_play", lambda self: "**Goal.** <script>alert(1)</script>")
-    presenters.how_to_play_html.cache_clear()
+    presenters._how_to_play_html.cache_clear()
     game = two_player_table(slug, alice, bob)
     page = Client().get(f"/games/{game.pk}/").content.decode()
-    presenters.how_to_play_html.cache_clear()
+    presenters._how_to_play_html.cache_clear()
     assert "<strong>Goal.</strong> &lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
 
     class Unexplained(type(engines()[slug])):

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 
 from turnbased.accounts.confusables import mixes_scripts, scripts_of, skeletons
 from turnbased.accounts.models import UsernameSkeleton
+from turnbased.accounts.readers import for_reader
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +47,8 @@ class AccountAdapter(DefaultAccountAdapter):
         link); a server error would tell them less and, on sign-up, leak nothing more.
         """
         try:
-            super().send_mail(template_prefix, email, context)
+            with for_reader(context.get("user")):  # in the recipient's language, whoever asked for it
+                super().send_mail(template_prefix, email, context)
         except (smtplib.SMTPException, OSError, AnymailError):
             logger.exception("account email %s to %s not sent", template_prefix, email)
 

@@ -27,7 +27,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from turnbased.accounts.authentication import ApiTokenAuthentication
+from turnbased.accounts.authentication import AccountApiTokenAuthentication
 from turnbased.accounts.models import ApiToken
 from turnbased.accounts.ratelimits import login_failed_retry_after, retry_after
 from turnbased.accounts.selectors import tokens_of
@@ -95,7 +95,7 @@ class AccountCreateApi(APIView):
 
     permission_classes = [AllowAny]
     # Token authentication only so a failed login answers 401 with a WWW-Authenticate header.
-    authentication_classes = [ApiTokenAuthentication]
+    authentication_classes = [AccountApiTokenAuthentication]
     # Sign-ups are limited by allauth's own "signup" rate (web and API together, RATE_LIMIT_SIGNUP).
 
     @extend_schema_serializer(component_name="AccountCreateInput")
@@ -130,7 +130,7 @@ class TokenObtainApi(APIView):
 
     permission_classes = [AllowAny]
     # Token authentication only so a failed login answers 401 with a WWW-Authenticate header.
-    authentication_classes = [ApiTokenAuthentication]
+    authentication_classes = [AccountApiTokenAuthentication]
     throttle_scope = "auth"
 
     @extend_schema_serializer(component_name="AuthTokenInput")

@@ -1,4 +1,5 @@
-"""API token authentication: knox's hashed tokens, noting when each token was last used."""
+"""API authentication: knox's hashed tokens, noting when each token was last used, and the browser's session; either
+words the answer in the account's language when the request asks for none."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from datetime import timedelta
 from django.utils import timezone
 from knox.auth import TokenAuthentication
 from knox.signals import token_expired
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
 from turnbased.accounts.models import ApiToken
+from turnbased.accounts.readers import activate_account_language
 
 # "Last used" is for people deciding what to revoke; a minute's precision spares a write per request.
 LAST_USED_PRECISION = timedelta(minutes=1)
@@ -47,3 +50,21 @@ class ApiTokenAuthentication(TokenAuthentication):
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
             token.last_used_at = now
         return user, token
+
+
+class _InTheAccountsLanguage:
+    """Word the API's answer in the account's language when the request asks for none (``Accept-Language``)."""
+
+    def authenticate(self, request):
+        found = super().authenticate(request)
+        if found is not None:
+            activate_account_language(request, found[0])
+        return found
+
+
+class AccountApiTokenAuthentication(_InTheAccountsLanguage, ApiTokenAuthentication):
+    """The API's token authentication; the account's profile comes with the token, so its language costs no query."""
+
+
+class AccountSessionAuthentication(_InTheAccountsLanguage, SessionAuthentication):
+    """The browser's session (DRF's, with its CSRF check); the language is read from the cache the pages use."""

@@ -5,8 +5,12 @@ from __future__ import annotations
 from allauth.account import forms as allauth_forms
 from allauth.core import context
 from django import forms
+from django.conf import settings
+from django.utils import translation
 
 from turnbased.accounts.models import ApiToken
+from turnbased.accounts.readers import asks_for_a_language, offered_language
+from turnbased.accounts.services.languages import language_choose
 from turnbased.accounts.services.time_zones import zone_choose
 from turnbased.accounts.time_zones import DEFAULT_ZONE, zone_names
 
@@ -29,10 +33,18 @@ class SignupForm(allauth_forms.SignupForm):
         self.fields["time_zone"].initial = DEFAULT_ZONE
 
     def custom_signup(self, request, user) -> None:
-        """Keep the zone picked on the form (the browser's, as offered); a form without one leaves UTC, unchosen."""
+        """Keep the zone picked on the form (the browser's, as offered); a form without one leaves UTC, unchosen.
+
+        The language the person signed up in (the switcher's, or their browser's) becomes their account's, so
+        their emails come in it; a request that names no language leaves it unchosen.
+        """
         zone = self.cleaned_data.get("time_zone")
         if zone:
             zone_choose(user=user, zone=zone)
+        named = request is not None and (asks_for_a_language(request)
+                                         or settings.LANGUAGE_COOKIE_NAME in request.COOKIES)
+        if named:
+            language_choose(user=user, language=offered_language(translation.get_language()))
 
 
 class _SessionsAndTokensChoice(forms.Form):

@@ -8,13 +8,21 @@ import zoneinfo
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken, AuthTokenManager
 from knox.settings import CONSTANTS
 
 
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
-        raise ValidationError(f"{value!r} is not a time zone name such as Europe/London.")
+        raise ValidationError(_("%(value)r is not a time zone name such as Europe/London."), params={"value": value})
+
+
+def validate_language(value: str) -> None:
+    """Accept one of the languages the service speaks (``settings.LANGUAGES``), or "" for the browser's."""
+    if value and value not in dict(settings.LANGUAGES):
+        raise ValidationError(_("%(value)r is not a language of this site; choose one of: %(codes)s."),
+                              params={"value": value, "codes": ", ".join(dict(settings.LANGUAGES))})
 
 
 class Profile(models.Model):
@@ -24,6 +32,12 @@ class Profile(models.Model):
                                            "counted in it.")
     # False until the person picks a zone (settings, sign-up, or the browser's zone the pages offer).
     time_zone_chosen = models.BooleanField(default=False)
+    # The language of the person's pages and emails ("": none chosen; pages follow the browser, emails are
+    # English). Any code of settings.LANGUAGES: no choices here, so a new language needs no migration.
+    language = models.CharField(
+        _("language"), max_length=16, blank=True, default="", validators=[validate_language],
+        help_text=_("Pages, emails and answers by email are written in this language."),
+    )
     reminder_lead_hours = models.PositiveSmallIntegerField(
         default=12, help_text="Email a reminder this many hours before a deadline (0: no reminders)."
     )

@@ -1,4 +1,5 @@
-"""Keep each username's look-alike keys stored beside it, and each cached time zone fresh, whichever door changed them."""
+"""Keep each username's look-alike keys stored beside it, and each cached zone and language fresh, whichever door
+changed them; note the language a person signs up in."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.dispatch import receiver
 
 from turnbased.accounts.confusables import skeletons
 from turnbased.accounts.models import Profile, UsernameSkeleton
-from turnbased.accounts.time_zones import forget_zone_setting, zone_setting
+from turnbased.accounts.readers import forget_reader_settings, reader_settings
 
 
 @receiver(post_save, sender=get_user_model(), dispatch_uid="accounts-username-skeletons")
@@ -31,14 +32,15 @@ def store_username_skeletons(sender, instance, **kwargs) -> None:
 
 
 @receiver(post_save, sender=Profile, dispatch_uid="accounts-time-zone-cache")
-def forget_cached_time_zone(sender, instance, **kwargs) -> None:
-    """Drop the cached zone now and once the change commits (a page read in between may have cached the old one)."""
+def forget_cached_reader_settings(sender, instance, **kwargs) -> None:
+    """Drop the cached zone and language now and once the change commits (a page read in between may have cached
+    the old ones)."""
     user_id = instance.user_id
-    forget_zone_setting(user_id)
-    transaction.on_commit(lambda: forget_zone_setting(user_id))
+    forget_reader_settings(user_id)
+    transaction.on_commit(lambda: forget_reader_settings(user_id))
 
 
 @receiver(user_logged_in, dispatch_uid="accounts-time-zone-warm")
-def cache_time_zone_at_login(sender, user, **kwargs) -> None:
-    """Read the person's zone once as they log in, so their pages find it in the cache."""
-    zone_setting(user)
+def cache_reader_settings_at_login(sender, user, **kwargs) -> None:
+    """Read the person's zone and language once as they log in, so their pages find them in the cache."""
+    reader_settings(user)

@@ -10,7 +10,7 @@ from allauth.account import views as allauth_views
 from allauth.usersessions import views as usersessions_views
 from django.urls import path, re_path
 
-from turnbased.accounts.views import entrance, profile, tokens
+from turnbased.accounts.views import entrance, language, profile, tokens
 
 urlpatterns = [
     path("login/", entrance.login, name="account_login"),
@@ -46,5 +46,7 @@ urlpatterns = [
     # Settings and absences.
     path("settings/", profile.account_settings, name="account-settings"),
     path("settings/time-zone/", profile.time_zone_choose, name="account-time-zone"),
+    # The language switcher of every page, for visitors too (under /accounts/, where a bot account may post).
+    path("language/", language.language_switch, name="language-switch"),
     path("absence/", profile.absences, name="absences"),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -110,9 +111,15 @@ class AbsenceDetailApi(APIView):
 
 
 class ProfileApi(APIView):
-    """My time zone (weekends and dates are counted in it) and reminder lead time."""
+    """My language, time zone (weekends and dates are counted in it) and reminder lead time."""
 
     class ProfileSerializer(serializers.Serializer):
+        language = serializers.ChoiceField(
+            choices=[code for code, _ in settings.LANGUAGES], allow_blank=True,
+            help_text="The language of my pages and emails, and of the API's texts when a request sends no "
+                      "Accept-Language: one of the site's languages, or \"\" to follow the browser (emails then "
+                      "come in English).",
+        )
         time_zone = serializers.CharField(validators=[validate_time_zone],
                                           help_text="An IANA name, e.g. Europe/London.")
         reminder_lead_hours = serializers.IntegerField(
@@ -122,11 +129,16 @@ class ProfileApi(APIView):
         class Meta:
             ref_name = "Profile"
 
+    @staticmethod
+    def answer(profile) -> dict:
+        return {"language": profile.language, "time_zone": profile.time_zone,
+                "reminder_lead_hours": profile.reminder_lead_hours}
+
     @extend_schema(operation_id="me_retrieve", tags=["me"], summary="My settings", responses={200: ProfileSerializer})
     @conditional_read
     def get(self, request):
         profile = profile_of(request.user)
-        return Response({"time_zone": profile.time_zone, "reminder_lead_hours": profile.reminder_lead_hours})
+        return Response(self.answer(profile))
 
     @extend_schema(operation_id="me_partial_update", tags=["me"], summary="Change my settings",
                    request=ProfileSerializer, responses={200: ProfileSerializer},
@@ -140,4 +152,4 @@ class ProfileApi(APIView):
         profile.time_zone_chosen = profile.time_zone_chosen or "time_zone" in data.validated_data
         profile.save()
         refresh_deadlines(user=request.user)
-        return Response({"time_zone": profile.time_zone, "reminder_lead_hours": profile.reminder_lead_hours})
+        return Response(self.answer(profile))

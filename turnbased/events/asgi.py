@@ -36,9 +36,11 @@ django.setup()
 
 from django.conf import settings  # noqa: E402  (after django.setup())
 from django.db import DatabaseError, close_old_connections  # noqa: E402
+from django.utils import translation  # noqa: E402
 from rest_framework.exceptions import AuthenticationFailed  # noqa: E402
 
 from turnbased.accounts.authentication import ApiTokenAuthentication  # noqa: E402
+from turnbased.accounts.readers import chosen_language  # noqa: E402
 from turnbased.events import selectors, sse  # noqa: E402
 from turnbased.events.wakeups import Wakeups  # noqa: E402
 
@@ -64,8 +66,9 @@ def _in_database_thread(function: Callable, kwargs: dict):
         close_old_connections()
 
 
-def authenticate(*, authorization: str | None) -> tuple[int, int] | None:
-    """Return (user id, token id) for an ``Authorization: Token <key>`` header; None without one.
+def authenticate(*, authorization: str | None) -> tuple[int, int, str] | None:
+    """Return (user id, token id, the account's chosen language or "") for an ``Authorization: Token <key>``
+    header; None without one.
 
     The same check as every API request (``ApiTokenAuthentication``), so a revoked or expired token,
     or an inactive account, is refused with the same words; raise ``AuthenticationFailed``.
@@ -76,7 +79,19 @@ def authenticate(*, authorization: str | None) -> tuple[int, int] | None:
     if found is None:
         return None
     user, token = found
-    return user.pk, token.pk
+    return user.pk, token.pk, chosen_language(user)
+
+
+def asked_language(accept_language: str | None) -> str:
+    """Return the site's language that an ``Accept-Language`` header prefers, or "" (none, or none the site speaks)."""
+    for code, _quality in translation.trans_real.parse_accept_lang_header(accept_language or ""):
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return ""
 
 
 class StreamApplication:
@@ -144,6 +159,10 @@ class StreamApplication:
         if scope["method"] != "GET":
             return await _error(send, 405, f'Method "{scope["method"]}" not allowed.', [(b"allow", b"GET")])
         headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+        with translation.override(asked_language(headers.get("accept-language")) or settings.LANGUAGE_CODE):
+            await self._http_in_language(scope, receive, send, headers)
+
+    async def _http_in_language(self, scope, receive, send, headers: dict[str, str]) -> None:
         try:
             identity = await self.database(authenticate, authorization=headers.get("authorization"))
         except AuthenticationFailed as refusal:
@@ -157,7 +176,9 @@ class StreamApplication:
             resume = sse.last_event_id(headers.get("last-event-id"), (query.get("last_event_id") or [None])[-1])
         except sse.BadLastEventId as error:
             return await _error(send, 400, str(error))
-        user_id, token_id = identity
+        user_id, token_id, account_language = identity
+        if not asked_language(headers.get("accept-language")) and account_language:
+            translation.activate(account_language)  # the stream's words: Accept-Language, else the account's
         if self.wakeups.open_streams(user_id) >= settings.STREAM_MAX_PER_USER:
             return await _error(send, 429, f"You have {settings.STREAM_MAX_PER_USER} streams open already; close "
                                            "one before opening another.",

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 
 from turnbased.events.models import Event
+from turnbased.events.wording import worded_payload
 
 CONTENT_TYPE = "text/event-stream; charset=utf-8"
 # A comment line: it keeps proxies and clients from closing a quiet connection, and is no event.
@@ -41,9 +42,10 @@ def last_event_id(header: str | None, query: str | None) -> int | None:
 
 
 def event_json(event: Event) -> dict:
-    """Return the event as its ``data:`` line holds it (and as a webhook would send it)."""
+    """Return the event as its ``data:`` line holds it (and as a webhook would send it), worded in the active
+    language."""
     return {"id": event.id, "kind": event.kind, "game": event.game_id, "seq": event.seq,
-            "created_at": event.created_at, "data": event.payload}
+            "created_at": event.created_at, "data": worded_payload(event)}
 
 
 def frame(event: Event) -> bytes:

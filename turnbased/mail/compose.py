@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from turnbased.accounts.models import is_bot_account
-from turnbased.accounts.time_zones import in_zone_of
+from turnbased.accounts.readers import for_reader
 from turnbased.chat import selectors as chat_selectors
 from turnbased.clocks.services import clock_summaries, format_duration
 from turnbased.mail.tokens import reply_address, unsubscribe_token
@@ -102,7 +102,7 @@ def build(
     if in_reply_to:
         headers["In-Reply-To"] = in_reply_to
         headers["References"] = in_reply_to
-    with in_zone_of(user):  # every time in the email in the recipient's zone
+    with for_reader(user):  # every time in the email in the recipient's zone, every word in their language
         text = render_to_string(f"email/{template}.txt", context)
         html = render_to_string(f"email/{template}.html", context)
     message = EmailMultiAlternatives(
@@ -128,59 +128,63 @@ def picture_part(png: bytes) -> MIMEImage:
 
 
 def turn_email(game: Game, user, *, reminder: bool = False) -> EmailMultiAlternatives:
-    context = position_context(game, user)
-    context["reminder"] = reminder
-    subject = f"Your turn: {context['game_name']}"
-    if reminder and context["time_left"]:
-        subject = f"Reminder: {context['time_left']} left for your move in {context['game_name']}"
-    return build(to=user.email, subject=subject, template="turn", context=context, user=user,
-                 reply_to=context["reply_to"])
+    with for_reader(user):  # the subject too, in the recipient's language
+        context = position_context(game, user)
+        context["reminder"] = reminder
+        subject = f"Your turn: {context['game_name']}"
+        if reminder and context["time_left"]:
+            subject = f"Reminder: {context['time_left']} left for your move in {context['game_name']}"
+        return build(to=user.email, subject=subject, template="turn", context=context, user=user,
+                     reply_to=context["reply_to"])
 
 
 def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
     """A game started, ended, or someone joined your table."""
-    context = position_context(game, user) if game.state is not None else {
-        "game": game, "game_name": game.title, "game_url": game_url(game),
-    }
-    context["kind"] = kind
-    context["players"] = seat_names(game)
-    if kind == "rematch_offered":
-        # The offer is accepted on the finished game's page, which the invited player may always open.
-        rematch = game.rematch_of
-        context.update(proposer=person_name(rematch.proposed_by), game_url=game_url(rematch.original),
-                       original_name=f"{context['game_name'].rsplit(' #', 1)[0]} #{rematch.original_id}")
-    subjects = {
-        "rematch_offered": f"Rematch offered: {context['game_name']}",
-        "game_started": f"Game started: {context['game_name']}",
-        "game_finished": f"Game over: {context['game_name']}",
-        "player_joined": f"A player joined: {context['game_name']}",
-    }
-    # News of a join shows no position, so it offers no reply address for a move.
-    return build(
-        to=user.email, subject=subjects[kind], template="game_news", context=context, user=user,
-        reply_to=None if kind in ("player_joined", "rematch_offered") else context.get("reply_to"),
-    )
+    with for_reader(user):  # the subject too, in the recipient's language
+        context = position_context(game, user) if game.state is not None else {
+            "game": game, "game_name": game.title, "game_url": game_url(game),
+        }
+        context["kind"] = kind
+        context["players"] = seat_names(game)
+        if kind == "rematch_offered":
+            # The offer is accepted on the finished game's page, which the invited player may always open.
+            rematch = game.rematch_of
+            context.update(proposer=person_name(rematch.proposed_by), game_url=game_url(rematch.original),
+                           original_name=f"{context['game_name'].rsplit(' #', 1)[0]} #{rematch.original_id}")
+        subjects = {
+            "rematch_offered": f"Rematch offered: {context['game_name']}",
+            "game_started": f"Game started: {context['game_name']}",
+            "game_finished": f"Game over: {context['game_name']}",
+            "player_joined": f"A player joined: {context['game_name']}",
+        }
+        # News of a join shows no position, so it offers no reply address for a move.
+        return build(
+            to=user.email, subject=subjects[kind], template="game_news", context=context, user=user,
+            reply_to=None if kind in ("player_joined", "rematch_offered") else context.get("reply_to"),
+        )
 
 
 def invitation_email(game: Game, user) -> EmailMultiAlternatives:
     """Someone invited ``user`` to an open table: who, which table, and the link to take the seat or decline."""
-    invitation = Invitation.objects.select_related("invited_by", "invited_by__profile").get(game=game, user=user)
-    context = {
-        "game": game, "game_name": game.title, "game_url": game_url(game), "user": user,
-        "invited_by": person_name(invitation.invited_by),
-        "seated": seat_names(game),
-        "time_control": time_control_summary(game)["description"],
-    }
-    return build(to=user.email, subject=f"{context['invited_by']} invites you to {game.title}",
-                 template="invitation", context=context, user=user)
+    with for_reader(user):  # the subject too, in the recipient's language
+        invitation = Invitation.objects.select_related("invited_by", "invited_by__profile").get(game=game, user=user)
+        context = {
+            "game": game, "game_name": game.title, "game_url": game_url(game), "user": user,
+            "invited_by": person_name(invitation.invited_by),
+            "seated": seat_names(game),
+            "time_control": time_control_summary(game)["description"],
+        }
+        return build(to=user.email, subject=f"{context['invited_by']} invites you to {game.title}",
+                     template="invitation", context=context, user=user)
 
 
 def digest_email(user, games: list[Game]) -> EmailMultiAlternatives:
-    entries = [position_context(game, user) for game in games]
-    return build(
-        to=user.email, subject=f"{len(entries)} game{'s' if len(entries) != 1 else ''} waiting for you",
-        template="digest", context={"entries": entries}, user=user,
-    )
+    with for_reader(user):  # the subject too, in the recipient's language
+        entries = [position_context(game, user) for game in games]
+        return build(
+            to=user.email, subject=f"{len(entries)} game{'s' if len(entries) != 1 else ''} waiting for you",
+            template="digest", context={"entries": entries}, user=user,
+        )
 
 
 def answer_email(*, to: str, subject: str, heading: str, detail: str, original_message_id: str | None,
@@ -190,18 +194,19 @@ def answer_email(*, to: str, subject: str, heading: str, detail: str, original_m
     With ``reply_to_current`` the answer carries a reply address for the current
     position even when it is not the player's turn (to confirm a resign).
     """
-    context = {"heading": heading, "detail": detail}
-    reply_to = None
-    if game is not None and user is not None and game.seats.filter(user=user).exists():
-        context.update(position_context(game, user))
-        reply_to = context["reply_to"]
-        if reply_to is None and reply_to_current and game.status == GameStatus.ACTIVE:
-            reply_to = reply_address(user_id=user.pk, game_id=game.pk, seq=game.seq)
-    subject = subject if subject.lower().startswith("re:") else f"Re: {subject}" if subject else heading
-    return build(
-        to=to, subject=subject, template="answer", context=context, user=user, reply_to=reply_to,
-        in_reply_to=original_message_id,
-    )
+    with for_reader(user):  # the subject too, in the recipient's language
+        context = {"heading": heading, "detail": detail}
+        reply_to = None
+        if game is not None and user is not None and game.seats.filter(user=user).exists():
+            context.update(position_context(game, user))
+            reply_to = context["reply_to"]
+            if reply_to is None and reply_to_current and game.status == GameStatus.ACTIVE:
+                reply_to = reply_address(user_id=user.pk, game_id=game.pk, seq=game.seq)
+        subject = subject if subject.lower().startswith("re:") else f"Re: {subject}" if subject else heading
+        return build(
+            to=to, subject=subject, template="answer", context=context, user=user, reply_to=reply_to,
+            in_reply_to=original_message_id,
+        )
 
 
 def webhook_disabled_email(hook) -> EmailMultiAlternatives:
@@ -209,10 +214,11 @@ def webhook_disabled_email(hook) -> EmailMultiAlternatives:
 
     Sent whatever the owner's game-email settings (it is about something they set up, not a game).
     """
-    context = {
-        "user": hook.owner, "hook": hook,
-        "api_url": settings.SITE_URL + reverse("api-webhook", args=[hook.pk]),
-        "log_url": settings.SITE_URL + reverse("api-webhook-deliveries", args=[hook.pk]),
-    }
-    return build(to=hook.owner.email, subject="A webhook of yours was disabled", template="webhook_disabled",
-                 context=context)
+    with for_reader(hook.owner):  # the subject too, in the recipient's language
+        context = {
+            "user": hook.owner, "hook": hook,
+            "api_url": settings.SITE_URL + reverse("api-webhook", args=[hook.pk]),
+            "log_url": settings.SITE_URL + reverse("api-webhook-deliveries", args=[hook.pk]),
+        }
+        return build(to=hook.owner.email, subject="A webhook of yours was disabled", template="webhook_disabled",
+                     context=context)

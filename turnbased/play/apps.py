@@ -13,3 +13,7 @@ class PlayConfig(AppConfig):
         # The games word their texts in Django's active language: the request's, the account's, or an email
         # recipient's (``translation.override``), so an engine speaks the reader's language with no argument.
         games.i18n.set_language_source(translation.get_language)
+
+        from turnbased.play.player_events import register_wordings
+
+        register_wordings()

@@ -65,11 +65,28 @@ class Game(models.Model):
 
     @property
     def title(self) -> str:
-        """Name the table for people: the game's name and the table's number ("Love Letter #5")."""
+        """Name the table for people, in the reader's language: the game's name and the table's number
+        ("Love Letter #5")."""
         from games import engines
 
         engine = engines().get(self.engine)
-        return f"{engine.name if engine else self.engine} #{self.pk}"
+        return f"{engine.display_name() if engine else self.engine} #{self.pk}"
+
+    @property
+    def result_line(self) -> str:
+        """Say how the game ended (who won, and how) in the reader's language; "" while it goes on.
+
+        The stored result's ``summary`` is the record's English line; this asks the engine to word it
+        for the reader from the result and the players' names.
+        """
+        from games import engines
+
+        if not self.result:
+            return ""
+        engine = engines().get(self.engine)
+        if engine is None:
+            return str(self.result.get("summary", ""))
+        return engine.describe_result(self.result, list(self.player_names))
 
     def __str__(self) -> str:
         return f"{self.title} ({self.status})"

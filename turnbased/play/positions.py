@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.utils.translation import get_language
 
 from games.base import Event
 from turnbased.play import store
@@ -65,9 +66,9 @@ def reader_of(viewer: Viewer) -> int | None | str:
     return "all" if is_over(viewer.game) else viewer.seat
 
 
-def _key(game: Game, what: str, seq: int, reader: int | None | str = "") -> str:
+def _key(game: Game, what: str, seq: int, reader: int | None | str = "", language: str = "") -> str:
     engine = store.engine_of(game)
-    return f"replay:{what}:{game.pk}:{game.engine_version}:{engine.version}:{seq}:{reader}"
+    return f"replay:{what}:{game.pk}:{game.engine_version}:{engine.version}:{seq}:{reader}:{language}"
 
 
 def position(viewer: Viewer, seq: int) -> Position:
@@ -76,7 +77,7 @@ def position(viewer: Viewer, seq: int) -> Position:
     if game.state is None or game.started_at is None or not 0 <= seq <= game.seq:
         raise PositionNotFound()
     reader = reader_of(viewer)
-    key = _key(game, "position", seq, reader)
+    key = _key(game, "position", seq, reader, get_language())  # its history lines are worded for the reader
     cached = cache.get(key)
     if cached is None:
         cached = _drawn(viewer, seq, reader)

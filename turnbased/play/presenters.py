@@ -7,6 +7,7 @@ from functools import cache
 from django.conf import settings
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from markdown_it import MarkdownIt
 
 from games import get_engine
@@ -21,10 +22,17 @@ def public_options(game: Game) -> dict:
     return {name: value for name, value in game.options.items() if name in names}
 
 
+def worded_result(game: Game) -> dict | None:
+    """Return the stored result with its ``summary`` worded for the reader (the record keeps the English line)."""
+    if not game.result:
+        return game.result
+    return {**game.result, "summary": game.result_line}
+
+
 def option_rows(game: Game) -> list[dict]:
     """Return the chosen options as people read them: each option's label and its value's label, in the engine's order."""
     rows = []
-    for spec in get_engine(game.engine).option_specs:
+    for spec in get_engine(game.engine).worded_option_specs():
         if spec.name not in game.options:
             continue
         value = game.options[spec.name]
@@ -33,9 +41,14 @@ def option_rows(game: Game) -> list[dict]:
     return rows
 
 
-@cache
 def how_to_play_html(slug: str) -> SafeString:
-    """Return the game's rules in short (``Engine.how_to_play``) as HTML; raw HTML in the text is escaped."""
+    """Return the game's rules in short (``Engine.how_to_play``) as HTML in the reader's language; raw HTML in the
+    text is escaped."""
+    return _how_to_play_html(slug, get_language())
+
+
+@cache
+def _how_to_play_html(slug: str, language: str) -> SafeString:
     text = get_engine(slug).how_to_play()
     return mark_safe(MarkdownIt("commonmark", {"html": False}).render(text))  # noqa: S308 (html off: escaped)
 
@@ -74,7 +87,7 @@ def game_summary(game: Game, user, *, viewer: selectors.Viewer | None = None, wi
     return {
         "id": game.pk,
         "game": game.engine,
-        "name": get_engine(game.engine).name,
+        "name": get_engine(game.engine).display_name(),
         "status": game.status,
         "visibility": game.visibility,
         "seq": game.seq,
@@ -84,7 +97,7 @@ def game_summary(game: Game, user, *, viewer: selectors.Viewer | None = None, wi
         "to_move": list(game.to_move) if game.status == "active" else [],
         "options": public_options(game),
         "view": view,
-        "result": game.result,
+        "result": worded_result(game),
         "invite_url": invite_url(game) if my_seat is not None else None,
         "time_control": time_control_summary(game),
         "clocks": clock_rows(game) if game.status == "active" else [],

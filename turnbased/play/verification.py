@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from django.core.cache import cache
+from django.utils.translation import get_language
 
 from games import record as game_record
 from turnbased.limits import CACHE_ERRORS
@@ -26,7 +27,8 @@ KEPT_FOR_SECONDS = 24 * 3600
 def _key(game: Game) -> str:
     """Name the report by everything the check reads that could change: the log's length, the status, the seed."""
     commitment = records.commitment_of(game) or {}
-    return f"record-verification:{game.pk}:{game.seq}:{game.status}:{commitment.get('value')}"
+    # The checks' details are worded for the reader: one report per language.
+    return f"record-verification:{game.pk}:{game.seq}:{game.status}:{commitment.get('value')}:{get_language()}"
 
 
 def verify_game(game: Game) -> dict:

@@ -132,7 +132,7 @@ def _new_game_context(engine, all_engines, form, players: int | None, error: str
         for index in range(engine.max_players)
     ]
     options = [
-        {"spec": spec, "chosen": form.get(spec.name, str(spec.default))} for spec in engine.option_specs
+        {"spec": spec, "chosen": form.get(spec.name, str(spec.default))} for spec in engine.worded_option_specs()
     ]
     return {
         "engines": all_engines.values(),

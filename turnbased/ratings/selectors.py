@@ -105,7 +105,7 @@ def player_counts(game_slug: str) -> list[int]:
 
 def ratings_of(player: AbstractBaseUser) -> list[Rating]:
     """Return the player's ratings, by game name, then player count, then pool (people first)."""
-    names = {slug: engine.name for slug, engine in engines().items()}
+    names = {slug: engine.display_name() for slug, engine in engines().items()}
     ratings = [rating for rating in Rating.objects.filter(user=player) if rating.game_slug in names]
     for rating in ratings:
         rating.game_name = names[rating.game_slug]
@@ -153,7 +153,7 @@ def game_records(player: AbstractBaseUser, viewer: Viewer) -> list[GameRecord]:
         played_won[1] += index in (winners or [])
     offered = engines()
     return sorted(
-        (GameRecord(slug, offered[slug].name if slug in offered else slug, played, won)
+        (GameRecord(slug, offered[slug].display_name() if slug in offered else slug, played, won)
          for slug, (played, won) in counts.items()),
         key=lambda record: record.name,
     )
@@ -281,13 +281,13 @@ def _archived(game: Game, player: AbstractBaseUser, change: RatingChange | None)
     draw = bool(result.get("draw")) or not result.get("winners")
     return ArchivedGame(
         game=game,
-        name=offered[game.engine].name if game.engine in offered else game.engine,
+        name=offered[game.engine].display_name() if game.engine in offered else game.engine,
         finished_at=game.finished_at,
         seats=[seat_label(seat) for seat in seats],
         place=placed[mine],
         won=mine in (result.get("winners") or []),
         draw=draw,
-        summary=str(result.get("summary", "")),
+        summary=game.result_line,
         rating_change=change,
     )
 
@@ -304,7 +304,7 @@ def opponents(player: AbstractBaseUser, viewer: Viewer) -> list[str]:
 def leaderboard_games() -> list[dict]:
     """Return each game offered with the player count its leaderboard opens at."""
     return [
-        {"slug": slug, "name": engine.name, "players": engine.default_players} for slug, engine in engines().items()
+        {"slug": slug, "name": engine.display_name(), "players": engine.default_players} for slug, engine in engines().items()
     ]
 
 

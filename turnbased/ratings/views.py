@@ -45,7 +45,7 @@ def leaderboard(request, game_slug: str):
     players = _whole_number(request.GET.get("players"))
     players = engine.default_players if players is None else players
     if players not in selectors.player_counts(game_slug):
-        raise Http404(f"{engine.name} is not played by {players}.")
+        raise Http404(f"{engine.display_name()} is not played by {players}.")
     pool = request.GET.get("pool") or RatingPool.PEOPLE
     if pool not in RatingPool.values:
         raise Http404("No such rating pool.")

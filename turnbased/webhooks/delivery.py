@@ -36,7 +36,9 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 from django.utils import timezone
 
+from turnbased.accounts.readers import for_reader
 from turnbased.events.models import Event
+from turnbased.events.sse import event_json
 from turnbased.webhooks import client, signing
 from turnbased.webhooks.models import PING, DeliveryState, Webhook, WebhookDelivery
 
@@ -85,8 +87,8 @@ def document(delivery: WebhookDelivery, hook: Webhook) -> dict | None:
     event = Event.objects.filter(pk=delivery.event_id, user_id=hook.owner_id).first()
     if event is None:
         return None
-    return {"id": event.pk, "kind": event.kind, "game": event.game_id, "seq": event.seq,
-            "created_at": event.created_at, "data": event.payload}
+    with for_reader(hook.owner):  # worded in the owner's language, as their stream would be by default
+        return event_json(event)
 
 
 def body_of(document: dict) -> bytes:

@@ -1,4 +1,5 @@
-"""Each player's events are written with the change they tell of, worded for their seat, and nowhere else."""
+"""Each player's events are written with the change they tell of, as their seat may know it, and nowhere else;
+they are worded when read."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from turnbased.accounts.models import profile_of
 from turnbased.chat import services as chat
 from turnbased.clocks import sweep
 from turnbased.events.models import Event, EventKind
+from turnbased.events.wording import worded_payload
 from turnbased.play import services
 from turnbased.play.errors import IllegalMoveError, StaleSequence
 from turnbased.play.models import Game
@@ -31,7 +33,8 @@ def told(user, **filters) -> list[tuple[str, int | None]]:
 
 
 def payloads(user, kind: str) -> list[dict]:
-    return list(Event.objects.filter(user=user, kind=kind).order_by("id").values_list("payload", flat=True))
+    """Return the user's events of ``kind`` as they read them (worded in the active language)."""
+    return [worded_payload(event) for event in Event.objects.filter(user=user, kind=kind).order_by("id")]
 
 
 @pytest.fixture
@@ -48,7 +51,8 @@ def test_a_start_tells_every_player_their_seat_and_the_first_to_move_their_turn(
     assert told(alice) == [(EventKind.GAME_STARTED, 0), (EventKind.YOUR_TURN, 0)]
     assert told(bob) == [(EventKind.GAME_STARTED, 0)]
     (start,) = payloads(bob, EventKind.GAME_STARTED)
-    assert start == {"name": started_game.title, "engine": "love-letter", "seat": 1, "players": ["alice", "bob"]}
+    assert start == {"name": started_game.title, "engine": "love-letter", "engine_version": started_game.engine_version,
+                     "seat": 1, "players": ["alice", "bob"]}
     assert Event.objects.filter(user=bob).get().game_id == started_game.pk
 
 

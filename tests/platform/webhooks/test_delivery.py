@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from turnbased.events.models import Event, EventKind
 from turnbased.events.services import NewEvent, events_record
+from turnbased.events.wording import worded_payload
 from turnbased.play import services as play
 from turnbased.webhooks import delivery, services, signing
 from turnbased.webhooks.models import PING, DeliveryState, WebhookDelivery
@@ -96,8 +97,9 @@ def test_the_receiver_gets_the_event_signed_with_the_hooks_secret(started_game, 
     body = json.loads(request.body)
     assert body.keys() == {"id", "kind", "game", "seq", "created_at", "data"}
     assert (body["id"], body["kind"], body["game"], body["seq"]) == (event.pk, "move_played", started_game.pk, 1)
-    assert body["data"] == event.payload
-    assert body["data"]["text"] == event.payload["text"] and body["data"]["seat"] == 1
+    assert body["data"] == worded_payload(event)  # worded when sent, in bob's language
+    assert body["data"]["text"] == "alice played the Handmaid: protected until alice's next turn." and body["data"]["seat"] == 1
+    assert "text" not in event.payload  # the row holds no words
     sent.refresh_from_db()
     assert (sent.state, sent.attempts, sent.status_code, sent.response_excerpt) == ("delivered", 1, 200, "ok")
     assert sent.finished_at is not None and sent.duration_ms is not None

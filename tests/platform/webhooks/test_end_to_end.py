@@ -17,6 +17,7 @@ from tests.faults.stack import Broker, celery, stop_all, wait_for, worker_enviro
 from tests.platform.webhooks.receivers import Receiver
 from tests.serving.served import database_url_for
 from turnbased.events.models import Event
+from turnbased.events.wording import worded_payload
 from turnbased.play import selectors
 from turnbased.play import services as play
 from turnbased.webhooks import services, signing
@@ -67,7 +68,7 @@ def test_a_move_reaches_the_receiver_once_signed_and_a_failed_delivery_is_retrie
                                   request.headers["X-Turnbased-Signature"])
             body = json.loads(request.body)
             assert (body["id"], body["kind"], body["game"], body["data"]) == (event.pk, "move_played",
-                                                                              started_game.pk, event.payload)
+                                                                              started_game.pk, worded_payload(event))
             wait_for(lambda: WebhookDelivery.objects.filter(pk=delivery.pk, state="delivered").exists(),
                      "the delivery logged as delivered", timeout=10, processes=[worker, beat])
 

@@ -1,10 +1,13 @@
 """Account settings (time zone, reminders, confirming moves, links to the rest), the offered time zone, and absences."""
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from turnbased.accounts.models import Profile, profile_of
@@ -24,7 +27,16 @@ from turnbased.clocks.services import (
 from turnbased.play.errors import InvalidRequest, NotFound
 
 
+def language_choices() -> list[tuple[str, str]]:
+    """Each language the site speaks, named in itself, after "the browser's" (no choice)."""
+    return [("", _("The browser's language")), *settings.LANGUAGES]
+
+
 class ProfileForm(forms.ModelForm):
+    language = forms.ChoiceField(
+        label=_("Language"), required=False,
+        help_text=_("Pages, emails and answers by email are written in this language."),
+    )
     time_zone = forms.ChoiceField(
         help_text="Pages and emails show times in this zone; weekends and dates are counted in it.",
         widget=forms.Select(attrs={"data-browser-time-zone": "offer"}),
@@ -32,7 +44,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Profile
-        fields = ("time_zone", "reminder_lead_hours", "confirm_moves")
+        fields = ("language", "time_zone", "reminder_lead_hours", "confirm_moves")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -40,6 +52,7 @@ class ProfileForm(forms.ModelForm):
         if self.instance.time_zone not in names:  # a legacy alias set through the API stays selectable
             names = (*names, self.instance.time_zone)
         self.fields["time_zone"].choices = [(name, name.replace("_", " ")) for name in names]
+        self.fields["language"].choices = language_choices()
 
     def save(self, commit: bool = True) -> Profile:
         self.instance.time_zone_chosen = True
@@ -75,6 +88,8 @@ def account_settings(request):
     if request.method == "POST" and form.is_valid():
         form.save()
         refresh_deadlines(user=request.user)
+        if form.cleaned_data["language"]:  # the message below, and the page it leads to, in the new language
+            translation.activate(form.cleaned_data["language"])
         messages.success(request, "Settings saved.")
         return redirect("account-settings")
     return render(request, "accounts/settings.html", {

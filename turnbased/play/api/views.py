@@ -382,11 +382,11 @@ class GameTypesApi(APIView):
         return Response([
             {
                 "game": engine.slug,
-                "name": engine.name,
+                "name": engine.display_name(),
                 "min_players": engine.min_players,
                 "max_players": engine.max_players,
                 "default_players": engine.default_players,
-                "options": [spec.to_json() for spec in engine.option_specs],
+                "options": [spec.to_json() for spec in engine.worded_option_specs()],
                 "bots": list(engine.bots()),
                 "notation": engine.notation_help(),
                 "assets": {name: request.build_absolute_uri(url) for name, url in asset_urls(engine.slug).items()},

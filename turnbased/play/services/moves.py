@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.base import RESIGN, BadNotation, IllegalMove
+from games.i18n import in_english
 from games.bots import bot_move, history_window
 from turnbased.accounts.models import is_bot_account
 from turnbased.clocks.models import ClockKind, ExpiryPolicy, SeatClock
@@ -164,7 +165,9 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
         new_state, events = engine.play(game.state, seat, move)
     except IllegalMove as error:
         raise IllegalMoveError(error.reason) from None
-    text = "resign" if move == RESIGN else engine.describe_move(game.state, move)
+    with in_english():  # the log's notation and the record's summary are English, whatever the mover reads
+        text = "resign" if move == RESIGN else engine.describe_move(game.state, move)
+        result = engine.result(new_state)
     entry = store.append(
         game,
         expected_seq=game.seq,
@@ -177,7 +180,6 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
         source=source,
         idempotency_key=idempotency_key,
     )
-    result = engine.result(new_state)
     if result is not None:
         left = sorted(seat.index for seat in game.seats.all() if seat.left_at is not None or (seat.bot and seat.user_id))
         game.result = {**result, **store.bot_play_record(game), **({"left_seats": left} if left else {})}

@@ -107,7 +107,7 @@ def create_game(
     if not isinstance(players, int) or isinstance(players, bool):
         raise InvalidRequest("players must be a whole number.")
     if not engine.min_players <= players <= engine.max_players:
-        raise InvalidRequest(f"{engine.name} takes {engine.min_players} to {engine.max_players} players.")
+        raise InvalidRequest(f"{engine.display_name()} takes {engine.min_players} to {engine.max_players} players.")
     if visibility not in Visibility.values:
         raise InvalidRequest(f"visibility must be one of {', '.join(Visibility.values)}.")
     try:
@@ -176,7 +176,7 @@ def _checked_bots(engine, players: int, bots: dict, creator_plays: bool) -> dict
         if not 0 <= index < players or (creator_plays and index == 0):
             raise InvalidRequest(f"Seat {index} cannot take a bot" + (" (it is yours)." if index == 0 else "."))
         if name not in offered:
-            raise InvalidRequest(f"{engine.name} has no bot called {name!r}; it has: {', '.join(offered)}.")
+            raise InvalidRequest(f"{engine.display_name()} has no bot called {name!r}; it has: {', '.join(offered)}.")
         checked[index] = name
     return checked
 
@@ -257,7 +257,7 @@ def start_game(*, game_id: int, user: AbstractBaseUser) -> Game:
         seated = game.seats.count()
         engine = store.engine_of(game)
         if seated < engine.min_players:
-            raise Conflict(f"{engine.name} needs at least {engine.min_players} players; {seated} seated.")
+            raise Conflict(f"{engine.display_name()} needs at least {engine.min_players} players; {seated} seated.")
         try:
             game.options = engine.validate_options(seated, game.options)
         except InvalidOptions as error:

@@ -90,7 +90,7 @@ class RatingListApi(APIView):
         players = query.get("players", engine.default_players)
         if players not in selectors.player_counts(slug):
             raise serializers.ValidationError(
-                {"players": [f"{engine.name} takes {engine.min_players} to {engine.max_players} players."]}
+                {"players": [f"{engine.display_name()} takes {engine.min_players} to {engine.max_players} players."]}
             )
         pool = query["pool"]
         board = selectors.leaderboard(slug, players, pool)
