@@ -3,6 +3,7 @@
     python -m turnbased.catalogs compile   # .po -> .mo wherever the .mo is missing or older (make run/test do it)
     python -m turnbased.catalogs extract   # gather every marked text into the .po files of each language
     python -m turnbased.catalogs extract-games [PACKAGE...]   # only the games' (love_letter...), no gettext needed
+    python -m turnbased.catalogs extract-platform [APP...]    # only these apps' (play...; project: the rest)
 
 Where the words live:
 - the platform's: ``locale/<language>/LC_MESSAGES/django.po`` for ``templates/`` and the modules at the top
@@ -141,15 +142,44 @@ def extract_game_catalogs(root: Path = BASE_DIR, languages: tuple[str, ...] = RE
     return written
 
 
+def tidy_platform_header(po: Path) -> None:
+    """Give a catalog ``makemessages`` made a real header: not fuzzy (a fuzzy header is left out when compiled,
+    and its plural rule with it), its language named, no template placeholders."""
+    text = po.read_text(encoding="utf-8")
+    head, separator, body = text.partition('\nmsgid ""\nmsgstr ""\n')
+    if not separator:
+        return
+    language = po.parent.parent.name
+    head = "\n".join(line for line in head.splitlines() if line.startswith("#") and line != "#, fuzzy")
+    head = (f"# The platform's words in {language}: turnbased/catalogs.py says how they are gathered."
+            if "SOME DESCRIPTIVE TITLE" in head or not head.strip() else head)
+    fields = {"Project-Id-Version": "turnbased 1", "Last-Translator": "the turnbased authors",
+              "Language-Team": language, "Language": language}
+    lines = body.split("\n")
+    for index, line in enumerate(lines):
+        if not line.startswith('"'):
+            break
+        name = line[1:].partition(":")[0]
+        if name in fields:
+            lines[index] = f'"{name}: {fields[name]}\\n"'
+        elif name == "PO-Revision-Date" and "YEAR" in line:
+            lines[index] = line.replace("YEAR-MO-DA HO:MI+ZONE", "2026-12-01 00:00+0000")
+    po.write_text(f'{head}\nmsgid ""\nmsgstr ""\n' + "\n".join(lines), encoding="utf-8")
+
+
 def platform_locale_roots(root: Path = BASE_DIR) -> list[Path]:
     """Return the folders whose texts form one platform catalog: each app of ``turnbased/``, then the project."""
     apps = sorted(path for path in (root / "turnbased").iterdir() if (path / "apps.py").is_file())
     return [*apps, root]
 
 
-def extract_platform_catalogs(root: Path = BASE_DIR, languages: tuple[str, ...] = REQUIRED_LANGUAGES) -> None:
-    """Run Django's ``makemessages`` for each app (its code and templates) and for the project (the rest)."""
-    apps = platform_locale_roots(root)[:-1]
+def extract_platform_catalogs(root: Path = BASE_DIR, languages: tuple[str, ...] = REQUIRED_LANGUAGES,
+                              only: tuple[str, ...] = ()) -> None:
+    """Run Django's ``makemessages`` for each app (its code and templates) and for the project (the rest).
+
+    ``only`` names the apps to gather (``play``, and ``project`` for the project's catalog); all by default.
+    """
+    apps = [app for app in platform_locale_roots(root)[:-1] if not only or app.name in only]
     environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "turnbased.settings",
                    "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
     language_args = [f"--locale={language}" for language in languages]
@@ -160,12 +190,18 @@ def extract_platform_catalogs(root: Path = BASE_DIR, languages: tuple[str, ...] 
     for app in apps:
         (app / "locale").mkdir(exist_ok=True)
         subprocess.run([django_admin, "makemessages", *common], cwd=app, env=environment, check=True)
+        for po in (app / "locale").glob("*/LC_MESSAGES/django.po"):
+            tidy_platform_header(po)
+    if only and "project" not in only:
+        return
     # The project: templates/ and turnbased/'s own modules; games, apps and tests have catalogs or need none.
     ignored = ["games/*", "tests/*", "benchmarks/*", "clients/*", "examples/*", "deploy/*", "docs/*",
-               "static/vendor/*", *(f"turnbased/{app.name}/*" for app in apps)]
+               "static/vendor/*", *(f"turnbased/{app.name}/*" for app in platform_locale_roots(root)[:-1])]
     (root / "locale").mkdir(exist_ok=True)
     subprocess.run([django_admin, "makemessages", *common,
                     *(f"--ignore={pattern}" for pattern in ignored)], cwd=root, env=environment, check=True)
+    for po in (root / "locale").glob("*/LC_MESSAGES/django.po"):
+        tidy_platform_header(po)
 
 
 def main(argv: list[str]) -> int:
@@ -179,6 +215,11 @@ def main(argv: list[str]) -> int:
         written = extract_game_catalogs()
         compile_catalogs()
         print(f"extracted the platform's catalogs and {len(written)} game catalog(s)")
+        return 0
+    if command == "extract-platform":
+        extract_platform_catalogs(only=tuple(argv[1:]))
+        compile_catalogs()
+        print("extracted the platform's catalogs")
         return 0
     if command == "extract-games":
         written = extract_game_catalogs(only=tuple(argv[1:]))
