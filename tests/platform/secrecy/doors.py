@@ -210,7 +210,10 @@ def _mask(text: str, game) -> str:
     text = re.sub(r"/mail/unsubscribe/[^/\s\"<>]+/", "/mail/unsubscribe/<token>/", text)
     text = re.sub(r"\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)?", "<time>", text)
     text = re.sub(r"\d{4}-\d\d-\d\d( \d\d:\d\d)?", "<date>", text)  # a token's created and last-used times
-    text = re.sub(r"<small>[^<]*ago</small>", "<ago>", text)
+    text = re.sub(r"\d{4}\. \d\d\. \d\d\.( \d\d:\d\d)?", "<date>", text)  # the same in Hungarian
+    text = re.sub(r"\d\d\.\d\d\.\d{4}(, \d\d:\d\d)?", "<date>", text)  # and in German
+    text = re.sub(r"<small>[^<]*(ago|ezelőtt)</small>", "<ago>", text)
+    text = re.sub(r"<small>vor [^<]*</small>", "<ago>", text)
     return text
 
 
@@ -228,9 +231,12 @@ class Door:
 
     game: Any
     user: Any  # None: an anonymous visitor
+    language: str | None = None  # the Accept-Language a visitor's browser sends (a person's account says theirs)
 
     def client(self) -> Client:
         client = Client()
+        if self.language:
+            client.defaults["HTTP_ACCEPT_LANGUAGE"] = self.language
         if self.user is not None:
             client.force_login(self.user)
             # One token per user for the whole test (made before the worlds): the tokens page lists them.

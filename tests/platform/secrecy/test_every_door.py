@@ -6,6 +6,9 @@ the URL configuration, ``doors.py``) is read by every viewer who must not
 know the difference (the blind seats, a signed-in stranger, an anonymous
 visitor), and so are the emails a blind seat would get; the two worlds must
 read the same, byte for byte once ids, tokens and times are masked.
+
+Each scenario is read in English and again in a second language (Hungarian
+or German, in turn): every viewer's account, and the visitor's browser, in it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from django.test import Client
 from games import engines
 from tests.platform.secrecy import doors
 from tests.platform.secrecy.worlds import SEED, Scenario, scenarios
+from turnbased.accounts.services.languages import language_choose
 from turnbased.play import services
 
 pytestmark = pytest.mark.django_db
@@ -31,14 +35,14 @@ class _UndoWorld(Exception):
     """Raised to roll a world back once its doors are read, so the next world starts from the same users."""
 
 
-def _read(game, users: list, stranger, scenario: Scenario) -> dict[str, dict[str, str]]:
+def _read(game, users: list, stranger, scenario: Scenario, language: str) -> dict[str, dict[str, str]]:
     """Return, per viewer who must not tell the worlds apart, everything that viewer can read."""
     readers: dict[str, dict[str, str]] = {}
     for seat in sorted(scenario.blind):
         door = doors.Door(game=game, user=users[seat])
         readers[f"seat {seat}"] = {**door.read_all(seated=True), **door.emails()}
     readers["stranger"] = doors.Door(game=game, user=stranger).read_all(seated=False)
-    readers["anonymous"] = doors.Door(game=game, user=None).read_all(seated=False)
+    readers["anonymous"] = doors.Door(game=game, user=None, language=language).read_all(seated=False)
     return readers
 
 
@@ -55,9 +59,9 @@ def _next_game_id_is(game_id: int) -> None:
                        [TWIN_FIRST_EVENT_ID])
 
 
-def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=None) -> list:
+def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=None, language: str = "en") -> list:
     """Play one world through the services, reading every door at each checkpoint; then undo it."""
-    read = read or (lambda game: _read(game, users, stranger, scenario))
+    read = read or (lambda game: _read(game, users, stranger, scenario, language))
     snapshots = []
     checkpoints = {*scenario.checkpoints, len(scenario.steps)}
     try:
@@ -95,11 +99,20 @@ def players(make_user):
     return users
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS, ids=[scenario.id for scenario in SCENARIOS])
-def test_two_worlds_differing_only_in_hidden_information_read_the_same_through_every_door(scenario, players):
+# Every scenario in English, and in Hungarian or German in turn: both languages over the whole walk.
+READINGS = [(scenario, language) for number, scenario in enumerate(SCENARIOS)
+            for language in ("en", ("hu", "de")[number % 2])]
+
+
+@pytest.mark.parametrize("scenario, language", READINGS,
+                         ids=[f"{scenario.id}-{language}" for scenario, language in READINGS])
+def test_two_worlds_differing_only_in_hidden_information_read_the_same_through_every_door(scenario, language,
+                                                                                          players):
     seated, stranger = players
     users = seated[: scenario.players]
-    worlds = [_play_world(scenario, world, users, stranger) for world in (0, 1)]
+    for user in (*seated, stranger):
+        language_choose(user=user, language=language)
+    worlds = [_play_world(scenario, world, users, stranger, language=language) for world in (0, 1)]
     assert [number for number, _ in worlds[0]] == [number for number, _ in worlds[1]]
     for (number, one), (_, two) in zip(*worlds):
         for viewer in one:
