@@ -2,6 +2,7 @@
 
     python -m turnbased.catalogs compile   # .po -> .mo wherever the .mo is missing or older (make run/test do it)
     python -m turnbased.catalogs extract   # gather every marked text into the .po files of each language
+    python -m turnbased.catalogs extract --language=fr   # ... and start a new language's catalogs
     python -m turnbased.catalogs extract-games [PACKAGE...]   # only the games' (love_letter...), no gettext needed
     python -m turnbased.catalogs extract-platform [APP...]    # only these apps' (play...; project: the rest)
 
@@ -204,25 +205,35 @@ def extract_platform_catalogs(root: Path = BASE_DIR, languages: tuple[str, ...] 
         tidy_platform_header(po)
 
 
+def catalog_languages(root: Path = BASE_DIR) -> tuple[str, ...]:
+    """Return the languages to gather catalogs for: the required ones and every one the project catalog has."""
+    found = (path.name for path in (root / "locale").iterdir() if path.is_dir()) if (root / "locale").is_dir() else ()
+    return tuple(sorted({*REQUIRED_LANGUAGES, *found}))
+
+
 def main(argv: list[str]) -> int:
+    # --language=xx gathers a new language's catalogs too (its first catalogs, empty for translating).
+    new = tuple(arg.split("=", 1)[1] for arg in argv if arg.startswith("--language="))
+    argv = [arg for arg in argv if not arg.startswith("--language=")]
+    languages = tuple(sorted({*catalog_languages(), *new}))
     command = argv[0] if argv else "compile"
     if command == "compile":
         written = compile_catalogs(force="--force" in argv)
         print(f"compiled {len(written)} catalog(s)")
         return 0
     if command == "extract":
-        extract_platform_catalogs()
-        written = extract_game_catalogs()
+        extract_platform_catalogs(languages=languages)
+        written = extract_game_catalogs(languages=languages)
         compile_catalogs()
         print(f"extracted the platform's catalogs and {len(written)} game catalog(s)")
         return 0
     if command == "extract-platform":
-        extract_platform_catalogs(only=tuple(argv[1:]))
+        extract_platform_catalogs(languages=languages, only=tuple(argv[1:]))
         compile_catalogs()
         print("extracted the platform's catalogs")
         return 0
     if command == "extract-games":
-        written = extract_game_catalogs(only=tuple(argv[1:]))
+        written = extract_game_catalogs(languages=languages, only=tuple(argv[1:]))
         compile_catalogs()
         print(f"extracted {len(written)} game catalog(s)")
         return 0

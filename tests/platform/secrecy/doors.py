@@ -148,6 +148,7 @@ POST_ONLY_WITHOUT_GAMES = {
     "api-absence-end": "ends the caller's absence: answers with their absences",
     "api-webhook-ping": "sends the caller's own webhook a test event (no game in it); answers its log entry",
     "api-webhook-rotate-secret": "gives the caller's own webhook a new secret; answers the hook",
+    "language-switch": "sets the language the caller reads the site in; answers with the page it came from",
 }
 
 
@@ -279,14 +280,17 @@ class Door:
             return _answer(client.post(path, body, content_type="application/json"))
         return _answer(client.post(path, body, HTTP_HX_REQUEST="true"))
 
-    def emails(self) -> dict[str, str]:
-        """Return the emails this seated viewer would get now: the turn email, a digest, game news."""
-        messages = {
+    def emails_as_sent(self) -> dict[str, Any]:
+        """Return the emails this seated viewer would get now (the turn email, a digest, game news), as messages."""
+        return {
             "turn email": compose.turn_email(self.game, self.user),
             "digest": compose.digest_email(self.user, [self.game]),
             "game news": compose.game_news_email(self.game, self.user, "game_started"),
         }
-        return {name: _mask(_email_text(message), self.game) for name, message in messages.items()}
+
+    def emails(self) -> dict[str, str]:
+        """Return the emails this seated viewer would get now, as text, masked."""
+        return {name: _mask(_email_text(message), self.game) for name, message in self.emails_as_sent().items()}
 
 
 def _answer(response) -> str:
