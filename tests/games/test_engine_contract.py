@@ -6,7 +6,9 @@ state; apply never mutates its input and writes states ``upcast`` leaves as
 they are; every legal move's notation parses back to it; views never carry the
 seed, and events name only real seats; the score breakdown adds up to the
 scores, after play and after a resignation; static assets are JSON that no state
-decides (so they hold nothing hidden) and no view repeats.
+decides (so they hold nothing hidden) and no view repeats; every text is worded
+in the reader's language while nothing stored changes with it, and every move's
+notation in every language reads back, as its English does.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 import pytest
 
 import games
+import games.i18n
 from games.base import Engine, Event, IllegalMove, InvalidOptions
 
 MOVE_CAP = 5000
@@ -259,3 +262,74 @@ def test_the_default_view_after_the_end_is_the_spectators(engine: Engine):
     """A game that does not say what its end reveals shows no more than a spectator sees."""
     state = engine.setup(["Ann", "Bob"][: max(2, engine.min_players)], engine.validate_options(2, {}), "default")
     assert Engine.view_after_end(engine, state) == engine.view(state, None)
+
+
+# -- words ------------------------------------------------------------------------------------------------------
+LANGUAGES = ("hu", "de")
+
+
+def _a_finished_game(engine: Engine, n: int, seed: int):
+    """Return (states, moves, final state, every event) of a seeded random game, played to its end."""
+    moves, events, state = [], [], None
+    for state, seat, move, after, produced in play_random(engine, [f"p{i}" for i in range(n)], f"words{seed}", seed):
+        moves.append((state, seat, move))
+        events.extend(produced)
+        state = after
+    return moves, state, events
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.slug)
+def test_every_engine_words_its_texts_in_the_readers_language_and_stores_none(engine: Engine):
+    """Names, options, rules, history, moves, results: another language gives other words for the same facts,
+    while states, events, views and results (but the record's English summary) are the same in every language."""
+    n = engine.min_players
+    with games.i18n.language("en"):
+        moves, final, events = _a_finished_game(engine, n, 0)
+        english = {
+            "name": engine.display_name(), "summary": engine.display_summary(), "rules": engine.how_to_play(),
+            "options": [spec.to_json() for spec in engine.worded_option_specs()], "help": engine.notation_help(),
+            "history": [engine.describe_event(event, [f"p{i}" for i in range(n)], seat)
+                        for event in events for seat in (None, *range(n)) if event.visible_for(seat)],
+            "result": engine.describe_result(engine.result(final), [f"p{i}" for i in range(n)]),
+        }
+        # The record's summary is the English line the reader's words say in English.
+        assert english["result"] == engine.result(final)["summary"]
+    for language in LANGUAGES:
+        with games.i18n.language(language):
+            again, final_again, events_again = _a_finished_game(engine, n, 0)
+            assert [move for _, _, move in again] == [move for _, _, move in moves]
+            assert final_again == final and [e.to_json() for e in events_again] == [e.to_json() for e in events]
+            assert engine.result(final_again)["summary"] == engine.result(final)["summary"]
+            worded = {
+                "name": engine.display_name(), "summary": engine.display_summary(), "rules": engine.how_to_play(),
+                "options": [spec.to_json() for spec in engine.worded_option_specs()],
+                "help": engine.notation_help(),
+                "history": [engine.describe_event(event, [f"p{i}" for i in range(n)], seat)
+                            for event in events for seat in (None, *range(n)) if event.visible_for(seat)],
+                "result": engine.describe_result(engine.result(final), [f"p{i}" for i in range(n)]),
+            }
+        for part in ("summary", "rules", "help", "result"):
+            assert worded[part] and worded[part] != english[part], f"{engine.slug}: {part} not worded in {language}"
+        assert [o["name"] for o in worded["options"]] == [o["name"] for o in english["options"]]
+        assert [[c["value"] for c in o["choices"]] for o in worded["options"]] == [
+            [c["value"] for c in o["choices"]] for o in english["options"]]
+        if english["options"]:
+            assert [o["label"] for o in worded["options"]] != [o["label"] for o in english["options"]]
+        changed = sum(one != two for one, two in zip(english["history"], worded["history"]))
+        assert changed >= len(english["history"]) * 0.9, f"{engine.slug}: history lines left English in {language}"
+
+
+@pytest.mark.parametrize("language", ("en", *LANGUAGES))
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.slug)
+def test_every_moves_notation_in_every_language_reads_back_and_english_reads_too(engine: Engine, language: str):
+    n = engine.min_players
+    players = [f"p{i}" for i in range(n)]
+    for state, seat, _move, _after, _events in list(play_random(engine, players, "notation", 3))[:60]:
+        for move in engine.legal_moves(state, seat)[:40]:
+            with games.i18n.language(language):
+                text = engine.describe_move(state, move)
+                assert engine.parse_move(text, state, seat) == move, (language, text, move)
+            with games.i18n.in_english():
+                english = engine.describe_move(state, move)
+            with games.i18n.language(language):
+                assert engine.parse_move(english, state, seat) == move, (language, english, move)
