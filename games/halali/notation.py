@@ -10,9 +10,11 @@
 ``describe_move`` writes the reader's words (the platform stores the English, the log's canonical
 notation); ``parse_move`` reads the reader's words and English, case-insensitively, with or without
 accents, and the forms a player naturally types in their language (Hungarian "fordítsd fel a
-c5-öt", German "deck c5 auf"). A word both languages use is read as the reader's language means it:
-a Hungarian "e" is É (north), an English or German "e" is east. Squares run a–g west to east and
-1–7 south to north. Halali! moves name no seats, so there are no seat references to read.
+c5-öt", German "deck c5 auf"). A word two languages use differently is read as the language of
+the sentence means it, and that is the reader's unless the sentence is English: "d5 ki e" is
+Hungarian (É, north), "d5 out e" English (east), and "d5 raus e" German, which has no "e", so the
+English east. Squares run a–g west to east and 1–7 south to north. Halali! moves name no seats,
+so there are no seat references to read.
 """
 
 from __future__ import annotations
@@ -117,14 +119,20 @@ def _patterns(language: str) -> tuple[re.Pattern, re.Pattern, re.Pattern, frozen
     return (
         re.compile(rf"{flip}|{_SQ}"),
         re.compile(rf"{_SQ}\s*(?:-|x|:|{words('step')}|\s)\s*{_SQ}"),
-        re.compile(rf"{_SQ}\s*(?:-\s*)?(?:{words('out')})(?:\s+{via}([a-z0-9]+))?"),
+        re.compile(rf"{_SQ}\s*(?:-\s*)?({words('out')})(?:\s+{via}([a-z0-9]+))?"),
         frozenset(word for vocabulary in vocabularies for word in vocabulary["pass"]),
     )
 
 
-def _exit_direction(word: str) -> str | None:
-    """Return the exit direction a word names (the reader's meaning first), or None."""
-    for vocabulary in _vocabularies():
+def _exit_direction(word: str, out: str) -> str | None:
+    """Return the exit direction ``word`` names after the word ``out``, or None.
+
+    A letter is read in the language of the "out" before it ("d5 ki e" is Hungarian: É, north;
+    "d5 out e" is English: east), then in the reader's language, then in English.
+    """
+    vocabularies = _vocabularies()
+    speaking = [vocabulary for vocabulary in VOCABULARY.values() if out in vocabulary["out"]]
+    for vocabulary in [*speaking, *vocabularies]:
         if word in vocabulary["exits"]:
             return vocabulary["exits"][word]
     return next((d for d, gate in EXITS.items() if board.name(gate) == word), None)
@@ -169,7 +177,7 @@ def parse_move(text: str, state: dict[str, Any], seat: int) -> dict[str, Any]:
         return {"from": match.group(1), "to": match.group(2)}
     match = leave.fullmatch(words)
     if match:
-        start, where = match.group(1), match.group(2)
+        start, out, where = match.group(1), match.group(2), match.group(3)
         if where is None:
             direction = next((d for d, gate in EXITS.items() if board.name(gate) == start), None)
             if direction is None:
@@ -179,7 +187,7 @@ def parse_move(text: str, state: dict[str, Any], seat: int) -> dict[str, Any]:
                     )
                 )
             return {"from": start, "to": "out", "exit": direction}
-        direction = _exit_direction(where)
+        direction = _exit_direction(where, out)
         if direction is None:
             raise BadNotation(
                 _("Unknown exit '{word}': write N, E, S, W or the exit square (d7, g4, d1, a4)").format(word=where)
