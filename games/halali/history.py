@@ -11,7 +11,7 @@ from typing import Any
 
 from games.base import Event
 from games.halali import tiles
-from games.halali.names import aim, side_name, the_moved, the_object, through_exit, tile_name
+from games.halali.names import aim, the_moved, the_object, through_exit, tile_name
 from games.i18n import catalog_of
 
 _ = catalog_of(__name__)

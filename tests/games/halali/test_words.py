@@ -20,7 +20,7 @@ from games.halali import ENGINE, tiles
 from games.halali.names import grid_letter, tile_word
 from games.i18n import in_english, language
 
-from . import ALICE, act, picture, position
+from . import act, picture, position
 
 NAMES = ["Alice", "Bob"]
 VIEWERS = (0, 1, None)
