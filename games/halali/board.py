@@ -18,7 +18,6 @@ CENTRE = 3 * SIZE + 3  # d4, empty at setup
 START_SQUARES = tuple(i for i in range(SIZE * SIZE) if i != CENTRE)  # reading order: a7..g7, a6.., ..g1
 
 STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
-DIRECTION_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
 # Exit direction -> the exit square a tile leaves from (the middle of that edge).
 EXITS = {"N": INDEX["d7"], "E": INDEX["g4"], "S": INDEX["d1"], "W": INDEX["a4"]}

@@ -1,4 +1,4 @@
-"""Per-seat projection of a Halali! match and event wording.
+"""Per-seat projection of a Halali! match, and the plain-text board of emails.
 
 Halali! has no private facts: a face-down tile is unknown to both players
 (rules file §10.10). Every seat and spectator therefore gets the same public
@@ -10,10 +10,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.base import Event
 from games.halali import board, tiles
-from games.halali.board import DIRECTION_WORDS, EXITS
-from games.halali.tiles import POINTS, title
+from games.halali.board import EXITS
+from games.halali.names import grid_letter, side_name
+from games.halali.tiles import POINTS
+from games.i18n import catalog_of
+
+_ = catalog_of(__name__)
 
 PUBLIC_OPTIONS = ("no_return_neutral", "no_return_capture", "stall_limit", "exits_anytime")
 
@@ -120,116 +123,57 @@ def match_totals(state: dict[str, Any]) -> tuple[list[int], list[int]]:
     return points, counts
 
 
-# -- event wording ---------------------------------------------------------------
+# -- the plain-text board -------------------------------------------------------
 
-
-def describe_event(event: Event, players: list[str], viewer: int | None) -> str:
-    """Return one English line describing ``event`` as ``viewer`` should read it."""
-    d = event.data
-
-    def who(seat: int) -> str:
-        return "You" if seat == viewer else players[seat]
-
-    def verb(seat: int, plain: str, third: str) -> str:
-        return plain if seat == viewer else third
-
-    def points(value: int) -> str:
-        return f"{value} point{'s' if value != 1 else ''}"
-
-    kind = event.kind
-    if kind == "resigned":
-        return f"{who(d['seat'])} resigned: {who(d['winners'][0])} {verb(d['winners'][0], 'win', 'wins')} the match."
-    if kind == "flipped":
-        what = title(d["kind"])
-        if d["kind"] == tiles.HUNTER:
-            what += f" aiming {DIRECTION_WORDS[d['dir']]}"
-        text = f"{who(d['seat'])} turned over {d['square']}: {what}."
-        if d["locked"]:
-            text += " It is locked for the opponent's next turn."
-        return text + f" {d['face_down']} face down."
-    if kind == "moved":
-        text = f"{who(d['seat'])} moved the {title(d['kind'])} {d['from']}–{d['to']}"
-        if d.get("captured"):
-            text += f", capturing the {title(d['captured'])} ({points(d['points'])})"
-        return text + "."
-    if kind == "exited":
-        return (
-            f"{who(d['seat'])} brought the {title(d['kind'])} out from {d['from']} "
-            f"through the {DIRECTION_WORDS[d['exit']]} exit ({points(d['points'])})."
-        )
-    if kind == "passed":
-        text = f"{who(d['seat'])} had no legal move and {verb(d['seat'], 'pass', 'passes')}"
-        return text + (f" ({d['final_left']} final turns left)." if d["final_left"] is not None else ".")
-    if kind == "final_phase_started":
-        return (
-            f"The last tile is face up: final phase, {d['turns']} turns each; "
-            f"{who(d['first'])} {verb(d['first'], 'move', 'moves')} first. Exits are open."
-        )
-    if kind == "flip_required":
-        return f"No flip, capture or exit for {d['quiet']} turns: {who(d['seat'])} must turn a tile over."
-    if kind == "leg_ended":
-        if d["reason"] == "side_cleared":
-            sides = " and ".join(colour.capitalize() for colour in d["cleared"])
-            why = f"{sides} {'has' if len(d['cleared']) == 1 else 'have'} no tiles left on the board"
-        else:
-            why = "the final turns are played"
-        score = f"{players[0]} {d['points'][0]}, {players[1]} {d['points'][1]}"
-        return f"Leg {d['leg']} ends ({why}): {score}; {_outcome(d['winners'], d['points'], d['tiles'], who)}."
-    if kind == "leg_started":
-        return (
-            f"Leg {d['leg']} begins with the roles swapped: {who(d['blue'])} "
-            f"{verb(d['blue'], 'play', 'plays')} Blue and {verb(d['blue'], 'move', 'moves')} first."
-        )
-    if kind == "match_ended":
-        score = f"{players[0]} {d['points'][0]}, {players[1]} {d['points'][1]}"
-        return f"The match is over: {score}; {_outcome(d['winners'], d['points'], d['tiles'], who)}."
-    return kind.replace("_", " ").capitalize() + "."
-
-
-def _outcome(winners: list[int], points: list[int], counts: list[int], who) -> str:
-    """Word the winner of a leg or the match, naming the tile tie-break when it decided."""
-    if not winners:
-        return f"a draw (tiles {counts[0]}–{counts[1]})"
-    winner = winners[0]
-    text = f"{who(winner)} {'win' if who(winner) == 'You' else 'wins'}"
-    if points[0] == points[1]:
-        text += f" on tiles collected ({counts[winner]}–{counts[1 - winner]})"
-    return text
-
-
-_LETTERS = {"bear": "B", "fox": "F", "hunter": "H", "lumberjack": "L", "pheasant": "P", "duck": "D", "tree": "T"}
 _ARROWS = {"N": "^", "E": ">", "S": "v", "W": "<"}
 
 
+def _points(count: int) -> str:
+    return _.ngettext("{count} point", "{count} points", count).format(count=count)
+
+
+def _cell(tile: dict[str, Any]) -> str:
+    """Return a face-up tile in two characters: its letters, or a hunter's letter and its rifle's arrow."""
+    letters = grid_letter(tile["kind"])
+    if tile["kind"] == tiles.HUNTER:
+        return letters[:1] + _ARROWS[tile["dir"]]
+    return (letters + " ")[:2]
+
+
 def view_text(view: dict[str, Any]) -> str:
-    """Render a view as plain text for an email: the board as a grid, then the scores."""
+    """Render a view as plain text for an email, in the reader's language: the board as a grid, then the scores."""
     tiles_at = {tile["square"]: tile for tile in view["tiles"]}
     face_down = set(view["face_down"])
     columns = "abcdefg"
-    lines = [f"Halali!, leg {view['leg']} of {view['legs_total']}, turn {view['turn']}."]
+    lines = [_("Halali!, leg {leg} of {total}, turn {turn}.").format(
+        leg=view["leg"], total=view["legs_total"], turn=view["turn"])]
     lines.append("     " + "   ".join(columns))
     for row in range(7, 0, -1):
         cells = []
         for column in columns:
             square = f"{column}{row}"
             if square in tiles_at:
-                tile = tiles_at[square]
-                cells.append(_LETTERS[tile["kind"]] + _ARROWS.get(tile.get("dir", ""), " "))
+                cells.append(_cell(tiles_at[square]))
             elif square in face_down:
                 cells.append("##")
             else:
                 cells.append("..")
         lines.append(f"  {row}  " + "  ".join(cells))
     lines.append("")
-    lines.append("B bear, F fox, H hunter (^ > v < its rifle), L lumberjack, P pheasant, D duck, T tree, "
-                 "## face down, .. empty. Exits: d7 (N), g4 (E), d1 (S), a4 (W).")
+    # Translators: the letters must be the "grid letter" ones; the exit letters those of the notation.
+    lines.append(_("B bear, F fox, H hunter (^ > v < its rifle), L lumberjack, P pheasant, D duck, T tree, "
+                   "## face down, .. empty. Exits: d7 (N), g4 (E), d1 (S), a4 (W)."))
     if view.get("final_turns_left") is not None:
-        lines.append(f"Final phase: {view['final_turns_left']} turns left.")
+        left = ", ".join(f"{seat['name']} {view['final_turns_left'][seat['seat']]}" for seat in view["seats"])
+        lines.append(_("Final phase, turns left: {counts}.").format(counts=left))
     for seat in view["seats"]:
-        you = " (you)" if seat["seat"] == view["you"] else ""
-        turn = ", to move" if seat["seat"] == view["current"] else ""
-        lines.append(
-            f"  {seat['name']}{you}: {seat['side']}{turn}; this leg {seat['points']} points from {seat['tiles']} "
-            f"tiles; match {seat['match_points']} points, {seat['match_tiles']} tiles"
-        )
+        who = _("{name} (you)").format(name=seat["name"]) if seat["seat"] == view["you"] else seat["name"]
+        side = side_name(seat["side"])
+        if seat["seat"] == view["current"]:
+            side = _("{side}, to move").format(side=side)
+        leg = _.ngettext("this leg {points} from {count} tile", "this leg {points} from {count} tiles",
+                         seat["tiles"]).format(points=_points(seat["points"]), count=seat["tiles"])
+        match = _.ngettext("match {points}, {count} tile", "match {points}, {count} tiles",
+                           seat["match_tiles"]).format(points=_points(seat["match_points"]), count=seat["match_tiles"])
+        lines.append("  " + _("{name}: {side}; {leg}; {match}").format(name=who, side=side, leg=leg, match=match))
     return "\n".join(lines)

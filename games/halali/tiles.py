@@ -6,6 +6,10 @@ direction (N, E, S or W) from setup; no other kind has an orientation.
 
 from __future__ import annotations
 
+from games.i18n import catalog_of
+
+_ = catalog_of(__name__)
+
 BEAR = "bear"
 FOX = "fox"
 LUMBERJACK = "lumberjack"
@@ -45,13 +49,13 @@ SHARED = frozenset({PHEASANT, DUCK})
 
 DIRECTIONS = ("N", "E", "S", "W")
 
+# The letters of layout specs (an option for tests and bug reports): codes, the same in every language.
 SHORT = {BEAR: "B", FOX: "F", LUMBERJACK: "L", HUNTER: "H", PHEASANT: "P", DUCK: "D", TREE: "T"}
-TITLES = {kind: kind.capitalize() for kind in KINDS}
 
 
 def full_set() -> list[str]:
     """Return the 48 tile kinds of one game, in table order."""
-    return [kind for kind in KINDS for _ in range(COUNTS[kind])]
+    return [kind for kind in KINDS for _copy in range(COUNTS[kind])]
 
 
 def owner(kind: str) -> str | None:
@@ -65,11 +69,6 @@ def can_capture(attacker: str, target: str) -> bool:
     return target in PREY[attacker]
 
 
-def title(kind: str) -> str:
-    """Return the display name of a kind ("Lumberjack")."""
-    return TITLES[kind]
-
-
 def spec(cell: dict) -> str:
     """Return the layout spec of a tile: its kind, or "hunter:N" for a hunter."""
     return f"{cell['kind']}:{cell['dir']}" if cell["kind"] == HUNTER else cell["kind"]
@@ -79,12 +78,13 @@ def parse_spec(text: str) -> dict:
     """Return the face-down tile a layout spec names, or raise ``ValueError``.
 
     Accepted: a kind ("fox"), a one-letter code ("F"), and for hunters the
-    direction after a colon or directly ("hunter:N", "HN", "hn").
+    direction after a colon or directly ("hunter:N", "HN", "hn"): codes, in English whatever the
+    reader's language. The error says what is wrong in the reader's language.
     """
     if not isinstance(text, str):
-        raise ValueError(f"a tile spec must be text, not {text!r}")
+        raise ValueError(_("a tile spec must be text, not {value}").format(value=repr(text)))
     word = text.strip().lower()
-    kind, _, direction = word.partition(":")
+    kind, _colon, direction = word.partition(":")
     by_code = {code.lower(): name for name, code in SHORT.items()}
     if kind not in KINDS:
         if kind in by_code:
@@ -92,12 +92,14 @@ def parse_spec(text: str) -> dict:
         elif len(kind) == 2 and kind[0] == "h" and not direction:
             kind, direction = HUNTER, kind[1]
         else:
-            raise ValueError(f"unknown tile {text!r}")
+            raise ValueError(_("unknown tile {spec}").format(spec=repr(text)))
     if kind == HUNTER:
         direction = direction.upper()
         if direction not in DIRECTIONS:
-            raise ValueError(f"the hunter {text!r} needs a rifle direction N, E, S or W (e.g. 'hunter:N')")
+            raise ValueError(
+                _("the hunter {spec} needs a rifle direction N, E, S or W (e.g. 'hunter:N')").format(spec=repr(text))
+            )
         return {"kind": HUNTER, "up": False, "dir": direction}
     if direction:
-        raise ValueError(f"only hunters have a direction, not {text!r}")
+        raise ValueError(_("only hunters have a direction, not {spec}").format(spec=repr(text)))
     return {"kind": kind, "up": False}

@@ -3,7 +3,10 @@
  * and waits for Confirm (Cancel or Esc drops it); the account setting "Confirm moves on the board"
  * (data-confirm="off") sends it on the click instead. Every move posted is a legal move's JSON
  * taken verbatim from the board's data-move attributes. The panel is replaced by htmx after each
- * move, so the board is set up again from scratch on every htmx:load; nothing survives a swap. */
+ * move, so the board is set up again from scratch on every htmx:load; nothing survives a swap.
+ * Every word it writes is the reader's language, from the page: the board's JSON block
+ * (#halali-words: sentences with {placeholders} and the tiles' and exits' phrases) and each
+ * movable tile's data-hint. */
 (function () {
   "use strict";
   if (window.HalaliBoard) return; // htmx re-runs this script when it swaps the panel in
@@ -29,6 +32,7 @@
     var ask = board.querySelector(".hb-confirm");
     var askText = ask && ask.querySelector(".hb-confirm-text");
     var proposed = null; // the tile or destination whose move waits for Confirm
+    var words = readWords(board);
     if (!svg) return;
 
     svg.querySelectorAll(".hb-tile").forEach(function (tile) {
@@ -52,27 +56,29 @@
       });
     }
 
-    var DIRECTIONS = { N: "north", E: "east", S: "south", W: "west" };
-
     function kindAt(square) {
       var tile = svg.querySelector('.hb-tile.hb-up[data-square="' + square + '"]');
       return tile ? tile.getAttribute("data-kind") : null;
     }
 
+    function phrase(table, kind) {
+      return (words[table] || {})[kind] || "";
+    }
+
     function describe(el) {
       if (el.classList.contains("hb-tile")) {
-        return "Turn over the face-down tile on " + el.getAttribute("data-square") + ": this cannot be undone.";
+        return fill(words.flip, { square: el.getAttribute("data-square") });
       }
       var from = el.getAttribute("data-from");
-      var kind = kindAt(from) || "tile";
+      var kind = kindAt(from);
       var to = el.getAttribute("data-to");
       if (to === "out") {
-        return "The " + kind + " on " + from + " leaves the forest through the " + DIRECTIONS[el.getAttribute("data-exit")] +
-          " exit, and you keep it.";
+        return fill(words.leave, { tile: phrase("subject", kind), start: from,
+                                   exit: (words.exits || {})[el.getAttribute("data-exit")] || "" });
       }
       var taken = kindAt(to);
-      return taken ? "The " + kind + " on " + from + " takes the " + taken + " on " + to + "."
-        : "Move the " + kind + " from " + from + " to " + to + ".";
+      return taken ? fill(words.take, { tile: phrase("subject", kind), start: from, prey: phrase("object", taken), end: to })
+        : fill(words.move, { tile: phrase("moved", kind), start: from, end: to });
     }
 
     function unpropose() {
@@ -91,9 +97,9 @@
       unpropose();
       proposed = el;
       el.classList.add("hb-picked");
-      askText.textContent = describe(el) + " Confirm?";
+      askText.textContent = fill(words.ask, { what: describe(el) });
       ask.hidden = false;
-      say("Confirm or cancel your move.");
+      say(words.confirm_or_cancel || "");
       ask.querySelector(".hb-confirm-go").focus();
     }
 
@@ -101,7 +107,7 @@
       var back = proposed;
       unpropose();
       if (back && back.classList.contains("hb-dest") && selected) {
-        say("Pick another destination, or Esc to choose another tile.");
+        say(words.pick_another || "");
         back.focus();
       } else {
         deselect();
@@ -134,11 +140,7 @@
         el.classList.add("hb-on");
         el.setAttribute("tabindex", "0");
       });
-      var kind = tile.getAttribute("data-kind") || "tile";
-      say("The " + kind + " on " + tile.getAttribute("data-square") + " can go to " + shown.length +
-          (shown.length === 1 ? " place" : " places") + ": click a highlighted square" +
-          (shown.some(function (el) { return el.getAttribute("data-to") === "out"; }) ? " or exit" : "") +
-          " (Esc or click it again to cancel).");
+      say(tile.getAttribute("data-hint") || "");
       if (byKeyboard && shown.length) shown[0].focus();
     }
 
@@ -148,7 +150,7 @@
       input.value = json;
       input.disabled = false;
       if (ask) ask.hidden = true;
-      say("Sending your move…");
+      say(words.sending || "");
       if (form.requestSubmit) form.requestSubmit();
       else form.submit();
     }
@@ -209,6 +211,23 @@
     }
     board.addEventListener("htmx:responseError", function () {
       board.classList.remove("hb-busy");
+    });
+  }
+
+  /* The board's words: the JSON block the template prints inside it (an empty object without one). */
+  function readWords(board) {
+    var block = board.querySelector("#halali-words");
+    try {
+      return (block && JSON.parse(block.textContent)) || {};
+    } catch (error) {
+      return {};
+    }
+  }
+
+  /* Put values into a sentence's {placeholders}; the sentence comes whole from the page, in the reader's language. */
+  function fill(template, values) {
+    return String(template || "").replace(/\{(\w+)\}/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? values[key] : whole;
     });
   }
 
