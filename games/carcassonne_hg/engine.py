@@ -23,7 +23,8 @@ from collections import Counter
 from typing import Any
 
 from games.base import Engine, Event, IllegalMove, InvalidOptions, State, seeded_rng
-from games.carcassonne_hg import board, breakdown, features, notation, player_view, reasons, scoring, tiles, web_art
+from games.carcassonne_hg import board, board_words, breakdown, email_text, features, history, notation, player_view
+from games.carcassonne_hg import reasons, scoring, terms, tiles, web_art
 from games.carcassonne_hg.board import ROTATIONS, hut_spots, region_names
 from games.carcassonne_hg.features import Analysis, Group, Node, analyse, labelled
 from games.carcassonne_hg.options import END_TURN, NAME, OPTION_SPECS, PLACER, REDRAW, RIVER_AND_LAKES, N_, validate_options
@@ -687,28 +688,27 @@ class CarcassonneHGEngine(Engine):
     def parse_move(self, text: str, state: State, seat: int) -> dict[str, Any]:
         return notation.parse_move(text, upcast(state), seat)
 
-    view_text = staticmethod(player_view.view_text)
+    view_text = staticmethod(email_text.view_text)
 
     def assets(self) -> dict[str, Any]:
         """Return the tile drawings of each edition (``art-revised``, ``art-classic``), named by ``view["art_asset"]``."""
         return web_art.assets()
 
     def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
-        """Return the board's compact picture (``web_art.board_data``), the drawn tile's name and the latest tile's.
+        """Return the board's compact picture (``web_art.board_data``) and its words (``board_words``).
 
-        ``latest`` (for the page without its script, which shows a line instead of the board):
-        ``{x, y, name, by}`` of the last tile placed, ``by`` the placer's name (None: the start tile).
+        ``tile_name``: the drawn tile's name; ``latest`` (for the page without its script, which shows a
+        line instead of the board): ``{x, y, name, by}`` of the last tile placed, ``by`` the placer's name
+        (None: the start tile); ``words``, ``text``, ``script``: everything the board says, in the reader's
+        language.
         """
         data = web_art.board_data(view, moves)
         if view.get("tile"):
-            data["tile_name"] = player_view.tile_name(view["tile"], view["edition"])
+            data["tile_name"] = terms.tile_name(view["tile"], view["edition"])
         x, y, tile_id, _, by = view["board"][-1]
-        data["latest"] = {
-            "x": x,
-            "y": y,
-            "name": player_view.tile_name(tile_id, view["edition"]),
-            "by": None if by is None else view["seats"][by]["name"],
-        }
+        data["latest"] = {"x": x, "y": y, "name": terms.tile_name(tile_id, view["edition"]),
+                          "by": None if by is None else view["seats"][by]["name"]}
+        data.update(words=board_words.words(), text=board_words.text(view, moves), script=board_words.script_words(moves))
         return data
 
     def view_picture(self, view: dict[str, Any]) -> bytes | None:
@@ -721,7 +721,12 @@ class CarcassonneHGEngine(Engine):
         """Return the legal moves for an email: one line per placement with its piece choices."""
         return notation.moves_summary(texts, limit)
 
-    describe_event = staticmethod(player_view.describe_event)
+    describe_event = staticmethod(history.describe_event)
+
+    def describe_result(self, result: dict[str, Any], players: list[str]) -> str:
+        """Return who won, with the scores in ranking order, in the reader's language (``history.py``)."""
+        return history.describe_result(result, players)
+
     notation_help = staticmethod(notation.notation_help)
 
     def bots(self) -> dict[str, Any]:

@@ -151,7 +151,10 @@ def points(count: int) -> str:
 def counted(code: str, count: int) -> str:
     """Return a count of things in a list of details: "3 deer", "2 lakes", "1 tile" (nominative)."""
     forms = {
+        "point": lambda n: _.npgettext("counted", "{count} point", "{count} points", n),
         "tile": lambda n: _.npgettext("counted", "{count} tile", "{count} tiles", n),
+        "land tile": lambda n: _.npgettext("counted", "{count} land tile", "{count} land tiles", n),
+        "bonus tile": lambda n: _.npgettext("counted", "{count} bonus tile", "{count} bonus tiles", n),
         "deer": lambda n: _.npgettext("counted", "{count} deer", "{count} deer", n),
         "aurochs": lambda n: _.npgettext("counted", "{count} aurochs", "{count} aurochs", n),
         "mammoth": lambda n: _.npgettext("counted", "{count} mammoth", "{count} mammoths", n),
