@@ -21,6 +21,8 @@ from games.i18n import catalog_of, current_language
 
 _ = catalog_of(__name__)
 
+REVISED_POWERS = ("shaman", "logboat", "raft", "hunting_trap", "pit_trap", "wildfire")
+
 
 @cache
 def _words(language: str) -> dict[str, Any]:
@@ -75,8 +77,11 @@ def _words(language: str) -> dict[str, Any]:
         "menhir": _("menhir (bonus tile)"),
         "nugget": icons["nugget"],
         "mushrooms": icons["mushrooms"],
-        "letters": _("Letters in gold discs: {letters}. A cross marks animals covered by the hunting trap.").format(
-            letters=", ".join(f"{letters[power]} {powers[power]}" for power in powers)),
+        # The powers of each edition (rules file §4.5, §7): only the revised edition has a hunting trap.
+        "letters_revised": _("Letters in gold discs: {letters}. A cross marks animals covered by the hunting trap.")
+        .format(letters=", ".join(f"{letters[power]} {powers[power]}" for power in REVISED_POWERS)),
+        "letters_classic": _("Letters in gold discs: {letters}.").format(
+            letters=", ".join(f"{letters[power]} {powers[power]}" for power in ("fire", "shrine"))),
         "pieces": _("Pieces: figures are tribe members ({letters}), houses are huts. The latest tile has a frame "
                     "in its player's colour.").format(
             letters=", ".join(f"{piece_letters[kind]} {pieces[kind]}" for kind in ("gatherer", "fisherman", "hunter"))),
