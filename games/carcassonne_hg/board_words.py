@@ -160,15 +160,15 @@ def text(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any]:
     x, y, tile_id, _rot, by = view["board"][-1]
     latest = tile_name(tile_id, view["edition"])
     if by is None:
-        summary = _.ngettext("{count} tile on the board: {tile} on {x},{y}.", "{count} tiles on the board: {tile} on {x},{y}.",
-                             count)
+        summary = _.ngettext("{count} tile on the board: {tile} on {x},{y}.",
+                             "{count} tiles on the board: {tile} on {x},{y}.", count)
     else:
         summary = _.ngettext("{count} tile on the board; the latest: {tile} on {x},{y}, placed by {player}.",
                              "{count} tiles on the board; the latest: {tile} on {x},{y}, placed by {player}.", count)
     found: dict[str, Any] = {
         "summary": summary.format(count=count, tile=latest, x=x, y=y, player=None if by is None else names[by]),
-        "board_label": _.ngettext("Board: {count} tile, x grows east, y north", "Board: {count} tiles, x grows east, y north",
-                                  count).format(count=count),
+        "board_label": _.ngettext("Board: {count} tile, x grows east, y north",
+                                  "Board: {count} tiles, x grows east, y north", count).format(count=count),
         "seats": [
             {**seat, "supply": f"{counted('member', seat['members'])} · {counted('hut', seat['huts'])}"}
             for seat in view["seats"]

@@ -147,8 +147,8 @@ def _piece_recalled(d: dict[str, Any], reader: _Reader) -> str:
 
 def _logboat_scored(d: dict[str, Any], reader: _Reader) -> str:
     if d["seat"] == reader.viewer:
-        message = _.ngettext("Logboat: You score {points} for {count} lake.", "Logboat: You score {points} for {count} lakes.",
-                             d["lakes"])
+        message = _.ngettext("Logboat: You score {points} for {count} lake.",
+                             "Logboat: You score {points} for {count} lakes.", d["lakes"])
     else:
         message = _.ngettext("Logboat: {player} scores {points} for {count} lake.",
                              "Logboat: {player} scores {points} for {count} lakes.", d["lakes"])
@@ -281,5 +281,6 @@ def describe_result(result: dict[str, Any], players: list[str]) -> str:
         return _("Nobody wins ({scores})").format(scores=table)
     if len(winners) == 1 and scores[seats[0]] < max(scores):
         return _("{player} wins: the players ahead left the game ({scores})").format(player=winners[0], scores=table)
-    return _.ngettext("{players} wins with the most points ({scores})", "{players} share the win with the most points ({scores})",
-                      len(winners)).format(players=list_of(winners), scores=table)
+    return _.ngettext("{players} wins with the most points ({scores})",
+                      "{players} share the win with the most points ({scores})", len(winners)).format(
+        players=list_of(winners), scores=table)
