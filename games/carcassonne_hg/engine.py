@@ -11,7 +11,8 @@ revised edition, the "classic" column for the classic one).
 A turn is one move: place the drawn tile and optionally deploy one piece on
 it (with the shaman tile, optionally recall a tribe member first). Drawing is
 automatic: the tile drawn for the next player is public, the order of the
-stacks is not. Rule algorithms are module functions that build new states
+stacks is not. The table options are in ``options.py``, the words of refusals in ``reasons.py``.
+Rule algorithms are module functions that build new states
 without touching their input; ``CarcassonneHGEngine`` is the thin contract
 adapter around them.
 """
@@ -21,10 +22,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.base import Engine, Event, IllegalMove, InvalidOptions, OptionSpec, State, seeded_rng
-from games.carcassonne_hg import board, breakdown, features, notation, player_view, scoring, tiles, web_art
+from games.base import Engine, Event, IllegalMove, InvalidOptions, State, seeded_rng
+from games.carcassonne_hg import board, board_words, breakdown, email_text, features, history, notation, player_view
+from games.carcassonne_hg import reasons, scoring, terms, tiles, web_art
 from games.carcassonne_hg.board import ROTATIONS, hut_spots, region_names
 from games.carcassonne_hg.features import Analysis, Group, Node, analyse, labelled
+from games.carcassonne_hg.options import END_TURN, NAME, OPTION_SPECS, PLACER, REDRAW, RIVER_AND_LAKES, N_, validate_options
 from games.carcassonne_hg.tiles import BONUS, CLASSIC, FOREST, LAKE, LAND, MEADOW, REVISED, RIVER
 from games.carcassonne_hg.upcast import VERSION, upcast
 
@@ -39,174 +42,13 @@ PLACE_FOR = {GATHERER: (FOREST,), FISHERMAN: (RIVER,), HUNTER: (MEADOW,), HUT: (
 MEMBERS = 5  # tribe members in play per player (§1)
 HUTS = {REVISED: 3, CLASSIC: 2}
 
-EDITION_DEFAULT = "edition"
-END_TURN, REDRAW = "end_turn", "redraw"
-UNPLACEABLE_DEFAULT = {REVISED: END_TURN, CLASSIC: REDRAW}
-PARTS_DEFAULT = {REVISED: True, CLASSIC: False}
-RIVER_AND_LAKES, LAKES_ONLY = "river_and_lakes", "lakes_only"
-PLACER, HUNTERS = "placer", "hunters"
-
-INTERNAL_OPTIONS = ("tiles", "bonus_tiles", "first_player")
-
-OPTION_SPECS = (
-    OptionSpec(
-        name="edition",
-        label="Edition",
-        choices=(
-            (REVISED, "Revised (2020, as on Board Game Arena)"),
-            (CLASSIC, "Classic (2002 rules, reconstructed tile set)"),
-        ),
-        default=REVISED,
-        help="The classic edition plays the 2002 rules on an approximate tile set (no source lists the 2002 tiles).",
-    ),
-    OptionSpec(
-        name="menhir_needs_occupied_forest",
-        label="Menhir bonus needs a tribe member in the forest (revised)",
-        choices=(
-            (True, "Yes: the closed menhir forest must hold a gatherer (Board Game Arena)"),
-            (False, "No: closing any menhir forest gives the bonus tile (course reading)"),
-        ),
-        default=True,
-        help="Whether a closed forest with a menhir gives a bonus tile only when a gatherer stands in it.",
-    ),
-    OptionSpec(
-        name="unplaceable_tile",
-        label="A drawn tile that fits nowhere",
-        choices=(
-            (EDITION_DEFAULT, "As the edition says (revised: the turn ends; classic: draw again)"),
-            (END_TURN, "It leaves the game and the turn ends (Board Game Arena)"),
-            (REDRAW, "It leaves the game and the same player draws again"),
-        ),
-        default=EDITION_DEFAULT,
-        help="What happens to a land tile that cannot be placed anywhere.",
-    ),
-    OptionSpec(
-        name="hunting_trap_scorer",
-        label="Who scores the hunting trap (revised)",
-        choices=(
-            (PLACER, "The player who places it (rules file)"),
-            (HUNTERS, "The hunter majority of its meadow"),
-        ),
-        default=PLACER,
-        help="Who scores the animals next to the hunting trap when it is placed.",
-    ),
-    OptionSpec(
-        name="fire_affects_hunting_trap",
-        label="Wildfire protects deer from tigers at the hunting trap (revised)",
-        choices=((False, "No: fire acts only at final scoring (rules file)"), (True, "Yes")),
-        default=False,
-        help="Whether tigers skip the deer in the hunting trap's scoring when the wildfire is in that meadow.",
-    ),
-    OptionSpec(
-        name="wildfire_tile_tiger_counts",
-        label="The tiger drawn on the wildfire tile counts (revised)",
-        choices=((False, "No: it is only a picture (rules file)"), (True, "Yes: it is a tiger of that meadow")),
-        default=False,
-        help="Whether the fleeing tiger drawn on the wildfire tile is an animal of its meadow.",
-    ),
-    OptionSpec(
-        name="shrine_requires_free_meadow",
-        label="A hunter reaches the shrine only on a free meadow (classic)",
-        choices=((True, "Yes: normal deployment rules (rules file)"), (False, "No: even if the meadow is taken")),
-        default=True,
-        help="Whether a hunter may stand on the shrine tile when its meadow already holds a tribe member.",
-    ),
-    OptionSpec(
-        name="river_fish_for_fishermen",
-        label="Fish a completed river scores (revised)",
-        choices=(
-            (RIVER_AND_LAKES, "Fish in the river and in its end lakes (rules file)"),
-            (LAKES_ONLY, "Fish in its end lakes only"),
-        ),
-        default=RIVER_AND_LAKES,
-        help="Which fish the fishermen of a completed river count.",
-    ),
-    OptionSpec(
-        name="forest_parts_count_separately",
-        label="Separate forest parts on one tile score separately",
-        choices=(
-            (EDITION_DEFAULT, "As the edition says (revised: yes, as Board Game Arena; classic: no)"),
-            (True, "Yes: 2 points per forest part"),
-            (False, "No: 2 points per tile"),
-        ),
-        default=EDITION_DEFAULT,
-        help="Whether a forest counts its parts or its tiles when it is completed.",
-    ),
-)
-DEFAULTS = {spec.name: spec.default for spec in OPTION_SPECS}
-CHOICES = {spec.name: tuple(value for value, _ in spec.choices) for spec in OPTION_SPECS}
-
-
-# -- options and setup ---------------------------------------------------------
-
-
-def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
-    """Return the complete options (edition defaults resolved) or raise ``InvalidOptions``."""
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidOptions("Options must be an object")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
-        raise InvalidOptions(f"Carcassonne: Hunters and Gatherers is for 2 to 5 players, not {players}")
-    unknown = sorted(str(key) for key in options if key not in DEFAULTS and key not in INTERNAL_OPTIONS)
-    if unknown:
-        raise InvalidOptions(f"Unknown option(s) for Carcassonne: Hunters and Gatherers: {', '.join(unknown)}")
-    result = dict(DEFAULTS)
-    for key, value in options.items():
-        if key not in DEFAULTS:
-            continue
-        if key == "unplaceable_tile" and value == "discard_and_redraw":
-            value = REDRAW  # the rules file's name for the same effect (the tile leaves the game)
-        if not any(value == choice and type(value) is type(choice) for choice in CHOICES[key]):
-            allowed = ", ".join(repr(choice) for choice in CHOICES[key])
-            raise InvalidOptions(f"{key} must be one of {allowed}, not {value!r}")
-        result[key] = value
-    edition = result["edition"]
-    if result["unplaceable_tile"] == EDITION_DEFAULT:
-        result["unplaceable_tile"] = UNPLACEABLE_DEFAULT[edition]
-    if result["forest_parts_count_separately"] == EDITION_DEFAULT:
-        result["forest_parts_count_separately"] = PARTS_DEFAULT[edition]
-    if options.get("tiles") is not None:
-        result["tiles"] = _validated_stack(edition, options["tiles"], LAND, "tiles")
-        if not result["tiles"]:
-            raise InvalidOptions("tiles must list at least one land tile")
-    if options.get("bonus_tiles") is not None:
-        result["bonus_tiles"] = _validated_stack(edition, options["bonus_tiles"], BONUS, "bonus_tiles")
-    if options.get("first_player") is not None:
-        first = options["first_player"]
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-            raise InvalidOptions(f"first_player must be a seat from 0 to {players - 1}")
-        result["first_player"] = first
-    return result
-
-
-def _validated_stack(edition: str, ids: Any, deck: str, key: str) -> list[str]:
-    """Return a scripted draw order (top first), or raise ``InvalidOptions``.
-
-    It may be any part of the edition's ``deck``: each tile id at most as
-    often as the catalogue has it; the game then uses only those tiles.
-    """
-    if not isinstance(ids, list) or not all(isinstance(tile_id, str) for tile_id in ids):
-        raise InvalidOptions(f"{key} must be a list of tile ids in draw order")
-    available = Counter(tiles.deck(edition, deck))
-    wrong = [tile_id for tile_id in ids if tile_id not in available]
-    if wrong:
-        known = tiles.catalogue(edition)
-        reasons = [
-            f"{t} is the {known[t][0].deck} tile, not a {deck} tile" if t in known else f"{t} is not a {edition} tile"
-            for t in dict.fromkeys(wrong)
-        ]
-        raise InvalidOptions(f"{key}: {'; '.join(reasons)}")
-    too_many = {t: n for t, n in Counter(ids).items() if n > available[t]}
-    if too_many:
-        detail = ", ".join(f"{t} ×{n} (the set has {available[t]})" for t, n in sorted(too_many.items()))
-        raise InvalidOptions(f"{key} uses tiles more often than the {edition} set has them: {detail}")
-    return list(ids)
+# -- setup ---------------------------------------------------------------------
 
 
 def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> State:
     """Return the state of a new game: start tile placed, stacks shuffled, first player's tile drawn."""
     if not isinstance(players, list) or not all(isinstance(player, str) for player in players):
-        raise InvalidOptions("players must be a list of display names")
+        raise InvalidOptions(reasons.players_not_names())
     opts = validate_options(len(players), options)
     edition = opts["edition"]
     stack = opts.get("tiles")
@@ -309,26 +151,24 @@ def _piece_error(
     """Return why ``piece`` may not go on ``region_id`` of the tile being placed, or None if it may (§4.2)."""
     region = tile.by_id.get(region_id)
     if region is None:
-        return f"The tile {tile.id} has no region {region_id!r}"
+        return reasons.no_such_region(tile.id, region_id)
     if region.kind not in PLACE_FOR[piece]:
-        wanted = " or ".join(PLACE_FOR[piece])
-        return f"A {piece} goes on a {wanted}, not on the {_where(state, tile, region_id)}"
+        return reasons.wrong_feature(piece, _where(state, tile, region_id))
     if piece == HUT:
         if region.kind == RIVER and region.lake is not None:
-            lake = region_names(state["edition"], tile.id, tile.rot)[region.lake]
-            return f"That river flows into the {lake} on this tile: put the hut on the lake"
+            return reasons.hut_on_river_into_lake(_where(state, tile, region.lake))
         if claims.hut_supply <= 0:
-            return "You have no huts left"
+            return reasons.no_huts_left()
         if system_group[region_id].roots & claims.huts:
-            return f"The river system of the {_where(state, tile, region_id)} already has a hut"
+            return reasons.hut_taken(_where(state, tile, region_id))
         return None
     if claims.members <= 0:
-        return "You have no tribe members left in your supply"
+        return reasons.no_members_left()
     free_shrine = (
         piece == HUNTER and region.special == tiles.SHRINE and not state["options"]["shrine_requires_free_meadow"]
     )
     if zone_group[region_id].roots & claims.tribe and not free_shrine:
-        return f"The {region.kind} of the {_where(state, tile, region_id)} already holds a tribe member"
+        return reasons.member_taken(region.kind, _where(state, tile, region_id))
     return None
 
 
@@ -408,33 +248,32 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
 
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove(f"{what} must be a whole number, not {value!r}")
+        raise IllegalMove(reasons.not_a_whole_number(what, value))
     return value
 
 
 def normalize(move: Any) -> dict[str, Any]:
     """Return the canonical form of a move object, or raise ``IllegalMove`` if it is malformed."""
-    example = '{"x": 1, "y": 0, "rot": 90, "piece": "hunter", "region": "m2"}'
     if not isinstance(move, dict):
-        raise IllegalMove(f"A move must be a JSON object such as {example}")
+        raise IllegalMove(reasons.not_an_object())
     extra = sorted(str(key) for key in set(move) - {"x", "y", "rot", "piece", "region", "recall"})
     if extra or not {"x", "y", "rot"} <= set(move):
-        raise IllegalMove(f"A move has x, y, rot and optionally piece + region and recall, such as {example}")
+        raise IllegalMove(reasons.wrong_fields())
     result: dict[str, Any] = {"x": _int(move["x"], "x"), "y": _int(move["y"], "y"), "rot": _int(move["rot"], "rot")}
     if result["rot"] not in ROTATIONS:
-        raise IllegalMove(f"rot must be 0, 90, 180 or 270 (clockwise degrees), not {move['rot']!r}")
+        raise IllegalMove(reasons.wrong_rotation(move["rot"]))
     if ("piece" in move) != ("region" in move):
-        raise IllegalMove("A piece needs a region to stand on, and a region needs a piece")
+        raise IllegalMove(reasons.piece_without_region())
     if "piece" in move:
         if move["piece"] not in PIECES:
-            raise IllegalMove(f"piece must be one of {', '.join(PIECES)}, not {move['piece']!r}")
+            raise IllegalMove(reasons.unknown_piece(PIECES, move["piece"]))
         if not isinstance(move["region"], str):
-            raise IllegalMove(f"region must be a region id of the tile such as 'm2', not {move['region']!r}")
+            raise IllegalMove(reasons.region_not_an_id(move["region"]))
         result.update(piece=move["piece"], region=move["region"])
     if "recall" in move:
         recall = move["recall"]
         if not isinstance(recall, dict) or set(recall) != {"x", "y"}:
-            raise IllegalMove('recall names the square of your tribe member: {"x": 0, "y": 1}')
+            raise IllegalMove(reasons.recall_not_a_square())
         result["recall"] = {"x": _int(recall["x"], "recall x"), "y": _int(recall["y"], "recall y")}
     return result
 
@@ -443,20 +282,14 @@ def _placement_error(an: Analysis, tile: tiles.Tile, square: tuple[int, int]) ->
     """Return why ``tile`` (oriented) may not go on ``square``, or None if it fits (§4.1)."""
     where = board.name(square)
     if square in an.index:
-        return f"There is already a tile on {where}"
+        return reasons.square_taken(where)
     need = an.needs.get(square)
     if need is None:
-        return f"{where} does not touch any tile (diagonal contact is not enough)"
+        return reasons.square_alone(where)
     for direction, wanted, have in zip(tiles.DIRECTIONS, need, tile.edges):
         if wanted is not None and wanted != have:
-            return (
-                f"The {board.DIRECTION_WORDS[direction]} edge would be {EDGE_WORDS[have]} "
-                f"against {EDGE_WORDS[wanted]} on {board.name(board.neighbour(square, direction))}"
-            )
+            return reasons.edge_mismatch(direction, have, wanted, board.name(board.neighbour(square, direction)))
     return None
-
-
-EDGE_WORDS = {"F": "forest", "M": "meadow", "R": "river"}
 
 
 # -- apply ---------------------------------------------------------------------
@@ -465,12 +298,12 @@ EDGE_WORDS = {"F": "forest", "M": "meadow", "R": "river"}
 def apply_move(state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
     """Return the state after ``seat`` plays ``move`` and the events; never mutate ``state``."""
     if state["phase"] == OVER:
-        raise IllegalMove("The game is over")
+        raise IllegalMove(reasons.game_over())
     n = len(state["players"])
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise IllegalMove(f"There is no seat {seat!r}")
+        raise IllegalMove(reasons.no_seat(seat))
     if seat != state["current"]:
-        raise IllegalMove(f"It is not your turn: it is {_name(state, state['current'])}'s turn")
+        raise IllegalMove(reasons.not_your_turn(_name(state, state["current"])))
     move = normalize(move)
     edition = state["edition"]
     an = analyse(edition, state["board"])
@@ -482,11 +315,11 @@ def apply_move(state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
     recalled = None
     if "recall" in move:
         if not (_powers(state) and tile.special == tiles.SHAMAN):
-            raise IllegalMove("Only the shaman tile lets you call a tribe member back")
+            raise IllegalMove(reasons.not_a_shaman_tile())
         at = (move["recall"]["x"], move["recall"]["y"])
         recalled = next((p for p in _recallable(state, seat) if (p["x"], p["y"]) == at), None)
         if recalled is None:
-            raise IllegalMove(f"You have no tribe member on {board.name(at)} to call back (huts never come back)")
+            raise IllegalMove(reasons.nothing_to_recall(board.name(at)))
     zone_groups, system_groups = features.groups(an, square, tile)
     if "piece" in move:
         claims = _Claims(state, seat, an, recalled)
@@ -767,12 +600,12 @@ def resign(state: State, seat: int) -> tuple[State, list[Event]]:
     is left, the game ends at once and they win it.
     """
     if state["phase"] == OVER:
-        raise IllegalMove("The game is over")
+        raise IllegalMove(reasons.game_over())
     n = len(state["players"])
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise IllegalMove(f"There is no seat {seat!r}")
+        raise IllegalMove(reasons.no_seat(seat))
     if state["left"][seat]:
-        raise IllegalMove("You have already left this game")
+        raise IllegalMove(reasons.already_left())
     new = dict(state)
     new["left"] = [gone or other == seat for other, gone in enumerate(state["left"])]
     events = [Event("player_left", {"seat": seat})]
@@ -805,7 +638,7 @@ class CarcassonneHGEngine(Engine):
     """
 
     slug = "carcassonne-hg"
-    name = "Carcassonne: Hunters and Gatherers"
+    name = NAME
     version = VERSION
     # Version 2 changed only the stored state's shape (``upcast.py``): it plays version 1's games to the same
     # events and result, so both are played by this code.
@@ -814,7 +647,7 @@ class CarcassonneHGEngine(Engine):
     max_players = 5
     option_specs = OPTION_SPECS
     default_players = 2
-    summary = "Stone-age Carcassonne: lay land, send out gatherers, fishermen and hunters, build huts by the rivers."
+    summary = N_("Stone-age Carcassonne: lay land, send out gatherers, fishermen and hunters, build huts by the rivers.")
 
     # The rules live in this package's module functions; the contract's docstrings are in games/base.py.
     validate_options = staticmethod(validate_options)
@@ -855,28 +688,27 @@ class CarcassonneHGEngine(Engine):
     def parse_move(self, text: str, state: State, seat: int) -> dict[str, Any]:
         return notation.parse_move(text, upcast(state), seat)
 
-    view_text = staticmethod(player_view.view_text)
+    view_text = staticmethod(email_text.view_text)
 
     def assets(self) -> dict[str, Any]:
         """Return the tile drawings of each edition (``art-revised``, ``art-classic``), named by ``view["art_asset"]``."""
         return web_art.assets()
 
     def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
-        """Return the board's compact picture (``web_art.board_data``), the drawn tile's name and the latest tile's.
+        """Return the board's compact picture (``web_art.board_data``) and its words (``board_words``).
 
-        ``latest`` (for the page without its script, which shows a line instead of the board):
-        ``{x, y, name, by}`` of the last tile placed, ``by`` the placer's name (None: the start tile).
+        ``tile_name``: the drawn tile's name; ``latest`` (for the page without its script, which shows a
+        line instead of the board): ``{x, y, name, by}`` of the last tile placed, ``by`` the placer's name
+        (None: the start tile); ``words``, ``text``, ``script``: everything the board says, in the reader's
+        language.
         """
         data = web_art.board_data(view, moves)
         if view.get("tile"):
-            data["tile_name"] = player_view.tile_name(view["tile"], view["edition"])
+            data["tile_name"] = terms.tile_name(view["tile"], view["edition"])
         x, y, tile_id, _, by = view["board"][-1]
-        data["latest"] = {
-            "x": x,
-            "y": y,
-            "name": player_view.tile_name(tile_id, view["edition"]),
-            "by": None if by is None else view["seats"][by]["name"],
-        }
+        data["latest"] = {"x": x, "y": y, "name": terms.tile_name(tile_id, view["edition"]),
+                          "by": None if by is None else view["seats"][by]["name"]}
+        data.update(words=board_words.words(), text=board_words.text(view, moves), script=board_words.script_words(moves))
         return data
 
     def view_picture(self, view: dict[str, Any]) -> bytes | None:
@@ -889,7 +721,12 @@ class CarcassonneHGEngine(Engine):
         """Return the legal moves for an email: one line per placement with its piece choices."""
         return notation.moves_summary(texts, limit)
 
-    describe_event = staticmethod(player_view.describe_event)
+    describe_event = staticmethod(history.describe_event)
+
+    def describe_result(self, result: dict[str, Any], players: list[str]) -> str:
+        """Return who won, with the scores in ranking order, in the reader's language (``history.py``)."""
+        return history.describe_result(result, players)
+
     notation_help = staticmethod(notation.notation_help)
 
     def bots(self) -> dict[str, Any]:

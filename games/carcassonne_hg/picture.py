@@ -5,19 +5,29 @@ Drawn with Pillow from a view alone (so it shows nothing a player may not know):
 animals, menhirs and powers from ``art.tile_art``, the pieces in player colours, the latest tiles
 framed, coordinates on the margins, and a header with the scores and the tile to place. The
 drawing is made at twice the size and scaled down, so it is smooth and byte-for-byte deterministic.
+
+Its words are the reader's (``terms`` and this package's catalog). Pillow's default font has no
+accented letters (no ő, ű, ä, ö, ü, ß: it draws boxes for them), so a text the font cannot draw is
+left out of the picture, and a player's name is drawn without its accents when that is enough; the
+email's text says everything the picture leaves out.
 """
 
 from __future__ import annotations
 
 import io
+import unicodedata
+from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from games.carcassonne_hg import art
+from games.carcassonne_hg import art, terms
+from games.carcassonne_hg.options import NAME
+from games.i18n import catalog_of
+
+_ = catalog_of(__name__)
 
 SEAT_COLOURS = ["#d7263d", "#1b6ec2", "#f4c20d", "#7b3fa0", "#f5f5f5"]
-SEAT_NAMES = ["red", "blue", "yellow", "purple", "white"]
 WINDOW = 7  # squares across and down at most
 TILE = 84  # pixels per square in the final picture
 SCALE = 2  # supersampling
@@ -40,23 +50,38 @@ ANIMALS = {
     "mammoth": ("#7d7468", "M"),
     "tiger": ("#f08a1c", "T"),
 }
-POWERS = {
-    "shaman": "S",
-    "logboat": "B",
-    "raft": "R",
-    "hunting_trap": "H",
-    "pit_trap": "P",
-    "wildfire": "W",
-    "fire": "F",
-    "shrine": "+",
-}
 
 
+@cache
 def _font(size: int) -> ImageFont.ImageFont:
     try:
         return ImageFont.load_default(size=size)
     except (TypeError, OSError):  # Pillow without FreeType: the fixed bitmap font
         return ImageFont.load_default()
+
+
+@cache
+def _box(size: int) -> bytes:
+    """Return what the font draws for a letter it does not have (a box)."""
+    return bytes(_font(size).getmask("\uffff"))
+
+
+@cache
+def _has(size: int, char: str) -> bool:
+    return char.isspace() or bytes(_font(size).getmask(char)) != _box(size)
+
+
+def drawable(text: str, size: int) -> bool:
+    """Tell whether the default font draws every letter of ``text`` (not a box for any)."""
+    return all(_has(size, char) for char in text)
+
+
+def _name(text: str, size: int) -> str:
+    """Return a player's name as the font can draw it: as is, without accents, or "" (left out)."""
+    if drawable(text, size):
+        return text
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return plain if drawable(plain, size) else ""
 
 
 def placements(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -166,15 +191,18 @@ def view_picture(view: dict[str, Any]) -> bytes:
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], width: int, header: int) -> None:
     title = _font(15 * SCALE)
     text = _font(13 * SCALE)
-    state = "game over" if view["phase"] == "over" else f"turn {view['turn']}"
-    draw.text((12 * SCALE, 8 * SCALE), f"Carcassonne: Hunters and Gatherers · {state}", font=title, fill=INK)
+    state = _("game over") if view["phase"] == "over" else _("turn {turn}").format(turn=view["turn"])
+    heading = _("{game} · {state}").format(game=_(NAME), state=state)
+    heading = heading if drawable(heading, 15 * SCALE) else state if drawable(state, 15 * SCALE) else ""
+    draw.text((12 * SCALE, 8 * SCALE), heading, font=title, fill=INK)
     x = 12 * SCALE
     y = 34 * SCALE
+    to_play = _("(to play)")
     for seat in view["seats"]:
         colour = SEAT_COLOURS[seat["seat"] % 5]
         draw.rectangle([x, y, x + 14 * SCALE, y + 14 * SCALE], fill=colour, outline=INK, width=SCALE)
-        mark = " (to play)" if seat["seat"] == view["current"] else ""
-        label = f"{seat['name']} {seat['score']}{mark}"
+        mark = f" {to_play}" if seat["seat"] == view["current"] and drawable(to_play, 13 * SCALE) else ""
+        label = " ".join(filter(None, [_name(seat["name"], 13 * SCALE), str(seat["score"])])) + mark
         draw.text((x + 19 * SCALE, y - SCALE), label, font=text, fill=INK)
         x += int(draw.textlength(label, font=text)) + 36 * SCALE
     if view["phase"] != "over" and view["tile"]:
@@ -183,7 +211,9 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], width: int, header:
         oy = 6 * SCALE
         draw_tile(draw, view["edition"], view["tile"], 0, (ox, oy), size)
         draw.rectangle([ox, oy, ox + size, oy + size], outline=INK, width=SCALE)
-        draw.text((ox - 8 * SCALE, oy + size // 2), "to place:", font=text, fill=INK, anchor="rm")
+        to_place = _("to place:")
+        if drawable(to_place, 13 * SCALE):
+            draw.text((ox - 8 * SCALE, oy + size // 2), to_place, font=text, fill=INK, anchor="rm")
 
 
 def _legend(draw: ImageDraw.ImageDraw, at: tuple[int, int]) -> None:
@@ -191,12 +221,19 @@ def _legend(draw: ImageDraw.ImageDraw, at: tuple[int, int]) -> None:
     text = _font(12 * SCALE)
     x, y = at
     k = 1.6 * SCALE
-    entries = [(icon, icon) for icon in ANIMALS] + [("fish", "fish"), ("menhir", "menhir"), ("mushrooms", "mushrooms")]
+    animals, icons = terms.names("animal"), terms.names("icon")
+    entries = [(icon, animals[icon]) for icon in ANIMALS] + [("fish", animals["fish"]), ("menhir", icons["menhir"]),
+                                                             ("mushrooms", icons["mushrooms"])]
     for icon, label in entries:
+        if not drawable(label, 12 * SCALE):
+            continue  # an icon without its word would explain nothing
         draw_icon(draw, icon, (x + 8 * SCALE, y + 8 * SCALE), k)
         draw.text((x + 19 * SCALE, y + 8 * SCALE), label, font=text, fill=INK, anchor="lm")
         x += int(draw.textlength(label, font=text)) + 34 * SCALE
-    draw.text((x, y + 8 * SCALE), "g f h = pieces", font=text, fill=INK, anchor="lm")
+    letters = terms.names("piece_letter")
+    pieces = _("{letters} = pieces").format(letters=" ".join(letters[kind] for kind in ("gatherer", "fisherman", "hunter")))
+    if drawable(pieces, 12 * SCALE):
+        draw.text((x, y + 8 * SCALE), pieces, font=text, fill=INK, anchor="lm")
 
 
 def draw_tile(draw: ImageDraw.ImageDraw, edition: str, tile_id: str, rot: int, at: tuple[int, int], size: int) -> None:
@@ -253,10 +290,12 @@ def draw_icon(draw: ImageDraw.ImageDraw, icon: str, at: tuple[float, float], k: 
             draw.pieslice([x + dx * k - 4 * k, y - 4 * k, x + dx * k + 4 * k, y + 4 * k], 180, 360, fill="#d33a2c",
                           outline=INK)
         return
-    letter = POWERS.get(icon, "?")
+    letter = terms.names("power_letter").get(icon, "?")
     r = 7 * k
     draw.ellipse([x - r, y - r, x + r, y + r], fill="#fff4cf", outline="#8a5a00", width=max(1, int(1.2 * k)))
-    _centred(draw, (x, y), letter, _font(max(8, int(10 * k))), "#5a3a00")
+    size = max(8, int(10 * k))
+    if drawable(letter, size):
+        _centred(draw, (x, y), letter, _font(size), "#5a3a00")
 
 
 def draw_piece(draw: ImageDraw.ImageDraw, kind: str, colour: str, at: tuple[float, float], tile: int) -> None:
@@ -276,8 +315,10 @@ def draw_piece(draw: ImageDraw.ImageDraw, kind: str, colour: str, at: tuple[floa
     draw.polygon(body, fill=colour, outline=INK, width=line)
     r = 4.6 * s
     draw.ellipse([x - r, y - 5 * s - 2 * r + s, x + r, y - 5 * s + s], fill=colour, outline=INK, width=line)
-    mark = {"gatherer": "g", "fisherman": "f", "hunter": "h"}.get(kind, "")
-    _centred(draw, (x, y + 3 * s), mark, _font(max(8, int(9 * s))), "#ffffff" if colour not in ("#f4c20d", "#f5f5f5") else INK)
+    mark = terms.names("piece_letter")[kind]
+    size = max(8, int(9 * s))
+    if drawable(mark, size):
+        _centred(draw, (x, y + 3 * s), mark, _font(size), "#ffffff" if colour not in ("#f4c20d", "#f5f5f5") else INK)
 
 
 def _cross(draw: ImageDraw.ImageDraw, at: tuple[float, float], r: float, colour: str, width: int) -> None:

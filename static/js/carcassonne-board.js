@@ -11,14 +11,15 @@
  * taken verbatim from the embedded list. The panel is swapped by htmx after every change, so all
  * set-up runs again on htmx:load. The view fits the whole board (and the squares around it where
  * tiles may go) as it grows, until the player pans or zooms: from then on their view is kept, in
- * sessionStorage per game, until they press Fit. */
+ * sessionStorage per game, until they press Fit.
+ * Every word it shows comes from the page (#cb-words, the engine's board_data in the reader's
+ * language): titles, prompts and labels are templates with {placeholders} filled in here. */
 (function () {
   "use strict";
   if (window.CarcassonneBoard) return;
   window.CarcassonneBoard = { init: init };
   var SVGNS = "http://www.w3.org/2000/svg";
   var PICTURED = ["deer", "aurochs", "mammoth", "tiger", "fish", "menhir", "nugget", "mushrooms"];
-  var POWER_LETTERS = { shaman: "S", logboat: "B", raft: "R", hunting_trap: "H", pit_trap: "P", wildfire: "W", fire: "F" };
   var drawings = {}; // asset URL -> {tile id: drawing}, or null when it could not be loaded
   var loading = {}; // asset URL -> callbacks waiting for it
 
@@ -39,6 +40,13 @@
       });
   }
 
+  // Fill a template's {placeholders} from values (a word the page gave, in the reader's language).
+  function fill(template, values) {
+    return String(template || "").replace(/\{(\w+)\}/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
+    });
+  }
+
   function svgEl(name, attrs) {
     var node = document.createElementNS(SVGNS, name);
     Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
@@ -46,7 +54,7 @@
   }
 
   // Fill a tile's cb-art group: rivers, forests and lakes, then icons (upright when rot is given).
-  function paint(group, drawing, rot) {
+  function paint(group, drawing, rot, words) {
     group.textContent = "";
     if (!drawing) return;
     drawing.rivers.forEach(function (r) {
@@ -65,10 +73,10 @@
       } else {
         g.appendChild(svgEl("use", { href: "#cb-power", x: -10, y: -10, width: 20, height: 20 }));
         var letter = svgEl("text", { "class": "cb-power-letter", y: 4.2 });
-        letter.textContent = POWER_LETTERS[icon.icon] || "+";
+        letter.textContent = (words.power_letters || {})[icon.icon] || "+";
         g.appendChild(letter);
         var title = svgEl("title");
-        title.textContent = icon.icon;
+        title.textContent = (words.powers || {})[icon.icon] || icon.icon;
         g.appendChild(title);
       }
       group.appendChild(g);
@@ -86,7 +94,7 @@
   // turned by rot around the tile's centre; pieces [x, y, seat, kind, ax, ay] and covered meadows
   // [x, y, ax, ay] stand on their region's spot in the tile's box, upright; the latest tile is framed
   // in its player's colour.
-  function drawTiles(layer, picture, art) {
+  function drawTiles(layer, picture, art, words) {
     var names = picture.names || [];
     var squares = {};
     var tiles = document.createDocumentFragment();
@@ -94,12 +102,11 @@
       var x = t[0], y = t[1], id = t[2], rot = t[3], by = t[4];
       var g = svgEl("g", { "class": "cb-tile", transform: "translate(" + x * 100 + " " + -y * 100 + ")",
         "data-x": x, "data-y": y, "data-tile": id, "data-rot": rot });
-      titled(g, id + " on " + x + "," + y + " turned " + rot + "°" +
-        (by === null ? " (start tile)" : " by " + names[by]));
+      titled(g, fill(by === null ? words.tile_start : words.tile_by, { tile: id, x: x, y: y, rot: rot, player: names[by] }));
       var turned = svgEl("g", { transform: "rotate(" + rot + " 50 50)" });
       turned.appendChild(svgEl("rect", { "class": "cb-meadow", width: 100, height: 100 }));
       var group = svgEl("g", { "class": "cb-art" });
-      paint(group, art && art[id], rot);
+      paint(group, art && art[id], rot, words);
       turned.appendChild(group);
       g.appendChild(turned);
       squares[x + "," + y] = { g: g, turned: turned, rot: rot, by: by };
@@ -111,13 +118,13 @@
       var seat = p[2], kind = p[3];
       var g = svgEl("g", { "class": "cb-piece cb-seat-" + seat, "data-kind": kind, "data-seat": seat,
         transform: "translate(" + p[4] + " " + p[5] + ") rotate(-" + square.rot + ")" });
-      titled(g, names[seat] + "'s " + kind + " on " + p[0] + "," + p[1]);
+      titled(g, fill((words.piece || {})[kind], { player: names[seat], x: p[0], y: p[1] }));
       if (kind === "hut") {
         g.appendChild(svgEl("use", { href: "#cb-hut", x: -12, y: -12, width: 24, height: 24 }));
       } else {
         g.appendChild(svgEl("use", { href: "#cb-meeple", x: -12, y: -14, width: 24, height: 26 }));
         var letter = svgEl("text", { "class": "cb-piece-letter", y: 5 });
-        letter.textContent = kind.charAt(0);
+        letter.textContent = (words.piece_letters || {})[kind] || "";
         g.appendChild(letter);
       }
       square.turned.appendChild(g);
@@ -127,7 +134,7 @@
       if (!square) return;
       var cross = svgEl("path", { "class": "cb-covered", transform: "translate(" + c[2] + " " + c[3] + ")",
         d: "M-9 -9 L9 9 M-9 9 L9 -9" });
-      square.turned.appendChild(titled(cross, "Animals covered by the hunting trap"));
+      square.turned.appendChild(titled(cross, words.covered || ""));
     });
     var last = picture.last && squares[picture.last[0] + "," + picture.last[1]];
     if (last) {
@@ -139,28 +146,28 @@
   }
 
   // One spot per legal (square, rotation): the moves that place the tile without a piece name them all.
-  function drawSpots(layer, moves) {
+  function drawSpots(layer, moves, words) {
     var spots = document.createDocumentFragment();
     moves.forEach(function (entry) {
       var m = entry.move;
       if (m.piece || m.recall) return;
       spots.appendChild(svgEl("rect", { "class": "cb-spot", x: m.x * 100, y: -m.y * 100, width: 100, height: 100, rx: 6,
         "data-x": m.x, "data-y": m.y, "data-rot": m.rot, role: "button", tabindex: "-1",
-        "aria-label": "place the tile on " + m.x + "," + m.y + " turned " + m.rot + "°" }));
+        "aria-label": fill(words.spot, { x: m.x, y: m.y, rot: m.rot }) }));
     });
     layer.textContent = "";
     layer.appendChild(spots);
   }
 
-  function drawBoard(board, art, moves) {
+  function drawBoard(board, art, moves, words) {
     var picture = readJSON(board, "cb-picture");
     var tiles = board.querySelector(".cb-tiles");
-    if (picture && tiles) drawTiles(tiles, picture, art);
+    if (picture && tiles) drawTiles(tiles, picture, art, words);
     var spots = board.querySelector(".cb-spots");
-    if (spots) drawSpots(spots, moves || []);
+    if (spots) drawSpots(spots, moves || [], words);
     var drawn = board.querySelector(".cb-drawn");
     var group = drawn && drawn.querySelector(".cb-art");
-    if (group) paint(group, art && art[drawn.getAttribute("data-tile")], null);
+    if (group) paint(group, art && art[drawn.getAttribute("data-tile")], null, words);
   }
 
   function init(root) {
@@ -186,7 +193,8 @@
 
   function ready(board, art) {
     var moves = readJSON(board, "cb-moves");
-    drawBoard(board, art, moves);
+    var words = readJSON(board, "cb-words") || {};
+    drawBoard(board, art, moves, words);
     board.classList.add("cb-js");
     var svg = board.querySelector(".cb-svg");
     if (!svg) return;
@@ -319,12 +327,9 @@
         spot.setAttribute("tabindex", lit ? "0" : "-1");
         if (fits) count += 1;
       });
-      if (rotLabel) rotLabel.textContent = "turned " + rot + "°";
-      if (rotCount) rotCount.textContent = count + (count === 1 ? " place fits" : " places fit");
-      if (!placed) {
-        say(count ? "Click a lit square to place the tile turned " + rot + "° (the arrows turn it)." :
-          "The tile fits nowhere turned " + rot + "°: turn it with the arrows.");
-      }
+      if (rotLabel) rotLabel.textContent = fill(words.turned, { rot: rot });
+      if (rotCount) rotCount.textContent = (words.fits || {})[rot] || String(count);
+      if (!placed) say(fill(count ? words.click : words.nowhere, { rot: rot }));
     }
 
     function turn(by) {
@@ -336,9 +341,10 @@
       button.addEventListener("click", function () { turn(Number(button.getAttribute("data-turn"))); });
     });
 
+    // What a move adds to the placement: its text after the verb, the square and the rotation.
     function optionLabel(entry) {
-      var rest = entry.text.replace(/^place\s+\S+\s+r\d+\s*/, "");
-      return rest ? rest.charAt(0).toUpperCase() + rest.slice(1) : "No piece";
+      var rest = entry.text.replace(/^\S+\s+\S+\s+\S+\s*/, "");
+      return rest ? rest.charAt(0).toUpperCase() + rest.slice(1) : words.no_piece || "";
     }
 
     function place(x, y) {
@@ -368,7 +374,7 @@
           });
           marker.appendChild(svgEl("circle", { r: 10.5 }));
           var t = svgEl("text", { y: 4.2 });
-          t.textContent = m.move.piece === "hut" ? "⌂" : m.move.piece.charAt(0);
+          t.textContent = m.move.piece === "hut" ? "⌂" : (words.piece_letters || {})[m.move.piece] || "";
           marker.appendChild(t);
           var title = svgEl("title");
           title.textContent = optionLabel(m);
@@ -389,10 +395,10 @@
         b.addEventListener("click", function () { choose(m); });
         choicesEl.appendChild(b);
       });
-      whereEl.textContent = "Tile on " + x + "," + y + " turned " + rot + "°. Pick a piece on the board or below, then confirm.";
+      whereEl.textContent = fill(words.where, { x: x, y: y, rot: rot });
       deploy.hidden = false;
       choose(options[0]);
-      say("Choose where a piece goes (or no piece), then press Confirm move.");
+      say(words.choose || "");
     }
 
     function choose(entry) {
@@ -405,7 +411,7 @@
       ghostLayer.querySelectorAll(".cb-region-marker").forEach(function (m) {
         m.classList.toggle("cb-picked", m.getAttribute("data-json") === entry.json);
       });
-      confirmText.textContent = "You will play: " + entry.text;
+      confirmText.textContent = fill(words.will_play, { move: entry.text });
     }
 
     function cancel() {
@@ -421,7 +427,7 @@
       board.classList.add("cb-busy");
       input.value = chosen.json;
       input.disabled = false;
-      say("Sending your move…");
+      say(words.sending || "");
       if (form.requestSubmit) form.requestSubmit(); else form.submit();
     }
     on(".cb-confirm", submit);
