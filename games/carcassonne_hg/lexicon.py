@@ -10,7 +10,9 @@ a list of other spellings a player may type (plurals, inflected forms such as Hu
 A reader may write their language or English. Letters are compared without accents and case
 (``or`` for ``őr``, ``jager`` or ``jaeger`` for ``Jäger``). Where a word means one thing in the
 reader's language and another in English, the reader's language wins: under Hungarian ``to`` is
-the lake (``tó``), not an English filler, and ``E`` is north (``É``), not east.
+the lake (``tó``), not an English filler. A side's letter is read in the language of the word before
+it: ``erdő E`` is the Hungarian north (``É`` typed without its accent), while ``forest E`` is the
+English east, so the log's English notation reads the same for every reader.
 """
 
 from __future__ import annotations
@@ -152,3 +154,18 @@ def _reading(code: str) -> Vocabulary:
 def reading() -> Vocabulary:
     """Return what the reader may type: their language's words, and English where it means nothing else there."""
     return _reading(current_language())
+
+
+def _english() -> Vocabulary:
+    with language(ENGLISH):
+        return _vocabulary(ENGLISH)
+
+
+def sides_after(word: str | None) -> dict[str, str]:
+    """Return how to read the side letters written after ``word`` (a piece's or a feature's word, folded):
+    in English when the word is English and not the reader's own, else as the reader reads them."""
+    english = _english()
+    if word is not None and current_language() != ENGLISH and word not in _vocabulary(current_language()).words() \
+            and any(word in words for family, words in english.read.items() if family in ("piece", "kind")):
+        return english.read["side"]
+    return reading().read["side"]

@@ -135,13 +135,14 @@ def _deployment(words: list[str], state: dict[str, Any], rot: int, text: str,
     edition = state["edition"]
     tile = tiles.oriented(edition, state["tile"], rot)
     piece = vocabulary.read["piece"].get(words[0])
+    said = None  # the word before the sides: they are read in its language
     if piece:
-        words = words[1:]
+        said, words = words[0], words[1:]
     if piece == "meeple":
         piece = None
     kind = vocabulary.read["kind"].get(words[0]) if words else None
     if kind:
-        words = words[1:]
+        said, words = words[0], words[1:]
     if piece is None and kind is None:
         raise BadNotation(_("Say which piece goes where: gatherer, fisherman, hunter or hut, then where ('{text}')")
                           .format(text=text))
@@ -150,11 +151,12 @@ def _deployment(words: list[str], state: dict[str, Any], rot: int, text: str,
     if kind and kind not in PLACES[piece]:
         raise BadNotation(reasons.wrong_feature(piece, kind))
     kinds = (kind,) if kind else PLACES[piece]
+    sides = lexicon.sides_after(said)
     tokens = []
     for word in words:
         for part in re.split(r"[-+/]", word):
             if part:
-                tokens.append(vocabulary.read["side"].get(part, part.upper()))
+                tokens.append(sides.get(part, part.upper()))
     bad = [t for t in tokens if t not in TOKEN_ORDER and not re.fullmatch(r"[NESW][012]|[FMRL]\d", t)]
     if bad:
         raise BadNotation(_("Unknown side '{side}': use N, E, S, W, NE, SE, SW or NW ('{text}')")

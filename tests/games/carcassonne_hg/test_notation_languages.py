@@ -104,7 +104,8 @@ def test_players_may_write_as_natives_do(code, text, move):
 
 def test_a_word_meaning_two_things_is_read_as_the_readers_language_reads_it():
     # R-L00 turned 180 has a forest along its north edge (f3) and another along its east edge (f4).
-    # "E" is east in English and north (É, without its accent) in Hungarian.
+    # "E" is east in English and north (É, without its accent) in Hungarian: a side is read in the
+    # language of the word before it, so the log's English reads the same for every reader.
     state = game(["R-L00"])
     east = {"x": -1, "y": 0, "rot": 180, "piece": "gatherer", "region": "f4"}
     north = {**east, "region": "f3"}
@@ -112,8 +113,9 @@ def test_a_word_meaning_two_things_is_read_as_the_readers_language_reads_it():
     with language("de"):
         assert ENGINE.parse_move("place -1,0 r180 gatherer forest E", state, ALICE) == east
     with language("hu"):
-        assert ENGINE.parse_move("place -1,0 r180 gatherer forest E", state, ALICE) == north
+        assert ENGINE.parse_move("place -1,0 r180 gatherer forest E", state, ALICE) == east
         assert ENGINE.parse_move("lerak -1,0 180 gyujtogeto erdo e", state, ALICE) == north
+        assert ENGINE.parse_move("lerak -1,0 180 gyűjtögető erdő E", state, ALICE) == north
         assert ENGINE.parse_move("lerak -1,0 180 gyűjtögető erdő K", state, ALICE) == east
 
 
