@@ -14,6 +14,14 @@ HOUR = 3600
 DAY = 24 * HOUR
 
 
+@pytest.fixture(autouse=True)
+def _english_after():
+    """Leave English active after each test: a request's LocaleMiddleware activates its language and leaves it
+    active in the thread, where the next test's services would word their texts in it."""
+    yield
+    translation.deactivate()
+
+
 @pytest.mark.parametrize(("language", "one", "five", "mixed"), [
     ("en", ["1 day", "1 hour", "1 minute"], ["5 days", "5 hours", "5 minutes"], ["2 days 3 hours", "3 hours 20 minutes"]),
     ("hu", ["1 nap", "1 óra", "1 perc"], ["5 nap", "5 óra", "5 perc"], ["2 nap 3 óra", "3 óra 20 perc"]),

@@ -15,6 +15,14 @@ from turnbased.events.asgi import StreamApplication
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def _english_after():
+    """Leave English active after each test: a request's LocaleMiddleware activates its language and leaves it
+    active in the thread, where the next test's services would word their texts in it."""
+    yield
+    translation.deactivate()
+
+
 def answer(*, path: str = "/api/stream/", method: str = "GET", headers: dict[str, str]) -> tuple[int, dict]:
     """Call the stream application once as uvicorn would; return the status and the JSON body."""
     sent = []
