@@ -6,17 +6,30 @@
  *   - the chat form's refusals (400, 403) are shown in place, like a rate limit's 429;
  *   - a browser notification says it became my turn, once the player allowed it with a click on
  *     [data-notify-turn] (permission is never asked for otherwise).
+ * Its words come from the page, in the page's language ([data-table-talk-words], chat/_words.html).
  * No inline script: the Content-Security-Policy allows scripts only from this site's files. */
 (function () {
   "use strict";
   if (window.turnbasedTableTalk) return;
   window.turnbasedTableTalk = true;
 
-  var PREFIX = /^(\(\d+\) )?(Your turn — )?/;
+  var SEPARATOR = " — ";  // between "Your turn" and the page's own title
   var unread = null;      // unread messages the title counts (null: not read from the page yet)
   var yourTurn = null;    // what the title says of the turn (a count of games in the lobby)
 
   function marker() { return document.querySelector("[data-tab-title]"); }
+
+  function word(name) {
+    var words = document.querySelector("[data-table-talk-words]");
+    return (words && words.getAttribute("data-" + name)) || "";
+  }
+
+  function escaped(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+  // What this script put before the page's title: "(2) ", then "Your turn — " in the page's language.
+  function prefix() {
+    return new RegExp("^(\\(\\d+\\) )?(" + escaped(word("your-turn") + SEPARATOR) + ")?");
+  }
 
   function csrfToken() {
     try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
@@ -38,9 +51,9 @@
   }
 
   function showTitle() {
-    var base = document.title.replace(PREFIX, "");
-    var prefix = (unread ? "(" + unread + ") " : "") + (yourTurn && yourTurn !== 0 ? "Your turn — " : "");
-    document.title = prefix + base;
+    var base = document.title.replace(prefix(), "");
+    var before = (unread ? "(" + unread + ") " : "") + (yourTurn && yourTurn !== 0 ? word("your-turn") + SEPARATOR : "");
+    document.title = before + base;
   }
 
   // Read the marker after the page loads or an update swaps a new one in.
@@ -59,7 +72,8 @@
       markRead(element);
     }
     if (!initial && yourTurn !== null && turn > yourTurn) {
-      notifyTurn(readable ? "It is your turn in " + document.title.replace(PREFIX, "") : "A game is waiting for your move.");
+      notifyTurn(readable ? word("turn-in").replace("{title}", document.title.replace(prefix(), ""))
+                          : word("game-waits"));
     }
     yourTurn = turn;
     showTitle();
@@ -109,7 +123,7 @@
       document.querySelectorAll("[data-notify-turn]").forEach(function (other) {
         other.hidden = true;
       });
-      if (answer === "granted") notifyTurn("You will be told here when it is your turn.");
+      if (answer === "granted") notifyTurn(word("will-tell"));
     });
   });
 })();

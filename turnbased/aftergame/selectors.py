@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q
+from django.utils.text import get_text_list
+from django.utils.translation import gettext, ngettext, pgettext
 
 from games.base import RESIGN
 from turnbased.accounts.models import is_bot_account
@@ -37,17 +39,26 @@ class Ending:
 
     @property
     def heading(self) -> str:
-        return {RESIGNATION: "Game over by resignation", TIMEOUT: "Game over on time"}.get(self.how, "Game over")
+        """Return the end screen's title, in the active language."""
+        if self.how == RESIGNATION:
+            return gettext("Game over by resignation")
+        if self.how == TIMEOUT:
+            return gettext("Game over on time")
+        return gettext("Game over")
 
     @property
     def detail(self) -> str:
-        names = " and ".join(self.names)
+        """Return who resigned or ran out of time, as a sentence in the active language."""
+        names = get_text_list(self.names, pgettext("the last two names of a list", "and"))
         if self.how == RESIGNATION:
-            return f"{names} resigned."
+            return gettext("%(names)s resigned.") % {"names": names}
         if self.how == TIMEOUT:
-            verb = "were" if len(self.names) > 1 else "was"
-            return f"{names} ran out of time and {verb} replaced by a bot, which played the seat out."
-        return "Played to the end."
+            return ngettext(
+                "%(names)s ran out of time and was replaced by a bot, which played the seat out.",
+                "%(names)s ran out of time and were replaced by a bot, which played the seat out.",
+                len(self.names),
+            ) % {"names": names}
+        return gettext("Played to the end.")
 
 
 def ending(game: Game) -> Ending | None:
@@ -69,7 +80,9 @@ def ending(game: Game) -> Ending | None:
 
 def _name(seat, game: Game, index: int) -> str:
     if seat is None:
-        return game.player_names[index] if index < len(game.player_names) else f"seat {index + 1}"
+        if index < len(game.player_names):
+            return game.player_names[index]
+        return gettext("seat %(number)s") % {"number": index + 1}
     return seat_label(seat).name
 
 

@@ -13,6 +13,7 @@ import secrets
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from turnbased.aftergame.models import Rematch, RematchInvite
 from turnbased.clocks.services import table_clock_create, table_clock_of
@@ -39,9 +40,9 @@ def rematch_propose(*, game_id: int, user: AbstractBaseUser) -> tuple[Rematch, b
             raise GameNotFound()
         seats = list(original.seats.all())
         if not any(seat.user_id == user.pk for seat in seats):
-            raise NotAllowed("Only the players of this game can ask for a rematch.")
+            raise NotAllowed(gettext("Only the players of this game can ask for a rematch."))
         if original.status != GameStatus.FINISHED:
-            raise Conflict("A rematch can only follow a finished game.")
+            raise Conflict(gettext("A rematch can only follow a finished game."))
         existing = Rematch.objects.filter(original=original).select_related("game").first()
         if existing is not None:
             existing.game = locked_table(existing.game_id)
@@ -102,6 +103,10 @@ def _take_seat(rematch: Rematch, user: AbstractBaseUser) -> None:
         notifications_record(game=game, seq=0, kind=NotificationKind.PLAYER_JOINED, user_ids=waiting)
 
 
+def _no_longer_waiting() -> Conflict:
+    return Conflict(gettext("This rematch is no longer waiting: it has started, or it was declined or aborted."))
+
+
 def rematch_of(original_id: int, user: AbstractBaseUser) -> Rematch:
     """Return the rematch of a finished game the user may see, its new table locked; raise ``GameNotFound``."""
     original = Game.objects.filter(pk=original_id).prefetch_related("seats").first()
@@ -109,7 +114,7 @@ def rematch_of(original_id: int, user: AbstractBaseUser) -> Rematch:
         raise GameNotFound()
     rematch = Rematch.objects.filter(original=original).first()
     if rematch is None:
-        raise GameNotFound("No rematch has been proposed for this game.")
+        raise GameNotFound(gettext("No rematch has been proposed for this game."))
     rematch.game = locked_table(rematch.game_id)
     return rematch
 
@@ -119,11 +124,11 @@ def rematch_accept(*, game_id: int, user: AbstractBaseUser) -> Rematch:
     with transaction.atomic():
         rematch = rematch_of(game_id, user)
         if not rematch.invites.filter(user=user).exists():
-            raise NotAllowed("This rematch is for the players of the finished game.")
+            raise NotAllowed(gettext("This rematch is for the players of the finished game."))
         if rematch.game.seats.filter(user=user).exists():
-            raise Conflict("You have already accepted this rematch.")
+            raise Conflict(gettext("You have already accepted this rematch."))
         if rematch.game.status != GameStatus.OPEN:
-            raise Conflict("This rematch is no longer waiting: it has started, or it was declined or aborted.")
+            raise _no_longer_waiting()
         _take_seat(rematch, user)
     return rematch
 
@@ -133,9 +138,9 @@ def rematch_decline(*, game_id: int, user: AbstractBaseUser) -> Rematch:
     with transaction.atomic():
         rematch = rematch_of(game_id, user)
         if not rematch.invites.filter(user=user).exists():
-            raise NotAllowed("This rematch is for the players of the finished game.")
+            raise NotAllowed(gettext("This rematch is for the players of the finished game."))
         if rematch.game.status != GameStatus.OPEN:
-            raise Conflict("This rematch is no longer waiting: it has started, or it was declined or aborted.")
+            raise _no_longer_waiting()
         game_transition(game=rematch.game, to=GameStatus.ABORTED)
         rematch.declined_by, rematch.declined_at = user, timezone.now()
         rematch.save(update_fields=["declined_by", "declined_at"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render, resolve_url
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe, require_POST
 
 from turnbased.aftergame import selectors, services
@@ -25,7 +26,8 @@ def rematch(request, game_id: int):
     """Propose the rematch (or, if one waits for you, accept it) and open its table."""
     return act_on_game(
         request, game_id, lambda: services.rematch_propose(game_id=game_id, user=request.user),
-        lambda proposed: "Rematch proposed: the table starts when every player has accepted." if proposed[1] else None,
+        lambda proposed: (gettext("Rematch proposed: the table starts when every player has accepted.")
+                          if proposed[1] else None),
         then=lambda proposed: _rematch_page(proposed[0]),
     )
 
@@ -34,14 +36,14 @@ def rematch(request, game_id: int):
 @login_required
 def rematch_accept(request, game_id: int):
     return act_on_game(request, game_id, lambda: services.rematch_accept(game_id=game_id, user=request.user),
-                       "You accepted the rematch.", then=_rematch_page)
+                       gettext("You accepted the rematch."), then=_rematch_page)
 
 
 @require_POST
 @login_required
 def rematch_decline(request, game_id: int):
     return act_on_game(request, game_id, lambda: services.rematch_decline(game_id=game_id, user=request.user),
-                       "The rematch is called off.")
+                       gettext("The rematch is called off."))
 
 
 @require_safe

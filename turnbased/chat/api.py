@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -47,7 +48,9 @@ def _whole_number(params, name: str, default: int, low: int, high: int) -> int:
         return default
     # ASCII digits only: str.isdigit() also takes '²', which int() then refuses.
     if not re.fullmatch(r"[0-9]{1,19}", raw) or not low <= int(raw) <= high:
-        raise serializers.ValidationError({name: [f"{name} must be a whole number from {low} to {high}."]})
+        raise serializers.ValidationError(
+            {name: [gettext("%(name)s must be a whole number from %(low)s to %(high)s.")
+                    % {"name": name, "low": low, "high": high}]})
     return int(raw)
 
 

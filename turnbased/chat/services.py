@@ -7,6 +7,7 @@ import re
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext
 
 from turnbased.chat.models import MAX_MESSAGE_CHARS, Message, MessageSource, Mute, ReadMark, Report
 from turnbased.chat.selectors import chat_viewer
@@ -36,12 +37,13 @@ def message_post(*, game_id: int, user: AbstractBaseUser, text: str, source: str
     """
     viewer = chat_viewer(game_id, user)
     if not viewer.is_player:
-        raise NotAllowed("Only the players at this table may write in its chat; spectators read it.")
+        raise NotAllowed(gettext("Only the players at this table may write in its chat; spectators read it."))
     text = clean_text(text or "")
     if not text:
-        raise InvalidRequest("Write something to say.")
+        raise InvalidRequest(gettext("Write something to say."))
     if len(text) > MAX_MESSAGE_CHARS:
-        raise InvalidRequest(f"A message may be at most {MAX_MESSAGE_CHARS} characters; this one has {len(text)}.")
+        raise InvalidRequest(gettext("A message may be at most %(most)s characters; this one has %(count)s.")
+                             % {"most": MAX_MESSAGE_CHARS, "count": len(text)})
     game = viewer.game
     message = Message(game=game, author=user, seq=game.seq, text=text, source=source)
     players = {seat.index: seat.user_id for seat in game.seats.all() if seat.user_id}
@@ -60,9 +62,9 @@ def message_post(*, game_id: int, user: AbstractBaseUser, text: str, source: str
 def _other_user(user: AbstractBaseUser, username: str):
     other = get_user_model().objects.filter(username__iexact=(username or "").strip()).first()
     if other is None:
-        raise InvalidRequest("No player by that name.")
+        raise InvalidRequest(gettext("No player by that name."))
     if other.pk == user.pk:
-        raise InvalidRequest("You cannot mute yourself.")
+        raise InvalidRequest(gettext("You cannot mute yourself."))
     return other
 
 
@@ -88,12 +90,12 @@ def message_report(*, game_id: int, user: AbstractBaseUser, message_id: int, rea
     """
     viewer = chat_viewer(game_id, user)
     if not user.is_authenticated:
-        raise NotAllowed("Log in to report a message.")
+        raise NotAllowed(gettext("Log in to report a message."))
     message = Message.objects.filter(pk=message_id, game=viewer.game).first()
     if message is None:
-        raise InvalidRequest("No such message in this game's chat.")
+        raise InvalidRequest(gettext("No such message in this game's chat."))
     if message.author_id == user.pk:
-        raise InvalidRequest("That message is your own.")
+        raise InvalidRequest(gettext("That message is your own."))
     report, _ = Report.objects.get_or_create(message=message, reporter=user,
                                              defaults={"reason": clean_text(reason or "")[:MAX_REASON_CHARS]})
     return report

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe, require_POST
 
 from turnbased.chat import selectors, services
@@ -33,7 +34,7 @@ def chat_poll(request, game_id: int):
     """Return 204 while the chat has no message after ``?after=`` and the turn is as ``?turn=`` says, else the news."""
     after = _id_param(request.GET.get("after"))
     if after is None:
-        return HttpResponseBadRequest("after must be a message id.")
+        return HttpResponseBadRequest(gettext("after must be a message id."))
     shown_turn = request.GET.get("turn")
     try:
         state = selectors.chat_state(game_id, request.user)
@@ -106,9 +107,10 @@ def chat_mute(request, game_id: int):
     username = request.POST.get("username", "")
     if request.POST.get("action") == "unmute":
         return _acted(request, game_id, lambda: services.player_unmute(user=request.user, username=username),
-                      lambda other: f"You see what {other.get_username()} writes again.")
+                      lambda other: gettext("You see what %(name)s writes again.") % {"name": other.get_username()})
     return _acted(request, game_id, lambda: services.player_mute(user=request.user, username=username),
-                  lambda other: f"You no longer see what {other.get_username()} writes, in any game.")
+                  lambda other: gettext("You no longer see what %(name)s writes, in any game.")
+                  % {"name": other.get_username()})
 
 
 @require_POST
@@ -120,7 +122,7 @@ def chat_report(request, game_id: int):
         request, game_id,
         lambda: services.message_report(game_id=game_id, user=request.user, message_id=message_id or 0,
                                         reason=request.POST.get("reason", "")),
-        lambda report: "Thank you: the message was reported to the site's admins.",
+        lambda report: gettext("Thank you: the message was reported to the site's admins."),
     )
 
 
@@ -130,7 +132,7 @@ def chat_read(request, game_id: int):
     """Note that the page showed the player the messages up to ``last``; answer 204."""
     last = _id_param(request.POST.get("last"))
     if last is None:
-        return HttpResponseBadRequest("last must be a message id.")
+        return HttpResponseBadRequest(gettext("last must be a message id."))
     try:
         services.chat_mark_read(game_id=game_id, user=request.user, last_id=last)
     except GameNotFound:

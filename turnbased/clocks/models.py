@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 
 class ClockKind(models.TextChoices):
-    NONE = "none", "No clock (friendly)"
-    PER_MOVE = "per_move", "Days per move"
-    BANK = "bank", "Time bank"
+    NONE = "none", gettext_lazy("No clock (friendly)")
+    PER_MOVE = "per_move", gettext_lazy("Days per move")
+    BANK = "bank", gettext_lazy("Time bank")
 
 
 class ExpiryPolicy(models.TextChoices):
-    BOT_TURN = "bot_turn", "A bot plays the late turn; after 3 timeouts in a row the bot takes the seat"
-    REMOVE = "remove", "The late player is removed at once and a bot plays their seat out"
+    BOT_TURN = "bot_turn", gettext_lazy("A bot plays the late turn; after 3 timeouts in a row the bot takes the seat")
+    REMOVE = "remove", gettext_lazy("The late player is removed at once and a bot plays their seat out")
 
 
 class TableClock(models.Model):
@@ -30,15 +31,26 @@ class TableClock(models.Model):
     expiry = models.CharField(max_length=10, choices=ExpiryPolicy.choices, default=ExpiryPolicy.BOT_TURN)
 
     def describe(self) -> str:
+        """Return the time control in words, in the active language ("3 days per move")."""
         if self.kind == ClockKind.NONE:
-            return "No clock"
+            return gettext("No clock")
         if self.kind == ClockKind.PER_MOVE:
-            text = f"{self.days_per_move} day{'s' if self.days_per_move != 1 else ''} per move"
-        else:
-            text = f"time bank of {self.bank_days} days, +{self.increment_days} per move (capped at {self.bank_days})"
+            if self.weekends_off:
+                text = ngettext("%(days)s day per move, weekends don't count",
+                                "%(days)s days per move, weekends don't count", self.days_per_move)
+            else:
+                text = ngettext("%(days)s day per move", "%(days)s days per move", self.days_per_move)
+            return text % {"days": self.days_per_move}
         if self.weekends_off:
-            text += ", weekends don't count"
-        return text
+            text = ngettext(
+                "time bank of %(bank)s day, +%(increment)s per move (capped at %(bank)s), weekends don't count",
+                "time bank of %(bank)s days, +%(increment)s per move (capped at %(bank)s), weekends don't count",
+                self.bank_days,
+            )
+        else:
+            text = ngettext("time bank of %(bank)s day, +%(increment)s per move (capped at %(bank)s)",
+                            "time bank of %(bank)s days, +%(increment)s per move (capped at %(bank)s)", self.bank_days)
+        return text % {"bank": self.bank_days, "increment": self.increment_days}
 
 
 class SeatClock(models.Model):

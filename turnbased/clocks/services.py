@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.functions import JSONObject
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext, pgettext
 
 from turnbased.accounts.models import profile_of
 from turnbased.clocks.arithmetic import DAY, counted_seconds, deadline_after
@@ -41,26 +42,31 @@ def table_clock_create(*, game: Game, settings: dict | None) -> TableClock:
     unknown = set(settings) - {"kind", "days_per_move", "bank_days", "increment_days", "weekends_off",
                                "allow_absence", "expiry"}
     if unknown:
-        raise InvalidRequest(f"Unknown time control setting(s): {', '.join(sorted(unknown))}.")
+        raise InvalidRequest(ngettext("Unknown time control setting: %(names)s.",
+                                      "Unknown time control settings: %(names)s.", len(unknown))
+                             % {"names": ", ".join(sorted(unknown))})
     for field in ("days_per_move", "bank_days", "increment_days"):
         value = settings.get(field, 0)
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_CLOCK_DAYS:
-            raise InvalidRequest(f"{field} must be a whole number of days from 0 to {MAX_CLOCK_DAYS}.")
+            raise InvalidRequest(gettext("%(field)s must be a whole number of days from 0 to %(most)s.")
+                                 % {"field": field, "most": MAX_CLOCK_DAYS})
     clock = TableClock(game=game, **settings)
     if clock.kind not in ClockKind.values:
-        raise InvalidRequest(f"time control kind must be one of {', '.join(ClockKind.values)}.")
+        raise InvalidRequest(gettext("time control kind must be one of %(values)s.")
+                             % {"values": ", ".join(ClockKind.values)})
     if clock.expiry not in ExpiryPolicy.values:
-        raise InvalidRequest(f"expiry must be one of {', '.join(ExpiryPolicy.values)}.")
+        raise InvalidRequest(gettext("expiry must be one of %(values)s.") % {"values": ", ".join(ExpiryPolicy.values)})
     if clock.kind == ClockKind.PER_MOVE and clock.days_per_move not in DAYS_PER_MOVE:
-        raise InvalidRequest(f"days_per_move must be one of {', '.join(map(str, DAYS_PER_MOVE))}.")
+        raise InvalidRequest(gettext("days_per_move must be one of %(values)s.")
+                             % {"values": ", ".join(map(str, DAYS_PER_MOVE))})
     if clock.kind == ClockKind.BANK:
         if not (isinstance(clock.bank_days, int) and 1 <= clock.bank_days <= 60):
-            raise InvalidRequest("bank_days must be 1 to 60.")
+            raise InvalidRequest(gettext("bank_days must be 1 to %(most)s.") % {"most": MAX_CLOCK_DAYS})
         if not (isinstance(clock.increment_days, int) and 0 <= clock.increment_days <= clock.bank_days):
-            raise InvalidRequest("increment_days must be 0 to bank_days.")
+            raise InvalidRequest(gettext("increment_days must be 0 to bank_days."))
     for flag in ("weekends_off", "allow_absence"):
         if not isinstance(getattr(clock, flag), bool):
-            raise InvalidRequest(f"{flag} must be true or false.")
+            raise InvalidRequest(gettext("%(field)s must be true or false.") % {"field": flag})
     clock.save()
     return clock
 
@@ -205,27 +211,36 @@ def absence_declare(*, user, starts_on: date, ends_on: date) -> Absence:
     """Declare an absence from the yearly allowance; clocks stop in every game that allows it."""
     today = local_today(user)
     if ends_on < starts_on:
-        raise InvalidRequest("An absence must end on or after the day it starts.")
+        raise InvalidRequest(gettext("An absence must end on or after the day it starts."))
     if starts_on < today:
-        raise InvalidRequest("An absence cannot start in the past.")
+        raise InvalidRequest(gettext("An absence cannot start in the past."))
     if starts_on > today + timedelta(days=366):
-        raise InvalidRequest("An absence can be declared at most a year ahead.")
+        raise InvalidRequest(gettext("An absence can be declared at most a year ahead."))
     if starts_on.year != ends_on.year:
-        raise InvalidRequest("Declare an absence that crosses New Year as two absences, one per year.")
+        raise InvalidRequest(gettext("Declare an absence that crosses New Year as two absences, one per year."))
     overlapping = Absence.objects.filter(user=user, ended_at=None, starts_on__lte=ends_on, ends_on__gte=starts_on)
     if overlapping.exists():
-        raise InvalidRequest("That overlaps an absence you already declared.")
+        raise InvalidRequest(gettext("That overlaps an absence you already declared."))
     allowance = profile_of(user).absence_allowance_days
     used = absence_days_used(user, starts_on.year)
     wanted = (ends_on - starts_on).days + 1
     if used + wanted > allowance:
-        raise InvalidRequest(
-            f"That is {wanted} days; you have {allowance - used} of your {allowance} days left in {starts_on.year}."
-        )
+        raise InvalidRequest(_over_allowance(wanted=wanted, left=allowance - used, allowance=allowance,
+                                             year=starts_on.year))
     with transaction.atomic():
         absence = Absence.objects.create(user=user, starts_on=starts_on, ends_on=ends_on)
         refresh_deadlines(user=user)
     return absence
+
+
+def _over_allowance(*, wanted: int, left: int, allowance: int, year: int) -> str:
+    """Say that an absence of ``wanted`` days is more than the ``left`` of the year's ``allowance``: two
+    sentences, each with its own count."""
+    asked = ngettext("That is %(count)s day.", "That is %(count)s days.", wanted) % {"count": wanted}
+    remaining = ngettext("You have %(left)s of your %(allowance)s day left in %(year)s.",
+                         "You have %(left)s of your %(allowance)s days left in %(year)s.",
+                         allowance) % {"left": left, "allowance": allowance, "year": year}
+    return f"{asked} {remaining}"
 
 
 def absence_end(*, user) -> bool:
@@ -247,9 +262,9 @@ def absence_cancel(*, user, absence_id: int) -> None:
     """Withdraw an absence that has not started yet."""
     absence = Absence.objects.filter(user=user, pk=absence_id, ended_at=None).first()
     if absence is None:
-        raise NotFound("No such absence.")
+        raise NotFound(gettext("No such absence."))
     if absence.starts_on <= local_today(user):
-        raise InvalidRequest("That absence has started; come back instead (any move ends it).")
+        raise InvalidRequest(gettext("That absence has started; come back instead (any move ends it)."))
     with transaction.atomic():
         absence.delete()
         refresh_deadlines(user=user)
@@ -399,15 +414,33 @@ def clock_summaries(game: Game) -> list[dict]:
     return rows
 
 
+def _days(count: int) -> str:
+    return ngettext("%(count)s day", "%(count)s days", count) % {"count": count}
+
+
+def _hours(count: int) -> str:
+    return ngettext("%(count)s hour", "%(count)s hours", count) % {"count": count}
+
+
+def _minutes(count: int) -> str:
+    return ngettext("%(count)s minute", "%(count)s minutes", count) % {"count": count}
+
+
 def format_duration(seconds: float | None) -> str:
+    """Return a time left in words, in the active language, to the two largest units ("2 days 3 hours",
+    "5 hours", "20 minutes"); "" for none."""
     if seconds is None:
         return ""
     seconds = int(seconds)
     days, rest = divmod(seconds, DAY)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
+    if days and hours:
+        return pgettext("a duration", "%(days)s %(hours)s") % {"days": _days(days), "hours": _hours(hours)}
     if days:
-        return f"{days}d {hours}h"
+        return _days(days)
+    if hours and minutes:
+        return pgettext("a duration", "%(hours)s %(minutes)s") % {"hours": _hours(hours), "minutes": _minutes(minutes)}
     if hours:
-        return f"{hours}h {minutes}m"
-    return f"{minutes}m"
+        return _hours(hours)
+    return _minutes(minutes)

@@ -37,7 +37,8 @@ django.setup()
 from django.conf import settings  # noqa: E402  (after django.setup())
 from django.db import DatabaseError, close_old_connections  # noqa: E402
 from django.utils import translation  # noqa: E402
-from rest_framework.exceptions import AuthenticationFailed  # noqa: E402
+from django.utils.translation import gettext, ngettext  # noqa: E402
+from rest_framework.exceptions import AuthenticationFailed, MethodNotAllowed, NotAuthenticated  # noqa: E402
 
 from turnbased.accounts.authentication import ApiTokenAuthentication  # noqa: E402
 from turnbased.accounts.readers import chosen_language  # noqa: E402
@@ -47,7 +48,6 @@ from turnbased.events.wakeups import Wakeups  # noqa: E402
 logger = logging.getLogger(__name__)
 
 STREAM_PATH = "/api/stream/"
-NO_CREDENTIALS = "Authentication credentials were not provided."
 # The answers' headers: never cached or buffered by a proxy (nginx reads X-Accel-Buffering), never sniffed.
 STREAM_HEADERS = [
     (b"content-type", sse.CONTENT_TYPE.encode()),
@@ -66,20 +66,26 @@ def _in_database_thread(function: Callable, kwargs: dict):
         close_old_connections()
 
 
-def authenticate(*, authorization: str | None) -> tuple[int, int, str] | None:
+def authenticate(*, authorization: str | None, language: str = "") -> tuple[int, int, str] | None:
     """Return (user id, token id, the account's chosen language or "") for an ``Authorization: Token <key>``
     header; None without one.
 
     The same check as every API request (``ApiTokenAuthentication``), so a revoked or expired token,
-    or an inactive account, is refused with the same words; raise ``AuthenticationFailed``.
+    or an inactive account, is refused with the same words, in ``language`` (the database threads
+    do not share the stream's active language); raise ``AuthenticationFailed``.
     """
     given = {"authorization": authorization} if authorization else {}
     request = SimpleNamespace(headers=given, META={f"HTTP_{name.upper()}": value for name, value in given.items()})
-    found = ApiTokenAuthentication().authenticate(request)
+    with translation.override(language or settings.LANGUAGE_CODE):
+        found = ApiTokenAuthentication().authenticate(request)
     if found is None:
         return None
     user, token = found
     return user.pk, token.pk, chosen_language(user)
+
+
+def _headers(scope) -> dict[str, str]:
+    return {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers", ())}
 
 
 def asked_language(accept_language: str | None) -> str:
@@ -138,7 +144,9 @@ class StreamApplication:
             except Exception:
                 logger.exception("the stream failed")
                 if not started:  # every error is JSON, even this one
-                    await _error(send, 500, "The stream failed; try again in a few seconds.")
+                    with translation.override(asked_language(_headers(scope).get("accept-language"))
+                                              or settings.LANGUAGE_CODE):
+                        await _error(send, 500, gettext("The stream failed; try again in a few seconds."))
 
     async def _lifespan(self, receive, send) -> None:
         while True:
@@ -154,23 +162,25 @@ class StreamApplication:
     # -- one request ------------------------------------------------------------------------------
 
     async def _http(self, scope, receive, send) -> None:
-        if scope["path"] != STREAM_PATH:
-            return await _error(send, 404, "Not found: this server serves only GET /api/stream/.")
-        if scope["method"] != "GET":
-            return await _error(send, 405, f'Method "{scope["method"]}" not allowed.', [(b"allow", b"GET")])
-        headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+        headers = _headers(scope)
+        # Every answer, errors too, in the language the client asks for; once it is known, the account's.
         with translation.override(asked_language(headers.get("accept-language")) or settings.LANGUAGE_CODE):
+            if scope["path"] != STREAM_PATH:
+                return await _error(send, 404, gettext("Not found: this server serves only GET /api/stream/."))
+            if scope["method"] != "GET":
+                return await _error(send, 405, str(MethodNotAllowed(scope["method"]).detail), [(b"allow", b"GET")])
             await self._http_in_language(scope, receive, send, headers)
 
     async def _http_in_language(self, scope, receive, send, headers: dict[str, str]) -> None:
         try:
-            identity = await self.database(authenticate, authorization=headers.get("authorization"))
+            identity = await self.database(authenticate, authorization=headers.get("authorization"),
+                                           language=translation.get_language())
         except AuthenticationFailed as refusal:
             return await _error(send, 401, str(refusal.detail), [(b"www-authenticate", b"Token")])
         except DatabaseError:
             return await _unavailable(send)
         if identity is None:
-            return await _error(send, 401, NO_CREDENTIALS, [(b"www-authenticate", b"Token")])
+            return await _error(send, 401, str(NotAuthenticated.default_detail), [(b"www-authenticate", b"Token")])
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         try:
             resume = sse.last_event_id(headers.get("last-event-id"), (query.get("last_event_id") or [None])[-1])
@@ -180,8 +190,11 @@ class StreamApplication:
         if not asked_language(headers.get("accept-language")) and account_language:
             translation.activate(account_language)  # the stream's words: Accept-Language, else the account's
         if self.wakeups.open_streams(user_id) >= settings.STREAM_MAX_PER_USER:
-            return await _error(send, 429, f"You have {settings.STREAM_MAX_PER_USER} streams open already; close "
-                                           "one before opening another.",
+            most = settings.STREAM_MAX_PER_USER
+            return await _error(send, 429, ngettext("You have %(count)s stream open already; close it before opening "
+                                                    "another.",
+                                                    "You have %(count)s streams open already; close one before opening "
+                                                    "another.", most) % {"count": most},
                                 [(b"retry-after", str(settings.STREAM_RETRY_MILLISECONDS // 1000 or 1).encode())])
         self.start()
         await self._stream(send, receive, user_id=user_id, token_id=token_id, resume=resume)
@@ -266,7 +279,7 @@ async def _error(send, status: int, detail: str, headers: list | None = None) ->
 
 
 async def _unavailable(send) -> None:
-    await _error(send, 503, "The database is briefly unavailable; try again in a few seconds.",
+    await _error(send, 503, gettext("The database is briefly unavailable; try again in a few seconds."),
                  [(b"retry-after", b"5")])
 
 

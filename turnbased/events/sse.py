@@ -11,6 +11,7 @@ import re
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
+from django.utils.translation import gettext
 
 from turnbased.events.models import Event
 from turnbased.events.wording import worded_payload
@@ -36,8 +37,8 @@ def last_event_id(header: str | None, query: str | None) -> int | None:
     if given is None:
         return None
     if not _EVENT_ID.fullmatch(given):
-        raise BadLastEventId("Last-Event-ID (or last_event_id) must be an event id: a whole number of "
-                             "at most 18 digits.")
+        raise BadLastEventId(gettext("Last-Event-ID (or last_event_id) must be an event id: a whole number of "
+                                     "at most 18 digits."))
     return int(given)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from turnbased.ratings.rules import BOT_POOL, PEOPLE_POOL, display_rating
 
@@ -11,8 +12,8 @@ from turnbased.ratings.rules import BOT_POOL, PEOPLE_POOL, display_rating
 class RatingPool(models.TextChoices):
     """Which games a rating counts (``rules.rating_pool``): between people only, or with a bot account at the table."""
 
-    PEOPLE = PEOPLE_POOL, "People"
-    BOTS = BOT_POOL, "Bot pool"
+    PEOPLE = PEOPLE_POOL, gettext_lazy("People")
+    BOTS = BOT_POOL, gettext_lazy("Bot pool")
 
 
 class Rating(models.Model):

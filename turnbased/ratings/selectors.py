@@ -17,6 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.paginator import Page, Paginator
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext, pgettext
 
 from games import engines, get_engine
 from games.base import RESIGN
@@ -39,8 +40,12 @@ class NoSuchPlayer(Exception):
 
 
 def bot_label(bot: str) -> str:
-    """Return how a bot is named wherever a player would be: by its kind ("Basic bot")."""
-    return f"{bot.capitalize()} bot"
+    """Return how a bot is named wherever a player would be: by its kind ("Basic bot"), in the active language."""
+    if bot == "random":
+        return gettext("Random bot")
+    if bot == "basic":
+        return gettext("Basic bot")
+    return gettext("%(kind)s bot") % {"kind": bot.capitalize()}  # a bot a game adds later, named by its slug
 
 
 def player_named(username: str) -> AbstractBaseUser:
@@ -208,16 +213,29 @@ class ArchivedGame:
 
     @property
     def outcome(self) -> str:
+        """Return how the game went for the player, in the active language: a draw, a win, or their place."""
         if self.draw:
-            return "Draw"
+            return pgettext("how a game went for a player", "Draw")
         if self.won:
-            return "Won"
-        return f"{_ordinal(self.place)} of {len(self.seats)}"
+            return pgettext("how a game went for a player", "Won")
+        # Translators: a player's place among the players of a game: "2nd of 4" (Hungarian "4 közül 2.").
+        return gettext("%(place)s of %(count)s") % {"place": ordinal(self.place), "count": len(self.seats)}
 
 
-def _ordinal(number: int) -> str:
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+def ordinal(number: int) -> str:
+    """Return ``number`` as an ordinal in the active language: English 1st, 2nd, 3rd, 11th; Hungarian and
+    German 1., 2., 3. (each language words the four English endings as it writes its ordinals)."""
+    if 10 <= number % 100 <= 20:
+        form = pgettext("an ordinal number ending in th: 4th, 11th, 12th", "%(number)sth")
+    elif number % 10 == 1:
+        form = pgettext("an ordinal number ending in st: 1st, 21st", "%(number)sst")
+    elif number % 10 == 2:
+        form = pgettext("an ordinal number ending in nd: 2nd, 22nd", "%(number)snd")
+    elif number % 10 == 3:
+        form = pgettext("an ordinal number ending in rd: 3rd, 23rd", "%(number)srd")
+    else:
+        form = pgettext("an ordinal number ending in th: 4th, 11th, 12th", "%(number)sth")
+    return form % {"number": number}
 
 
 def seat_label(seat: Seat) -> SeatLabel:

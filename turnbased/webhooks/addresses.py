@@ -22,6 +22,8 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from django.utils.translation import gettext
+
 MAX_URL_LENGTH = 2000
 DEFAULT_PORTS = {"https": 443, "http": 80}
 # Below 1024 only the web's own ports: the rest are other protocols' (25 SMTP, 110 POP3, 143 IMAP, ...).
@@ -104,43 +106,45 @@ class _Parts:
 def _parts(url: str, *, allow_http: bool) -> _Parts:
     """Return the URL's parts once its form is allowed; raise UnsafeAddress otherwise."""
     if len(url) > MAX_URL_LENGTH:
-        raise UnsafeAddress(f"The URL is longer than {MAX_URL_LENGTH} characters.")
+        raise UnsafeAddress(gettext("The URL is longer than %(most)s characters.") % {"most": MAX_URL_LENGTH})
     if not url.isascii() or any(character.isspace() or ord(character) < 32 or ord(character) == 127
                                 or character == "\\" for character in url):
-        raise UnsafeAddress("The URL must be ASCII with no spaces, backslashes or control characters (write "
-                            "a non-ASCII name in its xn-- form).")
+        raise UnsafeAddress(gettext("The URL must be ASCII with no spaces, backslashes or control characters "
+                                    "(write a non-ASCII name in its xn-- form)."))
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as error:
-        raise UnsafeAddress(f"The URL cannot be read: {error}.") from None
+        raise UnsafeAddress(gettext("The URL cannot be read: %(error)s.") % {"error": error}) from None
     schemes = ("https", "http") if allow_http else ("https",)
     if parts.scheme not in schemes:
-        raise UnsafeAddress("The URL must start with https://." if not allow_http
-                            else "The URL must start with https:// or http://.")
+        raise UnsafeAddress(gettext("The URL must start with https://.") if not allow_http
+                            else gettext("The URL must start with https:// or http://."))
     if "@" in parts.netloc:
-        raise UnsafeAddress("The URL may not carry a user name or password.")
+        raise UnsafeAddress(gettext("The URL may not carry a user name or password."))
     if parts.fragment or url.endswith("#"):
-        raise UnsafeAddress("The URL may not have a fragment (#...).")
+        raise UnsafeAddress(gettext("The URL may not have a fragment (#...)."))
     host = (parts.hostname or "").rstrip(".")
     if not host:
-        raise UnsafeAddress("The URL has no host.")
+        raise UnsafeAddress(gettext("The URL has no host."))
     if port is None:
         port = DEFAULT_PORTS[parts.scheme]
     elif port == 0 or (port < LOWEST_FREE_PORT and port not in DEFAULT_PORTS.values()):
-        raise UnsafeAddress(f"Port {port} is not allowed: use 443, 80, or a port from {LOWEST_FREE_PORT} up.")
+        raise UnsafeAddress(gettext("Port %(port)s is not allowed: use 443, 80, or a port from %(lowest)s up.")
+                            % {"port": port, "lowest": LOWEST_FREE_PORT})
     if ":" not in host and _NUMERIC_HOST.fullmatch(host):
         try:
             ipaddress.IPv4Address(host)
         except ValueError:
-            raise UnsafeAddress("Write an IPv4 address as four decimal numbers (like 93.184.215.14).") from None
+            raise UnsafeAddress(
+                gettext("Write an IPv4 address as four decimal numbers (like 93.184.215.14).")) from None
     if ":" in host:
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            raise UnsafeAddress("The URL's IPv6 address cannot be read.") from None
+            raise UnsafeAddress(gettext("The URL's IPv6 address cannot be read.")) from None
     elif not _HOST_NAME.fullmatch(host):
-        raise UnsafeAddress("The URL's host is not a host name: letters, digits, hyphens and dots.")
+        raise UnsafeAddress(gettext("The URL's host is not a host name: letters, digits, hyphens and dots."))
     target = parts.path or "/"
     if parts.query:
         target += "?" + parts.query
@@ -151,10 +155,11 @@ def _resolve(host: str, port: int) -> tuple[str, ...]:
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError) as error:
-        raise UnsafeAddress(f"The host {host} cannot be resolved ({error}).") from None
+        raise UnsafeAddress(gettext("The host %(host)s cannot be resolved (%(error)s).")
+                            % {"host": host, "error": error}) from None
     addresses = tuple(dict.fromkeys(str(sockaddr[0]).split("%", 1)[0] for *_, sockaddr in found))
     if not addresses:
-        raise UnsafeAddress(f"The host {host} has no address.")
+        raise UnsafeAddress(gettext("The host %(host)s has no address.") % {"host": host})
     return addresses
 
 
@@ -169,7 +174,8 @@ def check(url: str, *, allow_private: bool, allow_http: bool) -> Destination:
     if not allow_private:
         refused = [address for address in addresses if not is_public(address)]
         if refused:
-            raise UnsafeAddress(f"The host {parts.host} resolves to {refused[0]}, which is not a public address: "
-                                "webhooks are sent only to public addresses.")
+            raise UnsafeAddress(gettext("The host %(host)s resolves to %(address)s, which is not a public address: "
+                                        "webhooks are sent only to public addresses.")
+                                % {"host": parts.host, "address": refused[0]})
     return Destination(scheme=parts.scheme, host=parts.host, port=parts.port, target=parts.target,
                        addresses=addresses)

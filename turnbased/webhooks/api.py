@@ -6,6 +6,7 @@ user's hook answers 404, as one that does not exist.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -158,7 +159,7 @@ class WebhookDetailApi(APIView):
     def _hook(self, request, webhook_id: int) -> Webhook:
         hook = selectors.webhook_of(request.user, webhook_id)
         if hook is None:
-            raise NotFound("No such webhook.")
+            raise NotFound(gettext("No such webhook."))
         return hook
 
     @extend_schema(operation_id="webhooks_retrieve", tags=["webhooks"], summary="One of my webhooks",
@@ -205,7 +206,7 @@ class WebhookDeliveryListApi(APIView):
     def get(self, request, webhook_id: int):
         hook = selectors.webhook_of(request.user, webhook_id)
         if hook is None:
-            raise NotFound("No such webhook.")
+            raise NotFound(gettext("No such webhook."))
         page = paginate(request, selectors.deliveries_of(hook), ordering=("-id",), page_size=DELIVERIES_PAGE_SIZE)
         return Response(page.body(DeliverySerializer(page.items, many=True).data))
 

@@ -35,6 +35,8 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext
 
 from turnbased.accounts.readers import for_reader
 from turnbased.events.models import Event
@@ -81,9 +83,10 @@ def document(delivery: WebhookDelivery, hook: Webhook) -> dict | None:
     anyone else.
     """
     if delivery.kind == PING:
+        with for_reader(hook.owner):
+            message = gettext("A test event: this URL receives the events of these kinds.")
         return {"id": None, "kind": PING, "game": None, "seq": None, "created_at": delivery.created_at,
-                "data": {"hook": hook.pk, "kinds": list(hook.kinds),
-                         "message": "A test event: this URL receives the events of these kinds."}}
+                "data": {"hook": hook.pk, "kinds": list(hook.kinds), "message": message}}
     event = Event.objects.filter(pk=delivery.event_id, user_id=hook.owner_id).first()
     if event is None:
         return None
@@ -224,8 +227,10 @@ def _count_failure(hook: Webhook, now: datetime, error: str) -> None:
     failing_for = now - hook.failing_since
     if (hook.consecutive_failures >= settings.WEBHOOKS_DISABLE_AFTER_FAILURES
             and failing_for >= timedelta(hours=settings.WEBHOOKS_DISABLE_AFTER_HOURS)):
-        hours = f"{failing_for.total_seconds() / 3600:.1f}"
-        reason = f"{hook.consecutive_failures} failed attempts in a row over {hours} hours (the last: {error})"
+        with for_reader(hook.owner):  # the reason is kept in words, the owner's, as their email says it
+            reason = gettext("%(count)s failed attempts in a row over %(hours)s hours (the last: %(error)s)") % {
+                "count": hook.consecutive_failures, "hours": number_format(failing_for.total_seconds() / 3600, 1),
+                "error": error}
         turn_off(hook, now=now, notify=True, reason=reason[:200])
 
 

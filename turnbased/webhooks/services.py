@@ -11,7 +11,9 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
+from turnbased.accounts.readers import for_reader
 from turnbased.events.models import EventKind
 from turnbased.webhooks import addresses, delivery, signing
 from turnbased.webhooks.models import PING, Webhook, WebhookDelivery
@@ -35,7 +37,7 @@ class WebhookNotFound(WebhookError):
     status = 404
 
     def __init__(self):
-        super().__init__("No such webhook.")
+        super().__init__(gettext("No such webhook."))
 
 
 class WebhookOff(WebhookError):
@@ -57,9 +59,9 @@ def checked_kinds(kinds: Iterable[str]) -> list[str]:
     chosen = set(kinds)
     unknown = chosen - set(EventKind.values)
     if unknown:
-        raise WebhookError(f"Unknown event kind: {sorted(unknown)[0]}.", field="kinds")
+        raise WebhookError(gettext("Unknown event kind: %(kind)s.") % {"kind": sorted(unknown)[0]}, field="kinds")
     if not chosen:
-        raise WebhookError("Choose at least one event kind.", field="kinds")
+        raise WebhookError(gettext("Choose at least one event kind."), field="kinds")
     return [kind for kind in EventKind.values if kind in chosen]
 
 
@@ -84,8 +86,10 @@ def webhook_create(*, owner, url: str, kinds: Iterable[str] | None = None) -> tu
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, owner.pk])
         if Webhook.objects.filter(owner=owner).count() >= settings.WEBHOOKS_MAX_PER_USER:
-            raise WebhookError(f"You have {settings.WEBHOOKS_MAX_PER_USER} webhooks, the most an account may have: "
-                               "delete one first.")
+            most = settings.WEBHOOKS_MAX_PER_USER
+            raise WebhookError(ngettext("You have %(count)s webhook, the most an account may have: delete it first.",
+                                        "You have %(count)s webhooks, the most an account may have: delete one first.",
+                                        most) % {"count": most})
         secret = signing.new_secret()
         hook = Webhook.objects.create(owner=owner, url=url, kinds=kinds, secret=secret)
     return hook, secret
@@ -119,7 +123,9 @@ def webhook_update(*, owner, hook_id: int, url=UNCHANGED, kinds=UNCHANGED, activ
             hook.save(update_fields=["active", "disabled_at", "disabled_reason", "notice_due",
                                      "consecutive_failures", "failing_since", "paused_until"])
         elif active is False and hook.active:
-            delivery.turn_off(hook, now=timezone.now(), reason="turned off by its owner", notify=False)
+            with for_reader(owner):  # the reason is kept in words, the owner's
+                reason = gettext("turned off by its owner")
+            delivery.turn_off(hook, now=timezone.now(), reason=reason, notify=False)
     return hook
 
 
@@ -147,7 +153,7 @@ def webhook_ping(*, owner, hook_id: int) -> WebhookDelivery:
     with transaction.atomic():
         hook = _locked(owner, hook_id)
         if not hook.active:
-            raise WebhookOff('This webhook is off: turn it on first (PATCH {"active": true}).')
+            raise WebhookOff(gettext('This webhook is off: turn it on first (PATCH {"active": true}).'))
         now = timezone.now()
         ping = WebhookDelivery.objects.create(hook=hook, kind=PING, created_at=now, queued_at=now,
                                               next_attempt_at=now + delivery.REQUEUE_AFTER)

@@ -110,7 +110,7 @@ def test_reminders_go_out_once_per_deadline_at_the_chosen_lead(clock, alice, bob
     assert sweep.send_reminders() == 0
     reminder = Notification.objects.get(game=game, kind=NotificationKind.REMINDER)
     delivery.deliver(reminder.pk)
-    assert mailoutbox[-1].subject.startswith("Reminder: 5h 0m left for your move")
+    assert mailoutbox[-1].subject.startswith("Reminder: 5 hours left for your move")
 
 
 def test_an_absence_stops_the_clock_and_opponents_see_it(clock, alice, bob):

@@ -126,8 +126,10 @@ def test_the_end_tells_every_player_the_result(started_game, alice, bob):
     assert told(bob)[-1:] == [(EventKind.GAME_FINISHED, 1)]  # bob resigned: no move_played for his own
     assert told(alice)[-2:] == [(EventKind.MOVE_PLAYED, 1), (EventKind.GAME_FINISHED, 1)]
     (finished,) = payloads(alice, EventKind.GAME_FINISHED)
+    # The stored result, its summary worded for the reader as the game's page words it (the row keeps the record's).
     assert finished["result"] == {**game.result, "summary": game.result_line} and finished["seat"] == 0
     assert "alice" in finished["result"]["summary"]
+    assert Event.objects.get(user=alice, kind=EventKind.GAME_FINISHED).payload["result"] == game.result
 
 
 def test_a_message_is_told_to_the_other_players_who_did_not_mute_its_author(three, alice, bob, carol):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -52,7 +53,7 @@ class RematchApi(APIView):
         viewer = play_selectors.viewer_of(game_id, request.user)
         rematch = selectors.rematch_for(viewer.game)
         if rematch is None:
-            raise GameNotFound("No rematch has been proposed for this game.")
+            raise GameNotFound(gettext("No rematch has been proposed for this game."))
         return Response(rematch_body(rematch, request.user))
 
     @extend_schema(

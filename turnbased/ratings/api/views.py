@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.core.paginator import InvalidPage, Page
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -42,7 +43,7 @@ def _page(request, make_page, number: int | None) -> Page:
     try:
         return make_page(number)
     except InvalidPage:
-        raise NotFound("No such page: past the last one.") from None
+        raise NotFound(gettext("No such page: past the last one.")) from None
 
 
 def _links(request, page: Page) -> dict:
@@ -57,7 +58,8 @@ def _links(request, page: Page) -> dict:
 def _numbered(request, query: dict) -> bool:
     """Tell whether the request asks for a numbered page (deprecated) rather than walking by cursor."""
     if "page" in query and CURSOR in request.query_params:
-        raise serializers.ValidationError({"page": ["Send page or cursor, not both: follow next and previous."]})
+        raise serializers.ValidationError(
+            {"page": [gettext("Send page or cursor, not both: follow next and previous.")]})
     return "page" in query
 
 
@@ -65,7 +67,7 @@ def _player(username: str):
     try:
         return selectors.player_named(username)
     except selectors.NoSuchPlayer:
-        raise NotFound("No such player.") from None
+        raise NotFound(gettext("No such player.")) from None
 
 
 class RatingListApi(APIView):
@@ -90,7 +92,8 @@ class RatingListApi(APIView):
         players = query.get("players", engine.default_players)
         if players not in selectors.player_counts(slug):
             raise serializers.ValidationError(
-                {"players": [f"{engine.display_name()} takes {engine.min_players} to {engine.max_players} players."]}
+                {"players": [gettext("%(game)s takes %(low)s to %(high)s players.") % {
+                    "game": engine.display_name(), "low": engine.min_players, "high": engine.max_players}]}
             )
         pool = query["pool"]
         board = selectors.leaderboard(slug, players, pool)

@@ -6,8 +6,9 @@ from __future__ import annotations
 from django import template
 from django.contrib.auth.models import AbstractBaseUser
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.play.models import Seat
@@ -15,12 +16,14 @@ from turnbased.ratings import selectors
 
 register = template.Library()
 
-# Beside a bot account's name wherever it is shown: "bot account", not "bot", which names the built-in bots
-# ("Basic bot") that fill a seat.
-BOT_ACCOUNT_BADGE = format_html(
-    '<span class="badge bot-account" title="{}">bot account</span>',
-    "A bot account: a program its owner runs, playing through the API",
-)
+
+def bot_account_badge_html() -> SafeString:
+    """Return the badge beside a bot account's name wherever it is shown, in the active language: "bot account",
+    not "bot", which names the built-in bots ("Basic bot") that fill a seat."""
+    return format_html(
+        '<span class="badge bot-account" title="{}">{}</span>',
+        gettext("A bot account: a program its owner runs, playing through the API"), gettext("bot account"),
+    )
 
 
 def _named(value) -> tuple[str | None, str, bool]:
@@ -54,14 +57,14 @@ def player_link(value) -> SafeString:
             return format_html('<span class="bot-name">{}</span>', name)
         return format_html("{}", name)
     link = format_html('<a class="player-link" href="{}">{}</a>', reverse("player", args=[username]), username)
-    return format_html("{} {}", link, BOT_ACCOUNT_BADGE) if bot_account else link
+    return format_html("{} {}", link, bot_account_badge_html()) if bot_account else link
 
 
 @register.filter
 def player_name(value) -> SafeString:
     """Name a person (from an account, a seat or a ``SeatLabel``) without a link, with a bot account's badge."""
     _, name, bot_account = _named(value)
-    return format_html("{} {}", name, BOT_ACCOUNT_BADGE) if bot_account else format_html("{}", name)
+    return format_html("{} {}", name, bot_account_badge_html()) if bot_account else format_html("{}", name)
 
 
 @register.simple_tag
@@ -69,7 +72,14 @@ def bot_account_badge(flag_or_name, bot_accounts=None) -> SafeString:
     """Return the bot account badge (after a space) for a name whose row flags it: ``{% bot_account_badge
     row.bot_account %}``, or ``{% bot_account_badge name names %}`` for a name among the bot accounts' names."""
     bot_account = flag_or_name in bot_accounts if bot_accounts is not None else bool(flag_or_name)
-    return format_html(" {}", BOT_ACCOUNT_BADGE) if bot_account else SafeString("")
+    return format_html(" {}", bot_account_badge_html()) if bot_account else SafeString("")
+
+
+@register.simple_tag
+def names_with_badges(names, bot_accounts) -> SafeString:
+    """Return ``names`` as one comma-separated text, each bot account's name with its badge: for a sentence
+    (``{% names_with_badges awaited bot_accounts as awaited %}``) that names them all."""
+    return format_html_join(", ", "{}{}", ((name, bot_account_badge(name, bot_accounts)) for name in names))
 
 
 @register.inclusion_tag("ratings/_lobby_ratings.html", takes_context=True)
