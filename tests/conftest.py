@@ -32,3 +32,13 @@ def _fresh_rate_limit_counters():
 
         cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """Leave no language active after a test: a request's or a test's activation would word the next test."""
+    yield
+    if "DATABASE_URL" in os.environ:
+        from django.utils import translation
+
+        translation.deactivate()
