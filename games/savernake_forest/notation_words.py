@@ -163,7 +163,7 @@ def both() -> tuple[Vocabulary, Vocabulary]:
 
 
 def lookup(table: str, word: str) -> str | None:
-    """Return what ``word`` means in ``table`` (slots, foods, animals, keywords), read in the reader's language first."""
+    """Return what ``word`` means in ``table`` (slots, foods, animals, keywords): the reader's language first."""
     for vocabulary in both():
         found = getattr(vocabulary, table).get(word)
         if found is not None:

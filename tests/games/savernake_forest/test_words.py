@@ -1,4 +1,4 @@
-"""Every word of Savernake Forest in the reader's language (English, Hungarian, German), nothing worded in what is stored.
+"""Every word of Savernake Forest in the reader's language (English, Hungarian, German); nothing stored is worded.
 
 The catalogs are complete; English stays what the golden records hold; a whole game reads in
 Hungarian and German for every seat and a spectator (history, moves, help, email text, board,
@@ -313,8 +313,8 @@ def test_the_hungarian_terms_are_those_of_the_original_text():
         assert "víztoken" in page["key_drop"] and "üregtoken" in page["key_burrow"] and page["market"] == "Kínálat"
         assert "tárolókapacitás" in page["key_burrow"] and page["face_down"] == "lefelé fordítva"
         how = ENGINE.how_to_play()
-    for term in ("állatkártya", "élelmiszer", "győzelmi pont", "tárolókapacitás", "kínálat", "útvonal", "víztoken",
-                 "üregtoken", "első játékos", "lefelé fordít", "kakas előtti", "végső pontozás"):
+    for term in ("állatkártya", "élelmiszer", "győzelmi pont", "tárolókapacitás", "kínálat", "útvonal",
+                 "víztoken", "üregtoken", "első játékos", "lefelé fordít", "kakas előtti", "végső pontozás"):
         assert term in how, term
 
 

@@ -76,7 +76,8 @@ def test_the_forms_a_player_types_are_read(code, text):
 
 
 @pytest.mark.parametrize(("code", "text", "move"), [
-    ("hu", "vedd a nyulat 0,1 180° tartsd meg az AN06-ot", {"slot": "rabbit", "x": 0, "y": 1, "rot": 2, "keep": ["AN06"]}),
+    ("hu", "vedd a nyulat 0,1 180° tartsd meg az AN06-ot",
+     {"slot": "rabbit", "x": 0, "y": 1, "rot": 2, "keep": ["AN06"]}),
     ("hu", "nyúl 0,1 180 fokkal, maradjon a bagoly és a róka",
      {"slot": "rabbit", "x": 0, "y": 1, "rot": 2, "keep": ["AN06", "AN01"]}),
     ("hu", "vedd a tatut -1,2 üregtoken a sünre", {"slot": "armadillo", "x": -1, "y": 2, "rot": 0,
@@ -130,7 +131,8 @@ def test_the_help_explains_the_languages_words_and_its_examples_read(code):
             with in_english():
                 english = ENGINE.describe_move(state, {"slot": slot, "x": 0, "y": 1, "rot": 0})
             assert ENGINE.describe_move(state, {"slot": slot, "x": 0, "y": 1, "rot": 0}).split(" 0,1")[0] in help_text
-            assert english.split(" 0,1")[0] not in help_text or slot == "goat"  # only the English example says "take goat"
+            # The help names the English notation only in its last line ("take goat ..."): English works too.
+            assert english.split(" 0,1")[0] not in help_text or slot == "goat"
         assert "take goat 1,0 r90 drop AN05 W" in lines[-1]
 
 
