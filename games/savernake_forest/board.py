@@ -9,6 +9,10 @@ from ``view["seats"]``, and the score each move would leave from
 Geometry is easier here than in a template: a card is a 120×120 square, path
 ends meet the middle of its sides, a curve is a quarter circle around the
 corner between its two sides, and food icons sit along the path.
+
+Every word the board shows is here too, in the reader's language: the fixed
+ones in ``words`` and ``script_words`` (``board_words.py``), the ones that
+name a card, a forest or a slot beside it (its label, title and aria-label).
 """
 
 from __future__ import annotations
@@ -17,26 +21,38 @@ import json
 import math
 from typing import Any
 
+from games.i18n import catalog_of
+from games.savernake_forest import cards as catalogue
+from games.savernake_forest.board_words import in_attribute, marked, page_words, script_words, strong
 from games.savernake_forest.preview import move_previews
+from games.savernake_forest.words import (
+    animal_label,
+    animal_name,
+    food_items,
+    food_kinds,
+    food_letters,
+    shape_names,
+    side_names,
+    slot_bonus,
+    slot_names,
+)
+
+_ = catalog_of(__name__)
 
 
 S = 120  # a card's side in SVG units
 PAD = 6  # space around a forest
 HALF = S // 2
 MID = {0: (HALF, 0), 1: (S, HALF), 2: (HALF, S), 3: (0, HALF)}  # N, E, S, W
-SIDE_NAMES = ("north", "east", "south", "west")
-FOODS = ("B", "W", "E", "N")
-FOOD_NAMES = {"B": "berries", "W": "worms", "E": "eggs", "N": "nuts"}
-FOOD_ONE = {"B": "berry", "W": "worm", "E": "egg", "N": "nut"}
+FOODS = catalogue.FOODS
 # Food corners of an animal card (they stay upright when the card turns: only the den's exits turn).
 CHIP = {"B": (3, 23), "W": (87, 23), "E": (3, 75), "N": (87, 75)}
 CHIP_W, CHIP_H = 30, 22
-SLOT_TEXT = {
-    "rooster": ("Rooster", "go first next round"),
-    "goat": ("Goat", "a water drop: +1 per stored food of one kind"),
-    "armadillo": ("Armadillo", "a burrow: +1 storage"),
-    "rabbit": ("Rabbit", "a new animal"),
-}
+
+
+def capfirst(text: str) -> str:
+    """Return ``text`` with its first letter a capital (Hungarian names are lower case in a sentence)."""
+    return text[:1].upper() + text[1:]
 
 
 def _drop_x(food: str) -> int:
@@ -87,97 +103,142 @@ def card_picture(info: dict[str, Any], rot: int) -> dict[str, Any]:
         picture.update(roads=roads, icons=icons)
         return picture
     exits = sorted((side + rot) % 4 for side in info["exits"])
+    kinds = food_kinds()
+    name = capfirst(animal_name(info["id"]))
     picture.update(
-        name=info["name"],
-        base=info["base"],
-        capacity=info["capacity"],
+        name=name,
+        facts=_("base {base} · holds {capacity}").format(base=info["base"], capacity=info["capacity"]),
         stubs=[f"M{HALF} {HALF} L{MID[side][0]} {MID[side][1]}" for side in exits],
         chips=[
-            {"food": food, "value": info["values"][food], "x": CHIP[food][0], "y": CHIP[food][1],
-             "name": FOOD_NAMES[food]}
+            {"food": food, "value": info["values"][food], "x": CHIP[food][0], "y": CHIP[food][1], "name": kinds[food]}
             for food in FOODS
         ],
-        long=len(info["name"]) > 10,
+        long=len(name) > 10,
     )
     return picture
 
 
 def describe(info: dict[str, Any], rot: int = 0) -> str:
-    """Return a short text of a card for labels: "Hedgehog: 5 points, stores 3; berries 1, worms 3, …"."""
+    """Return a short text of a card for labels: "Hedgehog (AN05): 5 points, stores 3; berries 1, worms 3, …"."""
+    sides = side_names()
     if info["type"] == "animal":
-        values = ", ".join(f"{FOOD_NAMES[f]} {info['values'][f]}" for f in FOODS)
-        exits = ", ".join(SIDE_NAMES[(side + rot) % 4] for side in sorted(info["exits"]))
-        facts = f"{info['base']} points, stores {info['capacity']}"
-        return f"{info['name']} ({info['id']}): {facts}; {values}; den open {exits}"
-    shape = {"ST": "straight", "CU": "curve", "DC": "double curve"}[info["shape"]]
+        kinds = food_kinds()
+        return _.ngettext("{animal} ({card}): {base} point, stores {capacity}; {values}; den open {exits}",
+                          "{animal} ({card}): {base} points, stores {capacity}; {values}; den open {exits}",
+                          info["base"]).format(
+            animal=capfirst(animal_name(info["id"])), card=info["id"], base=info["base"], capacity=info["capacity"],
+            values=", ".join(f"{kinds[f]} {info['values'][f]}" for f in FOODS),
+            exits=", ".join(sides[(side + rot) % 4] for side in sorted(info["exits"])))
+    items = food_items()
     parts = []
     for segment in info["segments"]:
-        sides = "–".join(SIDE_NAMES[side] for side in sorted((s + rot) % 4 for s in segment["sides"]))
-        foods = " ".join(FOOD_ONE[f] for f in segment["foods"]) or "no food"
-        parts.append(f"{sides}: {foods}")
-    return f"{shape} path ({info['id']}): " + "; ".join(parts)
+        ends = "–".join(sides[side] for side in sorted((s + rot) % 4 for s in segment["sides"]))
+        foods = " ".join(items[f] for f in segment["foods"]) or _("no food")
+        parts.append(f"{ends}: {foods}")
+    return _("{shape} path ({card}): {segments}").format(shape=shape_names()[info["shape"]], card=info["id"],
+                                                        segments="; ".join(parts))
+
+
+def _placed(entry: dict[str, Any], info: dict[str, Any], sheet: dict[str, Any] | None,
+            pictures: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Return what the template draws of one placed card, with its texts (title, score, tokens, targets)."""
+    kinds = food_kinds()
+    cell: dict[str, Any] = {}
+    where = {"x": entry["x"], "y": entry["y"]}
+    if entry["type"] == "path" or entry["up"]:
+        pictures.setdefault(f"{entry['card']}-{entry['rot']}", card_picture(info, entry["rot"]))
+        cell.update(href=f"#sf-c-{entry['card']}-r{entry['rot']}", label=describe(info, entry["rot"]))
+    if entry["type"] == "animal" and entry["up"]:
+        name = capfirst(animal_name(entry["card"]))
+        score = sheet["score"] if sheet else 0
+        cell.update(
+            up=True, name=name, burrows=entry["burrows"], score=score,
+            score_title=_("{animal} scores {score} if the game ended now").format(animal=name, score=score),
+            burrows_title=_.ngettext("{count} burrow: +{count} storage", "{count} burrows: +{count} storage",
+                                     entry["burrows"]).format(count=entry["burrows"]),
+            drops=[{"food": f, "x": _drop_x(f), "y": CHIP[f][1] + 3,
+                    "title": _("Water drop on {food}: +1 each").format(food=kinds[f])} for f in entry["drops"]],
+            targets=[{"food": f, "x": CHIP[f][0], "y": CHIP[f][1],
+                      "label": _("water drop on the {animal}'s {food}").format(animal=name, food=kinds[f])}
+                     for f in FOODS],
+            burrow_label=_("burrow for the {animal}").format(animal=name),
+        )
+    elif entry["type"] == "animal":
+        name = capfirst(animal_name(entry["card"]))
+        cell.update(href="#sf-back", up=False, name=name,
+                    label=_("{animal} ({card}), face down").format(animal=name, card=entry["card"]))
+    if entry.get("latest"):
+        cell["title"] = _("{card}, at {x},{y} (placed last)").format(card=cell["label"], **where)
+    else:
+        cell["title"] = _("{card}, at {x},{y}").format(card=cell["label"], **where)
+    return cell
 
 
 def _forest(view: dict[str, Any], seat: dict[str, Any], pictures: dict[str, dict[str, Any]]) -> dict[str, Any]:
     cards = view["cards"]
     box = seat["box"]
-    xs = [box["min_x"], box["max_x"], *(x for x, _ in seat["open_cells"])]
-    ys = [box["min_y"], box["max_y"], *(y for _, y in seat["open_cells"])]
+    xs = [box["min_x"], box["max_x"], *(x for x, _y in seat["open_cells"])]
+    ys = [box["min_y"], box["max_y"], *(y for _x, y in seat["open_cells"])]
     min_x, min_y = min(xs), min(ys)
     cols, rows = max(xs) - min_x + 1, max(ys) - min_y + 1
     sheets = {item["card"]: item for item in seat["animals"]}
     placed = []
     for number, entry in enumerate(seat["forest"]):
-        info = cards[entry["card"]]
+        latest = number == len(seat["forest"]) - 1 and number > 0
         px, py = PAD + (entry["x"] - min_x) * S, PAD + (entry["y"] - min_y) * S
         cell: dict[str, Any] = {
             "card": entry["card"], "x": entry["x"], "y": entry["y"], "rot": entry["rot"], "px": px, "py": py,
-            "type": entry["type"], "latest": number == len(seat["forest"]) - 1 and number > 0,
+            "type": entry["type"], "latest": latest,
         }
-        if entry["type"] == "path":
-            pictures.setdefault(f"{entry['card']}-{entry['rot']}", card_picture(info, entry["rot"]))
-            cell.update(href=f"#sf-c-{entry['card']}-r{entry['rot']}", label=describe(info, entry["rot"]))
-        elif entry["up"]:
-            pictures.setdefault(f"{entry['card']}-{entry['rot']}", card_picture(info, entry["rot"]))
-            sheet = sheets.get(entry["card"])
-            cell.update(
-                href=f"#sf-c-{entry['card']}-r{entry['rot']}", up=True, name=info["name"],
-                drops=[
-                    {"food": f, "x": _drop_x(f), "y": CHIP[f][1] + 3, "name": FOOD_NAMES[f]} for f in entry["drops"]
-                ],
-                burrows=entry["burrows"], score=sheet["score"] if sheet else 0,
-                targets=[{"food": f, "x": CHIP[f][0], "y": CHIP[f][1], "name": FOOD_NAMES[f]} for f in FOODS],
-                label=describe(info, entry["rot"]),
-            )
-        else:
-            label = f"{info['name']} ({entry['card']}), face down"
-            cell.update(href="#sf-back", up=False, name=info["name"], label=label)
+        cell.update(_placed(dict(entry, latest=latest), cards[entry["card"]], sheets.get(entry["card"]), pictures))
         placed.append(cell)
     open_cells = [
-        {"x": x, "y": y, "px": PAD + (x - min_x) * S, "py": PAD + (y - min_y) * S} for x, y in seat["open_cells"]
+        {"x": x, "y": y, "px": PAD + (x - min_x) * S, "py": PAD + (y - min_y) * S,
+         "label": _("place on cell {x},{y}").format(x=x, y=y)} for x, y in seat["open_cells"]
     ]
-    animals = []
+    over = view.get("phase") == "over"
+    winner = bool(view.get("result")) and seat["seat"] in view["result"]["winners"]
+    words = page_words()
+    return {
+        "seat": seat["seat"], "name": seat["name"], "score": seat["score"], "stored": seat["stored"],
+        "rooster": seat["rooster"], "left": seat.get("left", False), "cards": seat["cards"],
+        "you": seat["seat"] == view.get("you"), "current": seat["seat"] == view.get("current"),
+        "winner": winner,
+        "outcome": (words["shares_victory"] if view["result"].get("shared") else words["wins"]) if winner else "",
+        "label": in_attribute(_.ngettext("{player}'s forest, {count} card", "{player}'s forest, {count} cards",
+                                         seat["cards"]).format(player=seat["name"], count=seat["cards"])),
+        "points": _("{points} pts").format(points=seat["score"]),
+        "points_title": words["final_points"] if over else words["points_now"],
+        "stored_text": _.ngettext("{count} food stored", "{count} food stored", seat["stored"]).format(
+            count=seat["stored"]),
+        "cols": cols, "rows": rows, "width": cols * S + 2 * PAD, "height": rows * S + 2 * PAD,
+        "placed": placed, "open": open_cells, "animals": _sheet_rows(seat, cards, sheets),
+    }
+
+
+def _sheet_rows(seat: dict[str, Any], cards: dict[str, Any], sheets: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the score sheet beside a forest: one row per animal, with its texts."""
+    kinds, items = food_kinds(), food_items()
+    rows = []
     for entry in seat["forest"]:
         if entry["type"] != "animal":
             continue
         info = cards[entry["card"]]
         sheet = sheets.get(entry["card"])
-        animals.append({
-            "card": entry["card"], "name": info["name"], "up": entry["up"], "scoring": bool(sheet),
-            "score": sheet["score"] if sheet else 0, "base": info["base"],
-            "capacity": sheet["capacity"] if sheet else info["capacity"],
-            "stored": [{"food": f, "name": FOOD_ONE[f]} for f in sheet["stored"]] if sheet else [],
-            "food_points": sheet["food_points"] if sheet else 0,
-            "drops": [{"food": f, "name": FOOD_NAMES[f]} for f in entry["drops"]], "burrows": entry["burrows"],
+        capacity = sheet["capacity"] if sheet else info["capacity"]
+        stored = [{"food": f, "name": items[f]} for f in sheet["stored"]] if sheet else []
+        rows.append({
+            "card": entry["card"], "name": capfirst(animal_name(entry["card"])), "up": entry["up"],
+            "scoring": bool(sheet), "score": sheet["score"] if sheet else 0, "base": info["base"],
+            "capacity": capacity, "stored": stored, "food_points": sheet["food_points"] if sheet else 0,
+            "stores_title": _("stores {count} of {capacity}").format(count=len(stored), capacity=capacity),
+            "drops": [{"food": f, "label": _("drop on {food}").format(food=kinds[f]),
+                       "title": _("Water drop on {food}").format(food=kinds[f])} for f in entry["drops"]],
+            "burrows": entry["burrows"],
+            "burrows_label": _.ngettext("{count} burrow", "{count} burrows", entry["burrows"]).format(
+                count=entry["burrows"]),
         })
-    return {
-        "seat": seat["seat"], "name": seat["name"], "score": seat["score"], "stored": seat["stored"],
-        "rooster": seat["rooster"], "left": seat.get("left", False), "cards": seat["cards"],
-        "you": seat["seat"] == view.get("you"), "current": seat["seat"] == view.get("current"),
-        "winner": bool(view.get("result")) and seat["seat"] in view["result"]["winners"],
-        "cols": cols, "rows": rows, "width": cols * S + 2 * PAD, "height": rows * S + 2 * PAD,
-        "placed": placed, "open": open_cells, "animals": animals,
-    }
+    return rows
 
 
 def _compact_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
@@ -206,10 +267,13 @@ def _data(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] |
             "p": preview["placement"], "token": preview["token"], "json": entry["json"], "text": entry["text"],
             **_compact_sheet(preview),
         })
-    names = {card: info["name"] for card, info in cards.items() if info["type"] == "animal"}
+    names = {card: capfirst(animal_name(card)) for card, info in cards.items() if info["type"] == "animal"}
+    labels = {item["card"]: animal_label(item["card"]) if cards[item["card"]]["type"] == "animal"
+              else script_words()["path_card"].format(card=item["card"]) for item in view["market"] if item["card"]}
     return {
         "seat": previews["seat"], "before": _compact_sheet(previews["before"]),
-        "placements": placements, "moves": found, "names": names, "foods": FOOD_NAMES,
+        "placements": placements, "moves": found, "names": names, "labels": labels, "foods": food_kinds(),
+        "letters": food_letters(),
     }
 
 
@@ -219,8 +283,78 @@ def _script_json(value: Any) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003C").replace(">", "\\u003E")
 
 
+def _market(view: dict[str, Any], best: dict[str, int], pictures: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the market's slots: the helper, what it gives, its card and the best change it can bring."""
+    cards = view["cards"]
+    names = slot_names()
+    market = []
+    for item in view["market"]:
+        card = item["card"]
+        title, bonus = capfirst(names[item["slot"]]), slot_bonus(item["slot"])
+        slot: dict[str, Any] = {"slot": item["slot"], "card": card, "title": title, "bonus": bonus,
+                                "playable": item["slot"] in best, "best": best.get(item["slot"])}
+        label = _("no card")
+        if card is not None:
+            info = cards[card]
+            for rot in range(4):
+                pictures.setdefault(f"{card}-{rot}", card_picture(info, rot))
+            label = describe(info)
+            if info["type"] == "animal":
+                name = animal_name(card)
+            else:
+                name = _("{shape} path").format(shape=shape_names()[info["shape"]])
+            slot.update(href=f"#sf-c-{card}-r0", label=label, type=info["type"], name=capfirst(name))
+        if slot["best"] is not None:
+            change = f"{slot['best']:+d}"
+            slot["best_text"] = _("best {change}").format(change=change)
+            slot["aria"] = _("{helper}: {card}; bonus: {bonus}; best score change {change}").format(
+                helper=title, card=label, bonus=bonus, change=change)
+        else:
+            slot["aria"] = _("{helper}: {card}; bonus: {bonus}").format(helper=title, card=label, bonus=bonus)
+        market.append(slot)
+    return market
+
+
+def _status(view: dict[str, Any], names: dict[int, str]) -> dict[str, str]:
+    """Return the status line's texts (HTML where a number or a name is in bold)."""
+    still = [names[seat] for seat in view["still_to_play"]]
+    current = names.get(view["current"], "") if view["current"] is not None else ""
+    drops, burrows = view["supply"]["drops"], view["supply"]["burrows"]
+    return {
+        "round": marked(_("Round {round} of {total}"), round=strong(view["round"]), total=str(view["rounds_total"])),
+        "to_play": marked(_("To play: {player}"), player=strong(current)) if current else "",
+        "then": _("then {players}").format(players=", ".join(still[1:])) if len(still) > 1 else "",
+        "rooster": _("Rooster: {player}").format(player=names.get(view["rooster"], "")),
+        "decks": _("Decks: {paths} path · {animals} animal").format(paths=view["decks"]["paths"],
+                                                                    animals=view["decks"]["animals"]),
+        "drops": _.ngettext("drop", "drops", drops),
+        "burrows": _.ngettext("burrow", "burrows", burrows),
+        "market_note": _("round {round}: one card each, not refilled until the round ends").format(round=view["round"]),
+    }
+
+
+def _revealed(view: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the replay's reveal after the end (Engine.view_after_end): both decks in dealing order, described."""
+    if not view.get("revealed"):
+        return None
+    cards = view["cards"]
+    paths, animals = view["revealed"]["paths"], view["revealed"]["animals"]
+    counts = {
+        "paths": _.ngettext("{count} path card", "{count} path cards", len(paths)).format(count=len(paths)),
+        "animals": _.ngettext("{count} animal card", "{count} animal cards", len(animals)).format(count=len(animals)),
+    }
+    return {
+        "title": _("Revealed after the game:"),
+        "summary": _("the decks in dealing order, next first ({paths}, {animals})").format(**counts),
+        "paths_heading": _("Path deck ({count}):").format(count=len(paths)),
+        "animals_heading": _("Animal deck ({count}):").format(count=len(animals)),
+        "paths": [{"card": card, "label": describe(cards[card])} for card in paths],
+        "animals": [{"card": card, "label": describe(cards[card])} for card in animals],
+    }
+
+
 def board_data(view: dict[str, Any], moves: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """Return everything board.html draws: card pictures, the market, the forests and the move data."""
+    """Return everything board.html draws: card pictures, the market, the forests, the move data and the words."""
     moves = moves or []
     cards = view["cards"]
     pictures: dict[str, dict[str, Any]] = {}
@@ -231,24 +365,13 @@ def board_data(view: dict[str, Any], moves: list[dict[str, Any]] | None) -> dict
         for move in data["moves"]:
             slot = data["placements"][move["p"]]["slot"]
             best[slot] = max(best.get(slot, -10**6), move["t"] - before)
-    market = []
-    for item in view["market"]:
-        card = item["card"]
-        title, bonus = SLOT_TEXT[item["slot"]]
-        slot: dict[str, Any] = {"slot": item["slot"], "card": card, "title": title, "bonus": bonus,
-                                "playable": item["slot"] in best, "best": best.get(item["slot"])}
-        if card is not None:
-            info = cards[card]
-            for rot in range(4):
-                pictures.setdefault(f"{card}-{rot}", card_picture(info, rot))
-            slot.update(href=f"#sf-c-{card}-r0", label=describe(info), type=info["type"],
-                        name=info.get("name") or describe(info).split(" (")[0])
-        market.append(slot)
+    market = _market(view, best, pictures)
     you = view.get("you")
     order = sorted(view["seats"], key=lambda seat: (seat["seat"] != you, seat["seat"]))
     forests = [_forest(view, seat, pictures) for seat in order]
     discard = [{"card": card, "label": describe(cards[card])} for card in view["discard"]]
     names = {seat["seat"]: seat["name"] for seat in view["seats"]}
+    words = page_words()
     return {
         "first_name": names.get(view["first_player"], ""),
         "rooster_name": names.get(view["rooster"], ""),
@@ -259,13 +382,13 @@ def board_data(view: dict[str, Any], moves: list[dict[str, Any]] | None) -> dict
         "market": market,
         "forests": forests,
         "discard": discard,
-        # The replay after the end (Engine.view_after_end): both decks in dealing order, described.
-        "revealed": {
-            deck: [{"card": card, "label": describe(cards[card])} for card in view["revealed"][deck]]
-            for deck in ("paths", "animals")
-        } if view.get("revealed") else None,
+        "discard_summary": _("{key} · discarded cards ({count})").format(key=words["key"], count=len(discard)),
+        "revealed": _revealed(view),
         "my_turn": data is not None,
         "json": _script_json(data) if data is not None else "",
         "cell": S,
         "pad": PAD,
+        "words": words,
+        "status": _status(view, names),
+        "script_words": script_words() if data is not None else None,
     }

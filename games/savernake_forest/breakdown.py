@@ -3,12 +3,16 @@
 Rules file §10: each face-up animal scores its base points plus the food it
 stores from its path; §11 breaks a tie on points by the food items stored.
 Forests are public and the final scoring is announced to all, so the
-breakdown hides nothing.
+breakdown hides nothing. Its labels are in the reader's language.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from games.i18n import catalog_of
+
+_ = catalog_of(__name__)
 
 
 def score_breakdown(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -18,10 +22,10 @@ def score_breakdown(state: dict[str, Any]) -> list[dict[str, Any]]:
         return []
     sheets = result["animals"]
     return [
-        {"label": "Animals (base points)", "points": [sum(a["base"] for a in sheet) for sheet in sheets],
+        {"label": _("Animals (base points)"), "points": [sum(a["base"] for a in sheet) for sheet in sheets],
          "counts": True},
-        {"label": "Food stored (points)", "points": [sum(a["food_points"] for a in sheet) for sheet in sheets],
+        {"label": _("Food stored (points)"), "points": [sum(a["food_points"] for a in sheet) for sheet in sheets],
          "counts": True},
-        {"label": "Food items stored (the tie-break)", "points": list(result["stored"]), "counts": False},
-        {"label": "Animals scoring", "points": [len(sheet) for sheet in sheets], "counts": False},
+        {"label": _("Food items stored (the tie-break)"), "points": list(result["stored"]), "counts": False},
+        {"label": _("Animals scoring"), "points": [len(sheet) for sheet in sheets], "counts": False},
     ]

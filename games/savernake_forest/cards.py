@@ -6,6 +6,10 @@ reconstruction of the rules file (docs/rules/savernake-forest.md,
 ``PATH_ROWS`` data below and nothing else: the engine reads cards only
 through this module.
 
+Only codes live here (ids, food letters B W E N, slots, shapes, sides): a state, move,
+event or view never holds a word. The animals' English names are marked for the game's
+catalog; ``words.py`` gives every name in the reader's language.
+
 Geometry (rules file §3): sides are N=0, E=1, S=2, W=3 in the printed
 orientation; a rotation of ``r`` quarter turns clockwise moves side ``e`` to
 ``(e + r) % 4``.
@@ -15,9 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
-FOODS = ("B", "W", "E", "N")
-FOOD_NAMES = {"B": "berries", "W": "worms", "E": "eggs", "N": "nuts"}
-FOOD_SINGULAR = {"B": "berry", "W": "worm", "E": "egg", "N": "nut"}
+from games.i18n import catalog_of
+
+N_ = catalog_of(__name__).noop
+
+FOODS = ("B", "W", "E", "N")  # berries, worms, eggs, nuts
 
 SIDES = ("N", "E", "S", "W")
 ROTATIONS = (0, 1, 2, 3)
@@ -26,12 +32,8 @@ ROTATIONS = (0, 1, 2, 3)
 SLOTS = ("rooster", "goat", "armadillo", "rabbit")
 PATH_SLOTS = ("rooster", "goat", "armadillo")
 ANIMAL_SLOT = "rabbit"
-HELPER_BONUS = {
-    "rooster": "first player next round",
-    "goat": "a water drop (+1 per stored food of one type)",
-    "armadillo": "a burrow (+1 storage capacity)",
-    "rabbit": "a new animal (the card itself)",
-}
+# What each helper gives, as a code (the view's market names it; words.py words it).
+HELPER_BONUS = {"rooster": "first_player", "goat": "water_drop", "armadillo": "burrow", "rabbit": "animal"}
 TOKENS_PER_KIND = 15  # 15 water drops and 15 burrows (rules file §2)
 
 # Forest size: every forest ends as a full 4×4 square (rules file §6, §9).
@@ -41,29 +43,28 @@ ROUNDS = FOREST_SIZE - 1
 
 EXIT_PATTERNS: dict[str, tuple[int, ...]] = {"1": (0,), "S": (0, 2), "C": (0, 1)}
 SHAPES: dict[str, tuple[tuple[int, int], ...]] = {"ST": ((0, 2),), "CU": ((0, 1),), "DC": ((0, 1), (2, 3))}
-SHAPE_NAMES = {"ST": "straight", "CU": "curve", "DC": "double curve"}
 
-# id, name, base VP, capacity, food values, exit pattern (rules file §15.1 / §15.3).
+# id, English name (marked for the catalog), base VP, capacity, food values, exit pattern (rules file §15.1 / §15.3).
 ANIMAL_ROWS: tuple[tuple[str, str, int, int, dict[str, int], str], ...] = (
-    ("AN01", "Fox", 4, 2, {"B": 0, "W": 2, "E": 4, "N": 0}, "1"),
-    ("AN02", "Squirrel", 3, 5, {"B": 0, "W": 0, "E": 0, "N": 3}, "S"),
-    ("AN03", "Beaver", 5, 3, {"B": 3, "W": 0, "E": 0, "N": 3}, "1"),
-    ("AN04", "Skunk", 2, 4, {"B": 2, "W": 2, "E": 2, "N": 2}, "C"),
-    ("AN05", "Hedgehog", 5, 3, {"B": 1, "W": 3, "E": 2, "N": 0}, "1"),
-    ("AN06", "Owl", 5, 2, {"B": 0, "W": 3, "E": 3, "N": 0}, "1"),
-    ("AN07", "Woodpecker", 5, 3, {"B": 0, "W": 3, "E": 0, "N": 2}, "1"),
-    ("AN08", "Wildcat", 6, 2, {"B": 0, "W": 0, "E": 4, "N": 0}, "1"),
-    ("AN09", "Badger", 2, 3, {"B": 2, "W": 3, "E": 1, "N": 1}, "C"),
-    ("AN10", "Mole", 5, 3, {"B": 0, "W": 4, "E": 0, "N": 0}, "1"),
-    ("AN11", "Dormouse", 5, 2, {"B": 4, "W": 0, "E": 0, "N": 2}, "1"),
-    ("AN12", "Weasel", 2, 3, {"B": 1, "W": 2, "E": 3, "N": 0}, "S"),
-    ("AN13", "Blackbird", 4, 4, {"B": 3, "W": 2, "E": 0, "N": 0}, "1"),
-    ("AN14", "Wild Boar", 1, 5, {"B": 2, "W": 2, "E": 1, "N": 2}, "S"),
-    ("AN15", "Pine Marten", 4, 3, {"B": 2, "W": 0, "E": 3, "N": 0}, "C"),
-    ("AN16", "Jay", 3, 3, {"B": 0, "W": 0, "E": 2, "N": 4}, "1"),
-    ("AN17", "Mouse", 4, 4, {"B": 2, "W": 1, "E": 0, "N": 2}, "C"),
-    ("AN18", "Roe Deer", 4, 4, {"B": 3, "W": 0, "E": 0, "N": 0}, "S"),
-    ("AN19", "Nuthatch", 5, 3, {"B": 1, "W": 2, "E": 0, "N": 3}, "1"),
+    ("AN01", N_("Fox"), 4, 2, {"B": 0, "W": 2, "E": 4, "N": 0}, "1"),
+    ("AN02", N_("Squirrel"), 3, 5, {"B": 0, "W": 0, "E": 0, "N": 3}, "S"),
+    ("AN03", N_("Beaver"), 5, 3, {"B": 3, "W": 0, "E": 0, "N": 3}, "1"),
+    ("AN04", N_("Skunk"), 2, 4, {"B": 2, "W": 2, "E": 2, "N": 2}, "C"),
+    ("AN05", N_("Hedgehog"), 5, 3, {"B": 1, "W": 3, "E": 2, "N": 0}, "1"),
+    ("AN06", N_("Owl"), 5, 2, {"B": 0, "W": 3, "E": 3, "N": 0}, "1"),
+    ("AN07", N_("Woodpecker"), 5, 3, {"B": 0, "W": 3, "E": 0, "N": 2}, "1"),
+    ("AN08", N_("Wildcat"), 6, 2, {"B": 0, "W": 0, "E": 4, "N": 0}, "1"),
+    ("AN09", N_("Badger"), 2, 3, {"B": 2, "W": 3, "E": 1, "N": 1}, "C"),
+    ("AN10", N_("Mole"), 5, 3, {"B": 0, "W": 4, "E": 0, "N": 0}, "1"),
+    ("AN11", N_("Dormouse"), 5, 2, {"B": 4, "W": 0, "E": 0, "N": 2}, "1"),
+    ("AN12", N_("Weasel"), 2, 3, {"B": 1, "W": 2, "E": 3, "N": 0}, "S"),
+    ("AN13", N_("Blackbird"), 4, 4, {"B": 3, "W": 2, "E": 0, "N": 0}, "1"),
+    ("AN14", N_("Wild Boar"), 1, 5, {"B": 2, "W": 2, "E": 1, "N": 2}, "S"),
+    ("AN15", N_("Pine Marten"), 4, 3, {"B": 2, "W": 0, "E": 3, "N": 0}, "C"),
+    ("AN16", N_("Jay"), 3, 3, {"B": 0, "W": 0, "E": 2, "N": 4}, "1"),
+    ("AN17", N_("Mouse"), 4, 4, {"B": 2, "W": 1, "E": 0, "N": 2}, "C"),
+    ("AN18", N_("Roe Deer"), 4, 4, {"B": 3, "W": 0, "E": 0, "N": 0}, "S"),
+    ("AN19", N_("Nuthatch"), 5, 3, {"B": 1, "W": 2, "E": 0, "N": 3}, "1"),
 )
 
 # id, shape, food list of each segment in the order the shape lists them (rules file §15.2 / §15.3).
@@ -126,29 +127,16 @@ def segments(card: str, rot: int) -> list[tuple[tuple[int, int], list[str]]]:
     ]
 
 
-def name(card: str) -> str:
-    """Return a card's display text: the animal's name or the path's shape."""
-    if card in ANIMALS:
-        return ANIMALS[card]["name"]
-    return SHAPE_NAMES[PATHS[card]["shape"]]
-
-
-def title(card: str) -> str:
-    """Return "Hedgehog (AN05)" or "straight W W (ST07)" for history lines."""
-    if card in ANIMALS:
-        return f"{ANIMALS[card]['name']} ({card})"
-    foods = " | ".join(" ".join(part) or "-" for part in PATHS[card]["foods"])
-    return f"{name(card)} {foods} ({card})"
-
-
 def card_info(card: str) -> dict[str, Any]:
-    """Return the printed facts of ``card`` as JSON (for views: pictures need them)."""
+    """Return the printed facts of ``card`` as JSON codes and numbers (for views: pictures need them).
+
+    The animal's name is not among them: it is a word, given in the reader's language by ``words.py``.
+    """
     if card in ANIMALS:
         info = ANIMALS[card]
         return {
             "id": card,
             "type": "animal",
-            "name": info["name"],
             "base": info["base"],
             "capacity": info["capacity"],
             "values": dict(info["values"]),
@@ -164,18 +152,3 @@ def card_info(card: str) -> dict[str, Any]:
             {"sides": list(ends), "foods": list(foods)} for ends, foods in zip(SHAPES[info["shape"]], info["foods"])
         ],
     }
-
-
-def _letters(value: str) -> str:
-    return "".join(ch for ch in value.lower() if ch.isalpha())
-
-
-_BY_NAME: dict[str, list[str]] = {}
-for _card, _info in ANIMALS.items():
-    _BY_NAME.setdefault(_letters(_info["name"]), []).append(_card)
-
-
-def animal_by_name(text: str) -> str | None:
-    """Return the id of the only animal whose name matches ``text`` (letters only, any case), else None."""
-    found = _BY_NAME.get(_letters(text), [])
-    return found[0] if len(found) == 1 else None

@@ -6,8 +6,15 @@ the one-animal-per-path rule of §8, the end of §9, scoring of §10, tie-breaks
 of §11 and every resolution of §16–§17. The card catalogue is the rules
 file's RECONSTRUCTION (§15), kept as data in ``cards.py``.
 
-Rule algorithms are module functions working on a copy of the state;
+Rule algorithms are module functions working on a copy of the state (which
+moves are legal: ``legality.py``; the options: ``options.py``);
 ``SavernakeForestEngine`` is the thin contract adapter around them.
+
+Every word a person reads is in the reader's language, from the package's
+catalogs: the history and the result in ``history.py``, the notation in
+``notation.py``, the email text in ``plain_text.py``, the board in ``board.py``,
+the names of things in ``words.py``. Nothing stored is worded; the result's
+``summary`` is its English line (docs/glossary/savernake-forest.md).
 
 Hidden information: only the order of the two decks (and the seed). Forests,
 market, discards and token supplies are public, so every seat gets the same
@@ -16,117 +23,22 @@ view; nothing that leaves the engine names an undealt card.
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any
 
-from games.base import Engine, Event, IllegalMove, InvalidOptions, OptionSpec, State, seeded_rng
-from games.savernake_forest import breakdown, cards, notation, player_view, scoring
-from games.savernake_forest.cards import ANIMAL_SLOT, FOODS, ROUNDS, SLOTS, title
+from games.base import Engine, Event, IllegalMove, InvalidOptions, State, seeded_rng
+from games.i18n import catalog_of, in_english
+from games.savernake_forest import breakdown, cards, history, notation, plain_text, player_view, scoring
+from games.savernake_forest.cards import ANIMAL_SLOT, FOODS, ROUNDS, SLOTS
+from games.savernake_forest.legality import animal_entry, check_move, current, legal_moves
+from games.savernake_forest.options import OPTION_SPECS, PERSISTENT, validate_options
 
-IMMEDIATE = "immediate"
-END_OF_GAME = "end_of_game"
-DISCARD = "discard"
-PERSISTENT = "persistent"
-INTERNAL_OPTIONS = ("deck", "first_player")
-MOVE_KEYS = ("slot", "x", "y", "rot", "keep", "token")
-
-OPTION_SPECS = (
-    OptionSpec(
-        name="shared_path_resolution",
-        label="When two animals share a path",
-        choices=(
-            (IMMEDIATE, "At once: the mover keeps one and turns the others face down (rules file)"),
-            (END_OF_GAME, "At the end: shared paths are allowed, the best animal is kept at final scoring"),
-        ),
-        default=IMMEDIATE,
-        help="When the one-animal-per-path rule is enforced (rules file §8.2, Q9).",
-    ),
-    OptionSpec(
-        name="two_player_market",
-        label="Two-player market (variant)",
-        choices=(
-            (DISCARD, "Normal: leftover cards are discarded each round"),
-            (PERSISTENT, "Persistent (our variant, 2 players only): leftovers stay, only empty slots refill"),
-        ),
-        default=DISCARD,
-        help="The 2-player variant of rules file §14; the box's own advanced 2-player rules are unknown.",
-    ),
-)
-DEFAULTS = {spec.name: spec.default for spec in OPTION_SPECS}
-
-
-# -- options and setup ---------------------------------------------------------
-
-
-def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
-    """Return the complete options for ``players`` seats or raise ``InvalidOptions``."""
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidOptions("Options must be an object")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise InvalidOptions(f"Savernake Forest is for 2 to 4 players, not {players}")
-    known = set(DEFAULTS) | set(INTERNAL_OPTIONS)
-    unknown = sorted(str(key) for key in options if key not in known)
-    if unknown:
-        raise InvalidOptions(f"Unknown option(s) for Savernake Forest: {', '.join(unknown)}")
-    result = dict(DEFAULTS)
-    for spec in OPTION_SPECS:
-        if spec.name in options:
-            allowed = [value for value, _ in spec.choices]
-            if options[spec.name] not in allowed:
-                raise InvalidOptions(f"{spec.name} must be one of {', '.join(map(repr, allowed))}")
-            result[spec.name] = options[spec.name]
-    if result["two_player_market"] == PERSISTENT and players != 2:
-        raise InvalidOptions(f"The persistent market is a 2-player variant, not for {players} players")
-    if options.get("deck") is not None:
-        result["deck"] = _validated_deck(options["deck"])
-    if options.get("first_player") is not None:
-        first = options["first_player"]
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-            raise InvalidOptions(f"first_player must be a seat from 0 to {players - 1}")
-        result["first_player"] = first
-    return result
-
-
-def _validated_deck(deck: Any) -> dict[str, list[str]]:
-    """Return both full deck orders from a scripted ``{"paths": [...], "animals": [...]}``.
-
-    Each list gives the top of that deck, top card first; the unnamed cards
-    follow in catalogue order. Raise ``InvalidOptions`` for anything that is
-    not a card of that deck, or a card named twice.
-    """
-    if not isinstance(deck, dict):
-        raise InvalidOptions('deck must be an object {"paths": [path ids, top first], "animals": [animal ids]}')
-    extra = sorted(str(key) for key in deck if key not in ("paths", "animals"))
-    if extra:
-        raise InvalidOptions(f"deck has unknown part(s) {', '.join(extra)}: only 'paths' and 'animals'")
-    result = {}
-    for part, catalogue, kind, other in (
-        ("paths", cards.PATH_IDS, "a path", "an animal"),
-        ("animals", cards.ANIMAL_IDS, "an animal", "a path"),
-    ):
-        top = deck.get(part) or []
-        if not isinstance(top, list):
-            raise InvalidOptions(f"deck.{part} must be a list of {kind[kind.index(' ') + 1:]} card ids")
-        seen: set[str] = set()
-        for card in top:
-            if not isinstance(card, str):
-                raise InvalidOptions(f"deck.{part} must list card ids such as {catalogue[0]!r}, not {card!r}")
-            if card not in catalogue:
-                if cards.exists(card):
-                    raise InvalidOptions(f"deck.{part}: {card} is {other} card, not {kind} card")
-                raise InvalidOptions(f"deck.{part}: unknown card {card!r} (not in the catalogue)")
-            if card in seen:
-                raise InvalidOptions(f"deck.{part} names {card} twice: the catalogue has one of each card")
-            seen.add(card)
-        result[part] = list(top) + [card for card in catalogue if card not in seen]
-    return result
-
+_ = catalog_of(__name__)
+N_ = _.noop
 
 def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> State:
     """Return the state of a new game: starting animals dealt, first market row out, round 1 begun."""
     if not isinstance(players, list) or not all(isinstance(player, str) for player in players):
-        raise InvalidOptions("players must be a list of display names")
+        raise InvalidOptions(_("players must be a list of display names"))
     opts = validate_options(len(players), options)
     n = len(players)
     scripted = opts.get("deck")
@@ -140,8 +52,8 @@ def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> St
     if first is None:
         first = seeded_rng(seed, "first_player").randrange(n)  # Q18: the first player of round 1 is random
     forests = []
-    for _ in range(n):  # ruling 12a: starting animals from the top, seat 0 first, before the first row
-        forests.append([_animal_entry(animals.pop(0), 0, 0, 0)])
+    for _seat in range(n):  # ruling 12a: starting animals from the top, seat 0 first, before the first row
+        forests.append([animal_entry(animals.pop(0), 0, 0, 0)])
     state: State = {
         "players": list(players),
         "options": opts,
@@ -162,10 +74,6 @@ def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> St
     }
     _deal_row(state)
     return state
-
-
-def _animal_entry(card: str, x: int, y: int, rot: int) -> dict[str, Any]:
-    return {"card": card, "x": x, "y": y, "rot": rot, "up": True, "drops": [], "burrows": 0}
 
 
 def _deal_row(state: State) -> list[str]:
@@ -204,193 +112,6 @@ def _fork(state: State) -> State:
 def _left(state: State) -> list[bool]:
     """Return which seats have resigned (left the game)."""
     return state.get("left") or [False] * len(state["players"])
-
-
-def current(state: State) -> int | None:
-    """Return the seat to move, or None once the game is over."""
-    return state["order"][0] if state["order"] else None
-
-
-def face_up_animals(forest: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Return the face-up animal entries of a forest, sorted by card id."""
-    return sorted((e for e in forest if "up" in e and e["up"]), key=lambda e: e["card"])
-
-
-def _new_entry(card: str, x: int, y: int, rot: int) -> dict[str, Any]:
-    return _animal_entry(card, x, y, rot) if cards.is_animal(card) else {"card": card, "x": x, "y": y, "rot": rot}
-
-
-def _token_options(state: State, slot: str, forest: list[dict[str, Any]]) -> list[dict[str, str] | None]:
-    """Return the token choices of ``slot`` on ``forest`` (the mover's forest after the shared-path check)."""
-    return _token_choices(state, slot, face_up_animals(forest))
-
-
-def _token_choices(state: State, slot: str, face_up: list[dict[str, Any]]) -> list[dict[str, str] | None]:
-    """Return the token choices of ``slot`` given the mover's face-up animals (sorted by card id)."""
-    if slot == "goat":
-        if state["supply"]["drops"] <= 0:
-            return [None]
-        options = [{"animal": e["card"], "food": food} for e in face_up for food in FOODS if food not in e["drops"]]
-        return options or [None]  # §7.2: every corner full, so the drop stays in the supply
-    if slot == "armadillo":
-        if state["supply"]["burrows"] <= 0:
-            return [None]
-        return [{"animal": e["card"]} for e in face_up] or [None]
-    return [None]
-
-
-def _shared_groups(state: State, forest: list[dict[str, Any]]) -> list[list[str]]:
-    """Return the shared paths the mover must resolve now (none when resolution waits for the end)."""
-    if state["options"]["shared_path_resolution"] != IMMEDIATE:
-        return []
-    return scoring.shared(forest)
-
-
-# -- legality (§5.2, §6, §7, §8) ---------------------------------------------------
-
-
-def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
-    """Return every legal move for ``seat``: by slot, cell (y, x), rotation, survivors, token.
-
-    The forest's paths are worked out once (``scoring.Paths``); each placement
-    then only looks up the new card's path ends, and its tokens come from the
-    face-up animals it leaves.
-    """
-    if current(state) != seat:
-        return []
-    forest = state["forests"][seat]
-    cells = scoring.open_cells(forest)
-    paths = scoring.Paths(forest) if state["options"]["shared_path_resolution"] == IMMEDIATE else None
-    face_up = face_up_animals(forest)
-    moves = []
-    for slot in SLOTS:
-        card = state["market"][slot]
-        if card is None:
-            continue
-        new_animal = cards.is_animal(card)
-        for x, y in cells:
-            for rot in cards.ROTATIONS:
-                groups = paths.shared_after(card, x, y, rot) if paths else []
-                for keep in product(*groups):
-                    flipped = {a for group in groups for a in group} - set(keep)
-                    up = [e for e in face_up if e["card"] not in flipped]
-                    if new_animal:
-                        up = sorted([*up, _new_entry(card, x, y, rot)], key=lambda e: e["card"])
-                    for token in _token_choices(state, slot, up):
-                        move: dict[str, Any] = {"slot": slot, "x": x, "y": y, "rot": rot}
-                        if groups:
-                            move["keep"] = sorted(keep)
-                        if token is not None:
-                            move["token"] = token
-                        moves.append(move)
-    return moves
-
-
-def _integer(move: dict[str, Any], key: str) -> int:
-    value = move.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove(f"{key} must be a whole number")
-    return value
-
-
-def check_move(state: State, seat: int, move: Any) -> dict[str, Any]:
-    """Return the plan of a legal move (card, entry, flips, token) or raise ``IllegalMove``."""
-    if state["result"] is not None:
-        raise IllegalMove("The game is over")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state["players"]):
-        raise IllegalMove(f"There is no seat {seat!r}")
-    if seat != current(state):
-        raise IllegalMove(f"It is {state['players'][current(state)]}'s turn, not yours")
-    if not isinstance(move, dict):
-        raise IllegalMove("A move must be an object such as {\"slot\": \"goat\", \"x\": 1, \"y\": 0, \"rot\": 1}")
-    extra = sorted(str(key) for key in move if key not in MOVE_KEYS)
-    if extra:
-        raise IllegalMove(f"Unexpected field(s) in a move: {', '.join(extra)}")
-    slot = move.get("slot")
-    if slot not in SLOTS:
-        raise IllegalMove(f"slot must be one of {', '.join(SLOTS)}")
-    card = state["market"][slot]
-    if card is None:
-        raise IllegalMove(f"There is no card under the {slot}")
-    x, y, rot = _integer(move, "x"), _integer(move, "y"), _integer(move, "rot")
-    if rot not in cards.ROTATIONS:
-        raise IllegalMove("rot must be 0, 1, 2 or 3 quarter turns clockwise (0°, 90°, 180°, 270°)")
-    forest = state["forests"][seat]
-    if any(e["x"] == x and e["y"] == y for e in forest):
-        raise IllegalMove(f"Cell {x},{y} already holds a card")
-    if (x, y) not in scoring.open_cells(forest):
-        if not any(abs(e["x"] - x) + abs(e["y"] - y) == 1 for e in forest):
-            raise IllegalMove(f"Cell {x},{y} does not touch a side of a card in your forest")
-        raise IllegalMove(f"A card on {x},{y} would take your forest beyond 4×4 cards")
-    entry = _new_entry(card, x, y, rot)
-    trial = [*forest, entry]
-    groups = _shared_groups(state, trial)
-    flipped = _check_keep(groups, move)
-    resolved = scoring.turn_down(trial, set(flipped)) if flipped else trial
-    token = _check_token(state, slot, resolved, move)
-    return {"slot": slot, "card": card, "entry": entry, "flips": flipped, "groups": groups, "token": token}
-
-
-def _check_keep(groups: list[list[str]], move: dict[str, Any]) -> dict[str, str]:
-    """Return {turned-down animal: survivor} for a legal ``keep`` (§8.2), or raise ``IllegalMove``."""
-    if not groups:
-        if "keep" in move:
-            raise IllegalMove("This placement puts no two animals on one path: leave out keep")
-        return {}
-    listing = "; ".join(" or ".join(group) for group in groups)
-    keep = move.get("keep")
-    if keep is None:
-        raise IllegalMove(f"This placement puts animals on a shared path: keep one of each ({listing})")
-    if not isinstance(keep, list) or not all(isinstance(card, str) for card in keep):
-        raise IllegalMove("keep must be a list of animal card ids, one per shared path")
-    flips = {}
-    for group in groups:
-        chosen = [card for card in keep if card in group]
-        if len(chosen) != 1:
-            raise IllegalMove(f"Keep exactly one animal of the shared path {' / '.join(group)}")
-        flips.update({card: chosen[0] for card in group if card != chosen[0]})
-    stray = [card for card in keep if not any(card in group for group in groups)]
-    if stray:
-        raise IllegalMove(f"{', '.join(stray)} is on no shared path: keep one of each ({listing})")
-    return flips
-
-
-def _check_token(state: State, slot: str, forest: list[dict[str, Any]], move: dict[str, Any]) -> dict[str, str] | None:
-    """Return the token of a legal move (§7), or raise ``IllegalMove``."""
-    options = _token_options(state, slot, forest)
-    token = move.get("token")
-    if options == [None]:
-        if "token" in move:
-            if slot == "goat":
-                raise IllegalMove("Every corner of your face-up animals holds a drop: the drop stays in the supply")
-            raise IllegalMove(f"The {slot} gives no token: leave out token")
-        return None
-    if token is None:
-        if slot == "goat":
-            raise IllegalMove("Place the goat's water drop: token {animal, food} on one of your face-up animals")
-        raise IllegalMove("Place the armadillo's burrow: token {animal} on one of your face-up animals")
-    if not isinstance(token, dict):
-        raise IllegalMove("token must be an object such as {\"animal\": \"AN05\", \"food\": \"W\"}")
-    wanted = {"animal", "food"} if slot == "goat" else {"animal"}
-    if set(token) != wanted:
-        raise IllegalMove(
-            "A water drop names an animal and a food" if slot == "goat" else "A burrow names only an animal"
-        )
-    animal = token["animal"]
-    entry = next((e for e in forest if e["card"] == animal and "up" in e), None)
-    if entry is None:
-        raise IllegalMove(f"{animal!r} is not an animal in your forest")
-    if not entry["up"]:
-        raise IllegalMove(f"The {title(animal)} is face down: tokens go on face-up animals only")
-    if slot == "goat":
-        food = token["food"]
-        if food not in FOODS:
-            raise IllegalMove("food must be B (berries), W (worms), E (eggs) or N (nuts)")
-        if food in entry["drops"]:
-            raise IllegalMove(f"The {title(animal)} already has a drop on its {cards.FOOD_NAMES[food]} corner")
-    if token not in options:  # defensive: every reason above should have caught it
-        raise IllegalMove("That token cannot be placed")
-    return dict(token)
 
 
 # -- applying a move ------------------------------------------------------------
@@ -480,7 +201,7 @@ def _end_round(state: State, events: list[Event]) -> None:
 def _final_scoring(state: State, events: list[Event]) -> None:
     """Score every forest (§10) and rank the players (§11); in end_of_game mode resolve shared paths first."""
     for seat, forest in enumerate(state["forests"]):
-        _, flips = scoring.resolve_best(forest)
+        _resolved, flips = scoring.resolve_best(forest)
         for flip in flips:
             _turn_down(state, seat, flip["card"], flip["survivor"], True, events)
     sheets = [scoring.forest_scores(forest) for forest in state["forests"]]
@@ -497,36 +218,16 @@ def _final_scoring(state: State, events: list[Event]) -> None:
         "winners": winners,
         "scores": scores,
         "ranking": order,
-        "summary": _summary(state["players"], scores, stored, winners, order, left),
+        "summary": "",
         "draw": False,
         "shared": len(winners) > 1,
         "stored": stored,
         "animals": [sheet["animals"] for sheet in sheets],
         "resigned": [seat for seat in range(len(left)) if left[seat]],
     }
+    with in_english():  # the record's line: English whatever the players read
+        state["result"]["summary"] = history.describe_result(state["result"], state["players"])
     events.append(Event("game_scored", {"scores": scores, "stored": stored, "winners": winners, "ranking": order}))
-
-
-def _summary(
-    players: list[str], scores: list[int], stored: list[int], winners: list[int], order: list[int], left: list[bool]
-) -> str:
-    """Word the outcome in one line."""
-    rest = ", ".join(
-        f"{players[seat]} {scores[seat]}{', resigned' if left[seat] else ''}" for seat in order if seat not in winners
-    )
-    tail = f" ({rest})" if rest else ""
-    if len(winners) > 1:
-        names = " and ".join(players[seat] for seat in winners)
-        head = scores[winners[0]]
-        return f"{names} share the victory with {head} points and {stored[winners[0]]} stored food each{tail}"
-    winner = winners[0]
-    if sum(not gone for gone in left) == 1 and len(players) > 1:
-        return f"{players[winner]} wins with {scores[winner]} points: everyone else resigned{tail}"
-    runner = next((seat for seat in order if seat != winner and not left[seat]), None)
-    text = f"{players[winner]} wins with {scores[winner]} points"
-    if runner is not None and scores[runner] == scores[winner]:
-        text += f", on stored food ({stored[winner]}–{stored[runner]})"
-    return text + tail
 
 
 def resign(state: State, seat: int) -> tuple[State, list[Event]]:
@@ -538,11 +239,11 @@ def resign(state: State, seat: int) -> tuple[State, list[Event]]:
     left, the game ends at once and they win.
     """
     if state["result"] is not None:
-        raise IllegalMove("The game is over")
+        raise IllegalMove(_("The game is over"))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state["players"]):
-        raise IllegalMove(f"There is no seat {seat!r}")
+        raise IllegalMove(_("There is no seat {seat!r}").format(seat=seat))
     if _left(state)[seat]:
-        raise IllegalMove("You have already left this game")
+        raise IllegalMove(_("You have already left this game"))
     new = _fork(state)
     new["left"][seat] = True
     events = [Event("player_left", {"seat": seat, "round": new["round"]})]
@@ -575,13 +276,13 @@ class SavernakeForestEngine(Engine):
     """Savernake Forest (Devir 2023) with the rules file's reconstructed card catalogue."""
 
     slug = "savernake-forest"
-    name = "Savernake Forest"
+    name = N_("Savernake Forest")
     version = 1
     min_players = 2
     max_players = 4
     option_specs = OPTION_SPECS
     default_players = 2
-    summary = "Draft path and animal cards into a 4×4 forest so each animal's path brings it the food it loves."
+    summary = N_("Draft path and animal cards into a 4×4 forest so each animal's path brings it the food it loves.")
 
     # The rules live in this package's module functions; the contract's docstrings are in games/base.py.
     validate_options = staticmethod(validate_options)
@@ -597,7 +298,7 @@ class SavernakeForestEngine(Engine):
     result = staticmethod(game_result)
     resign = staticmethod(resign)
     score_breakdown = staticmethod(breakdown.score_breakdown)
-    view_text = staticmethod(player_view.view_text)
+    view_text = staticmethod(plain_text.view_text)
 
     def moves_summary(self, texts: list[str], limit: int = 40) -> list[str]:
         """Return the legal moves' notation grouped by slot: cells, rotations, survivors and tokens."""
@@ -605,7 +306,12 @@ class SavernakeForestEngine(Engine):
 
     view = staticmethod(player_view.view)
     view_after_end = staticmethod(player_view.view_after_end)
-    describe_event = staticmethod(player_view.describe_event)
+    describe_event = staticmethod(history.describe_event)
+
+    def describe_result(self, result: dict[str, Any], players: list[str]) -> str:
+        """Return who won, with how many points and how, in the reader's language (``history.describe_result``)."""
+        return history.describe_result(result, players)
+
     describe_move = staticmethod(notation.describe_move)
     parse_move = staticmethod(notation.parse_move)
     notation_help = staticmethod(notation.notation_help)

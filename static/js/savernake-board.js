@@ -3,6 +3,8 @@
  * survivor of a shared path and where the helper's token goes, and confirm. The move posted is
  * always one of the legal moves' JSON, taken verbatim from the board's data script, which also
  * holds the score each move leaves (computed by the engine's scoring from public data).
+ * Every word it writes is the reader's language's, read from the page (the engine's script words,
+ * a json_script block with {placeholders} filled in here): this file holds none of its own.
  * htmx replaces the whole panel after a move, so the board is set up again from scratch on every
  * htmx:load; nothing survives a swap. */
 (function () {
@@ -27,6 +29,21 @@
     return node;
   }
 
+  // Fill a text's {placeholders} with values.
+  function fill(text, values) {
+    return String(text || "").replace(/\{(\w+)\}/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
+    });
+  }
+
+  // Append a text to a node, with a node put where its {placeholder} stands.
+  function appendAround(parent, text, key, node) {
+    var parts = String(text || "").split("{" + key + "}");
+    parent.appendChild(document.createTextNode(parts[0]));
+    parent.appendChild(node);
+    if (parts.length > 1) parent.appendChild(document.createTextNode(parts.slice(1).join("")));
+  }
+
   function signed(n) {
     return n === 0 ? "\u00b10" : (n > 0 ? "+" : "\u2212") + Math.abs(n);
   }
@@ -38,9 +55,12 @@
     var script = board.querySelector("script.sf-data");
     var mine = board.querySelector(".sf-forest.sf-mine");
     if (!script || !mine) return;
-    var data;
-    try { data = JSON.parse(script.textContent); } catch (err) { return; }
-    if (!data || !data.moves || !data.moves.length) return;
+    var data, words;
+    try {
+      data = JSON.parse(script.textContent);
+      words = JSON.parse(board.querySelector("script#savernake-forest-words").textContent);
+    } catch (err) { return; }
+    if (!data || !data.moves || !data.moves.length || !words) return;
 
     var svg = mine.querySelector(".sf-forest-svg");
     var ghostLayer = svg.querySelector(".sf-ghost-layer");
@@ -186,7 +206,7 @@
         var gain = node.querySelector(".sf-open-gain");
         if (gain) {
           var best = can ? bestCell[state.slot + "|" + c.x + "," + c.y] : null;
-          gain.textContent = best === null ? "" : "best " + signed(best);
+          gain.textContent = best === null ? "" : fill(words.best, { change: signed(best) });
         }
       });
 
@@ -200,18 +220,17 @@
       renderToken(r);
 
       if (!state.slot) {
-        say("Pick a card from the market: \u201cbest\u201d is the most it can add to your score.");
+        say(words.pick);
       } else if (!r.cell) {
-        say("Click a green cell in your forest to place the " + describeCard(card) + "; turn it with the buttons or the R key.");
+        say(fill(words.place, { card: describeCard(card) }));
       } else if (r.hovering) {
-        say("Click this cell to place the card here.");
+        say(words.here);
       } else if (r.needKeep) {
-        say("This card joins animals on one path: choose the one to keep.");
+        say(words.keep);
       } else if (r.needToken) {
-        say(state.slot === "goat" ? "Choose where the goat's water drop goes: click a food corner of one of your animals, or a button."
-          : "Choose which animal gets the armadillo's burrow: click its den, or a button.");
+        say(state.slot === "goat" ? words.drop : words.burrow);
       } else if (r.move !== null) {
-        say("Check the move, then confirm it.");
+        say(words.check);
       } else {
         say("");
       }
@@ -219,10 +238,9 @@
       if (r.move !== null) {
         var move = M[r.move];
         moveText.innerHTML = "";
-        moveText.appendChild(document.createTextNode("Move: "));
         var code = document.createElement("code");
         code.textContent = move.text;
-        moveText.appendChild(code);
+        appendAround(moveText, words.move, "move", code);
         input.value = move.json;
         input.disabled = false;
         confirmButton.disabled = false;
@@ -235,23 +253,22 @@
       if (sheet) {
         var change = sheet.t - before.t;
         moveScore.innerHTML = "";
-        moveScore.appendChild(document.createTextNode("If the game ended " + (r.move !== null ? "after this move" : "now, with this card here") + ": "));
+        var both = document.createElement("span");
         var strong = document.createElement("strong");
         strong.textContent = before.t + " \u2192 " + sheet.t;
-        moveScore.appendChild(strong);
+        both.appendChild(strong);
         var span = document.createElement("span");
         span.className = change > 0 ? "sf-up" : change < 0 ? "sf-down-text" : "";
         span.textContent = " (" + signed(change) + ")";
-        moveScore.appendChild(span);
+        both.appendChild(span);
+        appendAround(moveScore, r.move !== null ? words.after_move : words.card_here, "change", both);
       } else {
         moveScore.textContent = "";
       }
     }
 
     function describeCard(card) {
-      if (!card) return "card";
-      if (data.names && data.names[card]) return data.names[card] + " (" + card + ")";
-      return "path card " + card;
+      return (data.labels && data.labels[card]) || card || "";
     }
 
     function say(text) {
@@ -278,8 +295,8 @@
         } else if (sheet.d.indexOf(card) >= 0) {
           var mark = el("g", { "class": "sf-flip-mark", style: "display:inline" }, g);
           el("rect", { x: 2, y: 2, width: 116, height: 116, rx: 9 }, mark);
-          el("text", { x: 60, y: 40 }, mark).textContent = "turns";
-          el("text", { x: 60, y: 56 }, mark).textContent = "face down";
+          el("text", { x: 60, y: 40 }, mark).textContent = words.flip[0] || "";
+          el("text", { x: 60, y: 56 }, mark).textContent = words.flip[1] || "";
         }
       }
       el("rect", { "class": "sf-ghost-ring", x: 2.5, y: 2.5, width: 115, height: 115, rx: 9 }, g);
@@ -335,7 +352,7 @@
         var now = Number(row.querySelector(".sf-sheet-now").textContent);
         var next = sheet ? (sheet.a[id] ? sheet.a[id][0] : 0) : now;
         var flips = !!sheet && sheet.d.indexOf(id) >= 0 && before.d.indexOf(id) < 0;
-        delta.textContent = sheet && (next !== now || flips) ? "\u2192 " + next + (flips ? " face down" : "") : "";
+        delta.textContent = sheet && (next !== now || flips) ? "\u2192 " + next + (flips ? " " + words.face_down : "") : "";
         delta.className = "sf-sheet-delta" + (next > now ? " sf-up" : next < now ? " sf-down-text" : "");
       });
       mine.querySelectorAll(".sf-sheet-new").forEach(function (row) { row.parentNode.removeChild(row); });
@@ -344,10 +361,12 @@
         row.className = "sf-sheet-new";
         var th = document.createElement("th");
         th.scope = "row";
-        th.textContent = data.names[card] + " (new)";
+        th.textContent = fill(words.new_animal, { animal: data.names[card] });
         var food = document.createElement("td");
         food.className = "sf-small";
-        food.textContent = sheet.a[card][1] ? "stores " + sheet.a[card][1].split("").join(" ") : "no food";
+        food.textContent = sheet.a[card][1]
+          ? fill(words.stores, { foods: sheet.a[card][1].split("").map(function (f) { return data.letters[f] || f; }).join(" ") })
+          : words.no_food;
         var score = document.createElement("td");
         score.className = "sf-sheet-score sf-up";
         score.textContent = "\u2192 " + sheet.a[card][0];
@@ -357,7 +376,7 @@
       var change = sheet ? sheet.t - before.t : 0;
       totalDelta.textContent = sheet ? "\u2192 " + sheet.t + " (" + signed(change) + ")" : "";
       totalDelta.className = "sf-sheet-delta sf-total-delta" + (change > 0 ? " sf-up" : change < 0 ? " sf-down-text" : "");
-      if (captionTotal) captionTotal.textContent = sheet ? before.t + " \u2192 " + sheet.t + " pts" : before.t + " pts";
+      if (captionTotal) captionTotal.textContent = fill(words.points, { points: sheet ? before.t + " \u2192 " + sheet.t : before.t });
       if (totalCell) totalCell.textContent = before.t;
     }
 
@@ -373,7 +392,7 @@
           var div = document.createElement("div");
           div.className = "sf-keep-group";
           div.setAttribute("role", "radiogroup");
-          div.setAttribute("aria-label", "Keep one of " + group.map(name).join(", "));
+          div.setAttribute("aria-label", fill(words.keep_one_of, { animals: group.map(name).join(", ") }));
           group.forEach(function (animal) {
             var best = null;
             r.spot.forEach(function (i) {
@@ -386,10 +405,10 @@
             radio.value = animal;
             radio.setAttribute("data-group", g);
             label.appendChild(radio);
-            label.appendChild(document.createTextNode(" Keep the " + name(animal) + " "));
+            label.appendChild(document.createTextNode(" " + fill(words.keep_the, { animal: name(animal) }) + " "));
             var small = document.createElement("span");
             small.className = "sf-small";
-            small.textContent = best === null ? "" : "(total " + best + ", " + signed(best - before.t) + ")";
+            small.textContent = best === null ? "" : fill(words.total_change, { total: best, change: signed(best - before.t) });
             label.appendChild(small);
             div.appendChild(label);
           });
@@ -415,7 +434,7 @@
       });
       if (!options.length) { tokenKey = null; return; }
       var goat = !!M[options[0]].token.food;
-      tokenLegend.textContent = goat ? "The goat's water drop: on which food of which animal?" : "The armadillo's burrow: for which animal?";
+      tokenLegend.textContent = goat ? words.drop_legend : words.burrow_legend;
       var key = options.join(",");
       if (key !== tokenKey) {
         tokenKey = key;
@@ -552,7 +571,7 @@
     });
     form.addEventListener("submit", function () {
       board.classList.add("sf-busy");
-      say("Sending your move\u2026");
+      say(words.sending);
     });
     board.addEventListener("htmx:responseError", function () { board.classList.remove("sf-busy"); });
 

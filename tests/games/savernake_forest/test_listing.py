@@ -14,14 +14,14 @@ from itertools import product
 
 import pytest
 
-from games.savernake_forest import ENGINE, cards, engine, scoring
+from games.savernake_forest import ENGINE, cards, legality, scoring
 from games.savernake_forest.cards import SLOTS
 
 from . import NAMES
 
 
 def reference_legal_moves(state: dict, seat: int) -> list[dict]:
-    if engine.current(state) != seat:
+    if legality.current(state) != seat:
         return []
     forest = state["forests"][seat]
     moves = []
@@ -31,13 +31,13 @@ def reference_legal_moves(state: dict, seat: int) -> list[dict]:
             continue
         for x, y in scoring.open_cells(forest):
             for rot in cards.ROTATIONS:
-                trial = [*forest, engine._new_entry(card, x, y, rot)]
-                groups = engine._shared_groups(state, trial)
+                trial = [*forest, legality.new_entry(card, x, y, rot)]
+                groups = legality.shared_groups(state, trial)
                 for keep in product(*groups):
                     resolved = trial
                     if groups:
                         resolved = scoring.turn_down(trial, {a for group in groups for a in group} - set(keep))
-                    for token in engine._token_options(state, slot, resolved):
+                    for token in legality.token_options(state, slot, resolved):
                         move = {"slot": slot, "x": x, "y": y, "rot": rot}
                         if groups:
                             move["keep"] = sorted(keep)
@@ -87,7 +87,7 @@ def test_paths_tell_what_a_card_would_share_as_the_whole_forest_does():
             for card in [c for c in state["market"].values() if c is not None]:
                 for x, y in scoring.open_cells(forest):
                     for rot in cards.ROTATIONS:
-                        expected = scoring.shared([*forest, engine._new_entry(card, x, y, rot)])
+                        expected = scoring.shared([*forest, legality.new_entry(card, x, y, rot)])
                         assert paths.shared_after(card, x, y, rot) == expected
                         checked, most = checked + 1, max(most, len(expected))
             state, _ = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_moves(state, seat)))
