@@ -78,8 +78,9 @@
       return box ? box.getAttribute("data-name") : fill(words.player_n, { number: Number(seat) + 1 });
     }
 
-    function card(code, form) {
-      return code && words.cards[code] ? words.cards[code][form] : "";
+    /* A card's name in the form a sentence needs: "name" alone, "subject" or "object" with its article. */
+    function card(code, shape) {
+      return code && words.cards[code] ? words.cards[code][shape] : "";
     }
 
     function otherCards(index) {
