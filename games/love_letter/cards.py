@@ -1,6 +1,7 @@
 """Love Letter card tables for the classic (2012, 16 cards) and 2019 (21 cards) editions.
 
-Cards are identified by type name; a card's value always depends on the edition.
+Cards are identified by type name; a card's value always depends on the edition. What a card is
+called in the reader's language is in ``words.py``.
 """
 
 from __future__ import annotations
@@ -57,9 +58,6 @@ FACE_UP_REMOVED = {2: 3}
 # The Countess must be played when held with one of these (rules §4, ruling 9).
 FORCES_COUNTESS = ("king", "prince")
 
-TITLES = {card: card.capitalize() for card in ALL_CARDS}
-
-
 CARD_TYPES = {edition: tuple(card for card in ALL_CARDS if card in VALUES[edition]) for edition in EDITIONS}
 GUESSABLE = {edition: tuple(card for card in CARD_TYPES[edition] if card != "guard") for edition in EDITIONS}
 
@@ -89,7 +87,3 @@ def player_range(edition: str) -> tuple[int, int]:
     counts = TOKEN_TARGETS[edition]
     return min(counts), max(counts)
 
-
-def title(card: str) -> str:
-    """Return the card's display name ("Princess")."""
-    return TITLES[card]

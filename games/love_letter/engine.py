@@ -1,9 +1,11 @@
 """Love Letter rules: the classic 2012 16-card game (default) and the 2019 21-card edition.
 
 Follows docs/rules/love-letter.md (the rules file): the turn state machine
-of §3.3, the card effects of §4, validation of §5, scoring of §6 and every
-ADOPTED ruling of §9. Rule algorithms are module functions working on a copy of
-the state; ``LoveLetterEngine`` is the thin contract adapter around them.
+of §3.3, the card effects of §4, scoring of §6 and every ADOPTED ruling of §9;
+the options are checked in ``options.py`` and the moves (§5) in ``legality.py``.
+Rule algorithms are module functions working on a copy of the state;
+``LoveLetterEngine`` is the thin contract adapter around them. Every reason a
+move or a resignation is refused is worded in the reader's language.
 
 ``apply`` copies only what a move changes: the new state is a new dict whose
 changed lists are new lists (``_put``, ``_draw``, ``_add``), and the lists it
@@ -15,101 +17,29 @@ for its card tracker). The platform's move table holds every event.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
-from itertools import permutations
 from typing import Any
 
-from games.base import Engine, Event, IllegalMove, InvalidOptions, OptionSpec, State, seeded_rng
-from games.love_letter import breakdown, cards, notation, player_view, tracker
-from games.love_letter.cards import CLASSIC, TARGETS, title, value
+from games.base import Engine, Event, IllegalMove, InvalidOptions, State, seeded_rng
+from games.i18n import catalog_of
+from games.love_letter import board, breakdown, cards, history, notation, player_view, tracker
+from games.love_letter.cards import TARGETS, value
+from games.love_letter.legality import CHANCELLOR, OVER, PLAY, alive, check_chancellor, check_play, legal_moves
+from games.love_letter.options import OPTION_SPECS, validate_options
+from games.love_letter.scoring import discard_total, game_result, showdown_winners, spy_bonus
 from games.love_letter.upcast import VERSION, upcast
 
-PLAY = "await_play"  # AWAIT_PLAY: the current player holds 2 cards and must play one
-CHANCELLOR = "await_chancellor"  # AWAIT_CHANCELLOR: the 2019 Chancellor's actor keeps one card
-OVER = "over"
-
-FINAL_TIES = ("all_win", "nobody")
-INTERNAL_OPTIONS = ("deck", "first_player")
-
-OPTION_SPECS = (
-    OptionSpec(
-        name="edition",
-        label="Edition",
-        choices=(
-            (CLASSIC, "Classic (16 cards, 2–4 players)"),
-            (cards.EDITION_2019, "2019 (21 cards with Spy and Chancellor, 2–6 players)"),
-        ),
-        default=CLASSIC,
-        help="Which deck and token targets to use.",
-    ),
-    OptionSpec(
-        name="classic_final_tie",
-        label="Classic showdown tie after discard totals",
-        choices=(("all_win", "All tied players win a token"), ("nobody", "Nobody scores (as on BGA)")),
-        default="all_win",
-        help="Classic edition only: who wins a showdown still tied after comparing discard totals.",
-    ),
-)
+_ = catalog_of(__name__)
+N_ = _.noop
 
 
-# -- options and setup ---------------------------------------------------------
-
-
-def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
-    """Return the complete options for ``players`` seats or raise ``InvalidOptions``."""
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidOptions("Options must be an object")
-    known = {spec.name for spec in OPTION_SPECS} | set(INTERNAL_OPTIONS)
-    unknown = sorted(str(key) for key in options if key not in known)
-    if unknown:
-        raise InvalidOptions(f"Unknown option(s) for Love Letter: {', '.join(unknown)}")
-    edition = options.get("edition", CLASSIC)
-    if edition not in cards.EDITIONS:
-        raise InvalidOptions(f"Unknown edition {edition!r}: choose 'classic' or '2019'")
-    final_tie = options.get("classic_final_tie", "all_win")
-    if final_tie not in FINAL_TIES:
-        raise InvalidOptions(f"classic_final_tie must be 'all_win' or 'nobody', not {final_tie!r}")
-    low, high = cards.player_range(edition)
-    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
-        raise InvalidOptions(f"The {edition} edition is for {low} to {high} players, not {players}")
-    result: dict[str, Any] = {"edition": edition, "classic_final_tie": final_tie}
-    if options.get("deck") is not None:
-        result["deck"] = _validated_decks(edition, options["deck"])
-    if options.get("first_player") is not None:
-        first = options["first_player"]
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-            raise InvalidOptions(f"first_player must be a seat from 0 to {players - 1}")
-        result["first_player"] = first
-    return result
-
-
-def _validated_decks(edition: str, deck: Any) -> list[list[str]]:
-    """Return the scripted deck orders as a list of per-round lists, or raise ``InvalidOptions``."""
-    if not isinstance(deck, list) or not deck:
-        raise InvalidOptions("deck must be a non-empty list of card names, or a list of such lists")
-    rounds = deck if all(isinstance(item, list) for item in deck) else [deck]
-    wanted = Counter(cards.full_deck(edition))
-    checked = []
-    for number, order in enumerate(rounds, start=1):
-        if not all(isinstance(card, str) for card in order):
-            raise InvalidOptions(f"deck for round {number} must list card names")
-        if Counter(order) != wanted:
-            missing = wanted - Counter(order)
-            extra = Counter(order) - wanted
-            raise InvalidOptions(
-                f"deck for round {number} must be exactly the {edition} deck "
-                f"(missing {sorted(missing.elements())}, extra {sorted(extra.elements())})"
-            )
-        checked.append(list(order))
-    return checked
+# -- setup ---------------------------------------------------------------------
 
 
 def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> State:
     """Return the state of a new game, with round 1 dealt and the first player's card drawn."""
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
-        raise InvalidOptions("players must be a list of display names")
+        raise InvalidOptions(_("players must be a list of display names"))
     opts = validate_options(len(players), options)
     edition = opts["edition"]
     state: State = {
@@ -269,13 +199,17 @@ def _start_turn(state: State, seat: int, events: list[Event]) -> None:
 
 def _end_turn(state: State, events: list[Event]) -> None:
     """Run END_OF_TURN: end the round or start the next in-round player's turn."""
-    alive = _alive(state)
-    if len(alive) == 1:
+    playing = alive(state)
+    if len(playing) == 1:
         _end_round(state, events, "last_standing")
     elif not state["deck"]:
         _end_round(state, events, "showdown")
     else:
         _start_turn(state, _next_seat(state, state["current"]), events)
+
+
+def _name(state: State, seat: int) -> str:
+    return state["players"][seat]
 
 
 def _has_left(state: State, seat: int) -> bool:
@@ -289,11 +223,11 @@ def resign(state: State, seat: int) -> tuple[State, list[Event]]:
     round at its start; when one player is left in the game, they win it.
     """
     if state["phase"] == OVER:
-        raise IllegalMove("The game is over")
+        raise IllegalMove(_("The game is over"))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state["players"]):
-        raise IllegalMove(f"There is no seat {seat!r}")
+        raise IllegalMove(_("There is no seat {seat}").format(seat=repr(seat)))
     if _has_left(state, seat):
-        raise IllegalMove("You have already left this game")
+        raise IllegalMove(_("You have already left this game"))
     new = dict(state)
     new["left"] = list(state.get("left") or [False] * len(state["players"]))
     new["left"][seat] = True
@@ -308,13 +242,9 @@ def resign(state: State, seat: int) -> tuple[State, list[Event]]:
         _eliminate(new, seat, events, "left")
         if new["current"] == seat:
             _end_turn(new, events)
-        elif len(_alive(new)) == 1:
+        elif len(alive(new)) == 1:
             _end_round(new, events, "last_standing")
     return new, events
-
-
-def _alive(state: State) -> list[int]:
-    return [seat for seat, inside in enumerate(state["in_round"]) if inside]
 
 
 def _next_seat(state: State, seat: int) -> int:
@@ -336,150 +266,6 @@ def _eliminate(state: State, seat: int, events: list[Event], reason: str) -> Non
     if state["protected"][seat]:
         _put(state, "protected", seat, False)
     _emit(state, events, "knocked_out", {"seat": seat, "revealed": list(revealed), "reason": reason})
-
-
-# -- targets and legality (§5) -------------------------------------------------
-
-
-def open_opponents(state: State, seat: int) -> list[int]:
-    """Return the opponents ``seat`` may choose: in the round and not protected."""
-    return [other for other in _alive(state) if other != seat and not state["protected"][other]]
-
-
-def legal_targets(state: State, seat: int, card: str) -> list[int]:
-    """Return the seats ``card`` may choose when played by ``seat`` (empty: no target)."""
-    kind = TARGETS[card]
-    if kind == "other":
-        return open_opponents(state, seat)
-    if kind == "any":
-        return sorted([seat, *open_opponents(state, seat)])
-    return []
-
-
-def countess_forced(hand: list[str]) -> bool:
-    """Tell whether the hand must play the Countess (ruling 9; only with 2 cards, ruling 11)."""
-    return len(hand) == 2 and "countess" in hand and any(card in cards.FORCES_COUNTESS for card in hand)
-
-
-def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
-    """Return every legal move for ``seat`` now."""
-    if state["phase"] == OVER or seat != state["current"]:
-        return []
-    hand = state["hands"][seat]
-    if state["phase"] == CHANCELLOR:
-        moves = []
-        for keep in sorted(set(hand), key=hand.index):
-            rest = list(hand)
-            rest.remove(keep)
-            for order in dict.fromkeys(permutations(rest)):
-                moves.append({"keep": keep, "bottom": list(order)})
-        return moves
-    moves = []
-    playable = ["countess"] if countess_forced(hand) else sorted(set(hand), key=lambda c: value(state["edition"], c))
-    for card in playable:
-        targets = legal_targets(state, seat, card)
-        if not targets:
-            moves.append({"card": card})
-        elif card == "guard":
-            moves.extend(
-                {"card": card, "target": target, "guess": guess}
-                for target in targets
-                for guess in cards.guessable(state["edition"])
-            )
-        else:
-            moves.extend({"card": card, "target": target} for target in targets)
-    return moves
-
-
-def _name(state: State, seat: int) -> str:
-    return state["players"][seat]
-
-
-def _check_card_name(state: State, card: Any, what: str) -> str:
-    """Return ``card`` if it names a card of this edition, else raise ``IllegalMove``."""
-    if not isinstance(card, str):
-        raise IllegalMove(f'{what} must be a card name such as "guard"')
-    if card not in cards.ALL_CARDS:
-        raise IllegalMove(f"Unknown card {card!r}")
-    if card not in cards.VALUES[state["edition"]]:
-        raise IllegalMove(f"There is no {title(card)} in the {state['edition']} edition")
-    return card
-
-
-def _check_play(state: State, seat: int, move: dict[str, Any]) -> tuple[str, int | None, str | None]:
-    """Return (card, target, guess) of a legal play or raise ``IllegalMove`` (§5)."""
-    if state["phase"] == CHANCELLOR:
-        raise IllegalMove("Finish the Chancellor first: keep one card and put the others on the bottom")
-    extra = sorted(str(key) for key in move if key not in ("card", "target", "guess"))
-    if extra:
-        raise IllegalMove(f"Unexpected field(s) in a play: {', '.join(extra)}")
-    if "card" not in move:
-        raise IllegalMove("Say which card to play")
-    card = _check_card_name(state, move["card"], "card")
-    target, guess = move.get("target"), move.get("guess")
-    if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
-        raise IllegalMove("target must be a seat number")
-    if guess is not None:
-        guess = _check_card_name(state, guess, "guess")
-    hand = state["hands"][seat]
-    if card not in hand:
-        raise IllegalMove(f"You do not hold a {title(card)}")
-    if countess_forced(hand) and card != "countess":
-        other = next(c for c in hand if c in cards.FORCES_COUNTESS)
-        raise IllegalMove(f"You must play the Countess while you hold the {title(other)}")
-    kind = TARGETS[card]
-    if kind is None:
-        if target is not None:
-            raise IllegalMove(f"The {title(card)} does not choose a player")
-    else:
-        targets = legal_targets(state, seat, card)
-        if not targets:
-            if target is not None:
-                raise IllegalMove(f"Every other player is protected or out: play the {title(card)} without a target")
-        elif target is None:
-            raise IllegalMove(f"Choose a player for the {title(card)}")
-        elif target not in targets:
-            raise IllegalMove(_why_not_target(state, seat, card, target))
-    if card == "guard" and target is not None:
-        if guess is None:
-            raise IllegalMove("Name a card for the Guard")
-        if guess == "guard":
-            raise IllegalMove("The Guard cannot name the Guard")
-    elif guess is not None:
-        raise IllegalMove("Only a Guard with a target names a card")
-    return card, target, guess
-
-
-def _why_not_target(state: State, seat: int, card: str, target: int) -> str:
-    """Explain why ``target`` cannot be chosen."""
-    if not 0 <= target < len(state["players"]):
-        return f"There is no seat {target}"
-    if target == seat:
-        return f"The {title(card)} cannot choose yourself"
-    if not state["in_round"][target]:
-        return f"{_name(state, target)} is out of this round"
-    return f"{_name(state, target)} is protected by the Handmaid"
-
-
-def _check_chancellor(state: State, seat: int, move: dict[str, Any]) -> tuple[str, list[str]]:
-    """Return (keep, bottom) of a legal Chancellor resolution or raise ``IllegalMove``."""
-    if state["phase"] != CHANCELLOR:
-        raise IllegalMove("There is no Chancellor to resolve: play a card")
-    if set(move) != {"keep", "bottom"}:
-        raise IllegalMove("A Chancellor resolution has exactly the fields keep and bottom")
-    keep = _check_card_name(state, move["keep"], "keep")
-    bottom = move["bottom"]
-    if not isinstance(bottom, list):
-        raise IllegalMove("bottom must be a list of card names")
-    bottom = [_check_card_name(state, card, "each bottom card") for card in bottom]
-    hand = state["hands"][seat]
-    if keep not in hand:
-        raise IllegalMove(f"You do not hold a {title(keep)}")
-    if Counter([keep, *bottom]) != Counter(hand):
-        rest = list(hand)
-        rest.remove(keep)
-        raise IllegalMove(f"bottom must list exactly your other cards, each once: {', '.join(sorted(rest))}")
-    return keep, bottom
 
 
 # -- card effects (§4) -----------------------------------------------------------
@@ -582,48 +368,20 @@ def _resolve_chancellor(state: State, seat: int, keep: str, bottom: list[str], e
     _emit(state, events, "chancellor_kept", {"seat": seat, "keep": keep, "bottom": list(bottom)}, [seat])
 
 
-# -- end of round and game (§6) --------------------------------------------------
-
-
-def showdown_winners(state: State) -> tuple[list[int], list[int]]:
-    """Return (winners, tied) of a showdown; ``tied`` are the players still level at the end."""
-    edition = state["edition"]
-    alive = _alive(state)
-    best = max(value(edition, state["hands"][seat][0]) for seat in alive)
-    tied = [seat for seat in alive if value(edition, state["hands"][seat][0]) == best]
-    if edition == CLASSIC and len(tied) > 1:
-        totals = {seat: discard_total(state, seat) for seat in tied}
-        top = max(totals.values())
-        tied = [seat for seat in tied if totals[seat] == top]
-        if len(tied) > 1 and state["options"]["classic_final_tie"] == "nobody":
-            return [], tied
-    return tied, tied
-
-
-def discard_total(state: State, seat: int) -> int:
-    """Return the total value of ``seat``'s discard pile this round (the classic tie-break)."""
-    return sum(value(state["edition"], entry["card"]) for entry in state["discards"][seat])
-
-
-def spy_bonus(state: State) -> int | None:
-    """Return the seat earning the 2019 Spy bonus: the only in-round player with a Spy discarded."""
-    if state["edition"] == CLASSIC:
-        return None
-    spies = [seat for seat in _alive(state) if any(entry["card"] == "spy" for entry in state["discards"][seat])]
-    return spies[0] if len(spies) == 1 else None
+# -- end of round and game (§6: who wins is worked out in scoring.py) -----------
 
 
 def _end_round(state: State, events: list[Event], reason: str) -> None:
     """Score the round, then end the game or deal the next round."""
-    alive = _alive(state)
+    playing = alive(state)
     showdown = None
     if reason == "last_standing":
-        winners = tied = alive
+        winners = tied = playing
     else:
         winners, tied = showdown_winners(state)
         showdown = {
-            "hands": [{"seat": seat, "card": state["hands"][seat][0]} for seat in alive],
-            "discard_totals": [{"seat": seat, "total": discard_total(state, seat)} for seat in alive],
+            "hands": [{"seat": seat, "card": state["hands"][seat][0]} for seat in playing],
+            "discard_totals": [{"seat": seat, "total": discard_total(state, seat)} for seat in playing],
             "winners": winners,
         }
         _emit(state, events, "showdown", showdown)
@@ -664,42 +422,24 @@ def _end_round(state: State, events: list[Event], reason: str) -> None:
 def apply_move(state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
     """Return the state after ``seat`` makes ``move`` and the events; never mutate ``state``."""
     if state["phase"] == OVER:
-        raise IllegalMove("The game is over")
+        raise IllegalMove(_("The game is over"))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state["players"]):
-        raise IllegalMove(f"There is no seat {seat!r}")
+        raise IllegalMove(_("There is no seat {seat}").format(seat=repr(seat)))
     if seat != state["current"]:
-        raise IllegalMove(f"It is not your turn: it is {_name(state, state['current'])}'s turn")
+        raise IllegalMove(_("It is not your turn: it is {player}'s turn").format(player=_name(state, state["current"])))
     if not isinstance(move, dict):
-        raise IllegalMove('A move must be a JSON object such as {"card": "handmaid"}')
+        raise IllegalMove(_("A move must be a JSON object such as {example}").format(example='{"card": "handmaid"}'))
     events: list[Event] = []
     new = dict(state)  # a shallow copy: every list it changes is replaced, never changed in place
     if "keep" in move or "bottom" in move:
-        keep, bottom = _check_chancellor(state, seat, move)
+        keep, bottom = check_chancellor(state, seat, move)
         _resolve_chancellor(new, seat, keep, bottom, events)
     else:
-        card, target, guess = _check_play(state, seat, move)
+        card, target, guess = check_play(state, seat, move)
         _play(new, seat, card, target, guess, events)
     if new["phase"] == PLAY:
         _end_turn(new, events)
     return new, events
-
-
-def game_result(state: State) -> dict[str, Any] | None:
-    """Return the outcome once the game is over, else None."""
-    if state["phase"] != OVER:
-        return None
-    tokens = state["tokens"]
-    ranking = sorted(range(len(tokens)), key=lambda seat: (-tokens[seat], seat))
-    winner = state["winners"][0]
-    score = "–".join(str(tokens[seat]) for seat in ranking)
-    return {
-        "winners": list(state["winners"]),
-        "scores": list(tokens),
-        "ranking": ranking,
-        "summary": f"{_name(state, winner)} wins {score}",
-        "rounds": [{**record, "winners": list(record["winners"])} for record in state["rounds"]],
-        "target": state["target"],
-    }
 
 
 class LoveLetterEngine(Engine):
@@ -710,7 +450,7 @@ class LoveLetterEngine(Engine):
     """
 
     slug = "love-letter"
-    name = "Love Letter"
+    name = N_("Love Letter")
     version = VERSION
     # Version 2 changed only the stored state's shape (``upcast.py``): it plays version 1's games to the same
     # events and result, so both are played by this code.
@@ -719,7 +459,7 @@ class LoveLetterEngine(Engine):
     max_players = 6
     option_specs = OPTION_SPECS
     default_players = 2
-    summary = "Get your letter to the princess: deduce, protect and outlast your rivals, one card at a time."
+    summary = N_("Get your letter to the princess: deduce, protect and outlast your rivals, one card at a time.")
 
     # The rules live in this package's module functions; the contract's docstrings are in games/base.py.
     validate_options = staticmethod(validate_options)
@@ -761,8 +501,13 @@ class LoveLetterEngine(Engine):
         return notation.parse_move(text, upcast(state), seat)
 
     view_text = staticmethod(player_view.view_text)
-    describe_event = staticmethod(player_view.describe_event)
+    describe_event = staticmethod(history.describe_event)
+    describe_result = staticmethod(history.describe_result)
     notation_help = staticmethod(notation.notation_help)
+
+    def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any]:
+        """Return every word the board shows, in the reader's language (``board.py``)."""
+        return board.board_data(view, moves)
 
     def bots(self) -> dict[str, Any]:
         """Return the bots this game offers: ``random`` and ``basic`` (see ``games/love_letter/bots.py``)."""

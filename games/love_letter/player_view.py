@@ -1,10 +1,14 @@
-"""Per-seat projection of a Love Letter game (classic and 2019 editions) and event wording.
+"""Per-seat projection of a Love Letter game (classic and 2019 editions), and its plain-text picture.
 
 Implements the visibility spec of the rules file, §7: a seat sees the public
 standing state, its own hand, its private log for the current round and its
 card tracker (counts from public cards and its own hand only, §7.4); a
 spectator (seat None) sees public information only. The state keeps the
 round's private events (``engine._emit``), so a view reads no event log.
+
+A view is machine data (the API sends it as it is, the platform caches it): codes and numbers,
+never words. Its private log holds each event's kind and data; ``history.describe_event`` words
+them for whoever reads them (``view_text`` here, the board's ``board_data``).
 """
 
 from __future__ import annotations
@@ -12,8 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import Event
+from games.i18n import catalog_of
 from games.love_letter import cards, tracker
-from games.love_letter.cards import title
+from games.love_letter.history import describe_event
+from games.love_letter.words import name, name_list
+
+_ = catalog_of(__name__)
 
 
 def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -56,7 +64,6 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 "turn": entry["turn"],
                 "kind": entry["kind"],
                 "data": _copied(entry["data"]),
-                "text": describe_event(Event.from_json(entry), state["players"], seat),
             }
             for entry in state["private"]
             if seat is not None and seat in entry["visible_to"]
@@ -78,7 +85,8 @@ def view_after_end(state: dict[str, Any]) -> dict[str, Any]:
     shown = view(state, None)
     shown["revealed"] = {
         "hands": [
-            {"seat": seat, "name": name, "cards": list(state["hands"][seat])} for seat, name in enumerate(state["players"])
+            {"seat": seat, "name": player, "cards": list(state["hands"][seat])}
+            for seat, player in enumerate(state["players"])
         ],
         "set_aside": state["set_aside"],
         "deck": list(state["deck"]),  # top first
@@ -87,7 +95,7 @@ def view_after_end(state: dict[str, Any]) -> dict[str, Any]:
                 "turn": entry["turn"],
                 "kind": entry["kind"],
                 "seats": list(entry["visible_to"]),
-                "text": describe_event(Event.from_json(entry), state["players"], None),
+                "data": _copied(entry["data"]),
             }
             for entry in state["private"]
         ],
@@ -128,179 +136,77 @@ def _copied(value: Any) -> Any:
     return value
 
 
-# -- event wording ---------------------------------------------------------------
+def private_lines(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the viewer's private log worded for them: ``{turn, text}`` per entry, in the reader's language."""
+    players = [seat["name"] for seat in view["seats"]]
+    return [{"turn": entry["turn"], "text": describe_event(Event(entry["kind"], entry["data"]), players, view["you"])}
+            for entry in view["private_log"]]
 
 
-def describe_event(event: Event, players: list[str], viewer: int | None) -> str:
-    """Return one English line describing ``event`` as ``viewer`` should read it."""
-    d = event.data
-
-    def who(seat: int) -> str:
-        return "You" if seat == viewer else players[seat]
-
-    def whom(seat: int) -> str:
-        return "you" if seat == viewer else players[seat]
-
-    def whose(seat: int) -> str:
-        return "your" if seat == viewer else f"{players[seat]}'s"
-
-    def cardlist(names: list[str]) -> str:
-        return ", ".join(title(card) for card in names) if names else "nothing"
-
-    kind = event.kind
-    if kind == "round_started":
-        text = f"Round {d['round']} begins; {who(d['starter'])} {'start' if d['starter'] == viewer else 'starts'}"
-        if d.get("chosen_from"):
-            text += f" (drawn by lot among {', '.join(players[s] for s in d['chosen_from'])})"
-        if d["face_up"]:
-            text += f". Removed face up: {cardlist(d['face_up'])}"
-        return text + "."
-    if kind == "dealt":
-        return (
-            f"You were dealt the {title(d['card'])}."
-            if d["seat"] == viewer
-            else f"{players[d['seat']]} was dealt a card."
-        )
-    if kind == "drew":
-        text = f"{who(d['seat'])} drew a card ({d['deck_count']} left in the deck)."
-        if d.get("protection_ended"):
-            text += f" {whose(d['seat']).capitalize()} Handmaid protection ended."
-        return text
-    if kind == "drew_card":
-        return f"{who(d['seat'])} drew the {title(d['card'])}."
-    if kind.endswith("_played") and d.get("no_target"):
-        return f"{who(d['seat'])} played the {title(d['card'])}: no effect, no legal target."
-    if kind == "guard_played":
-        outcome = "hit" if d["hit"] else "miss"
-        return f"{who(d['seat'])} played the Guard on {whom(d['target'])}, naming the {title(d['guess'])}: {outcome}."
-    if kind == "priest_played":
-        return f"{who(d['seat'])} played the Priest and looked at {whose(d['target'])} hand."
-    if kind == "priest_saw":
-        return f"{who(d['seat'])} saw {whose(d['target'])} card: {title(d['seen'])}."
-    if kind == "baron_played":
-        outcome = "a tie, nothing happens" if d["loser"] is None else f"{who(d['loser'])} lost"
-        return f"{who(d['seat'])} played the Baron on {whom(d['target'])}: {outcome}."
-    if kind == "baron_compared":
-        return (
-            f"Baron comparison: {whose(d['seat'])} {title(d['seat_card'])} "
-            f"against {whose(d['target'])} {title(d['target_card'])}."
-        )
-    if kind == "handmaid_played":
-        return f"{who(d['seat'])} played the Handmaid: protected until {whose(d['seat'])} next turn."
-    if kind == "prince_played":
-        if d["target"] == d["seat"]:
-            on = "yourself" if d["seat"] == viewer else "themselves"
-        else:
-            on = whom(d["target"])
-        text = f"{who(d['seat'])} played the Prince on {on}: {whom(d['target'])} discarded the {title(d['discarded'])}"
-        if d["replacement"] is None:
-            return text + " and " + ("are" if d["target"] == viewer else "is") + " out."
-        source = "the set-aside card" if d["replacement"] == "set_aside" else "a new card"
-        return text + f" and drew {source}."
-    if kind == "prince_drew":
-        source = " (the set-aside card)" if d["source"] == "set_aside" else ""
-        return f"{who(d['seat'])} drew the {title(d['card'])}{source}."
-    if kind == "king_played":
-        return f"{who(d['seat'])} played the King and traded hands with {whom(d['target'])}."
-    if kind == "king_traded":
-        return (
-            f"King trade: {who(d['seat'])} received the {title(d['seat_received'])}, "
-            f"{whom(d['target'])} received the {title(d['target_received'])}."
-        )
-    if kind == "chancellor_played":
-        if d["drew"] == 0:
-            return f"{who(d['seat'])} played the Chancellor: the deck is empty, no effect."
-        return f"{who(d['seat'])} played the Chancellor and drew {d['drew']} card{'s' if d['drew'] > 1 else ''}."
-    if kind == "chancellor_drew":
-        return f"{who(d['seat'])} drew {cardlist(d['cards'])} with the Chancellor."
-    if kind == "chancellor_returned":
-        return f"{who(d['seat'])} put {d['count']} card{'s' if d['count'] > 1 else ''} on the bottom of the deck."
-    if kind == "chancellor_kept":
-        return (
-            f"{who(d['seat'])} kept the {title(d['keep'])} and put {cardlist(d['bottom'])} "
-            "on the bottom of the deck (last one lowest)."
-        )
-    if kind == "princess_played":
-        return f"{who(d['seat'])} played the Princess."
-    if kind.endswith("_played"):
-        return f"{who(d['seat'])} played the {title(d['card'])}."
-    if kind == "player_left":
-        return f"{who(d['seat'])} left the game and will be knocked out at the start of every round."
-    if kind == "knocked_out":
-        verb = "are" if d["seat"] == viewer else "is"
-        text = f"{who(d['seat'])} {verb} out of the round"
-        return text + (f", revealing {cardlist(d['revealed'])}." if d["revealed"] else ".")
-    if kind == "showdown":
-        hands = ", ".join(f"{who(h['seat'])}: {title(h['card'])}" for h in d["hands"])
-        totals = ", ".join(f"{who(t['seat'])} {t['total']}" for t in d["discard_totals"])
-        winners = ", ".join(who(s) for s in d["winners"]) or "nobody"
-        return f"Showdown: {hands} (discard totals: {totals}). Winner: {winners}."
-    if kind == "round_ended":
-        reason = "last player standing" if d["reason"] == "last_standing" else "showdown"
-        if not d["winners"]:
-            outcome = "nobody wins the round"
-        elif d["winners"] == [viewer]:
-            outcome = "you win the round"
-        elif len(d["winners"]) == 1:
-            outcome = f"{players[d['winners'][0]]} wins the round"
-        else:
-            outcome = " and ".join(whom(s) for s in d["winners"]) + " win the round"
-        text = f"Round {d['round']} ends ({reason}): {outcome}."
-        if d["spy_bonus"] is not None:
-            text += f" Spy bonus: {who(d['spy_bonus'])}."
-        text += f" Set-aside card: {title(d['set_aside']) if d['set_aside'] else 'taken by a Prince'}."
-        text += " Tokens: " + ", ".join(f"{players[s]} {t}" for s, t in enumerate(d["tokens"])) + "."
-        return text
-    if kind == "target_tied":
-        names = " and ".join(who(s) for s in d["seats"])
-        return f"{names} are tied at {d['tokens']} tokens: another round is played."
-    if kind == "game_ended" and d.get("reason") == "resigned":
-        winner = d["winners"][0]
-        return f"Everyone else has left: {who(winner)} {'win' if winner == viewer else 'wins'} the game."
-    if kind == "game_ended":
-        winner = d["winners"][0]
-        return f"{who(winner)} {'win' if winner == viewer else 'wins'} the game with {d['tokens'][winner]} tokens."
-    return kind.replace("_", " ").capitalize() + "."
+def revealed_lines(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the replay's private events of the round (``view_after_end``) worded for a spectator: ``{turn, text}``."""
+    players = [seat["name"] for seat in view["seats"]]
+    revealed = (view.get("revealed") or {}).get("private_log") or []
+    return [{"turn": entry["turn"], "text": describe_event(Event(entry["kind"], entry["data"]), players, None)}
+            for entry in revealed]
 
 
 def view_text(view: dict[str, Any]) -> str:
-    """Render a view as plain text: the table as its viewer sees it, for an email."""
+    """Render a view as plain text, in the reader's language: the table as its viewer sees it, for an email."""
     edition = view["edition"]
 
-    def card(name: str) -> str:
-        return f"{title(name)} ({cards.value(edition, name)})"
+    def card(code: str) -> str:
+        return f"{name(code)} ({cards.value(edition, code)})"
 
-    lines = [
-        f"Love Letter ({edition} edition), round {view['round']}, turn {view['turn']}. "
-        f"{view['target']} tokens win the game."
-    ]
+    if edition == cards.CLASSIC:
+        heading = _("Love Letter (classic edition), round {round}, turn {turn}.")
+    else:
+        heading = _("Love Letter (2019 edition), round {round}, turn {turn}.")
+    target = view["target"]
+    lines = [heading.format(round=view["round"], turn=view["turn"]) + " "
+             + _.ngettext("{count} token wins the game.", "{count} tokens win the game.", target).format(count=target)]
     if view["hand"] is not None:
-        lines.append("Your hand: " + (", ".join(card(c) for c in view["hand"]) or "none (you are out of this round)"))
-    deck = f"Deck: {view['deck_count']} card{'s' if view['deck_count'] != 1 else ''}; the set-aside card is "
-    deck += "still set aside." if view["set_aside_present"] else "taken."
-    lines.append(deck)
+        if view["hand"]:
+            lines.append(_("Your hand: {cards}").format(cards=", ".join(card(code) for code in view["hand"])))
+        else:
+            lines.append(_("Your hand: none (you are out of this round)"))
+    count = view["deck_count"]
+    if view["set_aside_present"]:
+        deck = _.ngettext("Deck: {count} card; the set-aside card is still set aside.",
+                          "Deck: {count} cards; the set-aside card is still set aside.", count)
+    else:
+        deck = _.ngettext("Deck: {count} card; the set-aside card is taken.",
+                          "Deck: {count} cards; the set-aside card is taken.", count)
+    lines.append(deck.format(count=count))
     if view["face_up_removed"]:
-        lines.append("Removed face up this round: " + ", ".join(card(c) for c in view["face_up_removed"]))
+        lines.append(_("Removed face up this round: {cards}").format(
+            cards=", ".join(card(code) for code in view["face_up_removed"])))
     lines.append("")
     for seat in view["seats"]:
         status = []
         if seat["seat"] == view["you"]:
-            status.append("you")
+            status.append(_.pgettext("a player's status", "you"))
         if seat["seat"] == view["current"]:
-            status.append("to play")
+            status.append(_.pgettext("a player's status", "to play"))
         if seat["left"]:
-            status.append("left the game")
+            status.append(_.pgettext("a player's status", "left the game"))
         elif not seat["in_round"]:
-            status.append("out of the round")
+            status.append(_.pgettext("a player's status", "out of the round"))
         if seat["protected"]:
-            status.append("protected")
-        tokens = f"{seat['tokens']} token{'s' if seat['tokens'] != 1 else ''}"
-        discards = ", ".join(title(entry["card"]) for entry in seat["discards"]) or "none"
-        label = f" ({', '.join(status)})" if status else ""
-        lines.append(f"  {seat['name']}{label}: {tokens}, {seat['hand_count']} in hand; discards: {discards}")
-    unseen = ", ".join(f"{title(row['card'])} {row['unseen']}" for row in view["tracker"]["cards"] if row["unseen"])
-    lines += ["", f"Not yet seen by you: {unseen or 'nothing'} ({view['tracker']['unknown_cards']} unknown cards)."]
+            status.append(_.pgettext("a player's status", "protected"))
+        tokens = _.ngettext("{count} token", "{count} tokens", seat["tokens"]).format(count=seat["tokens"])
+        discards = ", ".join(name(entry["card"]) for entry in seat["discards"]) or _.pgettext("no cards", "none")
+        # Translators: {status} is empty or a list of statuses in brackets, " (you, to play)".
+        lines.append("  " + _("{player}{status}: {tokens}, {count} in hand; discards: {discards}").format(
+            player=seat["name"], status=f" ({', '.join(status)})" if status else "", tokens=tokens,
+            count=seat["hand_count"], discards=discards))
+    tracked = view["tracker"]
+    unseen = ", ".join(f"{name(row['card'])} {row['unseen']}" for row in tracked["cards"] if row["unseen"])
+    # Translators: {cards} lists "card count" pairs ("Guard 3, Priest 1"), or the word for nothing.
+    lines += ["", _.ngettext("Not yet seen by you: {cards} ({count} unknown card).",
+                             "Not yet seen by you: {cards} ({count} unknown cards).", tracked["unknown_cards"]).format(
+        cards=unseen or name_list([]), count=tracked["unknown_cards"])]
     if view["private_log"]:
-        lines += ["", "What only you know this round:"]
-        lines += [f"  turn {entry['turn']}: {entry['text']}" for entry in view["private_log"]]
+        lines += ["", _("What only you know this round:")]
+        lines += ["  " + _("turn {turn}: {text}").format(**entry) for entry in private_lines(view)]
     return "\n".join(lines)

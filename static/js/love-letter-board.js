@@ -5,7 +5,9 @@
  * (#ll-moves), verbatim. The account setting "Confirm moves on the board" (data-confirm="off")
  * sends a move as soon as it is complete, except the Princess, which always asks (rules, ruling
  * 19). The panel's move buttons fold away under "Play by text". htmx swaps the panel in after each
- * move, so everything is set up again on each htmx:load; nothing survives a swap. */
+ * move, so everything is set up again on each htmx:load; nothing survives a swap.
+ * Every word comes from the page (#love-letter-words, the engine's board_data in the reader's
+ * language): sentences with {placeholders} this script fills in with card and player names. */
 (function () {
   "use strict";
   if (window.LoveLetterBoard) return; // htmx re-runs this script when it swaps the panel in
@@ -19,8 +21,16 @@
     scope.querySelectorAll(".ll-board").forEach(setup);
   }
 
-  function title(card) {
-    return card ? card.charAt(0).toUpperCase() + card.slice(1) : "";
+  function wordsIn(scope) {
+    var block = scope.querySelector("#love-letter-words");
+    return block ? JSON.parse(block.textContent) : null;
+  }
+
+  /* Put the values into a sentence's {placeholders}. */
+  function fill(sentence, values) {
+    return sentence.replace(/\{(\w+)\}/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? values[key] : whole;
+    });
   }
 
   function setup(board) {
@@ -30,11 +40,13 @@
     var data = board.querySelector("#ll-moves");
     var hand = Array.prototype.slice.call(board.querySelectorAll(".ll-hand .ll-big"));
     var moves = data ? JSON.parse(data.textContent) : [];
-    if (!moves.length) {
+    var words = wordsIn(board);
+    if (!moves.length || !words) {
       hand.forEach(function (button) { button.setAttribute("aria-disabled", "true"); });
       return;
     }
     var confirming = board.getAttribute("data-confirm") !== "off";
+    var you = board.hasAttribute("data-you") ? Number(board.getAttribute("data-you")) : null;
     var chancellor = board.getAttribute("data-phase") === "await_chancellor";
     var step = board.querySelector(".ll-step");
     var prompt = board.querySelector(".ll-prompt");
@@ -52,18 +64,23 @@
     hand.forEach(function (button) {
       var playable = candidates(button.getAttribute("data-card")).length > 0;
       button.setAttribute("aria-disabled", playable ? "false" : "true");
-      if (!playable && !chancellor) button.title = "You must play the Countess: she is in your hand with the King or a Prince.";
+      if (!playable && !chancellor) button.title = words.countess_forced;
     });
 
-    function candidates(card) {
+    function candidates(code) {
       return moves.filter(function (m) {
-        return chancellor ? m.move.keep === card : m.move.card === card;
+        return chancellor ? m.move.keep === code : m.move.card === code;
       });
     }
 
     function nameOf(seat) {
       var box = board.querySelector('.player[data-seat="' + seat + '"]');
-      return box ? box.getAttribute("data-name") : "player " + (Number(seat) + 1);
+      return box ? box.getAttribute("data-name") : fill(words.player_n, { number: Number(seat) + 1 });
+    }
+
+    /* A card's name in the form a sentence needs: "name" alone, "subject" or "object" with its article. */
+    function card(code, shape) {
+      return code && words.cards[code] ? words.cards[code][shape] : "";
     }
 
     function otherCards(index) {
@@ -102,10 +119,10 @@
     }
 
     function pick(button) {
-      var card = button.getAttribute("data-card");
+      var code = button.getAttribute("data-card");
       var index = Number(button.getAttribute("data-index"));
       if (button.getAttribute("aria-disabled") === "true") {
-        ask(button.title || "You cannot play the " + title(card) + " now.");
+        ask(button.title || fill(words.cannot_play, { card: card(code, "object") }));
         return;
       }
       if (chancellor && chosen.keep && index !== chosen.keepIndex) return pickBottom(button);
@@ -113,13 +130,13 @@
       reset();
       button.classList.add(chancellor ? "ll-kept" : "ll-selected");
       button.setAttribute("aria-pressed", "true");
-      var options = candidates(card);
+      var options = candidates(code);
       if (chancellor) {
-        chosen = { keep: card, keepIndex: index };
+        chosen = { keep: code, keepIndex: index };
         if (options.length === 1) return complete(options[0]);
-        return ask("You keep the " + title(card) + ". Now click the card to put at the very bottom of the deck.");
+        return ask(fill(words.keep_then_bottom, { card: card(code, "object") }));
       }
-      chosen = { card: card, index: index };
+      chosen = { card: code, index: index };
       var aimed = options.filter(function (m) { return m.move.target !== undefined && m.move.target !== null; });
       if (!aimed.length) return complete(options[0]);
       var seats = [];
@@ -129,14 +146,14 @@
         target.hidden = !on;
         target.closest(".player").classList.toggle("ll-choosable", on);
       });
-      ask("Choose the player for your " + title(card) + ".");
+      ask(fill(words.choose_player, { name: card(code, "name") }));
       var first = targets.filter(function (target) { return !target.hidden; })[0];
       if (first && button.matches(":focus-visible")) first.focus();
     }
 
     function pickBottom(button) {
-      var card = button.getAttribute("data-card");
-      var match = candidates(chosen.keep).filter(function (m) { return m.move.bottom[m.move.bottom.length - 1] === card; })[0];
+      var code = button.getAttribute("data-card");
+      var match = candidates(chosen.keep).filter(function (m) { return m.move.bottom[m.move.bottom.length - 1] === code; })[0];
       if (match) complete(match);
     }
 
@@ -156,15 +173,15 @@
       guesses.querySelectorAll(".ll-guess").forEach(function (guess) {
         guess.hidden = named.indexOf(guess.getAttribute("data-card")) < 0;
       });
-      ask("Name a card: if " + nameOf(seat) + " holds it, " + nameOf(seat) + " is out of the round.");
+      ask(fill(words.name_a_card, { player: nameOf(seat) }));
       var first = guesses.querySelector(".ll-guess:not([hidden])");
       if (first && target.matches(":focus-visible")) first.focus();
     }
 
     function pickGuess(guess) {
-      var card = guess.getAttribute("data-card");
+      var code = guess.getAttribute("data-card");
       var match = candidates(chosen.card).filter(function (m) {
-        return m.move.target === chosen.target && m.move.guess === card;
+        return m.move.target === chosen.target && m.move.guess === code;
       })[0];
       if (match) complete(match);
     }
@@ -175,7 +192,7 @@
       input.disabled = false;
       if (!confirming && m.move.card !== "princess") return send();
       guesses.hidden = true;
-      ask("Confirm your move?");
+      ask(words.confirm_move);
       summary.textContent = describe(m) + " ";
       var notation = document.createElement("span");
       notation.className = "ll-notation";
@@ -188,59 +205,43 @@
     function send() {
       if (!ready || board.classList.contains("ll-busy")) return;
       board.classList.add("ll-busy");
-      summary.textContent = "Sending your move…";
+      summary.textContent = words.sending;
       confirm.hidden = true;
       step.hidden = false;
       if (form.requestSubmit) form.requestSubmit();
       else form.submit();
     }
 
+    /* What the move will do, in a sentence: words[...] with its {placeholders} filled in. */
     function describe(m) {
       var move = m.move;
       if (chancellor) {
-        var bottom = move.bottom.map(title);
-        if (!bottom.length) return "You keep the " + title(move.keep) + ".";
-        if (bottom.length === 1) return "You keep the " + title(move.keep) + " and put the " + bottom[0] + " on the bottom of the deck.";
-        return "You keep the " + title(move.keep) + " and put the " + bottom.slice(0, -1).join(", the ") + " and then the " +
-          bottom[bottom.length - 1] + " on the bottom of the deck (the " + bottom[bottom.length - 1] + " lowest).";
+        var bottom = move.bottom;
+        var kept = { keep: card(move.keep, "object") };
+        if (!bottom.length) return fill(words.keep_only, kept);
+        kept.first = card(bottom[0], "object");
+        if (bottom.length === 1) return fill(words.keep_one_bottom, kept);
+        kept.last = card(bottom[bottom.length - 1], "object");
+        kept.lowest = card(bottom[bottom.length - 1], "subject");
+        return fill(words.keep_two_bottom, kept);  // the Chancellor draws two cards: two go back at most
       }
-      var card = move.card;
+      var code = move.card;
       var other = otherCards(chosen.index)[0];
-      var on = move.target === undefined || move.target === null ? null : nameOf(move.target);
-      var you = "You play the " + title(card);
-      if (on === null && TARGETED.indexOf(card) >= 0) {
-        return you + ": every other player is protected or out, so it has no effect.";
+      var aimed = move.target !== undefined && move.target !== null;
+      var values = {
+        card: card(code, "object"),
+        player: aimed ? nameOf(move.target) : "",
+        guess: card(move.guess, "object"),
+        mine: card(other, "name"),
+        other: card(other, "name")
+      };
+      if (!aimed && TARGETED.indexOf(code) >= 0) return fill(words.no_target, values);
+      if (code === "prince" && move.target === you) {
+        return fill(other === "princess" ? words.prince_self_princess : words.prince_self, values);
       }
-      switch (card) {
-        case "guard":
-          return you + " on " + on + " and name the " + title(move.guess) + ": if " + on + " holds the " +
-            title(move.guess) + ", " + on + " is out of the round.";
-        case "priest":
-          return you + " on " + on + " and see " + on + "'s card.";
-        case "baron":
-          return you + " on " + on + ": your " + title(other) + " against " + on + "'s card; the lower value is out " +
-            "of the round, and a tie does nothing.";
-        case "handmaid":
-          return you + ": until your next turn, other players' cards cannot choose you.";
-        case "prince":
-          if (on === "yourself") {
-            return other === "princess" ? you + " on yourself: you discard the Princess and are out of the round."
-              : you + " on yourself: you discard your " + title(other) + " and draw a new card.";
-          }
-          return you + " on " + on + ": " + on + " discards their card and draws a new one (discarding the Princess puts " +
-            on + " out of the round).";
-        case "king":
-          return you + " on " + on + ": you give " + on + " your " + title(other) + " and take " + on + "'s card.";
-        case "countess":
-          return you + ": she has no effect.";
-        case "princess":
-          return you + ": you are out of the round.";
-        case "spy":
-          return you + ": no effect now; it may win you a token at the end of the round.";
-        case "chancellor":
-          return you + ": you draw up to two cards, then keep one card and put the others on the bottom of the deck.";
-      }
-      return you + ".";
+      var sentence = Object.prototype.hasOwnProperty.call(words, code) && typeof words[code] === "string"
+        ? words[code] : words.other;
+      return fill(sentence, values);
     }
 
     board.addEventListener("click", function (event) {
@@ -278,8 +279,8 @@
   /* Rules, ruling 19: playing the Princess knocks you out of the round, so the text buttons ask too. */
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button.move");
-    if (button && button.textContent.trim() === "princess" &&
-        !window.confirm("Playing the Princess knocks you out of the round. Play her?")) {
+    var words = button && wordsIn(document);
+    if (words && button.textContent.trim() === words.princess_word && !window.confirm(words.princess_question)) {
       event.preventDefault();
       event.stopPropagation();
     }

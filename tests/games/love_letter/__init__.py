@@ -7,6 +7,7 @@ from collections import Counter
 
 from games.base import Event
 from games.love_letter import ENGINE, cards
+from games.love_letter.player_view import private_lines
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
 
@@ -75,3 +76,9 @@ def only(events: list[Event], kind: str) -> Event:
     found = [event for event in events if event.kind == kind]
     assert len(found) == 1, (kind, kinds(events))
     return found[0]
+
+
+def private_texts(view: dict, kind: str | None = None) -> list[str]:
+    """Return the view's private log as its viewer reads it (the view holds kinds and data, no words)."""
+    return [line["text"] for entry, line in zip(view["private_log"], private_lines(view))
+            if kind is None or entry["kind"] == kind]

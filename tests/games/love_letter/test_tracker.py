@@ -8,7 +8,7 @@ import pytest
 
 from games.love_letter import ENGINE
 
-from . import act, deal
+from . import act, deal, private_texts
 from .test_visibility import GAMES, perturbed, random_game
 
 
@@ -98,10 +98,8 @@ def test_given_priest_look_then_king_trade_then_no_view_states_what_anyone_knows
     assert rows(tracker(state, 1))["baron"]["unseen"] == 2
     assert rows(tracker(state, 2))["baron"]["unseen"] == 1  # Carol holds it
     # What the look and the trade showed stays in the private logs, as moments in time.
-    alice = ENGINE.view(state, 0)["private_log"]
-    assert [entry["text"] for entry in alice if entry["kind"] == "priest_saw"] == ["You saw Bob's card: Baron."]
-    bob = ENGINE.view(state, 1)["private_log"]
-    assert [entry["text"] for entry in bob if entry["kind"] == "king_traded"] == [
+    assert private_texts(ENGINE.view(state, 0), "priest_saw") == ["You saw Bob's card: Baron."]
+    assert private_texts(ENGINE.view(state, 1), "king_traded") == [
         "King trade: You received the Handmaid, Carol received the Baron."
     ]
     assert "Baron 2" in ENGINE.view_text(ENGINE.view(state, 0))  # the email's count agrees

@@ -3,7 +3,9 @@
 ``v1_states.json`` holds states written by version 1 itself, with the seed and moves that made them
 and a digest of every seat's view of each (without the card tracker, which since issue 12 counts only
 public cards and the viewer's own hand): the upcast state must equal the replay of those moves under
-version 2, show every seat exactly what version 1 showed, and play on.
+version 2, show every seat exactly what version 1 showed, and play on. Version 1's views carried each
+private log entry's English line (``text``); views hold no words since, so the check words each
+entry in English again, as version 1 did, before taking the digest.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from games.i18n import in_english
 from games.love_letter import ENGINE
+from games.love_letter.player_view import private_lines
 from games.love_letter.upcast import VERSION, upcast
 
 GAMES = json.loads((Path(__file__).parent / "v1_states.json").read_text())["games"]
@@ -30,9 +34,16 @@ def replay(game: dict, moves: int) -> dict:
     return state
 
 
-def without_tracker(view: dict) -> dict:
-    """Return the view without what issue 12 changed: the tracker, and the new ``last_play``."""
-    return {key: value for key, value in view.items() if key not in ("tracker", "last_play")}
+def as_version_1_showed_it(view: dict) -> dict:
+    """Return the view without what issue 12 changed (the tracker, the new ``last_play``), each private entry worded.
+
+    Version 1 sent each private log entry's English line as its ``text``; the view no longer holds words.
+    """
+    shown = {key: value for key, value in view.items() if key not in ("tracker", "last_play")}
+    with in_english():
+        lines = private_lines(view)
+    shown["private_log"] = [{**entry, "text": line["text"]} for entry, line in zip(view["private_log"], lines)]
+    return shown
 
 
 def digest(value) -> str:
@@ -56,7 +67,7 @@ def test_a_version_1_state_upcasts_to_the_replay_of_its_moves(game, key):
 def test_every_seat_sees_a_version_1_state_as_version_1_showed_it(game, key):
     old = game["states"][key]
     seats = [None, *range(len(game["players"]))]
-    assert [digest(without_tracker(ENGINE.view(old, seat))) for seat in seats] == game["views"][key]
+    assert [digest(as_version_1_showed_it(ENGINE.view(old, seat))) for seat in seats] == game["views"][key]
     assert ENGINE.result(old) == ENGINE.result(replay(game, int(key)))
 
 

@@ -10,7 +10,7 @@ import pytest
 from games.base import Event
 from games.love_letter import ENGINE, cards
 
-from . import NAMES, act, deal, only
+from . import NAMES, act, deal, only, private_texts
 
 PUBLIC_KEYS = {
     "round_started": {"round", "starter", "face_up", "deck_count", "chosen_from"},
@@ -168,7 +168,7 @@ def test_view_for_a_seat_has_the_standing_state_of_section_7_1():
     assert view["hand"] == ["guard", "handmaid"]
     assert view["deck_count"] == 9 and view["set_aside_present"] is True
     assert view["face_up_removed"] == ["countess", "king", "prince"]
-    assert [entry["text"] for entry in view["private_log"]] == ["You were dealt the Guard.", "You drew the Handmaid."]
+    assert private_texts(view) == ["You were dealt the Guard.", "You drew the Handmaid."]
     spectator = ENGINE.view(state, None)
     assert spectator["hand"] is None and spectator["private_log"] == []
 
@@ -176,7 +176,7 @@ def test_view_for_a_seat_has_the_standing_state_of_section_7_1():
 def test_given_priest_look_then_only_actor_log_has_the_card():
     state = deal(["priest", "baron", "guard"], ["priest"])
     state, _ = act(state, {"card": "priest", "target": 1})
-    assert "You saw Bob's card: Baron." in [e["text"] for e in ENGINE.view(state, 0)["private_log"]]
+    assert "You saw Bob's card: Baron." in private_texts(ENGINE.view(state, 0))
     for seat in (None, 2):
         assert all(e["kind"] != "priest_saw" for e in ENGINE.view(state, seat)["private_log"])
 
