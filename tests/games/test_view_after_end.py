@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from games import get_engine
+from games.love_letter.player_view import revealed_lines
 from games.halali import board as halali_board
 
 
@@ -35,8 +36,9 @@ def test_love_letter_shows_every_hand_the_set_aside_card_the_deck_and_the_privat
     assert revealed["deck"] == state["deck"] and len(revealed["deck"]) == spectator["deck_count"]
     private = [entry for entry in state["private"] if entry["kind"] == "drew_card"]
     assert private and len(revealed["private_log"]) == len(state["private"])
-    assert any(f"drew the {entry['data']['card'].capitalize()}" in line["text"]
-               for entry in private for line in revealed["private_log"])
+    # The reveal holds the events' data (views hold no words); the board words them for its reader.
+    lines = revealed_lines(engine.view_after_end(state))
+    assert any(f"drew the {entry['data']['card'].capitalize()}" in line["text"] for entry in private for line in lines)
 
 
 def test_halali_shows_every_face_down_tile_with_a_hunters_rifle():
