@@ -109,9 +109,11 @@ def create_game(
     if not isinstance(players, int) or isinstance(players, bool):
         raise InvalidRequest(gettext("players must be a whole number."))
     if not engine.min_players <= players <= engine.max_players:
-        raise InvalidRequest(ngettext("%(game)s takes %(min)s to %(max)s player.", "%(game)s takes %(min)s to %(max)s players.",
-                                      engine.max_players)
-                             % {"game": engine.display_name(), "min": engine.min_players, "max": engine.max_players})
+        raise InvalidRequest(
+            ngettext("%(game)s takes %(min)s to %(max)s player.", "%(game)s takes %(min)s to %(max)s players.",
+                     engine.max_players)
+            % {"game": engine.display_name(), "min": engine.min_players, "max": engine.max_players}
+        )
     if visibility not in Visibility.values:
         raise InvalidRequest(gettext("visibility must be one of %(values)s.") % {"values": ", ".join(Visibility.values)})
     try:
@@ -184,8 +186,9 @@ def _checked_bots(engine, players: int, bots: dict, creator_plays: bool) -> dict
         except (TypeError, ValueError):
             raise InvalidRequest(gettext("bots must map seat numbers to bot names.")) from None
         if not 0 <= index < players or (creator_plays and index == 0):
-            raise InvalidRequest(gettext("Seat %(index)s cannot take a bot (it is yours).") % {"index": index} if index == 0
-                                 else gettext("Seat %(index)s cannot take a bot.") % {"index": index})
+            refusal = (gettext("Seat %(index)s cannot take a bot (it is yours).") if index == 0
+                       else gettext("Seat %(index)s cannot take a bot."))
+            raise InvalidRequest(refusal % {"index": index})
         if name not in offered:
             raise InvalidRequest(gettext("%(game)s has no bot called %(name)r; it has: %(bots)s.")
                                  % {"game": engine.display_name(), "name": name, "bots": ", ".join(offered)})
@@ -200,14 +203,12 @@ def user_options(engine_slug: str, raw: dict) -> dict:
     specs = {spec.name: spec for spec in get_engine(engine_slug).option_specs}
     unknown = sorted(set(raw) - set(specs))
     if unknown:
-        raise InvalidRequest(
-            ngettext("Unknown option %(unknown)s; this game has: %(known)s.",
-                     "Unknown options %(unknown)s; this game has: %(known)s.", len(unknown))
-            % {"unknown": ", ".join(unknown), "known": ", ".join(specs)} if specs
-            else ngettext("Unknown option %(unknown)s; this game has none.",
-                          "Unknown options %(unknown)s; this game has none.", len(unknown))
-            % {"unknown": ", ".join(unknown)}
-        )
+        named = {"unknown": ", ".join(unknown), "known": ", ".join(specs)}
+        if specs:
+            raise InvalidRequest(ngettext("Unknown option %(unknown)s; this game has: %(known)s.",
+                                          "Unknown options %(unknown)s; this game has: %(known)s.", len(unknown)) % named)
+        raise InvalidRequest(ngettext("Unknown option %(unknown)s; this game has none.",
+                                      "Unknown options %(unknown)s; this game has none.", len(unknown)) % named)
     for name, value in raw.items():
         allowed = [choice for choice, _ in specs[name].choices]
         if value not in allowed:
