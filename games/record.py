@@ -32,6 +32,12 @@ from typing import Any
 
 from games import engine_at
 from games.base import RESIGN, Engine, EngineError, Event, InvalidOptions, UnknownEngineVersion
+from games.i18n import catalog_of, in_english
+
+# The checks' details are for people (the fairness page, the API's /verify/): worded in the reader's language
+# (English from ``python -m games.verify``); the checks' names, and the record itself, stay English.
+_ = catalog_of(__name__)
+N_ = _.noop
 
 COMMITMENT_SCHEME = "turnbased-seed-commitment/1"
 COMMITMENT_ALGORITHM = "sha256"
@@ -56,7 +62,7 @@ RECORD_FORMAT_VERSION = 1
 PLATFORM_RESULT_KEYS = ("bot_played_seats", "left_seats")
 # Move sources that mean a bot chose the move (``bot_played_seats`` lists their seats).
 BOT_SOURCES = ("bot", "timeout")
-UNVERIFIABLE_PARTIAL = (
+UNVERIFIABLE_PARTIAL = N_(
     "This record was exported while the game was in play: it holds no seed and only what one seat may see, "
     "so it cannot be verified until the game ends. Export it again once the game is over."
 )
@@ -117,12 +123,13 @@ class _Malformed(ValueError):
 
 def _get(obj: Any, key: str, kind: type | tuple[type, ...], where: str, *, nullable: bool = False) -> Any:
     if not isinstance(obj, dict) or key not in obj:
-        raise _Malformed(f"{where} has no {key!r}")
+        raise _Malformed(_("{where} has no {key!r}").format(where=where, key=key))
     value = obj[key]
     if value is None and nullable:
         return None
     if not isinstance(value, kind) or (isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))):
-        raise _Malformed(f"{where}.{key} has the wrong type ({type(value).__name__})")
+        raise _Malformed(_("{where}.{key} has the wrong type ({type})").format(where=where, key=key,
+                                                                               type=type(value).__name__))
     return value
 
 
@@ -145,23 +152,26 @@ def verify_record(record: Any) -> VerifyReport:
     try:
         _verify(record, report)
     except _Malformed as problem:
-        report.check("format", False, f"not a turnbased record of format_version {RECORD_FORMAT_VERSION}: {problem}")
+        report.check("format", False, _("not a turnbased record of format_version {version}: {problem}").format(
+            version=RECORD_FORMAT_VERSION, problem=problem))
     except (ValueError, TypeError, RecursionError) as problem:  # NaN, a number too large, nesting too deep
-        report.check("format", False, f"the record holds values JSON cannot: {type(problem).__name__}: "
-                                      f"{_short(str(problem))}")
+        report.check("format", False, _("the record holds values JSON cannot: {error}: {problem}").format(
+            error=type(problem).__name__, problem=_short(str(problem))))
     return report
 
 
 def _verify(record: Any, report: VerifyReport) -> None:
     if not isinstance(record, dict):
-        raise _Malformed("the file does not hold a JSON object")
+        raise _Malformed(_("the file does not hold a JSON object"))
     fmt = record.get("format")
     version = record.get("format_version")
     if fmt != RECORD_FORMAT or version != RECORD_FORMAT_VERSION or isinstance(version, bool):
-        report.check("format", False, f"format {fmt!r} version {version!r}: this verifier reads "
-                                      f"{RECORD_FORMAT!r} version {RECORD_FORMAT_VERSION}")
+        report.check("format", False, _("format {format!r} version {version!r}: this verifier reads {known!r} version "
+                                        "{known_version}").format(format=fmt, version=version, known=RECORD_FORMAT,
+                                                                  known_version=RECORD_FORMAT_VERSION))
         return
-    report.check("format", True, f"{RECORD_FORMAT} version {RECORD_FORMAT_VERSION}")
+    report.check("format", True, _("{format} version {version}").format(format=RECORD_FORMAT,
+                                                                         version=RECORD_FORMAT_VERSION))
     game = _get(record, "game", dict, "record")
     game_id = _get(game, "id", int, "game")
     slug = _get(game, "engine", str, "game")
@@ -169,24 +179,26 @@ def _verify(record: Any, report: VerifyReport) -> None:
     status = _get(game, "status", str, "game")
     if not _get(record, "complete", bool, "record"):
         report.verifiable = False
-        report.check("complete", False, UNVERIFIABLE_PARTIAL)
+        report.check("complete", False, _(UNVERIFIABLE_PARTIAL))
         return
     commitment = _get(record, "commitment", dict, "record", nullable=True)
     seed = _get(record, "seed", str, "record", nullable=True)
     if commitment is None and seed is None and not record.get("moves"):
         report.verifiable = False
-        report.check("complete", False, "the game never started: no seed was drawn and no move made, nothing to verify")
+        report.check("complete", False, _("the game never started: no seed was drawn and no move made, nothing to "
+                                          "verify"))
         return
     if seed is None or commitment is None:
-        report.check("complete", False, "a complete record must reveal the seed and hold the commitment")
+        report.check("complete", False, _("a complete record must reveal the seed and hold the commitment"))
         return
-    report.check("complete", True, "the seed is revealed and every move and event is present")
+    report.check("complete", True, _("the seed is revealed and every move and event is present"))
     try:
         engine = engine_at(slug, engine_version)
     except UnknownEngineVersion as error:
         report.check("engine", False, error.reason)
         return
-    report.check("engine", True, f"{engine.name} ({slug}) version {engine_version}")
+    report.check("engine", True, _("{name} ({slug}) version {version}").format(name=engine.display_name(), slug=slug,
+                                                                               version=engine_version))
     players = _players(record, engine, report)
     options = _get(game, "options", dict, "game")
     if players is None or not _options(engine, players, options, report):
@@ -196,7 +208,7 @@ def _verify(record: Any, report: VerifyReport) -> None:
     _numbering(moves, report)
     final = _replay(engine, players, options, seed, moves, report)
     if final is not None:
-        _end(engine, final, status, record, moves, len(players), report)
+        _end(engine, final, status, record, moves, players, report)
 
 
 def _players(record: dict, engine: Engine, report: VerifyReport) -> list[str] | None:
@@ -207,13 +219,16 @@ def _players(record: dict, engine: Engine, report: VerifyReport) -> list[str] | 
         names.append(_get(row, "name", str, f"players[{index}]"))
         _get(row, "bot", str, f"players[{index}]")
         if seat != index:
-            report.check("players", False, f"players[{index}] has seat {seat}: seats must be 0, 1, ... in order")
+            report.check("players", False, _("players[{index}] has seat {seat}: seats must be 0, 1, ... in order").format(
+                index=index, seat=seat))
             return None
     if not engine.min_players <= len(names) <= engine.max_players:
-        report.check("players", False, f"{len(names)} players; {engine.name} takes {engine.min_players} "
-                                       f"to {engine.max_players}")
+        report.check("players", False, _.ngettext("{count} player; {name} takes {min} to {max}",
+                                                  "{count} players; {name} takes {min} to {max}", len(names)).format(
+            count=len(names), name=engine.display_name(), min=engine.min_players, max=engine.max_players))
         return None
-    report.check("players", True, f"{len(names)} seats: {', '.join(names)}")
+    report.check("players", True, _.ngettext("{count} seat: {names}", "{count} seats: {names}", len(names)).format(
+        count=len(names), names=", ".join(names)))
     return names
 
 
@@ -221,18 +236,20 @@ def _options(engine: Engine, players: list[str], options: dict, report: VerifyRe
     try:
         complete = engine.validate_options(len(players), dict(options))
     except InvalidOptions as error:
-        return report.check("options", False, f"not playable: {error.reason}")
+        return report.check("options", False, _("not playable: {reason}").format(reason=error.reason))
     except Exception as error:  # a forged value the engine cannot even read: a failed check, not a crash
-        return report.check("options", False, f"not options of this game: {type(error).__name__}: {_short(str(error))}")
+        return report.check("options", False, _("not options of this game: {error}: {problem}").format(
+            error=type(error).__name__, problem=_short(str(error))))
     if canonical_json(complete) != canonical_json(options):
-        return report.check("options", False, f"incomplete or altered: the engine reads them as {_short(complete)}")
+        return report.check("options", False, _("incomplete or altered: the engine reads them as {options}").format(
+            options=_short(complete)))
     # Options no player may choose (a scripted deck order, a chosen first player) decide what the seed
     # otherwise would: such a game was not dealt from its seed, so its fairness cannot be shown.
     internal = sorted(set(options) - {spec.name for spec in engine.option_specs})
     if internal:
-        return report.check("options", False, f"{', '.join(internal)} set by the server, not by the seed: "
-                                              "this game was not dealt at random")
-    return report.check("options", True, _short(options) if options else "none")
+        return report.check("options", False, _("{names} set by the server, not by the seed: this game was not dealt "
+                                                "at random").format(names=", ".join(internal)))
+    return report.check("options", True, _short(options) if options else _("none"))
 
 
 def _commitment(commitment: dict, seed: str, game_id: int, slug: str, version: int, report: VerifyReport) -> None:
@@ -240,25 +257,29 @@ def _commitment(commitment: dict, seed: str, game_id: int, slug: str, version: i
     algorithm = commitment.get("algorithm")
     value = commitment.get("value")
     if scheme != COMMITMENT_SCHEME or algorithm != COMMITMENT_ALGORITHM:
-        report.check("commitment", False, f"unknown scheme {scheme!r} / algorithm {algorithm!r}")
+        report.check("commitment", False, _("unknown scheme {scheme!r} / algorithm {algorithm!r}").format(
+            scheme=scheme, algorithm=algorithm))
         return
     expected = seed_commitment(seed=seed, game_id=game_id, engine=slug, engine_version=version)
     if value == expected:
-        report.check("commitment", True, f"sha256 of the revealed seed with game {game_id}, {slug} version {version} "
-                                         f"is the commitment published at the start ({expected[:16]}…)")
+        report.check("commitment", True, _("sha256 of the revealed seed with game {id}, {slug} version {version} is the "
+                                           "commitment published at the start ({start}…)").format(
+            id=game_id, slug=slug, version=version, start=expected[:16]))
     else:
-        report.check("commitment", False, f"the revealed seed with game {game_id}, {slug} version {version} hashes "
-                                          f"to {expected}, not to the published commitment {_short(value)}")
+        report.check("commitment", False, _("the revealed seed with game {id}, {slug} version {version} hashes to "
+                                            "{expected}, not to the published commitment {published}").format(
+            id=game_id, slug=slug, version=version, expected=expected, published=_short(value)))
 
 
 def _numbering(moves: list, report: VerifyReport) -> None:
     for index, entry in enumerate(moves):
         seq = _get(entry, "seq", int, f"moves[{index}]")
         if seq != index + 1:
-            report.check("seq", False, f"moves[{index}] has seq {seq}, expected {index + 1}: a move is missing, "
-                                       "repeated or out of order")
+            report.check("seq", False, _("moves[{index}] has seq {seq}, expected {expected}: a move is missing, repeated "
+                                         "or out of order").format(index=index, seq=seq, expected=index + 1))
             return
-    report.check("seq", True, f"moves numbered 1 to {len(moves)} with no gap" if moves else "no moves")
+    report.check("seq", True, _("moves numbered 1 to {last} with no gap").format(last=len(moves)) if moves
+                 else _("no moves"))
 
 
 def _replay(engine: Engine, players: list[str], options: dict, seed: str, moves: list,
@@ -267,84 +288,99 @@ def _replay(engine: Engine, players: list[str], options: dict, seed: str, moves:
     try:
         state = engine.setup(list(players), dict(options), seed)
     except EngineError as error:
-        report.check("setup", False, f"the engine cannot set up this game: {error.reason}")
+        report.check("setup", False, _("the engine cannot set up this game: {reason}").format(reason=error.reason))
         return None
     state = json.loads(canonical_json(state))  # the platform stores every state as JSON
     for index, entry in enumerate(moves):
-        where = f"move {index + 1}"
+        number = index + 1
         seat = _get(entry, "seat", int, f"moves[{index}]")
         move = _get(entry, "move", dict, f"moves[{index}]")
         logged = _get(entry, "events", list, f"moves[{index}]")
         if not 0 <= seat < len(players):
-            report.check("seats", False, f"{where} is by seat {seat}, which does not exist")
+            report.check("seats", False, _("move {number} is by seat {seat}, which does not exist").format(
+                number=number, seat=seat))
             return None
         if move != RESIGN and seat not in engine.to_move(state):
-            report.check("seats", False, f"{where} is by seat {seat} ({players[seat]}), whose turn it was not "
-                                         f"(to move: {engine.to_move(state)})")
+            report.check("seats", False, _("move {number} is by seat {seat} ({name}), whose turn it was not (to move: "
+                                           "{to_move})").format(number=number, seat=seat, name=players[seat],
+                                                                to_move=engine.to_move(state)))
             return None
         try:
             state, events = engine.play(state, seat, move)
         except EngineError as error:
-            report.check("moves", False, f"{where} by seat {seat} is not legal there: {error.reason}")
+            report.check("moves", False, _("move {number} by seat {seat} is not legal there: {reason}").format(
+                number=number, seat=seat, reason=error.reason))
             return None
         except Exception as error:  # a forged move the engine cannot even read: a failed check, not a crash
-            report.check("moves", False, f"{where} by seat {seat} is not a move of this game: "
-                                         f"{type(error).__name__}: {_short(str(error))}")
+            report.check("moves", False, _("move {number} by seat {seat} is not a move of this game: {error}: "
+                                           "{problem}").format(number=number, seat=seat, error=type(error).__name__,
+                                                               problem=_short(str(error))))
             return None
         state = json.loads(canonical_json(state))
         replayed = json.loads(canonical_json([event.to_json() for event in events]))
         if canonical_json(replayed) != canonical_json(logged):
-            report.check("events", False, f"{where}: {_event_difference(logged, replayed)}")
+            report.check("events", False, _("move {number}: {difference}").format(
+                number=number, difference=_event_difference(logged, replayed)))
             return None
-    report.check("seats", True, "every move was made by a seat whose turn it was (or was a resignation)")
-    report.check("moves", True, f"all {len(moves)} moves replay legally from the seed")
-    report.check("events", True, f"every logged event of every move equals the replay's, exactly")
+    report.check("seats", True, _("every move was made by a seat whose turn it was (or was a resignation)"))
+    report.check("moves", True, _.ngettext("the {count} move replays legally from the seed",
+                                           "all {count} moves replay legally from the seed", len(moves)).format(
+        count=len(moves)))
+    report.check("events", True, _("every logged event of every move equals the replay's, exactly"))
     return state
 
 
 def _event_difference(logged: list, replayed: list) -> str:
     for index, (mine, theirs) in enumerate(zip(logged, replayed)):
         if canonical_json(mine) != canonical_json(theirs):
-            return f"event {index + 1} is logged as {_short(mine)} but the replay gives {_short(theirs)}"
-    return f"{len(logged)} events logged but the replay gives {len(replayed)}"
+            return _("event {number} is logged as {logged} but the replay gives {replayed}").format(
+                number=index + 1, logged=_short(mine), replayed=_short(theirs))
+    return _.ngettext("{logged} event logged but the replay gives {replayed}",
+                      "{logged} events logged but the replay gives {replayed}", len(logged)).format(
+        logged=len(logged), replayed=len(replayed))
 
 
-def _end(engine: Engine, state: dict, status: str, record: dict, moves: list, seats: int,
+def _end(engine: Engine, state: dict, status: str, record: dict, moves: list, players: list[str],
          report: VerifyReport) -> None:
     recorded = record.get("result")
-    result = engine.result(state)
+    seats = len(players)
+    with in_english():  # the record's result holds the English summary, as the platform stores it
+        result = engine.result(state)
     if status == "aborted":
-        report.check("end", result is None, "aborted while in play, and the replay is not over" if result is None
-                     else "the game is marked aborted but the replay of its moves ends it")
-        report.check("result", recorded is None, "none, as for an aborted game" if recorded is None
-                     else f"an aborted game has no result, the record has {_short(recorded)}")
+        report.check("end", result is None, _("aborted while in play, and the replay is not over") if result is None
+                     else _("the game is marked aborted but the replay of its moves ends it"))
+        report.check("result", recorded is None, _("none, as for an aborted game") if recorded is None
+                     else _("an aborted game has no result, the record has {result}").format(result=_short(recorded)))
         return
     if status != "finished":
-        report.check("end", False, f"a complete record is of a finished or aborted game, not of one {status!r}")
+        report.check("end", False, _("a complete record is of a finished or aborted game, not of one {status!r}").format(
+            status=status))
         return
     if not report.check("end", result is not None and not engine.to_move(state),
-                        "the game is over after the last move" if result is not None
-                        else "the replay is not over after the last move, yet the game is marked finished"):
+                        _("the game is over after the last move") if result is not None
+                        else _("the replay is not over after the last move, yet the game is marked finished")):
         return
     if not isinstance(recorded, dict):
-        report.check("result", False, f"a finished game's result must be an object, not {_short(recorded)}")
+        report.check("result", False, _("a finished game's result must be an object, not {result}").format(
+            result=_short(recorded)))
         return
     expected = json.loads(canonical_json(result))
     for key in sorted(set(expected) | set(recorded)):
         if key in PLATFORM_RESULT_KEYS and key not in expected:
             continue
         if canonical_json(expected.get(key)) != canonical_json(recorded.get(key)):
-            report.check("result", False, f"{key!r} is recorded as {_short(recorded.get(key))} but the replay gives "
-                                          f"{_short(expected.get(key))}")
+            report.check("result", False, _("{key!r} is recorded as {recorded} but the replay gives {replayed}").format(
+                key=key, recorded=_short(recorded.get(key)), replayed=_short(expected.get(key))))
             return
     bots = sorted({entry["seat"] for entry in moves if entry.get("source") in BOT_SOURCES})
     if recorded.get("bot_played_seats", []) != bots:
-        report.check("result", False, f"bot_played_seats is {_short(recorded.get('bot_played_seats', []))} but bots "
-                                      f"made moves for seats {bots}")
+        report.check("result", False, _("bot_played_seats is {recorded} but bots made moves for seats {seats}").format(
+            recorded=_short(recorded.get("bot_played_seats", [])), seats=bots))
         return
     left = recorded.get("left_seats", [])
     if not isinstance(left, list) or left != sorted(set(left)) or any(
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats for seat in left):
-        report.check("result", False, f"left_seats {_short(left)} is not a sorted list of seats")
+        report.check("result", False, _("left_seats {seats} is not a sorted list of seats").format(seats=_short(left)))
         return
-    report.check("result", True, f"{expected.get('summary', 'as replayed')}")
+    # The result as the reader's language words it (the record keeps the English line).
+    report.check("result", True, engine.describe_result(recorded, list(players)))

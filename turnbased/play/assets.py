@@ -19,6 +19,7 @@ from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
+from django.utils.translation import gettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
@@ -70,7 +71,7 @@ def serve_asset(request, slug: str, name: str, digest: str):
     """Answer an asset with year-long caching; 404 for an unknown one; redirect a stale digest."""
     found = game_asset(slug, name)
     if found is None:
-        return JsonResponse({"detail": "No such asset."}, status=404)
+        return JsonResponse({"detail": gettext("No such asset.")}, status=404)
     if digest != found.digest:
         response = HttpResponseRedirect(asset_url(slug, name))
         patch_cache_control(response, no_cache=True)

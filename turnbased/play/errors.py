@@ -1,12 +1,19 @@
-"""Errors the play services raise; each carries a human ``detail`` and an HTTP status."""
+"""Errors the play services raise; each carries a human ``detail`` and an HTTP status.
+
+The detail is worded when the error is raised, in the active language (the reader's: the request's,
+the account's, an email's recipient's); a lazy text is worded there too, so callers always get a str.
+"""
 
 from __future__ import annotations
+
+from django.utils.translation import gettext
 
 
 class PlayError(Exception):
     status = 400
 
     def __init__(self, detail: str, **extra):
+        detail = str(detail)
         super().__init__(detail)
         self.detail = detail
         self.extra = extra
@@ -39,8 +46,8 @@ class NotFound(PlayError):
 class GameNotFound(NotFound):
     """No such game, or a private game the user is not part of (we do not say which)."""
 
-    def __init__(self, detail: str = "No such game."):
-        super().__init__(detail)
+    def __init__(self, detail: str | None = None):
+        super().__init__(gettext("No such game.") if detail is None else detail)
 
 
 class Conflict(PlayError):
@@ -58,8 +65,8 @@ class StaleSequence(Conflict):
 
     def __init__(self, *, current_seq: int, sent_seq: int):
         super().__init__(
-            f"The game has moved on: your move answered move {sent_seq}, the game is now at "
-            f"move {current_seq}. Look at the board again and resend.",
+            gettext("The game has moved on: your move answered move %(sent)s, the game is now at move %(current)s. "
+                    "Look at the board again and resend.") % {"sent": sent_seq, "current": current_seq},
             seq=current_seq,
         )
         self.current_seq = current_seq

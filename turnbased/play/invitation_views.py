@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, resolve_url
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from turnbased.limits import page_refusal
@@ -26,7 +27,8 @@ def game_invite_player(request, game_id: int):
     return act_on_game(
         request, game_id,
         lambda: services.invitation_create(game_id=game_id, user=request.user, username=request.POST.get("username", "")),
-        lambda created: f"{created[0].user.get_username()} is invited: the lobby and an email tell them.",
+        lambda created: gettext("%(name)s is invited: the lobby and an email tell them.")
+        % {"name": created[0].user.get_username()},
     )
 
 
@@ -34,4 +36,4 @@ def game_invite_player(request, game_id: int):
 @login_required
 def game_invitation_decline(request, game_id: int):
     return act_on_game(request, game_id, lambda: services.invitation_decline(game_id=game_id, user=request.user),
-                       "Invitation declined.", then=lambda _: resolve_url("lobby"))
+                       gettext("Invitation declined."), then=lambda _: resolve_url("lobby"))

@@ -5,29 +5,30 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from turnbased.json_codec import FastJSONField
 
 
 class GameStatus(models.TextChoices):
-    OPEN = "open", "Waiting for players"
-    ACTIVE = "active", "In play"
-    FINISHED = "finished", "Finished"
-    ABORTED = "aborted", "Aborted"
+    OPEN = "open", _("Waiting for players")
+    ACTIVE = "active", _("In play")
+    FINISHED = "finished", _("Finished")
+    ABORTED = "aborted", _("Aborted")
 
 
 class Visibility(models.TextChoices):
-    PUBLIC = "public", "Public: listed in the lobby, anyone may join or watch"
-    PRIVATE = "private", "Private: only people with the invite link"
+    PUBLIC = "public", _("Public: listed in the lobby, anyone may join or watch")
+    PRIVATE = "private", _("Private: only people with the invite link")
 
 
 class MoveSource(models.TextChoices):
-    WEB = "web", "web page"
-    API = "api", "REST API"
-    EMAIL = "email", "email reply"
-    TIMEOUT = "timeout", "timeout"
-    BOT = "bot", "bot"
-    SYSTEM = "system", "system"
+    WEB = "web", _("web page")
+    API = "api", _("REST API")
+    EMAIL = "email", _("email reply")
+    TIMEOUT = "timeout", pgettext_lazy("how a move came", "timeout")
+    BOT = "bot", pgettext_lazy("how a move came", "bot")
+    SYSTEM = "system", pgettext_lazy("how a move came", "system")
 
 
 class Game(models.Model):
@@ -104,8 +105,8 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats", null=True,
                              blank=True)
-    bot = models.CharField(max_length=20, blank=True, help_text="The bot playing this seat, if any.")
-    left_at = models.DateTimeField(null=True, blank=True, help_text="When the player left and a bot took over.")
+    bot = models.CharField(max_length=20, blank=True, help_text=_("The bot playing this seat, if any."))
+    left_at = models.DateTimeField(null=True, blank=True, help_text=_("When the player left and a bot took over."))
     joined_at = models.DateTimeField(auto_now_add=True)
 
     @property

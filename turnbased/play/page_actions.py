@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, resolve_url
+from django.utils.translation import gettext
 
 from turnbased.play.errors import GameNotFound, PlayError
 
@@ -29,7 +30,7 @@ def act_on_game(
     try:
         result = action()
     except GameNotFound:
-        raise Http404("No such game.") from None
+        raise Http404(gettext("No such game.")) from None
     except PlayError as failure:
         messages.error(request, failure.detail)
         return redirect("game-detail", game_id)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 from games.base import Event
 from turnbased.play import store
@@ -33,8 +33,8 @@ HISTORY_AROUND = 5
 class PositionNotFound(GameNotFound):
     """No such position: before the start, after the last move, or a game that never started."""
 
-    def __init__(self, detail: str = "No such position in this game."):
-        super().__init__(detail)
+    def __init__(self, detail: str | None = None):
+        super().__init__(gettext("No such position in this game.") if detail is None else detail)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from games import get_engine
@@ -17,13 +18,17 @@ def game_verify(request, game_id: int):
     try:
         viewer = selectors.viewer_of(game_id, request.user)
     except GameNotFound:
-        raise Http404("No such game.") from None
+        raise Http404(gettext("No such game.")) from None
     game = viewer.game
     over = records.is_over(game)
+    report = verification.verify_game(game) if over else None
+    if report is not None:  # each check named in the reader's words (the kept report holds the machine names)
+        report = {**report, "checks": [{**check, "label": verification.check_label(check["name"])}
+                                       for check in report["checks"]]}
     return render(request, "play/game_verify.html", {
         "game": game,
         "engine": get_engine(game.engine),
         "fairness": records.fairness(game),
-        "report": verification.verify_game(game) if over else None,
+        "report": report,
         "not_yet": None if over else verification.NOT_YET,
     })

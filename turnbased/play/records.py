@@ -133,7 +133,7 @@ def _record(game: Game, viewer_seat: int | None) -> dict:
             "id": original_id(game),
             "engine": game.engine,
             "engine_version": game.engine_version,
-            "name": get_engine(game.engine).name,
+            "name": get_engine(game.engine).display_name(),  # for the reader, as the lines are
             # Engine-internal options (a scripted deck) are secret until the end; a verifier needs them all.
             "options": dict(game.options) if complete else _public_options(game),
             "status": game.status,

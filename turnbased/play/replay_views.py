@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import render
 from django.template.loader import select_template
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from turnbased.play import positions, store
@@ -22,13 +23,13 @@ def game_replay(request, game_id: int):
     raw = request.GET.get("seq")
     seq = _seq_param(raw)
     if raw is not None and seq is None:
-        return HttpResponseBadRequest("seq must be a move number.")
+        return HttpResponseBadRequest(gettext("seq must be a move number."))
     viewer = _viewer_or_404(game_id, request)
     game = viewer.game
     try:
         shown = positions.position(viewer, game.seq if seq is None else seq)
     except GameNotFound:
-        raise Http404("No such position in this game.") from None
+        raise Http404(gettext("No such position in this game.")) from None
     engine = store.engine_of(game)
     names = list(game.player_names)
     return render(request, "play/game_replay.html", {

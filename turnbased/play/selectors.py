@@ -21,6 +21,7 @@ from django.db.models import (
     BooleanField, Count, Exists, F, Func, IntegerField, JSONField, Max, OuterRef, QuerySet, Subquery, Value,
 )
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext
 
 from games.base import Event
 from turnbased.accounts.models import is_bot_account
@@ -393,7 +394,8 @@ def lobby_page(user: AbstractBaseUser, number: int = 1) -> LobbyPage:
             "players": [label.name for label in labels],
             "labels": labels,
             "my_turn": entry["my_turn"],
-            "to_move": [names.get(i, f"seat {i}") for i in game.to_move] if game.status == GameStatus.ACTIVE else [],
+            "to_move": [names[i] if i in names else gettext("seat %(number)s") % {"number": i + 1}
+                        for i in game.to_move] if game.status == GameStatus.ACTIVE else [],
             "last_move": last_moves.get(game.pk),
             "free_seats": game.seat_count - len(seats) if game.status == GameStatus.OPEN else 0,
             "deadline": entry["deadline"],

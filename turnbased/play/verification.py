@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 from django.core.cache import cache
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 
 from games import record as game_record
 from turnbased.limits import CACHE_ERRORS
@@ -18,8 +18,32 @@ from turnbased.play.models import Game
 
 logger = logging.getLogger(__name__)
 
-NOT_YET = ("The game is not over: its seed is revealed when the game ends, and only then can anyone check it "
-           "against the commitment published at the start.")
+NOT_YET = gettext_lazy("The game is not over: its seed is revealed when the game ends, and only then can anyone "
+                       "check it against the commitment published at the start.")
+# What each check of ``games.record.verify_record`` is about, as the fairness page names it; the API answers
+# the checks' own names (machine words: "format", "commitment"...).
+CHECK_LABELS = {
+    "format": pgettext_lazy("a check of a game's record", "Format"),
+    "complete": pgettext_lazy("a check of a game's record", "Complete record"),
+    "engine": pgettext_lazy("a check of a game's record", "Game engine"),
+    "players": pgettext_lazy("a check of a game's record", "Players"),
+    "options": pgettext_lazy("a check of a game's record", "Table options"),
+    "commitment": pgettext_lazy("a check of a game's record", "Seed and commitment"),
+    "seq": pgettext_lazy("a check of a game's record", "Move numbering"),
+    "setup": pgettext_lazy("a check of a game's record", "Setup"),
+    "seats": pgettext_lazy("a check of a game's record", "Whose turn"),
+    "moves": pgettext_lazy("a check of a game's record", "Moves"),
+    "events": pgettext_lazy("a check of a game's record", "Events"),
+    "end": pgettext_lazy("a check of a game's record", "End of the game"),
+    "result": pgettext_lazy("a check of a game's record", "Result"),
+}
+
+
+def check_label(name: str) -> str:
+    """Return the name of a record check as the fairness page shows it (the machine name for one unknown)."""
+    return str(CHECK_LABELS.get(name, name))
+
+
 # A day: long enough that readers of a finished game share one replay, short enough to pick up an engine fix.
 KEPT_FOR_SECONDS = 24 * 3600
 

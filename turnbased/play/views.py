@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render, resolve_url
 from django.template.loader import select_template
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe, require_POST
 
 from games import engines, get_engine
@@ -45,7 +46,7 @@ def _viewer_or_404(game_id: int, request, invite_code: str | None = None) -> sel
     try:
         return selectors.viewer_of(game_id, request.user, invite_code=invite_code)
     except GameNotFound:
-        raise Http404("No such game.") from None
+        raise Http404(gettext("No such game.")) from None
 
 
 def _page_number(raw: str | None) -> int:
@@ -80,7 +81,7 @@ def game_new(request):
     if slug is None:
         slug = settings.DEFAULT_GAME if settings.DEFAULT_GAME in all_engines else next(iter(all_engines))
     if slug not in all_engines:
-        raise Http404("No such game.")
+        raise Http404(gettext("No such game."))
     engine = get_engine(slug)
     error = None
     refusal = page_refusal(request, "table_create")
@@ -110,9 +111,9 @@ def game_new(request):
             error = failure.detail
         else:
             if game.status == GameStatus.OPEN:
-                messages.success(request, "Table created. Invite players by name or share the invite link.")
+                messages.success(request, gettext("Table created. Invite players by name or share the invite link."))
             else:
-                messages.success(request, "Table created. Every seat is filled: the game has started.")
+                messages.success(request, gettext("Table created. Every seat is filled: the game has started."))
             return redirect("game-detail", game.pk)
     response = render(request, "play/game_new.html", _new_game_context(engine, all_engines, form, players, error))
     return refusal.applied_to(response) if refusal else response
@@ -198,6 +199,7 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
     for entry in moves:
         entry["json"] = json.dumps(entry["move"], sort_keys=True)
     view = selectors.private_view(viewer)
+    names = list(game.player_names) or [s.display_name for s in game.seats.all()]
     return {
         "game": game,
         "engine": engine,
@@ -210,7 +212,8 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
         "idempotency_key": uuid.uuid4().hex,
         "error": error,
         "bot_account_viewer": bot_account_viewer,
-        "names": list(game.player_names) or [s.display_name for s in game.seats.all()],
+        "names": names,
+        "waiting_for": [names[seat] for seat in game.to_move if seat < len(names)],
         "clocks": _clock_display(game),
     }
 
@@ -289,7 +292,7 @@ def game_panel(request, game_id: int):
     try:
         version, seat = selectors.game_version(game_id, request.user)
     except GameNotFound:
-        raise Http404("No such game.") from None
+        raise Http404(gettext("No such game.")) from None
     if seat is not None:
         record_visit(user_id=request.user.pk, game_id=game_id)
     seen, seated = _seq_param(request.GET.get("seq")), _seq_param(request.GET.get("seated"))
@@ -307,7 +310,7 @@ def game_history(request, game_id: int):
     raw = request.GET.get("before")
     before = _seq_param(raw)
     if raw is not None and before is None:
-        return HttpResponseBadRequest("before must be a move number.")
+        return HttpResponseBadRequest(gettext("before must be a move number."))
     viewer = _viewer_or_404(game_id, request)
     game = viewer.game
     history = selectors.history_page(viewer, before=before) if game.state is not None else None
@@ -339,9 +342,9 @@ def game_move(request, game_id: int):
             idempotency_key=request.POST.get("idempotency_key") or None,
         )
     except (ValueError, json.JSONDecodeError):
-        error = "That move could not be read; pick one of the listed moves."
+        error = gettext("That move could not be read; pick one of the listed moves.")
     except GameNotFound:
-        raise Http404("No such game.") from None
+        raise Http404(gettext("No such game.")) from None
     except PlayError as failure:
         error = failure.detail
     else:
@@ -373,33 +376,33 @@ def _act(request, game_id: int, action, success: str, **kwargs):
 @require_POST
 @login_required
 def game_join(request, game_id: int):
-    return _act(request, game_id, services.join_game, "You joined the table.",
+    return _act(request, game_id, services.join_game, gettext("You joined the table."),
                 invite_code=request.POST.get("invite_code") or None)
 
 
 @require_POST
 @login_required
 def game_start(request, game_id: int):
-    return _act(request, game_id, services.start_game, "The game has started.")
+    return _act(request, game_id, services.start_game, gettext("The game has started."))
 
 
 @require_POST
 @login_required
 def game_leave(request, game_id: int):
     return act_on_game(request, game_id, lambda: services.leave_game(game_id=game_id, user=request.user),
-                       "You left the table.", then=lambda _: resolve_url("lobby"))
+                       gettext("You left the table."), then=lambda _: resolve_url("lobby"))
 
 
 @require_POST
 @login_required
 def game_resign(request, game_id: int):
-    return _act(request, game_id, services.resign_game, "You resigned.")
+    return _act(request, game_id, services.resign_game, gettext("You resigned."))
 
 
 @require_POST
 @login_required
 def game_abort(request, game_id: int):
-    return _act(request, game_id, services.abort_game, "The table was aborted.")
+    return _act(request, game_id, services.abort_game, gettext("The table was aborted."))
 
 
 @login_required
@@ -426,6 +429,6 @@ def next_game(request):
     """Open the game that waits for the user most urgently (soonest deadline, then longest waiting)."""
     waiting = [entry for entry in selectors.lobby_order(request.user) if entry["my_turn"]]
     if not waiting:
-        messages.info(request, "No game is waiting for you.")
+        messages.info(request, gettext("No game is waiting for you."))
         return redirect("lobby")
     return redirect("game-detail", waiting[0]["id"])

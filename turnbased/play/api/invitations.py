@@ -5,6 +5,7 @@ Taking the seat is ``POST /api/games/{id}/join/``, which an invitation opens eve
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -67,7 +68,7 @@ def _table_of_player(game_id: int, user):
     """Return the table for one of its players (or its creator); others may not see whom it invited."""
     viewer = selectors.viewer_of(game_id, user)
     if not viewer.is_player and viewer.game.created_by_id != user.pk:
-        raise NotAllowed("Only the players at this table can see whom they invited.")
+        raise NotAllowed(gettext("Only the players at this table can see whom they invited."))
     return viewer.game
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -341,7 +342,8 @@ class HistoryApi(APIView):
         raw = request.query_params.get("since", "0")
         # ASCII digits only: str.isdigit() also takes '²', which int() then refuses.
         if not re.fullmatch(r"[0-9]{1,10}", raw) or int(raw) > MAX_SEQ:
-            raise serializers.ValidationError({"since": [f"since must be a whole number from 0 to {MAX_SEQ}."]})
+            raise serializers.ValidationError(
+                {"since": [gettext("since must be a whole number from 0 to %(max)s.") % {"max": MAX_SEQ}]})
         viewer = selectors.viewer_of(game_id, request.user)
         # By seq, a page of moves: what a page holds is the same for every viewer, whatever each may see of it.
         page = paginate(request, selectors.history_moves(viewer, since=int(raw)), ordering=("seq",),

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
@@ -32,26 +33,27 @@ def invitation_create(*, game_id: int, user: AbstractBaseUser, username: str) ->
     """
     name = username.strip() if isinstance(username, str) else ""
     if not name:
-        raise InvalidRequest("Give the username of the player to invite.")
+        raise InvalidRequest(gettext("Give the username of the player to invite."))
     with transaction.atomic():
         game = locked_table(game_id)
         if hidden_from(game, user):
             raise GameNotFound()
         seats = list(game.seats.all())
         if game.created_by_id != user.pk and not any(seat.user_id == user.pk for seat in seats):
-            raise NotAllowed("Only the players at this table can invite others to it.")
+            raise NotAllowed(gettext("Only the players at this table can invite others to it."))
         if game.status != GameStatus.OPEN:
-            raise Conflict("This table is no longer taking players.")
+            raise Conflict(gettext("This table is no longer taking players."))
         if len(seats) >= game.seat_count:
-            raise Conflict("Every seat is taken.")
+            raise Conflict(gettext("Every seat is taken."))
         invitee = _active_user_called(name)
         if invitee is None:
             # The same words for a name nobody has and for a closed account: player pages show no more.
-            raise InvalidRequest(f"No player is called “{name[:USERNAME_MAX_LENGTH]}”. Check the spelling.")
+            raise InvalidRequest(gettext("No player is called “%(name)s”. Check the spelling.")
+                                 % {"name": name[:USERNAME_MAX_LENGTH]})
         if invitee.pk == user.pk:
-            raise InvalidRequest("You cannot invite yourself.")
+            raise InvalidRequest(gettext("You cannot invite yourself."))
         if any(seat.user_id == invitee.pk for seat in seats):
-            raise Conflict(f"{invitee.get_username()} already has a seat at this table.")
+            raise Conflict(gettext("%(name)s already has a seat at this table.") % {"name": invitee.get_username()})
         # The table's row lock orders invitations to it: no other can come between this read and the insert.
         invitation = (
             Invitation.objects.select_related("user", "user__profile", "invited_by", "invited_by__profile")
@@ -59,7 +61,8 @@ def invitation_create(*, game_id: int, user: AbstractBaseUser, username: str) ->
         )
         if invitation is not None:
             if invitation.declined_at is not None:
-                raise Conflict(f"{invitee.get_username()} declined the invitation to this table.")
+                raise Conflict(gettext("%(name)s declined the invitation to this table.")
+                               % {"name": invitee.get_username()})
             return invitation, False
         invitation = Invitation.objects.create(game=game, user=invitee, invited_by=user)
         notifications_record(game=game, seq=0, kind=NotificationKind.INVITED, user_ids=[invitee.pk])
@@ -84,7 +87,7 @@ def invitation_decline(*, game_id: int, user: AbstractBaseUser) -> Invitation:
             game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
             if game is None or hidden_from(game, user):
                 raise GameNotFound()
-            raise NotAllowed("You have no invitation to this table.")
+            raise NotAllowed(gettext("You have no invitation to this table."))
         if invitation.declined_at is None:
             invitation.declined_at = timezone.now()
             invitation.save(update_fields=["declined_at"])

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from games.base import RESIGN, BadNotation, IllegalMove
 from games.i18n import in_english
@@ -45,8 +46,8 @@ TIMEOUTS_BEFORE_TAKEOVER = 3
 
 # The doors a bot account may not play through: it plays with an API token (README, "Bot accounts").
 PEOPLE_ONLY_SOURCES = (MoveSource.WEB, MoveSource.EMAIL)
-BOT_ACCOUNT_PLAYS_BY_API = ("{name} is a bot account: it plays through the API with a token, not by the web page "
-                            "or by email.")
+BOT_ACCOUNT_PLAYS_BY_API = gettext_lazy("%(name)s is a bot account: it plays through the API with a token, not by "
+                                        "the web page or by email.")
 
 
 @dataclass(frozen=True)
@@ -63,19 +64,20 @@ def _players_seat(game: Game, user: AbstractBaseUser) -> Seat:
     if seat is None:
         if hidden_from(game, user):
             raise GameNotFound()
-        raise NotAllowed("You are not playing in this game.")
+        raise NotAllowed(gettext("You are not playing in this game."))
     return seat
 
 
 def _require_door_for(seat: Seat, source: str) -> None:
     """Refuse a bot account's move from a page or an email; the seat's user comes with its profile (no query)."""
     if source in PEOPLE_ONLY_SOURCES and is_bot_account(seat.user):
-        raise NotAllowed(BOT_ACCOUNT_PLAYS_BY_API.format(name=seat.user.get_username()))
+        raise NotAllowed(BOT_ACCOUNT_PLAYS_BY_API % {"name": seat.user.get_username()})
 
 
 def _require_active(game: Game) -> None:
     if game.status != GameStatus.ACTIVE:
-        raise Conflict("This game is not in play." if game.status == GameStatus.OPEN else "This game is over.")
+        raise Conflict(gettext("This game is not in play.") if game.status == GameStatus.OPEN
+                       else gettext("This game is over."))
 
 
 def submit_move(
@@ -96,11 +98,11 @@ def submit_move(
     is refused (``NotAllowed``). Raises a ``PlayError``; on any error nothing changes.
     """
     if (move is None) == (text is None):
-        raise InvalidRequest("Send either a move or its text, not both or neither.")
+        raise InvalidRequest(gettext("Send either a move or its text, not both or neither."))
     if idempotency_key is not None and not (isinstance(idempotency_key, str) and 0 < len(idempotency_key) <= 100):
-        raise InvalidRequest("idempotency_key must be a string of 1 to 100 characters.")
+        raise InvalidRequest(gettext("idempotency_key must be a string of 1 to 100 characters."))
     if not isinstance(expected_seq, int) or isinstance(expected_seq, bool) or expected_seq < 0:
-        raise InvalidRequest("expected_seq must be a non-negative whole number.")
+        raise InvalidRequest(gettext("expected_seq must be a non-negative whole number."))
     try:
         return _submit(game_id, user, expected_seq, move, text, source, idempotency_key)
     except IntegrityError:
@@ -122,15 +124,15 @@ def _submit(game_id, user, expected_seq, move, text, source, idempotency_key) ->
         if expected_seq != game.seq:
             raise StaleSequence(current_seq=game.seq, sent_seq=expected_seq)
         if seat.bot:
-            raise Conflict("A bot plays this seat now: you left the game or ran out of time too often.")
+            raise Conflict(gettext("A bot plays this seat now: you left the game or ran out of time too often."))
         if seat.index not in game.to_move:
-            raise Conflict("It is not your turn.")
+            raise Conflict(gettext("It is not your turn."))
         engine = store.engine_of(game)
         try:
             if text is not None:
                 move = engine.parse_move(str(text), game.state, seat.index)
             if not isinstance(move, dict) or move == RESIGN:
-                raise IllegalMove("A move must be one of the game's moves, as a JSON object.")
+                raise IllegalMove(gettext("A move must be one of the game's moves, as a JSON object."))
         except (IllegalMove, BadNotation) as error:
             raise IllegalMoveError(error.reason) from None
         entry = _play(game, seat.index, move, user=user, source=source, idempotency_key=idempotency_key)

@@ -18,6 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 
 from games import record as game_record
 from turnbased.clocks.services import table_clock_create
@@ -34,7 +35,7 @@ def _when(value, where: str) -> datetime | None:
     except ValueError:  # well formed, but no such time
         moment = None
     if moment is None:
-        raise InvalidRequest(f"{where} is not an ISO 8601 time: {value!r}.")
+        raise InvalidRequest(gettext("%(where)s is not an ISO 8601 time: %(value)r.") % {"where": where, "value": value})
     return moment if timezone.is_aware(moment) else timezone.make_aware(moment, dt_timezone.utc)
 
 
@@ -56,10 +57,10 @@ def record_import(*, record: dict, owner: AbstractBaseUser, site: str = "") -> G
     report = game_record.verify_record(record)
     if not report.ok:
         failed = "; ".join(f"{name}: {detail}" for name, passed, detail in report.checks if not passed)
-        raise InvalidRequest(f"The record does not verify, so it was not imported. {failed}")
+        raise InvalidRequest(gettext("The record does not verify, so it was not imported. %(failed)s") % {"failed": failed})
     earlier = already_imported(record)
     if earlier is not None:
-        raise Conflict(f"This record was imported already, as game {earlier.pk}.")
+        raise Conflict(gettext("This record was imported already, as game %(id)s.") % {"id": earlier.pk})
     about, players, moves = record["game"], record["players"], record["moves"]
     with transaction.atomic():
         game = Game.objects.create(
@@ -100,7 +101,7 @@ def record_import(*, record: dict, owner: AbstractBaseUser, site: str = "") -> G
         game.seq = len(moves)
         game.state = state
         game.to_move = []  # over: no one is to move
-        game.last_move_at = (_when(moves[-1].get("at"), "the last move's time") if moves else None)
+        game.last_move_at = (_when(moves[-1].get("at"), f"moves[{len(moves) - 1}].at") if moves else None)
         game.created_at = _when(about.get("created_at"), "game.created_at") or game.created_at
         game.save(update_fields=["started_at", "finished_at", "seq", "state", "to_move", "last_move_at", "created_at"])
     return game

@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from games import engines, get_engine
 from games.base import InvalidOptions
@@ -33,7 +34,7 @@ TRANSITIONS: dict[str, set[str]] = {
 def game_transition(*, game: Game, to: str) -> None:
     """Move ``game`` to status ``to``, stamping the time; refuse a change the table does not allow."""
     if to not in TRANSITIONS[game.status]:
-        raise Conflict(f"A game that is {game.get_status_display().lower()} cannot become {to}.")
+        raise Conflict(gettext("A game cannot go from the status %(old)s to %(new)s.") % {"old": game.status, "new": to})
     game.status = to
     now = timezone.now()
     fields = ["status"]
@@ -101,15 +102,20 @@ def create_game(
     bots only in play) is refused.
     """
     if engine_slug not in engines():
-        raise InvalidRequest(f"Unknown game {engine_slug!r}. Known games: {', '.join(engines())}.")
+        raise InvalidRequest(gettext("Unknown game %(slug)r. Known games: %(known)s.")
+                             % {"slug": engine_slug, "known": ", ".join(engines())})
     engine = get_engine(engine_slug)
     players = engine.default_players if players is None else players
     if not isinstance(players, int) or isinstance(players, bool):
-        raise InvalidRequest("players must be a whole number.")
+        raise InvalidRequest(gettext("players must be a whole number."))
     if not engine.min_players <= players <= engine.max_players:
-        raise InvalidRequest(f"{engine.display_name()} takes {engine.min_players} to {engine.max_players} players.")
+        raise InvalidRequest(
+            ngettext("%(game)s takes %(min)s to %(max)s player.", "%(game)s takes %(min)s to %(max)s players.",
+                     engine.max_players)
+            % {"game": engine.display_name(), "min": engine.min_players, "max": engine.max_players}
+        )
     if visibility not in Visibility.values:
-        raise InvalidRequest(f"visibility must be one of {', '.join(Visibility.values)}.")
+        raise InvalidRequest(gettext("visibility must be one of %(values)s.") % {"values": ", ".join(Visibility.values)})
     try:
         options = engine.validate_options(players, dict(options or {}))
     except InvalidOptions as error:
@@ -151,8 +157,11 @@ def _check_table_caps(creator: AbstractBaseUser, *, waits_for_players: bool, bot
         count = mine.filter(status=GameStatus.OPEN).count()
         if count >= cap:
             raise Conflict(
-                f"You have {count} {'table' if count == 1 else 'tables'} waiting for players; one account may have "
-                f"at most {cap}. Abort one of them, or wait until one starts, before creating another."
+                ngettext("You have %(count)s table waiting for players; one account may have at most %(cap)s. "
+                         "Abort one of them, or wait until one starts, before creating another.",
+                         "You have %(count)s tables waiting for players; one account may have at most %(cap)s. "
+                         "Abort one of them, or wait until one starts, before creating another.", count)
+                % {"count": count, "cap": cap}
             )
     if bots_only:
         cap = settings.MAX_BOT_TABLES_PER_ACCOUNT
@@ -160,8 +169,11 @@ def _check_table_caps(creator: AbstractBaseUser, *, waits_for_players: bool, bot
         count = mine.filter(status=GameStatus.ACTIVE).exclude(Exists(people_playing)).count()
         if count >= cap:
             raise Conflict(
-                f"You have {count} {'table' if count == 1 else 'tables'} of bots only in play; one account may run "
-                f"at most {cap} at once. Wait until one of them finishes before starting another."
+                ngettext("You have %(count)s table of bots only in play; one account may run at most %(cap)s at "
+                         "once. Wait until one of them finishes before starting another.",
+                         "You have %(count)s tables of bots only in play; one account may run at most %(cap)s at "
+                         "once. Wait until one of them finishes before starting another.", count)
+                % {"count": count, "cap": cap}
             )
 
 
@@ -172,11 +184,14 @@ def _checked_bots(engine, players: int, bots: dict, creator_plays: bool) -> dict
         try:
             index = int(raw_index)
         except (TypeError, ValueError):
-            raise InvalidRequest("bots must map seat numbers to bot names.") from None
+            raise InvalidRequest(gettext("bots must map seat numbers to bot names.")) from None
         if not 0 <= index < players or (creator_plays and index == 0):
-            raise InvalidRequest(f"Seat {index} cannot take a bot" + (" (it is yours)." if index == 0 else "."))
+            refusal = (gettext("Seat %(index)s cannot take a bot (it is yours).") if index == 0
+                       else gettext("Seat %(index)s cannot take a bot."))
+            raise InvalidRequest(refusal % {"index": index})
         if name not in offered:
-            raise InvalidRequest(f"{engine.display_name()} has no bot called {name!r}; it has: {', '.join(offered)}.")
+            raise InvalidRequest(gettext("%(game)s has no bot called %(name)r; it has: %(bots)s.")
+                                 % {"game": engine.display_name(), "name": name, "bots": ", ".join(offered)})
         checked[index] = name
     return checked
 
@@ -184,15 +199,21 @@ def _checked_bots(engine, players: int, bots: dict, creator_plays: bool) -> dict
 def user_options(engine_slug: str, raw: dict) -> dict:
     """Keep only the options a player may set at creation; reject unknown names and values."""
     if not isinstance(raw, dict):
-        raise InvalidRequest("options must be a JSON object.")
+        raise InvalidRequest(gettext("options must be a JSON object."))
     specs = {spec.name: spec for spec in get_engine(engine_slug).option_specs}
     unknown = sorted(set(raw) - set(specs))
     if unknown:
-        raise InvalidRequest(f"Unknown option(s) {', '.join(unknown)}; this game has: {', '.join(specs) or 'none'}.")
+        named = {"unknown": ", ".join(unknown), "known": ", ".join(specs)}
+        if specs:
+            raise InvalidRequest(ngettext("Unknown option %(unknown)s; this game has: %(known)s.",
+                                          "Unknown options %(unknown)s; this game has: %(known)s.", len(unknown)) % named)
+        raise InvalidRequest(ngettext("Unknown option %(unknown)s; this game has none.",
+                                      "Unknown options %(unknown)s; this game has none.", len(unknown)) % named)
     for name, value in raw.items():
         allowed = [choice for choice, _ in specs[name].choices]
         if value not in allowed:
-            raise InvalidRequest(f"Option {name} must be one of: {', '.join(map(str, allowed))}.")
+            raise InvalidRequest(gettext("Option %(name)s must be one of: %(allowed)s.")
+                                 % {"name": name, "allowed": ", ".join(map(str, allowed))})
     return dict(raw)
 
 
@@ -209,16 +230,16 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
         if invite_code != game.invite_code and hidden_from(game, user) and not is_invited(game, user):
             raise GameNotFound()
         if game.seats.filter(user=user).exists():
-            raise Conflict("You already have a seat at this table.")
+            raise Conflict(gettext("You already have a seat at this table."))
         if game.status != GameStatus.OPEN:
-            raise Conflict("This game is no longer taking players.")
+            raise Conflict(gettext("This game is no longer taking players."))
         if hasattr(game, "rematch_of"):
-            raise Conflict("This table is a rematch: its seats are kept for the players of the last game, "
-                           "who accept it from that game's page.")
+            raise Conflict(gettext("This table is a rematch: its seats are kept for the players of the last game, "
+                                   "who accept it from that game's page."))
         taken = set(game.seats.values_list("index", flat=True))
         free = [index for index in range(game.seat_count) if index not in taken]
         if not free:
-            raise Conflict("Every seat is taken.")
+            raise Conflict(gettext("Every seat is taken."))
         seat = Seat.objects.create(game=game, index=free[0], user=user)
         notifications_record(
             game=game, seq=0, kind=NotificationKind.PLAYER_JOINED, user_ids=user_ids(game, except_user_id=user.pk)
@@ -236,11 +257,11 @@ def leave_game(*, game_id: int, user: AbstractBaseUser) -> None:
             raise GameNotFound()
         seat = game.seats.filter(user=user).first()
         if seat is None:
-            raise NotAllowed("You have no seat at this table.")
+            raise NotAllowed(gettext("You have no seat at this table."))
         if game.status != GameStatus.OPEN:
-            raise Conflict("The game has started; seats can only be left before it starts.")
+            raise Conflict(gettext("The game has started; seats can only be left before it starts."))
         if game.created_by_id == user.pk:
-            raise NotAllowed("You created this table: abort it instead of leaving.")
+            raise NotAllowed(gettext("You created this table: abort it instead of leaving."))
         seat.delete()
 
 
@@ -251,13 +272,15 @@ def start_game(*, game_id: int, user: AbstractBaseUser) -> Game:
         if hidden_from(game, user):
             raise GameNotFound()
         if game.created_by_id != user.pk:
-            raise NotAllowed("Only the player who created the table can start it early.")
+            raise NotAllowed(gettext("Only the player who created the table can start it early."))
         if game.status != GameStatus.OPEN:
-            raise Conflict("This game has already started or ended.")
+            raise Conflict(gettext("This game has already started or ended."))
         seated = game.seats.count()
         engine = store.engine_of(game)
         if seated < engine.min_players:
-            raise Conflict(f"{engine.display_name()} needs at least {engine.min_players} players; {seated} seated.")
+            raise Conflict(ngettext("%(game)s needs at least %(min)s players; %(seated)s is seated.",
+                                    "%(game)s needs at least %(min)s players; %(seated)s are seated.", seated)
+                           % {"game": engine.display_name(), "min": engine.min_players, "seated": seated})
         try:
             game.options = engine.validate_options(seated, game.options)
         except InvalidOptions as error:
@@ -293,9 +316,9 @@ def abort_game(*, game_id: int, user: AbstractBaseUser) -> Game:
         if hidden_from(game, user):
             raise GameNotFound()
         if game.created_by_id != user.pk:
-            raise NotAllowed("Only the player who created the table can abort it.")
+            raise NotAllowed(gettext("Only the player who created the table can abort it."))
         if game.status != GameStatus.OPEN:
-            raise Conflict("Only a table that has not started can be aborted.")
+            raise Conflict(gettext("Only a table that has not started can be aborted."))
         game_transition(game=game, to=GameStatus.ABORTED)
     return game
 
