@@ -24,7 +24,7 @@ BASE_DIR = catalogs.BASE_DIR
 LANGUAGES = [code for code, _ in settings.LANGUAGES if code != "en"]
 # %(name)s, %s, %d (Django's catalogs) and {name} (the games', str.format).
 _PERCENT = re.compile(r"%(?:\([^)]+\))?[-#0 +]*\d*(?:\.\d+)?[sdifr%]")
-_BRACE = re.compile(r"\{[^{}]*\}")
+_BRACE = re.compile(r"\{[A-Za-z_]\w*(?:![rsa])?(?::[^{}]*)?\}")  # {name}, {name!r}, {name:>3}: not {"json"}
 
 
 def _catalog(po: Path):
@@ -33,7 +33,8 @@ def _catalog(po: Path):
 
 
 def _placeholders(text: str) -> list[str]:
-    return sorted(found for found in _PERCENT.findall(text) + _BRACE.findall(text) if found != "%%")
+    """Return the placeholders of ``text``, each once (a translation may name a player twice, or once)."""
+    return sorted({found for found in _PERCENT.findall(text) + _BRACE.findall(text) if found != "%%"})
 
 
 def _problems(po: Path, root: Path = BASE_DIR) -> list[str]:
