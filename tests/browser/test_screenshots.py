@@ -15,10 +15,12 @@ from turnbased.play.models import Game, GameStatus
 @pytest.mark.django_db(transaction=True)
 def test_the_script_photographs_a_mid_game_page(browser, live_server, tmp_path):
     # ``browser`` skips the test where no Chromium is installed, as for every browser test.
-    shots = screenshots.prepare(["love-letter"])
+    shots = screenshots.prepare(["love-letter"], ["en", "hu"])
     saved = screenshots.photograph(live_server.url, browser, shots, output=tmp_path)
-    assert saved == [tmp_path / "love-letter.png"]
-    assert saved[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and saved[0].stat().st_size > 10_000
+    assert saved == [tmp_path / "love-letter.png", tmp_path / "love-letter.hu.png"]
+    for picture in saved:
+        assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 10_000
+    assert saved[0].read_bytes() != saved[1].read_bytes()  # the page in another language
     game = Game.objects.get()
     assert game.status == GameStatus.ACTIVE and game.seq == screenshots.MOVES_BEFORE["love-letter"]
 
@@ -26,6 +28,7 @@ def test_the_script_photographs_a_mid_game_page(browser, live_server, tmp_path):
 def test_the_readme_shows_a_screenshot_of_every_game():
     readme = (Path(settings.BASE_DIR) / "README.md").read_text()
     for slug in engines():
-        picture = Path(settings.BASE_DIR) / "docs" / "screenshots" / f"{slug}.png"
-        assert picture.is_file(), f"no {picture.name}: run python -m turnbased.local screenshots {slug}"
-        assert f"(docs/screenshots/{slug}.png)" in readme, f"README.md does not show {picture.name}"
+        for name in (f"{slug}.png", *(f"{slug}.{language}.png" for language in screenshots.LOCALES if language != "en")):
+            picture = Path(settings.BASE_DIR) / "docs" / "screenshots" / name
+            assert picture.is_file(), f"no {picture.name}: run python -m turnbased.local screenshots {slug}"
+            assert f"(docs/screenshots/{name})" in readme, f"README.md does not show {picture.name}"

@@ -1,9 +1,11 @@
-"""Screenshots of each game's page in mid-game, for the README (``docs/screenshots/<slug>.png``).
+"""Screenshots of each game's page in mid-game, for the README, in each language the site speaks
+(``docs/screenshots/<slug>.png`` in English, ``<slug>.<language>.png`` in the others).
 
 ``python -m turnbased.local screenshots`` runs this on a throwaway database: it builds a position of
 every game through the services (two accounts playing the moves the game's own bot would choose,
 from fixed seeds, so the pictures only change when the pages do), serves the site, and photographs
-the game page as the player to move sees it, in the system's Chromium (as the browser tests do).
+the game page as the player to move sees it, in the system's Chromium (as the browser tests do),
+with the browser asking for each language in turn (the accounts choose none).
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from turnbased.play.models import Game, GameStatus
 
 OUTPUT = Path(settings.BASE_DIR) / "docs" / "screenshots"
 VIEWPORT = {"width": 1280, "height": 1000}
+# The browser's locale for each language's picture (its Accept-Language).
+LOCALES = {"en": "en-GB", "hu": "hu-HU", "de": "de-DE"}
 # Moves played before the picture (fewer if the game ends sooner; 10 for a game not listed), and the tables' seed.
 MOVES_BEFORE = {"carcassonne-hg": 16, "halali": 14, "love-letter": 4, "savernake-forest": 12}
 SEED = "screenshots-1"
@@ -80,10 +84,16 @@ class Shot:
     slug: str
     game_id: int
     session_key: str
+    language: str = "en"
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.slug}.png" if self.language == "en" else f"{self.slug}.{self.language}.png"
 
 
-def prepare(slugs: Iterable[str] | None = None) -> list[Shot]:
-    """Build a mid-game table of each game (every game by default) and sign its player to move in.
+def prepare(slugs: Iterable[str] | None = None, languages: Iterable[str] = tuple(LOCALES)) -> list[Shot]:
+    """Build a mid-game table of each game (every game by default) and sign its player to move in; one shot of
+    it per language.
 
     Done before the browser starts: Playwright's event loop in this thread rules out database calls.
     """
@@ -92,25 +102,27 @@ def prepare(slugs: Iterable[str] | None = None) -> list[Shot]:
         game, viewer = mid_game(slug)
         client = Client()
         client.force_login(viewer)
-        shots.append(Shot(slug=slug, game_id=game.pk, session_key=client.cookies[settings.SESSION_COOKIE_NAME].value))
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        shots.extend(Shot(slug=slug, game_id=game.pk, session_key=session, language=language)
+                     for language in languages)
     return shots
 
 
 def photograph(base_url: str, browser, shots: list[Shot], output: Path = OUTPUT) -> list[Path]:
-    """Save each shot's game page, served at ``base_url``, as ``<output>/<slug>.png``; return the files.
+    """Save each shot's game page, served at ``base_url``, as ``<output>/<slug>[.<language>].png``; return the files.
 
     ``browser`` is a Playwright browser (``launched_chromium``, or the browser tests' own).
     """
     output.mkdir(parents=True, exist_ok=True)
     saved = []
     for shot in shots:
-        context = browser.new_context(viewport=VIEWPORT, timezone_id="UTC", locale="en-GB")
+        context = browser.new_context(viewport=VIEWPORT, timezone_id="UTC", locale=LOCALES[shot.language])
         try:
             context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": shot.session_key, "url": base_url}])
             page = context.new_page()
             page.goto(f"{base_url}/games/{shot.game_id}/", wait_until="networkidle")
             page.wait_for_timeout(500)  # boards drawn by script settle
-            path = output / f"{shot.slug}.png"
+            path = output / shot.file_name
             page.screenshot(path=str(path))
             saved.append(path)
         finally:

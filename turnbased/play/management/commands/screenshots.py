@@ -15,13 +15,18 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("games", nargs="*", help="Only these games (default: every game).")
         parser.add_argument("--output", type=Path, default=screenshots.OUTPUT, help="Folder for the pictures.")
+        parser.add_argument("--languages", default=",".join(screenshots.LOCALES),
+                            help="The languages to photograph each game in, comma-separated (default: every one).")
 
     def handle(self, *args, **options):
         unknown = set(options["games"]) - set(engines())
         if unknown:
             raise CommandError(f"Unknown game(s): {', '.join(sorted(unknown))}.")
+        languages = [code.strip() for code in options["languages"].split(",") if code.strip()]
+        if not languages or set(languages) - set(screenshots.LOCALES):
+            raise CommandError(f"Languages are some of: {', '.join(screenshots.LOCALES)}.")
         try:
-            shots = screenshots.prepare(options["games"] or None)
+            shots = screenshots.prepare(options["games"] or None, languages)
             with screenshots.served_site() as base_url, screenshots.launched_chromium() as browser:
                 saved = screenshots.photograph(base_url, browser, shots, output=options["output"])
         except RuntimeError as error:
