@@ -22,6 +22,8 @@ from typing import Any
 from django.core.exceptions import FieldDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
@@ -31,11 +33,12 @@ DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 CURSOR = "cursor"
 PAGE_SIZE = "page_size"
-BAD_CURSOR = "The cursor is not one this list gave out: follow next or previous as they are, or start without one."
+BAD_CURSOR = gettext_lazy("The cursor is not one this list gave out: follow next or previous as they are, or start "
+                          "without one.")
 
 
 def _bad(name: str, message: str) -> ValidationError:
-    return ValidationError({name: [message]})
+    return ValidationError({name: [str(message)]})
 
 
 class CursorPage(CursorPagination):
@@ -57,7 +60,8 @@ class CursorPage(CursorPagination):
             return self.page_size
         # ASCII digits only: str.isdigit() also takes '²', which int() then refuses.
         if not re.fullmatch(r"[0-9]{1,4}", raw) or not 1 <= int(raw) <= self.max_page_size:
-            raise _bad(PAGE_SIZE, f"page_size must be a whole number from 1 to {self.max_page_size}.")
+            raise _bad(PAGE_SIZE, _("page_size must be a whole number from 1 to %(largest)s.")
+                       % {"largest": self.max_page_size})
         return int(raw)
 
     def paginate_queryset(self, queryset: QuerySet, request, view=None) -> list:

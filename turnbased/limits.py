@@ -18,6 +18,8 @@ from types import SimpleNamespace
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
 from redis.exceptions import RedisError
 from rest_framework.exceptions import Throttled
 from rest_framework.permissions import SAFE_METHODS
@@ -30,17 +32,38 @@ DEFAULT_SCOPE = "api"
 # What the shared cache raises when it is away (Redis down, a network fault).
 CACHE_ERRORS = (RedisError, OSError)
 
-# What a scope counts, for the message a refused client reads.
+# What a scope counts, for the message a refused client reads ("Too many moves").
 COUNTED = {
-    "api": "requests",
-    "auth": "sign-in attempts",
-    "table_create": "new tables",
-    "moves": "moves",
-    "chat": "chat messages",
-    "invitations": "invitations",
-    "webhooks": "webhook changes",
+    "api": pgettext_lazy("too many ...", "requests"),
+    "auth": pgettext_lazy("too many ...", "sign-in attempts"),
+    "table_create": pgettext_lazy("too many ...", "new tables"),
+    "moves": pgettext_lazy("too many ...", "moves"),
+    "chat": pgettext_lazy("too many ...", "chat messages"),
+    "invitations": pgettext_lazy("too many ...", "invitations"),
+    "webhooks": pgettext_lazy("too many ...", "webhook changes"),
 }
-PERIODS = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
+
+
+def too_many(things: str, count: int | None, seconds: int | None) -> str:
+    """Word "Too many moves (at most 60 per minute)." for a scope's rate (its period a second, minute, hour or day)."""
+    if count is None:
+        return _("Too many %(things)s.") % {"things": things}
+    periods = {
+        1: ngettext("Too many %(things)s (at most %(count)s per second).",
+                    "Too many %(things)s (at most %(count)s per second).", count),
+        60: ngettext("Too many %(things)s (at most %(count)s per minute).",
+                     "Too many %(things)s (at most %(count)s per minute).", count),
+        3600: ngettext("Too many %(things)s (at most %(count)s per hour).",
+                       "Too many %(things)s (at most %(count)s per hour).", count),
+        86400: ngettext("Too many %(things)s (at most %(count)s per day).",
+                        "Too many %(things)s (at most %(count)s per day).", count),
+    }
+    return periods[seconds] % {"things": things, "count": count}
+
+
+def try_again_in(seconds: int) -> str:
+    """Word "Try again in 5 seconds." in the reader's language."""
+    return ngettext("Try again in %(count)s second.", "Try again in %(count)s seconds.", seconds) % {"count": seconds}
 
 
 def scope_of(request, view) -> str:
@@ -165,15 +188,13 @@ class Refusal:
 
     @property
     def detail(self) -> str:
-        unit = "second" if self.wait == 1 else "seconds"
+        """What the refused client reads, in its language: what was limited, then when to try again."""
         if self.reason:
-            return f"{self.reason} Try again in {self.wait} {unit}."
+            return f"{self.reason} {try_again_in(self.wait)}"
         rate = scope_rate(self.scope)
-        allowed = ""
-        if rate:
-            count, seconds = parsed_rate(rate)
-            allowed = f" (at most {count} per {PERIODS[seconds]})"
-        return f"Too many {COUNTED.get(self.scope, 'requests')}{allowed}. Try again in {self.wait} {unit}."
+        count, seconds = parsed_rate(rate) if rate else (None, None)
+        things = str(COUNTED.get(self.scope, COUNTED["api"]))
+        return f"{too_many(things, count, seconds)} {try_again_in(self.wait)}"
 
     def applied_to(self, response):
         """Mark ``response`` as this refusal: status 429 and a ``Retry-After`` header."""

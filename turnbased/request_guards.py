@@ -6,6 +6,10 @@ anything reads them; a JSON body sent to the API that cannot be read is refused 
 view would never read it (a POST to start/ with a broken body must not start the game); and
 Django's own 400/403/404/500 answers become ``{"detail": ...}`` for the API (a database outage
 answers 503).
+
+Every ``detail`` is worded in the reader's language; the two middlewares here run before Django's
+``LocaleMiddleware`` (a body is refused before anything reads it), so they choose it themselves from
+the request (the language cookie, else ``Accept-Language``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views import defaults
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
@@ -45,10 +51,14 @@ def _deeper_than(value, limit: int) -> bool:
     return False
 
 
+def _too_deep() -> str:
+    return _("The JSON is nested more than %(levels)s levels deep.") % {"levels": settings.MAX_JSON_DEPTH}
+
+
 def checked_depth(value):
     """Return ``value``; raise JSONTooDeep when it nests deeper than the setting allows."""
     if _deeper_than(value, settings.MAX_JSON_DEPTH):
-        raise JSONTooDeep(f"The JSON is nested more than {settings.MAX_JSON_DEPTH} levels deep.")
+        raise JSONTooDeep(_too_deep())
     return value
 
 
@@ -57,7 +67,7 @@ def loads(text: str | bytes):
     try:
         return checked_depth(json.loads(text))
     except RecursionError:
-        raise JSONTooDeep(f"The JSON is nested more than {settings.MAX_JSON_DEPTH} levels deep.") from None
+        raise JSONTooDeep(_too_deep()) from None
 
 
 class BoundedJSONParser(JSONParser):
@@ -67,21 +77,27 @@ class BoundedJSONParser(JSONParser):
         try:
             return checked_depth(super().parse(stream, media_type, parser_context))
         except RecursionError:
-            raise ParseError(f"JSON parse error - nested more than {settings.MAX_JSON_DEPTH} levels deep.") from None
+            raise ParseError(_("JSON parse error - %(detail)s") % {"detail": _too_deep()}) from None
         except JSONTooDeep as error:
-            raise ParseError(f"JSON parse error - {error}") from None
+            raise ParseError(_("JSON parse error - %(detail)s") % {"detail": error}) from None
 
 
 def is_api(request) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
 
+def in_the_requests_language(request):
+    """Word what the block writes in the request's language: for the middlewares that run before LocaleMiddleware."""
+    return translation.override(translation.get_language_from_request(request))
+
+
 def _body_too_large(request) -> HttpResponse:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    detail = f"The request body is larger than the limit of {limit} bytes."
-    if is_api(request):
-        return JsonResponse({"detail": detail}, status=413)
-    return HttpResponse(render_to_string("413.html", {"detail": detail}), status=413)
+    with in_the_requests_language(request):
+        detail = _("The request body is larger than the limit of %(limit)s bytes.") % {"limit": limit}
+        if is_api(request):
+            return JsonResponse({"detail": detail}, status=413)
+        return HttpResponse(render_to_string("413.html", {"detail": detail}), status=413)
 
 
 MAIL_WEBHOOK_PREFIX = "/anymail/"
@@ -124,9 +140,9 @@ def _unreadable_json(request) -> str | None:
     try:
         loads(body.decode(request.content_params.get("charset") or "utf-8"))
     except (LookupError, UnicodeDecodeError) as error:
-        return f"JSON parse error - the body is not text in its declared encoding ({error})."
-    except ValueError as error:
-        return f"JSON parse error - {error}"
+        return _("JSON parse error - the body is not text in its declared encoding (%(error)s).") % {"error": error}
+    except ValueError as error:  # the parser's own words (English), or ours for a body nested too deep
+        return _("JSON parse error - %(detail)s") % {"detail": error}
     return None
 
 
@@ -142,7 +158,8 @@ class MalformedJSONMiddleware:
 
     def __call__(self, request):
         if is_api(request):
-            problem = _unreadable_json(request)
+            with in_the_requests_language(request):
+                problem = _unreadable_json(request)
             if problem is not None:
                 return JsonResponse({"detail": problem}, status=400)
         return self.get_response(request)
@@ -156,16 +173,17 @@ def _json_or_page(request, status: int, detail: str, page):
 
 def bad_request(request, exception):
     """Django's 400 (a malformed request, too many fields, a disallowed host), JSON under /api/."""
-    return _json_or_page(request, 400, "Bad request.", lambda: defaults.bad_request(request, exception))
+    return _json_or_page(request, 400, _("Bad request."), lambda: defaults.bad_request(request, exception))
 
 
 def permission_denied(request, exception):
-    return _json_or_page(request, 403, "You may not do this.", lambda: defaults.permission_denied(request, exception))
+    return _json_or_page(request, 403, _("You may not do this."),
+                         lambda: defaults.permission_denied(request, exception))
 
 
 def page_not_found(request, exception):
     """Django's 404 for an address no view answers, JSON under /api/."""
-    return _json_or_page(request, 404, "Not found.", lambda: defaults.page_not_found(request, exception))
+    return _json_or_page(request, 404, _("Not found."), lambda: defaults.page_not_found(request, exception))
 
 
 # Seconds a client is asked to wait before trying again while the database is away (a restart
@@ -182,11 +200,11 @@ def server_error(request):
     """
     if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
         return _database_unavailable(request)
-    return _json_or_page(request, 500, "Server error.", lambda: defaults.server_error(request))
+    return _json_or_page(request, 500, _("Server error."), lambda: defaults.server_error(request))
 
 
 def _database_unavailable(request) -> HttpResponse:
-    detail = "The service is briefly unavailable; nothing was saved. Try again in a few seconds."
+    detail = _("The service is briefly unavailable; nothing was saved. Try again in a few seconds.")
     if is_api(request):
         response = JsonResponse({"detail": detail}, status=503)
     else:

@@ -1,6 +1,8 @@
 /* The browser's time zone, offered to the person (Intl.DateTimeFormat().resolvedOptions().timeZone):
  *   <select data-browser-time-zone="preselect">  picks the browser's zone (the sign-up form);
- *   <select data-browser-time-zone="offer">      adds a button to pick it (the settings page);
+ *   <select data-browser-time-zone="offer" data-use-zone-label="...{zone}...">
+ *                                                adds a button to pick it (the settings page), worded by the
+ *                                                page in the reader's language ({zone}: the zone's name);
  *   <form data-time-zone-offer hidden>           shown, its "Use it" button given the zone, when the browser's zone
  *                                                differs from the person's (they have not chosen one yet).
  * Nothing is sent by itself: the person confirms with a button. */
@@ -40,7 +42,8 @@
       var button = document.createElement("button");
       button.type = "button";
       button.className = "secondary use-browser-zone";
-      button.textContent = "Use my browser's zone (" + zone.replace(/_/g, " ") + ")";
+      button.textContent = (select.getAttribute("data-use-zone-label") || "{zone}")
+        .replace("{zone}", zone.replace(/_/g, " "));
       button.addEventListener("click", function () { select.value = zone; });
       select.insertAdjacentElement("afterend", button);
     });

@@ -9,6 +9,8 @@ from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from anymail.exceptions import AnymailError
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from turnbased.accounts.confusables import mixes_scripts, scripts_of, skeletons
 from turnbased.accounts.models import UsernameSkeleton
@@ -16,22 +18,51 @@ from turnbased.accounts.readers import for_reader
 
 logger = logging.getLogger(__name__)
 
-USERNAME_LOOKS_TAKEN = "That name looks too much like another player's name. Choose another."
+USERNAME_LOOKS_TAKEN = gettext_lazy("That name looks too much like another player's name. Choose another.")
+# The alphabets a refused name may mix, named for people (Unicode's script names otherwise, title-cased).
+ALPHABET_NAMES = {
+    "LATIN": pgettext_lazy("alphabet", "Latin"),
+    "CYRILLIC": pgettext_lazy("alphabet", "Cyrillic"),
+    "GREEK": pgettext_lazy("alphabet", "Greek"),
+    "ARMENIAN": pgettext_lazy("alphabet", "Armenian"),
+    "GEORGIAN": pgettext_lazy("alphabet", "Georgian"),
+    "HEBREW": pgettext_lazy("alphabet", "Hebrew"),
+    "ARABIC": pgettext_lazy("alphabet", "Arabic"),
+    "HAN": pgettext_lazy("alphabet", "Chinese"),
+    "HIRAGANA": pgettext_lazy("alphabet", "Hiragana"),
+    "KATAKANA": pgettext_lazy("alphabet", "Katakana"),
+    "HANGUL": pgettext_lazy("alphabet", "Hangul"),
+    "THAI": pgettext_lazy("alphabet", "Thai"),
+    "DEVANAGARI": pgettext_lazy("alphabet", "Devanagari"),
+    "CHEROKEE": pgettext_lazy("alphabet", "Cherokee"),
+}
+
+
+def alphabet_name(script: str) -> str:
+    """Name a Unicode script for people, in the reader's language when it is a common one."""
+    return str(ALPHABET_NAMES.get(script, script.replace("_", " ").title()))
+
+
+def worded_list(names: list[str]) -> str:
+    """Join names as the reader's language lists them: "Cyrillic and Latin", "Arabic, Cyrillic and Latin"."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
 
 
 class AccountAdapter(DefaultAccountAdapter):
     error_messages = {
         **DefaultAccountAdapter.error_messages,
-        "username_taken": "That username is taken.",
+        "username_taken": gettext_lazy("That username is taken."),
     }
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         """Refuse, beyond allauth's checks, mixed alphabets and names that look like a taken or reserved one."""
         username = super().clean_username(username, shallow=shallow)
         if mixes_scripts(username):
-            alphabets = " and ".join(sorted(script.replace("_", " ").title() for script in scripts_of(username)))
-            raise ValidationError(f"Use the letters of one alphabet: this name mixes {alphabets}.",
-                                  code="username_mixed_scripts")
+            alphabets = worded_list(sorted(alphabet_name(script) for script in scripts_of(username)))
+            raise ValidationError(_("Use the letters of one alphabet: this name mixes %(alphabets)s.")
+                                  % {"alphabets": alphabets}, code="username_mixed_scripts")
         keys = skeletons(username)
         reserved = set().union(*(skeletons(name) for name in app_settings.USERNAME_BLACKLIST))
         if keys & reserved:

@@ -14,6 +14,8 @@ from allauth.account.internal.flows.login import derive_login_method
 from allauth.account.utils import has_verified_email
 from allauth.core import ratelimit
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiResponse,
@@ -39,8 +41,8 @@ from turnbased.limits import LimitReached
 from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
 
-CHECK_YOUR_EMAIL = ("Check your email: we sent a link to confirm the address. Follow it, then ask for a token "
-                    "at /api/auth/token/.")
+CHECK_YOUR_EMAIL = gettext_lazy("Check your email: we sent a link to confirm the address. Follow it, then ask for a "
+                                "token at %(path)s.")
 DetailSerializer = inline_serializer("AccountCreated", {"detail": serializers.CharField()})
 
 
@@ -54,7 +56,7 @@ class TokenInputSerializer(serializers.Serializer):
 
     def validate_name(self, value: str) -> str:
         if not value.strip():
-            raise serializers.ValidationError("Give the token a name.")
+            raise serializers.ValidationError(_("Give the token a name."))
         return value.strip()
 
     def lifetime(self) -> timedelta | None:
@@ -115,14 +117,14 @@ class AccountCreateApi(APIView):
         # The web sign-up's limit per client address, counted together with it.
         if not ratelimit.consume(request._request, action="signup"):
             raise LimitReached(wait=retry_after(request._request, action="signup"),
-                               reason="Too many sign-ups from your address.")
+                               reason=_("Too many sign-ups from your address."))
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
             account_signup(request=request._request, **data.validated_data)
         except AccountError as error:
             raise serializers.ValidationError(error.errors) from None
-        return Response({"detail": CHECK_YOUR_EMAIL}, status=status.HTTP_201_CREATED)
+        return Response({"detail": CHECK_YOUR_EMAIL % {"path": "/api/auth/token/"}}, status=status.HTTP_201_CREATED)
 
 
 class TokenObtainApi(APIView):
@@ -159,13 +161,13 @@ class TokenObtainApi(APIView):
             user = get_adapter().authenticate(request._request, **credentials)
         except ValidationError:  # too many failed attempts
             raise LimitReached(wait=login_failed_retry_after(request._request, credentials),
-                               reason="Too many failed log in attempts.") from None
+                               reason=_("Too many failed log in attempts.")) from None
         if user is None:
-            raise AuthenticationFailed("Wrong username or password.")
+            raise AuthenticationFailed(_("Wrong username or password."))
         if not has_verified_email(user):  # as the log-in page requires
             email_verification_resend(request=request._request, user=user)
-            raise PermissionDenied("Confirm your email address first: follow the link we emailed you "
-                                   "(we sent a new one if the last was more than a few minutes ago).")
+            raise PermissionDenied(_("Confirm your email address first: follow the link we emailed you "
+                                     "(we sent a new one if the last was more than a few minutes ago)."))
         return Response(_new_token_body(request, user, data))
 
 
@@ -200,7 +202,7 @@ class TokenDetailApi(APIView):
         try:
             token_revoke(user=request.user, token_id=token_id)
         except ApiToken.DoesNotExist:
-            raise NotFound("No such token.") from None
+            raise NotFound(_("No such token.")) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from knox.auth import TokenAuthentication
 from knox.signals import token_expired
 from rest_framework.authentication import SessionAuthentication
@@ -30,7 +31,7 @@ class ApiTokenAuthentication(TokenAuthentication):
         try:
             token.decode("utf-8")
         except UnicodeDecodeError:
-            raise AuthenticationFailed("Invalid token.") from None
+            raise AuthenticationFailed(_("Invalid token.")) from None
         return super().authenticate_credentials(token)
 
     def _cleanup_token(self, auth_token: ApiToken) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy
 
 from turnbased.accounts.models import Profile
 from turnbased.request_guards import is_api
@@ -17,8 +18,9 @@ from turnbased.request_guards import is_api
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 # Where a bot account's session may still send forms: its account and email settings, unsubscribing, the admin.
 ACCOUNT_PREFIXES = ("/accounts/", "/mail/", "/admin/")
-REFUSAL = ("{name} is a bot account: it plays through the API with an API token (Authorization: Token <key>), "
-           "not through this session. Its pages are read-only; its settings and tokens are under /accounts/.")
+REFUSAL = gettext_lazy("%(name)s is a bot account: it plays through the API with an API token (Authorization: Token "
+                       "<key>), not through this session. Its pages are read-only; its settings and tokens are under "
+                       "/accounts/.")
 
 
 def sends_a_token(request) -> bool:
@@ -49,7 +51,7 @@ class BotAccountSessionMiddleware:
     def __call__(self, request):
         if not is_bot_session(request):
             return self.get_response(request)
-        detail = REFUSAL.format(name=request.user.get_username())
+        detail = REFUSAL % {"name": request.user.get_username()}
         if is_api(request):
             return JsonResponse({"detail": detail}, status=403)
         page = render_to_string("accounts/bot_account_session.html", {"detail": detail}, request=request)

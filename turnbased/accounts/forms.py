@@ -6,7 +6,10 @@ from allauth.account import forms as allauth_forms
 from allauth.core import context
 from django import forms
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from turnbased.accounts.models import ApiToken
 from turnbased.accounts.readers import asks_for_a_language, offered_language
@@ -15,20 +18,22 @@ from turnbased.accounts.services.time_zones import zone_choose
 from turnbased.accounts.time_zones import DEFAULT_ZONE, zone_names
 
 # Days a new token lasts; 0 is never.
-TOKEN_LIFETIMES = [(30, "30 days"), (90, "90 days"), (365, "a year"), (0, "never")]
+TOKEN_LIFETIMES = [(30, gettext_lazy("30 days")), (90, gettext_lazy("90 days")), (365, gettext_lazy("a year")),
+                   (0, gettext_lazy("never"))]
 
 
 class SignupForm(allauth_forms.SignupForm):
     # Preselected with the browser's zone by js/time-zone.js; without script (or through the API) UTC.
     time_zone = forms.ChoiceField(
-        required=False, label="Time zone", help_text="Pages and emails show times in it; change it in Settings.",
+        required=False, label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy("Pages and emails show times in it; change it in Settings."),
         widget=forms.Select(attrs={"data-browser-time-zone": "preselect"}),
     )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["username"].help_text = "Other players see this name. Letters, digits and @ . + - _ only."
-        self.fields["email"].help_text = "We send a link to confirm it; turn emails and email moves use it."
+        self.fields["username"].help_text = _("Other players see this name. Letters, digits and @ . + - _ only.")
+        self.fields["email"].help_text = _("We send a link to confirm it; turn emails and email moves use it.")
         self.fields["time_zone"].choices = [(name, name.replace("_", " ")) for name in zone_names()]
         self.fields["time_zone"].initial = DEFAULT_ZONE
 
@@ -51,18 +56,19 @@ class _SessionsAndTokensChoice(forms.Form):
     """What a new password ends besides itself: the other sessions and the chosen API tokens."""
 
     end_other_sessions = forms.BooleanField(
-        required=False, initial=True, label="Sign me out everywhere else",
-        help_text="Untick to stay signed in in your other browsers.",
+        required=False, initial=True, label=gettext_lazy("Sign me out everywhere else"),
+        help_text=gettext_lazy("Untick to stay signed in in your other browsers."),
     )
     revoke_tokens = forms.ModelMultipleChoiceField(
         queryset=ApiToken.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
-        label="Revoke these API tokens",
+        label=gettext_lazy("Revoke these API tokens"),
     )
 
     def _offer_tokens(self, user, *, revoke_all: bool) -> None:
         tokens = ApiToken.objects.filter(user=user) if user is not None else ApiToken.objects.none()
         self.fields["revoke_tokens"].queryset = tokens
-        self.fields["revoke_tokens"].label_from_instance = lambda token: f"{token.name} (created {token.created:%Y-%m-%d})"
+        self.fields["revoke_tokens"].label_from_instance = lambda token: _("%(name)s (created %(date)s)") % {
+            "name": token.name, "date": date_format(timezone.localtime(token.created), "SHORT_DATE_FORMAT")}
         if not tokens:
             del self.fields["revoke_tokens"]
         elif revoke_all:
@@ -97,8 +103,8 @@ class ResetPasswordKeyForm(_SessionsAndTokensChoice, allauth_forms.ResetPassword
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["end_other_sessions"].label = "Sign me out everywhere"
-        self.fields["end_other_sessions"].help_text = "Untick to stay signed in where you still are."
+        self.fields["end_other_sessions"].label = _("Sign me out everywhere")
+        self.fields["end_other_sessions"].help_text = _("Untick to stay signed in where you still are.")
         self._offer_tokens(self.user, revoke_all=True)
 
     def save(self) -> None:
@@ -107,5 +113,7 @@ class ResetPasswordKeyForm(_SessionsAndTokensChoice, allauth_forms.ResetPassword
 
 
 class TokenCreateForm(forms.Form):
-    name = forms.CharField(max_length=100, help_text="What uses it, e.g. “my bot” or “laptop script”.")
-    lifetime_days = forms.TypedChoiceField(choices=TOKEN_LIFETIMES, coerce=int, initial=90, label="Expires after")
+    name = forms.CharField(max_length=100, label=gettext_lazy("Name"),
+                           help_text=gettext_lazy("What uses it, e.g. “my bot” or “laptop script”."))
+    lifetime_days = forms.TypedChoiceField(choices=TOKEN_LIFETIMES, coerce=int, initial=90,
+                                           label=gettext_lazy("Expires after"))

@@ -28,8 +28,8 @@ def validate_language(value: str) -> None:
 class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone],
-                                 help_text="Pages and emails show times in this zone; weekends and dates are "
-                                           "counted in it.")
+                                 help_text=_("Pages and emails show times in this zone; weekends and dates are "
+                                             "counted in it."))
     # False until the person picks a zone (settings, sign-up, or the browser's zone the pages offer).
     time_zone_chosen = models.BooleanField(default=False)
     # The language of the person's pages and emails ("": none chosen; pages follow the browser, emails are
@@ -39,13 +39,13 @@ class Profile(models.Model):
         help_text=_("Pages, emails and answers by email are written in this language."),
     )
     reminder_lead_hours = models.PositiveSmallIntegerField(
-        default=12, help_text="Email a reminder this many hours before a deadline (0: no reminders)."
+        default=12, help_text=_("Email a reminder this many hours before a deadline (0: no reminders).")
     )
-    absence_allowance_days = models.PositiveSmallIntegerField(default=30, help_text="Days of absence per year.")
+    absence_allowance_days = models.PositiveSmallIntegerField(default=30, help_text=_("Days of absence per year."))
     confirm_moves = models.BooleanField(
-        "Confirm moves on the board", default=True,
-        help_text="Ask before a board sends a move: pick it, read what it will do, then confirm or cancel. "
-                  "Untick to play on one click.",
+        _("Confirm moves on the board"), default=True,
+        help_text=_("Ask before a board sends a move: pick it, read what it will do, then confirm or cancel. "
+                    "Untick to play on one click."),
     )
     # A bot account: a program its owner runs, playing through the API with a token (README, "Bot accounts").
     # Set by ``services.bot_accounts.bot_account_enable``; only staff turn it back, in the admin.

@@ -10,6 +10,7 @@ from allauth.account.adapter import get_adapter
 from allauth.core.internal.ratelimit import get_cache_key, get_rates
 from django.core.cache import cache
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 APP = "allauth.account"
 # Said when the limit that tripped cannot be read back (its window is at most this in the defaults).
@@ -60,4 +61,4 @@ def handler429(request):
     match = getattr(request, "resolver_match", None)
     action = ACTION_OF_PAGE.get(match.url_name if match else "")
     seconds = retry_after(request, action=action) if action else FALLBACK_RETRY_AFTER
-    return too_many_requests(request, seconds=seconds, detail="You have sent too many requests.")
+    return too_many_requests(request, seconds=seconds, detail=_("You have sent too many requests."))

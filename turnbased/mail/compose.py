@@ -1,7 +1,12 @@
-"""Write the emails: turn notices with the private position, game news, and answers to replies."""
+"""Write the emails: turn notices with the private position, game news, and answers to replies.
+
+Each email is worded and dated for its recipient (``for_reader``), its subject too: in their language
+and zone, whoever's action caused it.
+"""
 
 from __future__ import annotations
 
+import contextlib
 from email.mime.image import MIMEImage
 from email.utils import make_msgid
 
@@ -9,28 +14,41 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.accounts.readers import for_reader
 from turnbased.chat import selectors as chat_selectors
 from turnbased.clocks.services import clock_summaries, format_duration
+from turnbased.mail import commands
 from turnbased.mail.tokens import reply_address, unsubscribe_token
 from turnbased.play import records, selectors, store
 from turnbased.play.models import Game, GameStatus, Invitation
 from turnbased.play.presenters import time_control_summary
 
 
+@contextlib.contextmanager
+def for_recipient(user):
+    """Word and date what the block writes for ``user``: in their language, else the site's (English).
+
+    Never in the language of whoever caused the email: a move made in a German browser may deliver its
+    notifications inline, and a recipient who chose no language still reads them as a worker writes them.
+    """
+    with translation.override(settings.LANGUAGE_CODE), for_reader(user):
+        yield
+
+
 def game_url(game: Game) -> str:
     return settings.SITE_URL + reverse("game-detail", args=[game.pk])
 
 
-# How an email names a bot account, as the pages' badge does.
-BOT_ACCOUNT_SUFFIX = " (bot account)"
-
-
 def person_name(user) -> str:
-    """Name an account in an email: its username, and for a bot account, that it is one."""
-    return user.get_username() + (BOT_ACCOUNT_SUFFIX if is_bot_account(user) else "")
+    """Name an account in an email: its username, and for a bot account, that it is one (as the pages' badge does)."""
+    if is_bot_account(user):
+        return _("%(name)s (bot account)") % {"name": user.get_username()}
+    return user.get_username()
 
 
 def seat_names(game: Game) -> list[str]:
@@ -103,6 +121,8 @@ def build(
         headers["In-Reply-To"] = in_reply_to
         headers["References"] = in_reply_to
     with for_reader(user):  # every time in the email in the recipient's zone, every word in their language
+        # The words the email tells the player to reply with, in their language (commands reads them back).
+        context["commands"] = commands.shown_words(translation.get_language())
         text = render_to_string(f"email/{template}.txt", context)
         html = render_to_string(f"email/{template}.html", context)
     message = EmailMultiAlternatives(
@@ -128,19 +148,20 @@ def picture_part(png: bytes) -> MIMEImage:
 
 
 def turn_email(game: Game, user, *, reminder: bool = False) -> EmailMultiAlternatives:
-    with for_reader(user):  # the subject too, in the recipient's language
+    with for_recipient(user):  # the subject too, in the recipient's language
         context = position_context(game, user)
         context["reminder"] = reminder
-        subject = f"Your turn: {context['game_name']}"
+        subject = _("Your turn: %(game)s") % {"game": context["game_name"]}
         if reminder and context["time_left"]:
-            subject = f"Reminder: {context['time_left']} left for your move in {context['game_name']}"
+            subject = _("Reminder: %(time)s left for your move in %(game)s") % {
+                "time": context["time_left"], "game": context["game_name"]}
         return build(to=user.email, subject=subject, template="turn", context=context, user=user,
                      reply_to=context["reply_to"])
 
 
 def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
     """A game started, ended, or someone joined your table."""
-    with for_reader(user):  # the subject too, in the recipient's language
+    with for_recipient(user):  # the subject too, in the recipient's language
         context = position_context(game, user) if game.state is not None else {
             "game": game, "game_name": game.title, "game_url": game_url(game),
         }
@@ -152,21 +173,22 @@ def game_news_email(game: Game, user, kind: str) -> EmailMultiAlternatives:
             context.update(proposer=person_name(rematch.proposed_by), game_url=game_url(rematch.original),
                            original_name=f"{context['game_name'].rsplit(' #', 1)[0]} #{rematch.original_id}")
         subjects = {
-            "rematch_offered": f"Rematch offered: {context['game_name']}",
-            "game_started": f"Game started: {context['game_name']}",
-            "game_finished": f"Game over: {context['game_name']}",
-            "player_joined": f"A player joined: {context['game_name']}",
+            "rematch_offered": _("Rematch offered: %(game)s"),
+            "game_started": _("Game started: %(game)s"),
+            "game_finished": _("Game over: %(game)s"),
+            "player_joined": _("A player joined: %(game)s"),
         }
         # News of a join shows no position, so it offers no reply address for a move.
         return build(
-            to=user.email, subject=subjects[kind], template="game_news", context=context, user=user,
+            to=user.email, subject=subjects[kind] % {"game": context["game_name"]}, template="game_news",
+            context=context, user=user,
             reply_to=None if kind in ("player_joined", "rematch_offered") else context.get("reply_to"),
         )
 
 
 def invitation_email(game: Game, user) -> EmailMultiAlternatives:
     """Someone invited ``user`` to an open table: who, which table, and the link to take the seat or decline."""
-    with for_reader(user):  # the subject too, in the recipient's language
+    with for_recipient(user):  # the subject too, in the recipient's language
         invitation = Invitation.objects.select_related("invited_by", "invited_by__profile").get(game=game, user=user)
         context = {
             "game": game, "game_name": game.title, "game_url": game_url(game), "user": user,
@@ -174,15 +196,17 @@ def invitation_email(game: Game, user) -> EmailMultiAlternatives:
             "seated": seat_names(game),
             "time_control": time_control_summary(game)["description"],
         }
-        return build(to=user.email, subject=f"{context['invited_by']} invites you to {game.title}",
-                     template="invitation", context=context, user=user)
+        subject = _("%(name)s invites you to %(game)s") % {"name": context["invited_by"], "game": game.title}
+        return build(to=user.email, subject=subject, template="invitation", context=context, user=user)
 
 
 def digest_email(user, games: list[Game]) -> EmailMultiAlternatives:
-    with for_reader(user):  # the subject too, in the recipient's language
+    with for_recipient(user):  # the subject too, in the recipient's language
         entries = [position_context(game, user) for game in games]
         return build(
-            to=user.email, subject=f"{len(entries)} game{'s' if len(entries) != 1 else ''} waiting for you",
+            to=user.email,
+            subject=ngettext("%(count)s game waiting for you", "%(count)s games waiting for you", len(entries))
+            % {"count": len(entries)},
             template="digest", context={"entries": entries}, user=user,
         )
 
@@ -194,7 +218,7 @@ def answer_email(*, to: str, subject: str, heading: str, detail: str, original_m
     With ``reply_to_current`` the answer carries a reply address for the current
     position even when it is not the player's turn (to confirm a resign).
     """
-    with for_reader(user):  # the subject too, in the recipient's language
+    with for_recipient(user):  # the subject too, in the recipient's language
         context = {"heading": heading, "detail": detail}
         reply_to = None
         if game is not None and user is not None and game.seats.filter(user=user).exists():
@@ -202,6 +226,7 @@ def answer_email(*, to: str, subject: str, heading: str, detail: str, original_m
             reply_to = context["reply_to"]
             if reply_to is None and reply_to_current and game.status == GameStatus.ACTIVE:
                 reply_to = reply_address(user_id=user.pk, game_id=game.pk, seq=game.seq)
+        # "Re:" is what mail clients put before a reply's subject whatever their language: it threads the answer.
         subject = subject if subject.lower().startswith("re:") else f"Re: {subject}" if subject else heading
         return build(
             to=to, subject=subject, template="answer", context=context, user=user, reply_to=reply_to,
@@ -214,11 +239,11 @@ def webhook_disabled_email(hook) -> EmailMultiAlternatives:
 
     Sent whatever the owner's game-email settings (it is about something they set up, not a game).
     """
-    with for_reader(hook.owner):  # the subject too, in the recipient's language
+    with for_recipient(hook.owner):  # the subject too, in the recipient's language
         context = {
             "user": hook.owner, "hook": hook,
             "api_url": settings.SITE_URL + reverse("api-webhook", args=[hook.pk]),
             "log_url": settings.SITE_URL + reverse("api-webhook-deliveries", args=[hook.pk]),
         }
-        return build(to=hook.owner.email, subject="A webhook of yours was disabled", template="webhook_disabled",
+        return build(to=hook.owner.email, subject=_("A webhook of yours was disabled"), template="webhook_disabled",
                      context=context)

@@ -25,6 +25,10 @@ and is never answered:
    goes to the table talk; a reply without it never does, so a mistyped move is
    never said to the table). Every outcome is answered, to the player's own
    address.
+
+Everything from the parse on happens in the player's language (``compose.for_recipient``): the
+commands are read in it and in English (``commands``), the game reads the move in it
+(and in English), and every answer is worded in it.
 """
 
 from __future__ import annotations
@@ -43,14 +47,15 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.accounts.selectors import verified_email
 from turnbased.chat import services as chat_services
 from turnbased.chat.models import MessageSource
 from turnbased.limits import account_refusal
-from turnbased.mail import compose, inbound_limits, outbox, sender_auth
+from turnbased.mail import commands, compose, inbound_limits, outbox, sender_auth
 from turnbased.mail.models import EmailKind, InboundDrop, InboundDropReason, InboundEmail, InboundStatus
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command, said_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, ReplyToken, find_reply_addresses, read_reply_address
@@ -206,7 +211,8 @@ def handle_inbound(raw: bytes, envelope_recipients: list[str] | None = None, pro
         # The address is not logged: a valid one from a wrong sender is a password.
         logger.info("dropped inbound message %s unanswered: %s", headers.message_id, drop.reason)
         return f"dropped: {drop.reason}"
-    with transaction.atomic():
+    # The player's language (and zone) for all that follows: the commands, the game's reading of the move, the answers.
+    with compose.for_recipient(reply.user), transaction.atomic():
         try:
             with transaction.atomic():
                 reply.record = InboundEmail.objects.create(
@@ -260,10 +266,11 @@ def _answerer(reply: Reply):
 
 
 def _refuse(reply: Reply, refusal: str) -> tuple[str, str]:
-    limits = f"at most {settings.MAIL_INBOUND_MAX_BYTES // 1024} KB and {settings.MAIL_INBOUND_MAX_PARTS} parts"
-    _answerer(reply)(f"Your reply was {refusal} to read, so nothing was played.",
-                     f"Replies may have {limits}. Reply with just your move on the first line.",
-                     game=_fresh(reply.game))
+    heading = (_("Your reply was too large to read, so nothing was played.") if refusal == inbound_limits.TOO_LARGE
+               else _("Your reply was too complex to read, so nothing was played."))
+    limits = _("Replies may have at most %(size)s KB and %(parts)s parts. Reply with just your move on the first "
+               "line.") % {"size": settings.MAIL_INBOUND_MAX_BYTES // 1024, "parts": settings.MAIL_INBOUND_MAX_PARTS}
+    _answerer(reply)(heading, limits, game=_fresh(reply.game))
     return InboundStatus.REJECTED, refusal
 
 
@@ -273,33 +280,35 @@ def _act(reply: Reply, command: str, message) -> tuple[str, str]:
     game, user = reply.game, reply.user
     if is_bot_account(user):
         # Moves, resignations and table talk alike: a bot account acts through the API only.
-        answer("Nothing was done: this is a bot account, and a bot account plays through the API only.",
-               f"Send moves with an API token (POST /api/games/{game.pk}/moves/); email replies are for people.",
-               game=game)
+        answer(_("Nothing was done: this is a bot account, and a bot account plays through the API only."),
+               _("Send moves with an API token (POST %(path)s); email replies are for people.")
+               % {"path": f"/api/games/{game.pk}/moves/"}, game=game)
         return InboundStatus.REJECTED, "bot account"
-    word = command.lower().strip(" .!")
-    if word == "say" or command.lower().startswith("say "):
+    # Read in the player's language, then in English; a word that is a command in neither goes to the game.
+    meant = commands.read(command, translation.get_language())
+    words = commands.shown_words(translation.get_language())
+    if meant == commands.SAY:
         return _say(reply, message)
     if not command:
-        answer("Your reply had no move in it, so nothing was played.",
-               "Write your move on the first line of the reply, above the quoted email.", game=game)
+        answer(_("Your reply had no move in it, so nothing was played."),
+               _("Write your move on the first line of the reply, above the quoted email."), game=game)
         return InboundStatus.REJECTED, "empty"
     if len(command) > MAX_COMMAND_LENGTH:
-        answer("That first line is too long to be a move, so nothing was played.",
-               "To write to the table, start the first line with \"say \".", game=game)
+        answer(_("That first line is too long to be a move, so nothing was played."),
+               _("To write to the table, start the first line with \"%(say)s\".") % words, game=game)
         return InboundStatus.REJECTED, "too long"
-    if word in ("show", "position", "board"):
-        answer("Here is the game as it stands.", game=game)
+    if meant == commands.SHOW:
+        answer(_("Here is the game as it stands."), game=game)
         return InboundStatus.ANSWERED, "show"
-    if word in ("help", "?"):
-        answer("How to play by email.",
-               "Reply to a turn email with your move on the first line. The list of moves in each turn email "
-               "shows what you may play; \"show\" sends the position again; \"resign\" leaves the game (a "
-               "resign sent to an older email is only done once you confirm it); a first line starting with "
-               "\"say \" writes what follows to the table talk.",
+    if meant == commands.HELP:
+        answer(_("How to play by email."),
+               _("Reply to a turn email with your move on the first line. The list of moves in each turn email "
+                 "shows what you may play; \"%(show)s\" sends the position again; \"%(resign)s\" leaves the game (a "
+                 "resign sent to an older email is only done once you confirm it); a first line starting with "
+                 "\"%(say)s\" writes what follows to the table talk.") % words,
                game=game)
         return InboundStatus.ANSWERED, "help"
-    if word == "resign":
+    if meant == commands.RESIGN:
         return _resign(reply)
 
     try:
@@ -308,21 +317,23 @@ def _act(reply: Reply, command: str, message) -> tuple[str, str]:
             idempotency_key=f"email:{hashlib.sha256(reply.headers.message_id.encode()).hexdigest()[:40]}",
         )
     except StaleSequence:
-        answer(f"Your move \"{command}\" was not played: the game has moved on since that email.",
-               "Here is the game as it stands now.", game=_fresh(game))
+        answer(_("Your move \"%(move)s\" was not played: the game has moved on since that email.") % {"move": command},
+               _("Here is the game as it stands now."), game=_fresh(game))
         return InboundStatus.REJECTED, "stale"
     except IllegalMoveError as error:
-        answer(f"\"{command}\" is not a move you can make now, so nothing was played.", error.detail, game=game)
+        answer(_("\"%(move)s\" is not a move you can make now, so nothing was played.") % {"move": command},
+               error.detail, game=game)
         return InboundStatus.REJECTED, f"illegal: {error.detail}"
     except Conflict as error:
-        answer(f"Your move \"{command}\" was not played: {error.detail}", game=_fresh(game))
+        answer(_("Your move \"%(move)s\" was not played: %(why)s") % {"move": command, "why": error.detail},
+               game=_fresh(game))
         return InboundStatus.REJECTED, f"conflict: {error.detail}"
     except (GameNotFound, NotAllowed) as error:
-        answer("Nothing was played.", error.detail)
+        answer(_("Nothing was played."), error.detail)
         return InboundStatus.REJECTED, error.detail
     game = _fresh(game)
-    answer(f"Your move \"{outcome.move.text}\" was played.",
-           "" if game.status == "active" else "The game is over.", game=game)
+    answer(_("Your move \"%(move)s\" was played.") % {"move": outcome.move.text},
+           "" if game.status == "active" else _("The game is over."), game=game)
     return InboundStatus.MOVED, f"played {outcome.move.text}"
 
 
@@ -334,15 +345,15 @@ def _say(reply: Reply, message) -> tuple[str, str]:
     answer = _answerer(reply)
     refusal = account_refusal(reply.user, "chat")
     if refusal:
-        answer("Your message was not posted.", refusal.detail, game=_fresh(reply.game))
+        answer(_("Your message was not posted."), refusal.detail, game=_fresh(reply.game))
         return InboundStatus.REJECTED, "say refused: rate limit"
     try:
         said = chat_services.message_post(game_id=reply.game.pk, user=reply.user, text=said_text(body_text(message)),
                                           source=MessageSource.EMAIL)
     except PlayError as error:
-        answer("Your message was not posted.", error.detail, game=_fresh(reply.game))
+        answer(_("Your message was not posted."), error.detail, game=_fresh(reply.game))
         return InboundStatus.REJECTED, f"say refused: {error.detail}"
-    answer("Your message was posted to the table.", said.text, game=_fresh(reply.game))
+    answer(_("Your message was posted to the table."), said.text, game=_fresh(reply.game))
     return InboundStatus.ANSWERED, "said"
 
 
@@ -362,15 +373,16 @@ def _resign(reply: Reply) -> tuple[str, str]:
             if not confirm:
                 services.resign_game(game_id=current.pk, user=reply.user, source=MoveSource.EMAIL)
     except PlayError as error:
-        answer("You could not resign.", error.detail, game=_fresh(reply.game))
+        answer(_("You could not resign."), error.detail, game=_fresh(reply.game))
         return InboundStatus.REJECTED, f"resign refused: {error.detail}"
     if confirm:
-        answer("Reply \"resign\" to this email to confirm that you resign.",
-               "The email you answered was written for an earlier position of this game, so you have not "
-               "resigned. This answer is for the game as it stands now; its reply address works until the "
-               "game moves on.", game=_fresh(reply.game), confirm_resign=True)
+        answer(_("Reply \"%(resign)s\" to this email to confirm that you resign.")
+               % commands.shown_words(translation.get_language()),
+               _("The email you answered was written for an earlier position of this game, so you have not "
+                 "resigned. This answer is for the game as it stands now; its reply address works until the "
+                 "game moves on."), game=_fresh(reply.game), confirm_resign=True)
         return InboundStatus.ANSWERED, "resign to confirm"
-    answer("You resigned.", game=_fresh(reply.game))
+    answer(_("You resigned."), game=_fresh(reply.game))
     return InboundStatus.MOVED, "resigned"
 
 

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class TurnEmails(models.TextChoices):
-    IMMEDIATE = "immediate", "Immediately, one email per turn"
-    DIGEST = "digest", "One daily digest of every game waiting for me"
-    OFF = "off", "Never"
+    IMMEDIATE = "immediate", _("Immediately, one email per turn")
+    DIGEST = "digest", _("One daily digest of every game waiting for me")
+    OFF = "off", _("Never")
 
 
 class MailPreference(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_preference")
     turn_emails = models.CharField(max_length=10, choices=TurnEmails.choices, default=TurnEmails.IMMEDIATE)
-    game_emails = models.BooleanField(default=True, help_text="Email me when a game starts or ends, or someone joins.")
+    game_emails = models.BooleanField(default=True,
+                                      help_text=_("Email me when a game starts or ends, or someone joins."))
     last_digest_on = models.DateField(null=True, blank=True)
 
     def __str__(self) -> str:

@@ -21,15 +21,23 @@ MAX_COMMAND_LENGTH = 200
 MAX_TEXT_CHARS = 64 * 1024
 MAX_LINE_CHARS = 1000
 
+# The lines mail clients put above the quoted email, in the languages players write in (whatever the site's
+# language, a player's mail client words them in its own): English, French, German, Hungarian.
 _QUOTE_HEADERS = [
     re.compile(r"^on .+wrote:\s*$", re.IGNORECASE),
-    re.compile(r"^-+\s*original message\s*-+$", re.IGNORECASE),
+    re.compile(r"^-+\s*(original message|ursprüngliche nachricht|eredeti üzenet)\s*-+$", re.IGNORECASE),
     re.compile(r"^_{10,}$"),
     re.compile(r"^(from|sent|to|subject|date):\s.+$", re.IGNORECASE),
+    re.compile(r"^(von|gesendet|an|betreff|datum):\s.+$", re.IGNORECASE),
+    re.compile(r"^(feladó|elküldve|címzett|tárgy|dátum):\s.+$", re.IGNORECASE),
     re.compile(r"^le .+a écrit\s*:\s*$", re.IGNORECASE),
     re.compile(r"^am .+schrieb .+:\s*$", re.IGNORECASE),
+    re.compile(r"^.+ ezt írta\b.*:\s*$", re.IGNORECASE),
 ]
-_SIGNATURE = re.compile(r"^(--|—|sent from my .+|get outlook for .+)\s*$", re.IGNORECASE)
+_SIGNATURE = re.compile(
+    r"^(--|—|sent from my .+|get outlook for .+|von meinem .+ gesendet|gesendet von .+|.+ról küldve|.+ről küldve)\s*$",
+    re.IGNORECASE,
+)
 
 _HIDDEN = "//style|//script|//head|//title|//blockquote|//*[contains(@class, 'quote')]"
 _BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "pre"}
@@ -98,8 +106,9 @@ def new_text(text: str) -> str:
 
 
 def said_text(text: str) -> str:
-    """Return what a reply whose first line starts with ``say`` says: the new text after that word."""
-    return re.sub(r"^\s*say\b", "", new_text(text), count=1, flags=re.IGNORECASE).strip()
+    """Return what a reply whose first line starts with ``say`` (in any language: ``commands``) says: the new
+    text after that first word."""
+    return re.sub(r"^\s*\S+", "", new_text(text), count=1).strip()
 
 
 def first_command(text: str) -> str:

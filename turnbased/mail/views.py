@@ -16,6 +16,8 @@ from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from turnbased.mail import services
@@ -25,8 +27,10 @@ from turnbased.mail.tokens import read_unsubscribe_token
 
 
 class PreferenceForm(forms.Form):
-    turn_emails = forms.ChoiceField(choices=TurnEmails.choices, widget=forms.RadioSelect, label="Turn emails")
-    game_emails = forms.BooleanField(required=False, label="Email me when a game starts or ends, or someone joins")
+    turn_emails = forms.ChoiceField(choices=TurnEmails.choices, widget=forms.RadioSelect,
+                                    label=gettext_lazy("Turn emails"))
+    game_emails = forms.BooleanField(required=False,
+                                     label=gettext_lazy("Email me when a game starts or ends, or someone joins"))
 
 
 @login_required
@@ -38,7 +42,7 @@ def mail_settings(request):
     })
     if request.method == "POST" and form.is_valid():
         services.preferences_update(user=request.user, **form.cleaned_data)
-        messages.success(request, "Email settings saved.")
+        messages.success(request, _("Email settings saved."))
         return redirect("mail-settings")
     return render(request, "mail/settings.html", {"form": form})
 
@@ -49,7 +53,7 @@ def unsubscribe(request, token: str):
     try:
         user = get_object_or_404(get_user_model(), pk=read_unsubscribe_token(token))
     except signing.BadSignature:
-        raise Http404("This unsubscribe link is not valid.") from None
+        raise Http404(_("This unsubscribe link is not valid.")) from None
     if request.method == "POST":
         services.unsubscribe(user=user)
         return render(request, "mail/unsubscribed.html", {"account": user})
@@ -58,7 +62,7 @@ def unsubscribe(request, token: str):
 
 def _mailbox_enabled():
     if not settings.DEBUG:
-        raise Http404("The mailbox exists only in development.")
+        raise Http404(_("The mailbox exists only in development."))
 
 
 def mailbox(request):
@@ -78,7 +82,8 @@ def mailbox(request):
 
 
 class ReplyForm(forms.Form):
-    body = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), label="Your reply (the move on the first line)")
+    body = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}),
+                           label=gettext_lazy("Your reply (the move on the first line)"))
 
 
 def mailbox_message(request, message_id: int):
@@ -88,10 +93,11 @@ def mailbox_message(request, message_id: int):
     form = ReplyForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         if not message.reply_to:
-            messages.error(request, "This message has no reply address.")
+            messages.error(request, _("This message has no reply address."))
         else:
             _send_reply(message, form.cleaned_data["body"])
-            messages.success(request, f"Reply sent to {message.reply_to}; the answer will appear in this mailbox.")
+            messages.success(request, _("Reply sent to %(address)s; the answer will appear in this mailbox.")
+                             % {"address": message.reply_to})
             return redirect(f"/mailbox/?to={message.recipients[0]}")
     return render(request, "mail/message.html", {"message": message, "form": form})
 

@@ -1,4 +1,4 @@
-"""Helpers for email tests: deliver the outbox, write replies as a mail client would."""
+"""Helpers for email tests: deliver the outbox, write replies as a mail client would, play in each language."""
 
 from __future__ import annotations
 
@@ -6,11 +6,43 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 import pytest
+from django.utils import translation
 
+from turnbased.accounts.services.languages import language_choose
 from turnbased.local import free_port
 from turnbased.mail import delivery
 from turnbased.mail.smtp import InboundHandler, SinkHandler, start_server
 from turnbased.notifications.models import Notification, NotificationKind
+
+
+# The languages email play is checked in: English, and every language the site speaks besides.
+LANGUAGES = ("en", "hu", "de")
+
+
+@pytest.fixture(params=LANGUAGES)
+def players_language(request, alice, bob):
+    """Set alice's and bob's accounts to each language in turn: email play must work alike in every one.
+
+    Ask for it before the game and its emails (first among a test's fixtures), so every email is written
+    for players who already read that language.
+    """
+    for user in (alice, bob):
+        language_choose(user=user, language=request.param)
+    return request.param
+
+
+def worded(language: str, text: str, **values) -> str:
+    """Return ``text`` as the catalogs word it in ``language``, ``values`` put in: what a player reading that
+    language must find in an email."""
+    with translation.override(language):
+        found = translation.gettext(text)
+    return found % values if values else found
+
+
+def title_in(language: str, game) -> str:
+    """Return the table's name as a reader of ``language`` sees it (the game's name is the game's to word)."""
+    with translation.override(language):
+        return game.title
 
 
 @pytest.fixture
@@ -52,8 +84,10 @@ def latest_to(mailoutbox, address: str, subject_start: str = ""):
 def turn_email(started_game, mailoutbox):
     """Alice's turn email for the scripted game (she holds a Guard and a Handmaid)."""
     row = Notification.objects.get(game=started_game, kind=NotificationKind.YOUR_TURN, user__username="alice")
-    delivery.deliver(row.pk)
-    return latest_to(mailoutbox, "alice@example.com", "Your turn")
+    delivery.deliver(row.pk)  # sent now, or already (a test whose commits run the delivery task)
+    email = latest_to(mailoutbox, "alice@example.com")  # her only email yet, in her language
+    assert email.reply_to
+    return email
 
 
 @pytest.fixture

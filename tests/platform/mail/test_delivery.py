@@ -14,6 +14,8 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.platform.conftest import PASSWORD
+from tests.platform.mail.conftest import LANGUAGES, title_in, worded
+from turnbased.accounts.services.languages import language_choose
 from turnbased.mail import delivery, outbox, services, tasks
 from turnbased.mail.models import MailPreference, OutgoingEmail, TurnEmails
 from turnbased.mail.tokens import read_reply_address
@@ -53,12 +55,13 @@ def test_turn_email_tells_what_happened_since_the_players_last_move(started_game
     assert "You played the Handmaid" not in body  # news starts after the player's own last move
 
 
-def test_a_retried_task_sends_exactly_one_email(started_game, mailoutbox):
+def test_a_retried_task_sends_exactly_one_email(players_language, started_game, mailoutbox):
     row = turn_row(started_game, "alice")
     assert delivery.deliver(row.pk) == "sent"
     assert delivery.deliver(row.pk) == "settled"
     tasks.deliver_notification.delay(row.pk)
-    assert len([m for m in mailoutbox if m.subject.startswith("Your turn")]) == 1
+    subject = worded(players_language, "Your turn: %(game)s", game=title_in(players_language, started_game))
+    assert [m.subject for m in mailoutbox if m.to == ["alice@example.com"]] == [subject]
 
 
 def test_a_failed_send_leaves_the_email_in_the_outbox_and_the_sweep_sends_it_once(started_game, mailoutbox):
@@ -183,9 +186,11 @@ def test_email_settings_page(alice):
     assert preference.turn_emails == TurnEmails.DIGEST and not preference.game_emails
 
 
-def test_no_email_shows_another_seats_hidden_cards(make_user, mailoutbox, deliver_all):
-    """Two games differ only in bob's card and the set-aside card; alice's emails must be identical."""
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_email_shows_another_seats_hidden_cards(make_user, mailoutbox, deliver_all, language):
+    """Two games differ only in bob's card and the set-aside card; alice's emails must be identical, in each language."""
     alice, bob = make_user("alice"), make_user("bob")
+    language_choose(user=alice, language=language)
     face_up = ["king", "countess", "baron"]
     rest = ["guard", "guard", "guard", "guard", "priest", "baron", "handmaid", "prince", "prince"]
     bodies = []

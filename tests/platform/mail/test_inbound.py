@@ -1,7 +1,8 @@
 """Inbound: replies from players make moves, and every rejection is answered by email and changes nothing.
 
 Mail that is not from a player of the game (forged, expired, wrong sender) is
-dropped unanswered: see test_inbound_drops.py.
+dropped unanswered: see test_inbound_drops.py. The tests that take ``players_language`` run once
+for players reading English, Hungarian and German: the same rules, every answer in their language.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from tests.platform.mail.conftest import reply_bytes
+from tests.platform.mail.conftest import reply_bytes, title_in, worded
 from turnbased.mail import tasks
 from turnbased.mail.inbound import handle_inbound
 from turnbased.mail.models import InboundEmail
@@ -29,18 +30,22 @@ def answer(mailoutbox, address):
     return [m for m in mailoutbox if m.to == [address]][-1]
 
 
-def test_a_reply_with_a_move_plays_it_and_confirms(started_game, turn_email, mailoutbox, deliver_all):
+def test_a_reply_with_a_move_plays_it_and_confirms(players_language, started_game, turn_email, mailoutbox,
+                                                   deliver_all):
     outcome = handle_inbound(reply_bytes(turn_email, "Guard bob priest", message_id="<r1@client.example>"))
     assert outcome == "played guard bob priest"
     move = Move.objects.get(game=started_game)
     assert move.source == "email" and move.move == {"card": "guard", "target": 1, "guess": "priest"}
     confirmation = answer(mailoutbox, "alice@example.com")
-    assert confirmation.subject.startswith("Re: Your turn")
-    assert 'Your move "guard bob priest" was played.' in confirmation.body
+    assert confirmation.subject == f"Re: {turn_email.subject}"
+    assert turn_email.subject == worded(players_language, "Your turn: %(game)s",
+                                        game=title_in(players_language, started_game))
+    assert worded(players_language, 'Your move "%(move)s" was played.', move="guard bob priest") in confirmation.body
     assert confirmation.extra_headers["In-Reply-To"] == "<r1@client.example>"
 
 
-def test_the_same_reply_delivered_twice_plays_once_and_answers_once(started_game, turn_email, mailoutbox):
+def test_the_same_reply_delivered_twice_plays_once_and_answers_once(players_language, started_game, turn_email,
+                                                                     mailoutbox):
     raw = reply_bytes(turn_email, "handmaid", message_id="<same@client.example>")
     handle_inbound(raw)
     count = len(mailoutbox)
@@ -48,57 +53,65 @@ def test_the_same_reply_delivered_twice_plays_once_and_answers_once(started_game
     assert moves_in(started_game) == 1 and len(mailoutbox) == count
 
 
-def test_the_task_processes_a_raw_message(started_game, turn_email):
+def test_the_task_processes_a_raw_message(players_language, started_game, turn_email):
     tasks.enqueue_inbound(reply_bytes(turn_email, "handmaid"), [turn_email.reply_to[0]])
     assert moves_in(started_game) == 1
+
+
+NOT_A_MOVE = '"%(move)s" is not a move you can make now, so nothing was played.'
 
 
 @pytest.mark.parametrize(
     ("body", "heading"),
     [
-        ("guard alice priest", "is not a move you can make now"),
-        ("princess", "is not a move you can make now"),
-        ("dance a jig", "is not a move you can make now"),
-        ("", "had no move in it"),
-        ("x" * 300, "too long to be a move"),
+        ("guard alice priest", NOT_A_MOVE),
+        ("princess", NOT_A_MOVE),
+        ("dance a jig", NOT_A_MOVE),
+        ("", "Your reply had no move in it, so nothing was played."),
+        ("x" * 300, "That first line is too long to be a move, so nothing was played."),
     ],
 )
-def test_bad_commands_are_answered_with_the_reason_and_the_moves(started_game, turn_email, mailoutbox, body, heading):
+def test_bad_commands_are_answered_with_the_reason_and_the_moves(players_language, started_game, turn_email,
+                                                                 mailoutbox, body, heading):
     handle_inbound(reply_bytes(turn_email, body))
     assert moves_in(started_game) == 0
     reply = answer(mailoutbox, "alice@example.com")
-    assert heading in reply.body
-    if "not a move" in heading:
+    assert worded(players_language, heading, **({"move": body} if heading == NOT_A_MOVE else {})) in reply.body
+    if heading == NOT_A_MOVE:
         assert "  guard bob priest\n" in reply.body and "  handmaid\n" in reply.body
 
 
-def test_an_old_email_after_the_game_moved_on_gets_the_current_position(started_game, turn_email, alice, mailoutbox):
+def test_an_old_email_after_the_game_moved_on_gets_the_current_position(players_language, started_game, turn_email,
+                                                                        alice, mailoutbox):
     handle_inbound(reply_bytes(turn_email, "handmaid"))
     handle_inbound(reply_bytes(turn_email, "guard bob priest"))
     assert moves_in(started_game) == 1
     reply = answer(mailoutbox, "alice@example.com")
-    assert "the game has moved on" in reply.body and "Waiting for bob" in reply.body
+    moved_on = worded(players_language, 'Your move "%(move)s" was not played: the game has moved on since that email.',
+                      move="guard bob priest")
+    assert moved_on in reply.body and worded(players_language, "Waiting for %(names)s.", names="bob") in reply.body
 
 
-def test_not_your_turn(started_game, turn_email, bob, mailoutbox):
+def test_not_your_turn(players_language, started_game, turn_email, bob, mailoutbox):
     # A token made for bob at the current seq, while it is alice's turn.
     address = reply_address(user_id=bob.pk, game_id=started_game.pk, seq=0)
     handle_inbound(reply_bytes(turn_email, "priest alice", sender="bob@example.com", to=address))
     assert moves_in(started_game) == 0
-    assert "It is not your turn" in answer(mailoutbox, "bob@example.com").body
+    assert worded(players_language, "It is not your turn.") in answer(mailoutbox, "bob@example.com").body
 
 
-def test_an_html_only_reply_is_read(started_game, turn_email):
+def test_an_html_only_reply_is_read(players_language, started_game, turn_email):
     html = ("<html><body><div dir='ltr'>handmaid</div><br><div class='gmail_quote'>On Sunday turnbased wrote:"
             "<blockquote>guard bob priest</blockquote></div></body></html>")
     handle_inbound(reply_bytes(turn_email, None, html=html))
     assert Move.objects.get(game=started_game).move == {"card": "handmaid"}
 
 
-def test_an_oversized_reply_is_refused(started_game, turn_email, mailoutbox, settings):
+def test_an_oversized_reply_is_refused(players_language, started_game, turn_email, mailoutbox, settings):
     handle_inbound(reply_bytes(turn_email, "handmaid\n" + "padding " * (settings.MAIL_INBOUND_MAX_BYTES // 8)))
     assert moves_in(started_game) == 0
-    assert "too large" in answer(mailoutbox, "alice@example.com").body
+    refused = worded(players_language, "Your reply was too large to read, so nothing was played.")
+    assert refused in answer(mailoutbox, "alice@example.com").body
 
 
 def test_a_garbled_message_changes_nothing(started_game, turn_email, mailoutbox):
@@ -111,16 +124,17 @@ def test_a_garbled_message_changes_nothing(started_game, turn_email, mailoutbox)
     assert InboundEmail.objects.count() == 1 and len(mailoutbox) == count + 1
 
 
-def test_show_help_and_resign(started_game, turn_email, mailoutbox):
+def test_show_help_and_resign(players_language, started_game, turn_email, mailoutbox):
+    # The English words, which every player may write whatever their language (test_commands.py: their own).
     handle_inbound(reply_bytes(turn_email, "show"))
-    assert "Here is the game as it stands." in answer(mailoutbox, "alice@example.com").body
+    assert worded(players_language, "Here is the game as it stands.") in answer(mailoutbox, "alice@example.com").body
     handle_inbound(reply_bytes(turn_email, "HELP"))
-    assert "How to play by email." in answer(mailoutbox, "alice@example.com").body
+    assert worded(players_language, "How to play by email.") in answer(mailoutbox, "alice@example.com").body
     assert moves_in(started_game) == 0
     handle_inbound(reply_bytes(turn_email, "resign"))
     started_game.refresh_from_db()
     assert started_game.status == "finished" and started_game.result["winners"] == [1]
-    assert "You resigned." in answer(mailoutbox, "alice@example.com").body
+    assert worded(players_language, "You resigned.") in answer(mailoutbox, "alice@example.com").body
 
 
 def test_reply_tokens_are_signed_and_survive_case_folding(alice):

@@ -35,7 +35,7 @@ def assert_dropped_unanswered(outcome, reason, started_game, mailoutbox, sent_be
     assert dropped(reason) == 1
 
 
-def test_a_reply_from_another_address_gets_no_answer(started_game, turn_email, mailoutbox):
+def test_a_reply_from_another_address_gets_no_answer(players_language, started_game, turn_email, mailoutbox):
     sent = len(mailoutbox)
     outcome = handle_inbound(reply_bytes(turn_email, "handmaid", sender="mallory@example.net"))
     assert_dropped_unanswered(outcome, InboundDropReason.WRONG_SENDER, started_game, mailoutbox, sent)
@@ -52,7 +52,7 @@ def test_a_reply_from_an_address_its_owner_has_not_confirmed_gets_no_answer(star
     assert_dropped_unanswered(outcome, InboundDropReason.WRONG_SENDER, started_game, mailoutbox, sent)
 
 
-def test_a_forged_address_gets_no_answer(started_game, turn_email, mailoutbox):
+def test_a_forged_address_gets_no_answer(players_language, started_game, turn_email, mailoutbox):
     sent = len(mailoutbox)
     outcome = handle_inbound(reply_bytes(turn_email, "handmaid", to=forged_address(turn_email)))
     assert_dropped_unanswered(outcome, InboundDropReason.FORGED_ADDRESS, started_game, mailoutbox, sent)
@@ -111,7 +111,7 @@ def test_counting_survives_two_workers_creating_todays_row(monkeypatch):
     assert InboundDrop.objects.get(reason=InboundDropReason.FORGED_ADDRESS).count == 2
 
 
-def test_the_answer_goes_to_the_players_own_address(started_game, turn_email, mailoutbox):
+def test_the_answer_goes_to_the_players_own_address(players_language, started_game, turn_email, mailoutbox):
     handle_inbound(reply_bytes(turn_email, "handmaid", sender="Alice@EXAMPLE.com"))
     assert Move.objects.filter(game=started_game).count() == 1
     assert mailoutbox[-1].to == ["alice@example.com"]

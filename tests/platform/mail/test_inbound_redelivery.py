@@ -15,7 +15,7 @@ import time_machine
 from django.db import OperationalError
 from django.utils import timezone
 
-from tests.platform.mail.conftest import reply_bytes
+from tests.platform.mail.conftest import reply_bytes, worded
 from turnbased.celery import app
 from turnbased.mail import compose, outbox, tasks
 from turnbased.mail.inbound import handle_inbound
@@ -60,7 +60,7 @@ def answers_to_alice(mailoutbox) -> list:
                                                      (compose, "answer_email", lambda *a, **k: True)],
                          ids=["writing the answer", "composing the answer after the move"])
 def test_a_failure_after_the_duplicate_row_is_undone_and_the_redelivery_plays_and_answers_once(
-        started_game, turn_email, mailoutbox, monkeypatch, module, name, when):
+        players_language, started_game, turn_email, mailoutbox, monkeypatch, module, name, when):
     monkeypatch.setattr(module, name, fails_once(getattr(module, name), when))
     raw = reply_bytes(turn_email, "handmaid", message_id="<once@client.example>")
     with pytest.raises(OperationalError):
@@ -71,12 +71,12 @@ def test_a_failure_after_the_duplicate_row_is_undone_and_the_redelivery_plays_an
     assert Move.objects.filter(game=started_game).count() == 1
     assert OutgoingEmail.objects.filter(kind=EmailKind.ANSWER, inbound__message_id="<once@client.example>").count() == 1
     [answer] = answers_to_alice(mailoutbox)
-    assert 'Your move "handmaid" was played.' in answer.body
+    assert worded(players_language, 'Your move "%(move)s" was played.', move="handmaid") in answer.body
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_task_retries_a_database_error_and_the_reply_is_played_and_answered_once(
-        started_game, turn_email, mailoutbox, monkeypatch, retries_run_inline):
+        players_language, started_game, turn_email, mailoutbox, monkeypatch, retries_run_inline):
     monkeypatch.setattr(outbox, "put", fails_once(outbox.put, writing_an_answer))
     result = tasks.process_inbound_email.delay(
         base64.b64encode(reply_bytes(turn_email, "handmaid", message_id="<retried@client.example>")).decode())

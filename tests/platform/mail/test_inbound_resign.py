@@ -1,11 +1,14 @@
-"""Resigning by email: only the current position's address resigns; an older one asks for a confirmation."""
+"""Resigning by email: only the current position's address resigns; an older one asks for a confirmation.
+
+Every test runs for players reading English, Hungarian and German (``players_language``): the same rules in each.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.platform.mail.conftest import latest_to, reply_bytes
-from turnbased.mail import delivery
+from tests.platform.mail.conftest import latest_to, reply_bytes, worded
+from turnbased.mail import commands, delivery
 from turnbased.mail.inbound import handle_inbound
 from turnbased.mail.tokens import read_reply_address
 from turnbased.notifications.models import Notification, NotificationKind
@@ -25,16 +28,16 @@ def play_first_legal_move(game, user):
     services.submit_move(game_id=game.pk, user=user, expected_seq=game.seq, text=move)
 
 
-def test_resign_to_the_current_positions_address_resigns(started_game, turn_email, mailoutbox):
+def test_resign_to_the_current_positions_address_resigns(players_language, started_game, turn_email, mailoutbox):
     assert read_reply_address(turn_email.reply_to[0]).seq == started_game.seq
     assert handle_inbound(reply_bytes(turn_email, "resign")) == "resigned"
     game = Game.objects.get(pk=started_game.pk)
     assert game.status == GameStatus.FINISHED and game.result["winners"] == [1]
-    assert "You resigned." in latest_to(mailoutbox, "alice@example.com").body
+    assert worded(players_language, "You resigned.") in latest_to(mailoutbox, "alice@example.com").body
 
 
 def test_resign_to_an_older_address_asks_to_confirm_and_the_confirmation_resigns(
-        started_game, turn_email, alice, bob, mailoutbox):
+        players_language, started_game, turn_email, alice, bob, mailoutbox):
     # alice plays, bob plays: alice's first turn email is now two positions old, and it is her turn again.
     services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, text="handmaid")
     play_first_legal_move(started_game, bob)
@@ -43,26 +46,28 @@ def test_resign_to_an_older_address_asks_to_confirm_and_the_confirmation_resigns
     assert handle_inbound(reply_bytes(turn_email, "resign")) == "resign to confirm"
     assert status_of(started_game) == GameStatus.ACTIVE
     confirmation = latest_to(mailoutbox, "alice@example.com")
-    assert 'Reply "resign" to this email to confirm' in confirmation.body
-    assert "The game as you see it" in confirmation.body
+    confirm = worded(players_language, 'Reply "%(resign)s" to this email to confirm that you resign.',
+                     resign=commands.shown_words(players_language)[commands.RESIGN])
+    assert confirm in confirmation.body
+    assert worded(players_language, "The game as you see it:") in confirmation.body
     assert read_reply_address(confirmation.reply_to[0]).seq == current
 
     assert handle_inbound(reply_bytes(confirmation, "resign")) == "resigned"
     assert status_of(started_game) == GameStatus.FINISHED
 
 
-def test_a_player_who_is_not_to_move_can_resign_by_confirming(started_game, alice, bob, mailoutbox):
+def test_a_player_who_is_not_to_move_can_resign_by_confirming(players_language, started_game, alice, bob, mailoutbox):
     services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, text="handmaid")
     row = Notification.objects.get(game=started_game, kind=NotificationKind.YOUR_TURN, user=bob, seq=1)
-    delivery.deliver(row.pk)
-    bobs_turn_email = latest_to(mailoutbox, "bob@example.com", "Your turn")
+    assert delivery.deliver(row.pk) == "sent"
+    bobs_turn_email = latest_to(mailoutbox, "bob@example.com")
     play_first_legal_move(started_game, bob)
 
     # Now it is alice's turn: bob's only reply address is an old one, and turn emails offer him none.
     assert handle_inbound(reply_bytes(bobs_turn_email, "resign")) == "resign to confirm"
     confirmation = latest_to(mailoutbox, "bob@example.com")
     assert confirmation.reply_to and read_reply_address(confirmation.reply_to[0]).seq == 2
-    assert "Waiting for alice" in confirmation.body
+    assert worded(players_language, "Waiting for %(names)s.", names="alice") in confirmation.body
     assert status_of(started_game) == GameStatus.ACTIVE
 
     assert handle_inbound(reply_bytes(confirmation, "resign")) == "resigned"
@@ -70,7 +75,8 @@ def test_a_player_who_is_not_to_move_can_resign_by_confirming(started_game, alic
     assert game.status == GameStatus.FINISHED and game.result["winners"] == [0]
 
 
-def test_a_confirmation_goes_stale_when_the_game_moves_on(started_game, turn_email, alice, bob, mailoutbox):
+def test_a_confirmation_goes_stale_when_the_game_moves_on(players_language, started_game, turn_email, alice, bob,
+                                                          mailoutbox):
     services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, text="handmaid")
     handle_inbound(reply_bytes(turn_email, "resign"))
     confirmation = latest_to(mailoutbox, "alice@example.com")
@@ -80,6 +86,7 @@ def test_a_confirmation_goes_stale_when_the_game_moves_on(started_game, turn_ema
     assert status_of(started_game) == GameStatus.ACTIVE
 
 
-def test_other_answers_still_offer_no_address_when_it_is_not_your_turn(started_game, turn_email, mailoutbox):
+def test_other_answers_still_offer_no_address_when_it_is_not_your_turn(players_language, started_game, turn_email,
+                                                                       mailoutbox):
     handle_inbound(reply_bytes(turn_email, "handmaid"))
     assert latest_to(mailoutbox, "alice@example.com").reply_to == []

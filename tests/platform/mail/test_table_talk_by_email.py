@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
-from tests.platform.mail.conftest import latest_to, reply_bytes
+from tests.platform.mail.conftest import latest_to, reply_bytes, worded
 from turnbased.chat import services
 from turnbased.chat.models import Message
+from turnbased.limits import COUNTED, too_many
 from turnbased.mail import compose
 from turnbased.mail.inbound import handle_inbound
 from turnbased.mail.reply_text import said_text
@@ -16,7 +18,7 @@ from turnbased.play.models import Move
 pytestmark = pytest.mark.django_db
 
 
-def test_the_turn_email_lists_the_messages_since_my_last_move(started_game, alice, bob):
+def test_the_turn_email_lists_the_messages_since_my_last_move(players_language, started_game, alice, bob):
     services.message_post(game_id=started_game.pk, user=bob, text="before your move")
     play_services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move={"card": "handmaid"})
     services.message_post(game_id=started_game.pk, user=alice, text="my own words")
@@ -27,7 +29,8 @@ def test_the_turn_email_lists_the_messages_since_my_last_move(started_game, alic
     started_game.refresh_from_db()
     email = compose.turn_email(started_game, alice)
     html = email.alternatives[0][0]
-    assert "Messages since your last move:\n  bob: nice <b>handmaid</b>\n" in email.body
+    said = worded(players_language, "Messages since your last move:")
+    assert f"{said}\n  bob: nice <b>handmaid</b>\n" in email.body
     assert "before your move" not in email.body and "my own words" not in email.body
     assert "nice &lt;b&gt;handmaid&lt;/b&gt;" in html and "<b>handmaid</b>" not in html
 
@@ -44,7 +47,8 @@ def _any_legal(game, seat):
     return store.engine_of(game).legal_moves(game.state, seat)[0]
 
 
-def test_a_reply_starting_with_say_posts_its_new_text_and_plays_nothing(started_game, turn_email, mailoutbox):
+def test_a_reply_starting_with_say_posts_its_new_text_and_plays_nothing(players_language, started_game, turn_email,
+                                                                       mailoutbox):
     outcome = handle_inbound(reply_bytes(turn_email, "Say good luck, bob!\nand have fun\n\n-- \nalice's phone"))
     assert outcome == "said"
     message = Message.objects.get()
@@ -52,14 +56,16 @@ def test_a_reply_starting_with_say_posts_its_new_text_and_plays_nothing(started_
                                                                         "alice")
     assert not Move.objects.filter(game=started_game).exists()
     answer = latest_to(mailoutbox, "alice@example.com", "Re:")
-    assert "Your message was posted to the table." in answer.body
+    assert worded(players_language, "Your message was posted to the table.") in answer.body
     assert answer.reply_to  # still her turn: the answer carries a reply address for the move
 
 
-def test_plain_text_that_is_no_move_is_not_posted(started_game, turn_email, mailoutbox):
+def test_plain_text_that_is_no_move_is_not_posted(players_language, started_game, turn_email, mailoutbox):
     handle_inbound(reply_bytes(turn_email, "good game everyone"))
     assert not Message.objects.exists()
-    assert "is not a move you can make now" in latest_to(mailoutbox, "alice@example.com", "Re:").body
+    refused = worded(players_language, '"%(move)s" is not a move you can make now, so nothing was played.',
+                     move="good game everyone")
+    assert refused in latest_to(mailoutbox, "alice@example.com", "Re:").body
 
 
 @pytest.mark.parametrize(("body", "why"), [("say", "Write something to say."), ("say " + "x" * 600, "at most 500")])
@@ -79,8 +85,8 @@ def test_said_text_is_the_new_text_after_say(text, said):
     assert said_text(text) == said
 
 
-def test_say_replies_count_against_the_accounts_chat_rate_with_the_api(started_game, turn_email, mailoutbox, alice,
-                                                                        api_client_for, settings):
+def test_say_replies_count_against_the_accounts_chat_rate_with_the_api(players_language, started_game, turn_email,
+                                                                        mailoutbox, alice, api_client_for, settings):
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
                                "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
                                                           "chat": "3/min"}}
@@ -91,4 +97,8 @@ def test_say_replies_count_against_the_accounts_chat_rate_with_the_api(started_g
     assert handle_inbound(reply_bytes(turn_email, "say three")) == "say refused: rate limit"
     assert list(Message.objects.values_list("text", flat=True)) == ["from the API", "one", "two"]
     answer = latest_to(mailoutbox, "alice@example.com", "Re:")
-    assert "Your message was not posted." in answer.body and "Too many chat messages (at most 3 per minute)" in answer.body
+    with translation.override(players_language):
+        refused = too_many(str(COUNTED["chat"]), 3, 60)
+    assert worded(players_language, "Your message was not posted.") in answer.body and refused in answer.body
+    if players_language == "en":
+        assert "Too many chat messages (at most 3 per minute)." in answer.body

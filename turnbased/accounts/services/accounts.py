@@ -10,6 +10,7 @@ from allauth.account.internal.flows.email_verification import (
 )
 from allauth.account.models import EmailAddress
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from turnbased.accounts.adapter import USERNAME_LOOKS_TAKEN
 from turnbased.accounts.forms import SignupForm
@@ -22,7 +23,7 @@ class AccountError(Exception):
     """Sign-up refused; ``errors`` maps field names to messages."""
 
     def __init__(self, errors: dict[str, list[str]]):
-        super().__init__("; ".join(f"{field}: {' '.join(messages)}" for field, messages in errors.items()))
+        super().__init__("; ".join(f"{field}: {' '.join(map(str, messages))}" for field, messages in errors.items()))
         self.errors = errors
 
 
@@ -44,7 +45,7 @@ def account_create(*, username: str, email: str, password: str, email_verified: 
     """
     form = _valid_signup_form(username=username, email=email, password=password)
     if form.account_already_exists:
-        raise AccountError({"email": ["An account with that email address already exists."]})
+        raise AccountError({"email": [_("An account with that email address already exists.")]})
     adapter = get_adapter()
     try:
         with transaction.atomic():

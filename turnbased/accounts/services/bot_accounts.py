@@ -11,14 +11,16 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from turnbased.accounts.models import Profile
 from turnbased.play.errors import Conflict
 from turnbased.play.models import GameStatus, Seat
 
-PLAYED_WITH_PEOPLE = ("This account has shared a table with other people (waiting, in play or finished): only an "
-                      "account that has never played with anyone can become a bot account. Make a new account for "
-                      "the bot.")
+PLAYED_WITH_PEOPLE = gettext_lazy(
+    "This account has shared a table with other people (waiting, in play or finished): only an account that has "
+    "never played with anyone can become a bot account. Make a new account for the bot."
+)
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ def bot_account_refusal(user) -> str | None:
     """
     tables = Seat.objects.filter(user_id=user.pk).exclude(game__status=GameStatus.ABORTED).values("game")
     if Seat.objects.filter(game__in=tables, user__isnull=False).exclude(user_id=user.pk).exists():
-        return PLAYED_WITH_PEOPLE
+        return str(PLAYED_WITH_PEOPLE)  # worded now, in the reader's language
     return None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from turnbased.accounts.models import profile_of
 from turnbased.accounts.time_zones import is_zone_name
 from turnbased.clocks.services import refresh_deadlines
@@ -15,7 +17,7 @@ def zone_choose(*, user, zone: str) -> None:
     Raises ``InvalidRequest`` for a name that is not a zone; nothing changes then.
     """
     if not is_zone_name(zone):
-        raise InvalidRequest(f"{str(zone)[:64]!r} is not a time zone name such as Europe/London.")
+        raise InvalidRequest(_("%(value)r is not a time zone name such as Europe/London.") % {"value": str(zone)[:64]})
     profile = profile_of(user)
     changed = profile.time_zone != zone
     profile.time_zone, profile.time_zone_chosen = zone, True

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils import translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -38,13 +39,15 @@ class ProfileForm(forms.ModelForm):
         help_text=_("Pages, emails and answers by email are written in this language."),
     )
     time_zone = forms.ChoiceField(
-        help_text="Pages and emails show times in this zone; weekends and dates are counted in it.",
+        label=_("Time zone"),
+        help_text=_("Pages and emails show times in this zone; weekends and dates are counted in it."),
         widget=forms.Select(attrs={"data-browser-time-zone": "offer"}),
     )
 
     class Meta:
         model = Profile
         fields = ("language", "time_zone", "reminder_lead_hours", "confirm_moves")
+        labels = {"reminder_lead_hours": _("Reminder lead time (hours)")}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -53,6 +56,8 @@ class ProfileForm(forms.ModelForm):
             names = (*names, self.instance.time_zone)
         self.fields["time_zone"].choices = [(name, name.replace("_", " ")) for name in names]
         self.fields["language"].choices = language_choices()
+        # js/time-zone.js reads its button's words from the page: {zone} is where the zone's name goes.
+        self.fields["time_zone"].widget.attrs["data-use-zone-label"] = gettext("Use my browser's zone ({zone})")
 
     def save(self, commit: bool = True) -> Profile:
         self.instance.time_zone_chosen = True
@@ -68,7 +73,8 @@ def time_zone_choose(request):
     except InvalidRequest as error:
         messages.error(request, error.detail)
     else:
-        messages.success(request, f"Times are shown in {profile_of(request.user).time_zone.replace('_', ' ')}.")
+        zone = profile_of(request.user).time_zone.replace("_", " ")
+        messages.success(request, gettext("Times are shown in %(zone)s.") % {"zone": zone})
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         back = "/"
@@ -76,8 +82,8 @@ def time_zone_choose(request):
 
 
 class AbsenceForm(forms.Form):
-    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="From")
-    ends_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="Until (inclusive)")
+    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label=_("From"))
+    ends_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label=_("Until (inclusive)"))
 
 
 @login_required
@@ -90,7 +96,7 @@ def account_settings(request):
         refresh_deadlines(user=request.user)
         if form.cleaned_data["language"]:  # the message below, and the page it leads to, in the new language
             translation.activate(form.cleaned_data["language"])
-        messages.success(request, "Settings saved.")
+        messages.success(request, gettext("Settings saved."))
         return redirect("account-settings")
     return render(request, "accounts/settings.html", {
         "form": form,
@@ -109,15 +115,15 @@ def absences(request):
         try:
             if action == "declare" and form.is_valid():
                 absence_declare(user=request.user, **form.cleaned_data)
-                messages.success(request, "Absence declared: your clocks stop for those days.")
+                messages.success(request, gettext("Absence declared: your clocks stop for those days."))
                 return redirect("absences")
             if action == "back":
                 absence_end(user=request.user)
-                messages.success(request, "Welcome back: your clocks run again.")
+                messages.success(request, gettext("Welcome back: your clocks run again."))
                 return redirect("absences")
             if action == "cancel":
                 absence_cancel(user=request.user, absence_id=int(request.POST.get("absence", "0")))
-                messages.success(request, "Absence withdrawn.")
+                messages.success(request, gettext("Absence withdrawn."))
                 return redirect("absences")
         except (InvalidRequest, NotFound, ValueError) as error:
             messages.error(request, getattr(error, "detail", str(error)))

@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -25,8 +26,8 @@ def api_tokens(request):
     new_key = None
     if request.method == "POST" and form.is_valid():
         days = form.cleaned_data["lifetime_days"]
-        _, new_key = token_create(user=request.user, name=form.cleaned_data["name"],
-                                      lifetime=timedelta(days=days) if days else None)
+        _token, new_key = token_create(user=request.user, name=form.cleaned_data["name"],
+                                       lifetime=timedelta(days=days) if days else None)
         form = TokenCreateForm()
     return render(request, "accounts/tokens.html", {"form": form, "tokens": tokens_of(request.user),
                                                     "new_key": new_key})
@@ -38,7 +39,7 @@ def api_token_revoke(request, token_id: int):
     try:
         token_revoke(user=request.user, token_id=token_id)
     except ApiToken.DoesNotExist:
-        messages.error(request, "No such token: it was revoked already, or it is not yours.")
+        messages.error(request, _("No such token: it was revoked already, or it is not yours."))
     else:
-        messages.success(request, "Token revoked: it no longer works.")
+        messages.success(request, _("Token revoked: it no longer works."))
     return redirect("account-tokens")
