@@ -27,7 +27,7 @@ class SignupForm(allauth_forms.SignupForm):
     time_zone = forms.ChoiceField(
         required=False, label=gettext_lazy("Time zone"),
         help_text=gettext_lazy("Pages and emails show times in it; change it in Settings."),
-        widget=forms.Select(attrs={"data-browser-time-zone": "preselect"}),
+        widget=forms.Select(attrs={"data-browser-time-zone": "preselect", "translate": "no"}),
     )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -117,3 +117,12 @@ class TokenCreateForm(forms.Form):
                            help_text=gettext_lazy("What uses it, e.g. “my bot” or “laptop script”."))
     lifetime_days = forms.TypedChoiceField(choices=TOKEN_LIFETIMES, coerce=int, initial=90,
                                            label=gettext_lazy("Expires after"))
+
+
+class RequestReauthenticationCodeForm(allauth_forms.RequestReauthenticationCodeForm):
+    """allauth's choice of where to send a sign-in code, with a label in the reader's language (allauth names
+    the field after itself, untranslated)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["recipient"].label = _("Send the code to")

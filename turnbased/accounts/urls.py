@@ -10,6 +10,7 @@ from allauth.account import views as allauth_views
 from allauth.usersessions import views as usersessions_views
 from django.urls import path, re_path
 
+from turnbased.accounts import forms
 from turnbased.accounts.views import entrance, language, profile, tokens
 
 urlpatterns = [
@@ -21,7 +22,8 @@ urlpatterns = [
     path("signup/", entrance.signup, name="signup"),
     path("inactive/", allauth_views.account_inactive, name="account_inactive"),
     path("reauthenticate/", allauth_views.reauthenticate, name="account_reauthenticate"),
-    path("reauthenticate/code/", allauth_views.request_reauthentication_code,
+    path("reauthenticate/code/",
+         allauth_views.RequestReauthenticationCodeView.as_view(form_class=forms.RequestReauthenticationCodeForm),
          name="account_request_reauthentication_code"),
     path("reauthenticate/code/confirm/", allauth_views.confirm_reauthentication_code,
          name="account_confirm_reauthentication_code"),

@@ -28,6 +28,16 @@ from turnbased.clocks.services import (
 from turnbased.play.errors import InvalidRequest, NotFound
 
 
+class LanguageSelect(forms.Select):
+    """Each language named in itself and marked as written in it (``lang``), so a screen reader says it right."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex=subindex, attrs=attrs)
+        if value:
+            option["attrs"]["lang"] = value
+        return option
+
+
 def language_choices() -> list[tuple[str, str]]:
     """Each language the site speaks, named in itself, after "the browser's" (no choice)."""
     return [("", _("The browser's language")), *settings.LANGUAGES]
@@ -35,13 +45,14 @@ def language_choices() -> list[tuple[str, str]]:
 
 class ProfileForm(forms.ModelForm):
     language = forms.ChoiceField(
-        label=_("Language"), required=False,
+        label=_("Language"), required=False, widget=LanguageSelect,
         help_text=_("Pages, emails and answers by email are written in this language."),
     )
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
         help_text=_("Pages and emails show times in this zone; weekends and dates are counted in it."),
-        widget=forms.Select(attrs={"data-browser-time-zone": "offer"}),
+        # The zones' IANA names are names, the same in every language: not for translating (translate="no").
+        widget=forms.Select(attrs={"data-browser-time-zone": "offer", "translate": "no"}),
     )
 
     class Meta:
