@@ -13,32 +13,33 @@ whole line. The first word of each list is the one the emails tell the player to
 
 from __future__ import annotations
 
+import functools
 import unicodedata
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import pgettext_lazy
 
 SHOW, HELP, RESIGN, SAY = "show", "help", "resign", "say"
 ENGLISH = "en"
 
-# What each language's players type, written as they write it; accents are folded when compared.
-VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
-    "en": {
-        SHOW: ("show", "position", "board"),
-        HELP: ("help", "?"),
-        RESIGN: ("resign",),
-        SAY: ("say",),
-    },
-    "hu": {
-        SHOW: ("mutasd", "mutasd meg", "mutat", "állás", "állást", "tábla", "táblát"),
-        HELP: ("súgó", "segítség", "segíts"),
-        RESIGN: ("feladom", "feladás", "felad", "feladom a játszmát"),
-        SAY: ("mondd", "mond", "üzenem", "üzenet"),
-    },
-    "de": {
-        SHOW: ("zeigen", "zeig", "zeige", "anzeigen", "stellung", "brett", "spielstand", "stand"),
-        HELP: ("hilfe",),
-        RESIGN: ("aufgeben", "ich gebe auf", "gebe auf", "aufgabe"),
-        SAY: ("sag", "sage", "sagen", "nachricht"),
-    },
+# What each language's players type, written as they write it (accents are folded when compared), from the
+# catalogs: a new language brings its own words. The first of each list is the one emails name.
+WORDS = {
+    SHOW: pgettext_lazy("email commands: the words that ask for the position again, separated by |",
+                        "show|position|board"),
+    HELP: pgettext_lazy("email commands: the words that ask how to write a move, separated by |", "help|?"),
+    RESIGN: pgettext_lazy("email commands: the words that give up the game, separated by |", "resign"),
+    SAY: pgettext_lazy("email commands: the words that start a message to the table, separated by |", "say"),
 }
+
+
+@functools.cache
+def vocabulary(language: str) -> dict[str, tuple[str, ...]]:
+    """Return the words of each command in ``language`` (a code the site speaks), as its catalog gives them."""
+    with translation.override(language):
+        return {kind: tuple(word.strip() for word in str(words).split("|") if word.strip())
+                for kind, words in WORDS.items()}
 
 
 def folded(text: str) -> str:
@@ -49,12 +50,13 @@ def folded(text: str) -> str:
 
 
 def _languages(language: str | None) -> list[str]:
+    offered = dict(settings.LANGUAGES)
     base = (language or ENGLISH).lower().split("-")[0]
-    return list(dict.fromkeys(code for code in (base, ENGLISH) if code in VOCABULARY))
+    return list(dict.fromkeys(code for code in (base, ENGLISH) if code in offered))
 
 
 def _words(language: str, kind: str) -> set[str]:
-    return {folded(word) for word in VOCABULARY[language][kind]}
+    return {folded(word) for word in vocabulary(language)[kind]}
 
 
 def read(line: str, language: str | None) -> str | None:
@@ -79,4 +81,4 @@ def read(line: str, language: str | None) -> str | None:
 def shown_words(language: str | None) -> dict[str, str]:
     """Return the word an email tells the player to write for each command, in ``language`` (else English)."""
     code = _languages(language)[0]
-    return {kind: words[0] for kind, words in VOCABULARY[code].items()}
+    return {kind: words[0] for kind, words in vocabulary(code).items()}

@@ -45,6 +45,19 @@ def title_in(language: str, game) -> str:
         return game.title
 
 
+def move_in(language: str, game, move: dict) -> str:
+    """Return how ``move`` is written in ``language`` (the game's notation, as the emails list the legal moves)."""
+    from games import get_engine
+
+    game.refresh_from_db()
+    with translation.override(language):
+        return get_engine(game.engine).describe_move(game.state, move)
+
+
+GUARD_BOB_PRIEST = {"card": "guard", "target": 1, "guess": "priest"}
+HANDMAID = {"card": "handmaid"}
+
+
 @pytest.fixture
 def deliver_all():
     """Deliver every unsettled outbox row now; return what happened to each."""
