@@ -188,7 +188,7 @@ def test_without_the_script_a_line_stands_for_the_board_and_the_move_buttons_pla
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=login]", "alice")
     page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     summary = page.locator(".cb-summary")
     assert summary.is_visible() and summary.inner_text().startswith("1 tile on the board: the start tile")

@@ -58,7 +58,7 @@ def test_flip_select_and_move_on_the_board(browser, live_server, alice, bob, tmp
     lit = page.locator(".hb-dest.hb-on")
     assert sorted(lit.nth(i).get_attribute("data-to") for i in range(lit.count())) == ["c3", "d4"]
     assert page.locator('.hb-dest.hb-on[data-to="c3"]').get_attribute("class") == "hb-dest hb-capture hb-on"
-    assert "fox on c4 can go to 2 places" in page.inner_text(".hb-hint")
+    assert "The Fox on c4 can go to 2 places" in page.inner_text(".hb-hint")
     page.screenshot(path=str(tmp_path / "halali-selected.png"), full_page=True)
     page.locator(".hb-svg").screenshot(path=str(tmp_path / "halali-board.png"))
 
@@ -94,7 +94,7 @@ def test_keyboard_selects_a_tile_and_moves_it(browser, live_server, alice, bob):
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.getAttribute('data-to')") == "d4"
     page.keyboard.press("Enter")
-    assert page.inner_text(".hb-confirm-text") == "Move the fox from c4 to d4. Confirm?"
+    assert page.inner_text(".hb-confirm-text") == "Move the Fox from c4 to d4. Confirm?"
     assert page.evaluate("document.activeElement.textContent") == "Confirm"
     page.keyboard.press("Enter")
     page.wait_for_selector("text=Waiting for bob")

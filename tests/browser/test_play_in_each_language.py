@@ -59,7 +59,7 @@ def log_in(browser, live_server, username):
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=login]", username)
     page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{live_server.url}/")
     return page
 

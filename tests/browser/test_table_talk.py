@@ -94,7 +94,7 @@ def _logged_in_page(context, live_server, username: str):
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=login]", username)
     page.fill("input[name=password]", "a-long-enough-pass-9")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     return page
 
 

@@ -19,7 +19,7 @@ def test_a_page_offers_the_browsers_zone_and_one_click_takes_it(browser, live_se
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=login]", "alice")
     page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{live_server.url}/")
     offer = page.locator("form[data-time-zone-offer]")
     assert offer.is_visible() and "Your browser's time zone is Europe/Paris" in offer.inner_text()
@@ -35,7 +35,7 @@ def test_no_offer_when_the_browser_agrees(browser, live_server, alice):
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=login]", "alice")
     page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{live_server.url}/")
     assert not page.locator("form[data-time-zone-offer]").is_visible()
 
@@ -45,7 +45,7 @@ def test_the_settings_page_picks_the_browsers_zone_on_a_click(browser, live_serv
     page.goto(f"{live_server.url}/accounts/login/?next=/accounts/settings/")
     page.fill("input[name=login]", "alice")
     page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{live_server.url}/accounts/settings/")
     page.click("text=Use my browser's zone (Australia/Perth)")
     assert page.input_value("select[name=time_zone]") == "Australia/Perth"

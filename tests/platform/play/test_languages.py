@@ -47,8 +47,8 @@ def clocked_game(alice, bob):
 
 @pytest.mark.parametrize(("language", "words", "away"), [
     ("en", ["Waiting for alice.", "History", "Download the record"], "away until 3 Dec"),
-    ("hu", ["alice lépésére várunk.", "Előzmények", "A jegyzőkönyv letöltése"], "távol eddig: december 3."),
-    ("de", ["Warten auf alice.", "Verlauf", "Protokoll herunterladen"], "abwesend bis 3. Dezember"),
+    ("hu", ["Következik: alice.", "Előzmények", "A jegyzőkönyv letöltése"], "távol eddig: december 3."),
+    ("de", ["Am Zug: alice.", "Verlauf", "Protokoll herunterladen"], "abwesend bis 3. Dezember"),
 ])
 def test_the_game_page_speaks_the_readers_language_with_its_dates(clocked_game, language, words, away):
     page = reader(language).get(f"/games/{clocked_game.pk}/").content.decode()
