@@ -145,3 +145,12 @@ def test_the_site_may_be_given_with_a_slash_or_its_api_path():
     assert site_root("http://h.test/") == site_root("http://h.test/api/") == "http://h.test"
     with pytest.raises(ValueError):
         site_root("h.test")
+
+
+def test_a_client_may_ask_for_its_texts_in_a_language():
+    api, seen = client_answering(httpx.Response(200, json={"language": "hu", "time_zone": "UTC",
+                                                           "reminder_lead_hours": 12}), language="hu")
+    assert api.me()["language"] == "hu" and seen[0].headers["Accept-Language"] == "hu"
+    plain, seen = client_answering(httpx.Response(200, json={}))
+    plain.me()
+    assert "Accept-Language" not in seen[0].headers  # the account's language, then

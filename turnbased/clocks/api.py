@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from turnbased.accounts.models import profile_of, validate_time_zone
+from turnbased.accounts.models import profile_of, validate_language, validate_time_zone
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.clocks.models import Absence
 from turnbased.clocks.services import (
@@ -114,10 +114,11 @@ class ProfileApi(APIView):
     """My language, time zone (weekends and dates are counted in it) and reminder lead time."""
 
     class ProfileSerializer(serializers.Serializer):
-        language = serializers.ChoiceField(
-            choices=[code for code, _ in settings.LANGUAGES], allow_blank=True,
+        language = serializers.CharField(
+            max_length=16, allow_blank=True, validators=[validate_language],
             help_text="The language of my pages and emails, and of the API's texts when a request sends no "
-                      "Accept-Language: one of the site's languages, or \"\" to follow the browser (emails then "
+                      "Accept-Language: a code of one of the site's languages (" + ", ".join(
+                          code for code, _ in settings.LANGUAGES) + "), or \"\" to follow the browser (emails then "
                       "come in English).",
         )
         time_zone = serializers.CharField(validators=[validate_time_zone],

@@ -121,11 +121,11 @@ def test_the_api_reads_and_sets_the_language(alice, api_client_for):
 def test_the_api_answers_in_accept_language_else_in_the_accounts(alice, api_client_for):
     language_choose(user=alice, language="hu")
     api = api_client_for(alice)
-    # DRF's own message for a choice it does not offer, in each language; the field and its code stay English.
+    # The refusal of a language the site does not speak, in each language; the field stays English.
     in_hungarian = api.patch("/api/me/", {"language": "xx"}, format="json").json()["errors"]
     in_german = api.patch("/api/me/", {"language": "xx"}, format="json", HTTP_ACCEPT_LANGUAGE="de").json()["errors"]
     in_english = api.patch("/api/me/", {"language": "xx"}, format="json", HTTP_ACCEPT_LANGUAGE="en").json()["errors"]
-    assert in_english["language"] == ['"xx" is not a valid choice.']
+    assert in_english["language"] == ["'xx' is not a language of this site; choose one of: en, de, hu."]
     assert in_german["language"] != in_english["language"] != in_hungarian["language"]
     assert "xx" in in_german["language"][0] and "xx" in in_hungarian["language"][0]
 

@@ -68,13 +68,15 @@ class Client(ApiCore):
 
     @operation("me_retrieve", "GET", "/api/me/", conditional=True)
     def me(self) -> Profile:
-        """My time zone and reminder lead time."""
+        """My language, time zone and reminder lead time."""
         return self._call("me_retrieve")
 
-    @operation("me_partial_update", "PATCH", "/api/me/", body=("time_zone", "reminder_lead_hours"))
-    def update_me(self, *, time_zone: str | Unset = UNSET, reminder_lead_hours: int | Unset = UNSET) -> Profile:
-        """Change my time zone (an IANA name) or reminder lead time (hours, 0: none)."""
-        return self._call("me_partial_update", body={"time_zone": time_zone,
+    @operation("me_partial_update", "PATCH", "/api/me/", body=("language", "time_zone", "reminder_lead_hours"))
+    def update_me(self, *, language: str | Unset = UNSET, time_zone: str | Unset = UNSET,
+                  reminder_lead_hours: int | Unset = UNSET) -> Profile:
+        """Change my language (``hu``, ``de``, ``en``; "" to follow the browser), time zone (an IANA name) or
+        reminder lead time (hours, 0: none)."""
+        return self._call("me_partial_update", body={"language": language, "time_zone": time_zone,
                                                      "reminder_lead_hours": reminder_lead_hours})
 
     @operation("absences_list", "GET", "/api/absences/", query=("page_size",), conditional=True, gathered=True)

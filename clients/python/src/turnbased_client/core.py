@@ -106,7 +106,8 @@ class ApiCore:
 
     def __init__(self, base_url: str, token: str | None = None, *, stream_url: str | None = None,
                  timeout: httpx.Timeout | float = DEFAULT_TIMEOUT, retries: int = 2, max_retry_wait: float = 30.0,
-                 transport: httpx.BaseTransport | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
+                 transport: httpx.BaseTransport | None = None, sleep: Callable[[float], None] = time.sleep,
+                 language: str | None = None) -> None:
         self.base_url = site_root(base_url)
         # Where /api/stream/ is served: the site itself behind nginx; its own port (8001) under ``make run``.
         self.stream_url = site_root(stream_url) if stream_url else self.base_url
@@ -117,6 +118,8 @@ class ApiCore:
         headers = {"Accept": "application/json", "User-Agent": f"turnbased-client/{__version__}"}
         if token:
             headers["Authorization"] = f"Token {token}"
+        if language:  # the human texts (details, history lines, the stream's words) in it; else the account's
+            headers["Accept-Language"] = language
         self.http = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout, transport=transport)
         self._etags: OrderedDict[str, tuple[str, Any]] = OrderedDict()
 

@@ -40,6 +40,7 @@ class NewToken(Token):
 
 
 class Profile(TypedDict):
+    language: str  # "" when none is chosen
     time_zone: str
     reminder_lead_hours: int
 
