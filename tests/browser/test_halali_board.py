@@ -67,7 +67,7 @@ def test_flip_select_and_move_on_the_board(browser, live_server, alice, bob, tmp
     assert page.locator(".hb-dest.hb-on").count() == 0
     fox.click()
     page.click('.hb-dest.hb-on[data-to="c3"]')
-    assert page.inner_text(".hb-confirm-text") == "The fox on c4 takes the duck on c3. Confirm?"
+    assert page.inner_text(".hb-confirm-text") == "The Fox on c4 takes the Duck on c3. Confirm?"
     page.click(".hb-confirm-go")
     page.wait_for_selector("text=Waiting for bob")
     assert Move.objects.filter(game=game).count() == moves_before + 3

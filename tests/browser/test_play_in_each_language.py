@@ -21,23 +21,20 @@ from tests.platform.mail.conftest import reply_bytes
 from tests.platform.test_every_page_in_every_language import WORD, leftovers, read_text
 from tests.waiting import wait_for
 from turnbased.accounts.services.languages import language_choose
-from turnbased.mail import delivery
+from turnbased.mail import compose
 from turnbased.mail.inbound import handle_inbound
-from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import selectors, services
 from turnbased.play.models import Game, GameStatus
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# Each round of the scripted Love Letter game, top card first: the set-aside card, three face up, seat 0's
-# and seat 1's hands, then the starter's draw and the other's. The starter holds a Guard and draws a Priest;
-# the other holds a Baron and draws a Guard.
+# Each round of the scripted Love Letter game, top card first: the set-aside card, three face up, the hands
+# dealt from the starter on, then the starter's draw and the other's. The starter holds a Guard and draws a
+# Priest; the other holds a Baron and draws a Guard.
 _REST = ["guard", "guard", "guard", "priest", "baron", "handmaid", "prince", "prince"]
 
 
-def _round(starter: int) -> list[str]:
-    hands = ["guard", "baron"] if starter == 0 else ["baron", "guard"]
-    return ["princess", "king", "countess", "handmaid", *hands, "priest", "guard", *_REST]
+ROUND_DECK = ["princess", "king", "countess", "handmaid", "guard", "baron", "priest", "guard", *_REST]
 
 
 # (starter, the moves of the round): "wrong" — the starter names a card the other does not hold and the
@@ -111,7 +108,7 @@ def _check(pages, names, where: str) -> None:
 def test_a_hungarian_and_a_german_player_play_a_whole_love_letter_game(browser, live_server, players):
     zsofi, jonas = players["hu"], players["de"]
     game = services.create_game(creator=zsofi, engine_slug="love-letter", players=2,
-                                options={"deck": [_round(starter) for starter, _ in ROUNDS], "first_player": 0})
+                                options={"deck": ROUND_DECK, "first_player": 0})
     services.join_game(game_id=game.pk, user=jonas)
     game.refresh_from_db()
     language_of = {seat.index: ("hu" if seat.user == zsofi else "de") for seat in game.seats.all()}
@@ -160,15 +157,13 @@ def test_a_hungarian_and_a_german_player_play_savernake_forest_on_the_web_and_by
     seat = game.to_move[0]
     language, mover = language_of[seat], user_of[seat]
     mail.outbox.clear()
-    row = Notification.objects.get(game=game, seq=game.seq, kind=NotificationKind.YOUR_TURN, user=mover)
-    assert delivery.deliver(row.pk) == "sent"
-    (turn_email,) = mail.outbox
+    turn_email = compose.turn_email(game, mover)  # the page is open, so the email itself would wait: write it now
     legal = selectors.legal_moves_for(selectors.Viewer(game=game, seat=seat))
     move = worded_move(game, seat, legal[0]["move"], language)
     before = game.seq
     assert handle_inbound(reply_bytes(turn_email, move)).startswith("played"), move
     assert Game.objects.get(pk=game.pk).seq == before + 1
-    for message in mail.outbox:
+    for message in [turn_email, *mail.outbox]:
         text = " ".join([message.subject, message.body, *(read_text(html, language) for html, _ in message.alternatives)])
         found = leftovers(text, language, names)
         assert not found, f"English in the {language} email {message.subject!r}: {found}"

@@ -50,6 +50,7 @@ from django.db.models import F
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from games.base import RESIGN, EngineError
 from turnbased.accounts.models import is_bot_account
 from turnbased.accounts.selectors import verified_email
 from turnbased.chat import services as chat_services
@@ -59,7 +60,7 @@ from turnbased.mail import commands, compose, inbound_limits, outbox, sender_aut
 from turnbased.mail.models import EmailKind, InboundDrop, InboundDropReason, InboundEmail, InboundStatus
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command, said_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, ReplyToken, find_reply_addresses, read_reply_address
-from turnbased.play import services
+from turnbased.play import services, store
 from turnbased.play.errors import Conflict, GameNotFound, IllegalMoveError, NotAllowed, PlayError, StaleSequence
 from turnbased.play.models import Game, GameStatus, MoveSource
 
@@ -331,10 +332,22 @@ def _act(reply: Reply, command: str, message) -> tuple[str, str]:
     except (GameNotFound, NotAllowed) as error:
         answer(_("Nothing was played."), error.detail)
         return InboundStatus.REJECTED, error.detail
+    played = _worded_move(game, outcome.move, command)
     game = _fresh(game)
-    answer(_("Your move \"%(move)s\" was played.") % {"move": outcome.move.text},
+    answer(_("Your move \"%(move)s\" was played.") % {"move": played},
            "" if game.status == "active" else _("The game is over."), game=game)
     return InboundStatus.MOVED, f"played {outcome.move.text}"
+
+
+def _worded_move(before: Game, logged, written: str) -> str:
+    """Return the move just logged as the player's language writes it (the log keeps its English notation), from
+    the position it was played in; what the player wrote if that position is not the one at hand."""
+    if before.state is None or before.seq != logged.seq - 1 or logged.move == RESIGN:
+        return written
+    try:
+        return store.engine_of(before).describe_move(before.state, logged.move)
+    except EngineError:
+        return written
 
 
 def _say(reply: Reply, message) -> tuple[str, str]:

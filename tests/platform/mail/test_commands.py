@@ -8,7 +8,7 @@ from django.utils import translation
 
 from games import i18n
 from games.love_letter.engine import LoveLetterEngine
-from tests.platform.mail.conftest import latest_to, reply_bytes, worded
+from tests.platform.mail.conftest import HANDMAID, latest_to, move_in, reply_bytes, worded
 from turnbased.accounts.services.languages import language_choose
 from turnbased.chat.models import Message
 from turnbased.mail import commands
@@ -147,10 +147,11 @@ def test_the_game_reads_the_move_inside_the_players_language(alice_reads, starte
 
     monkeypatch.setattr(LoveLetterEngine, "parse_move", noting_the_language)
     # The worker handling the reply runs in English; the reply is read and answered in alice's language.
+    written = move_in(alice_reads, started_game, HANDMAID)
     with translation.override("en"):
         assert handle_inbound(reply_bytes(turn_email, "handmaid")) == "played handmaid"
     assert read_in == [(alice_reads, alice_reads)]
-    assert worded(alice_reads, 'Your move "%(move)s" was played.', move="handmaid") in answer_to_alice(mailoutbox).body
+    assert worded(alice_reads, 'Your move "%(move)s" was played.', move=written) in answer_to_alice(mailoutbox).body
 
 
 @pytest.mark.parametrize("alice_reads", ["hu"], indirect=True)

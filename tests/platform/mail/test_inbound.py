@@ -32,6 +32,7 @@ def answer(mailoutbox, address):
 
 def test_a_reply_with_a_move_plays_it_and_confirms(players_language, started_game, turn_email, mailoutbox,
                                                    deliver_all):
+    written = move_in(players_language, started_game, GUARD_BOB_PRIEST)  # the move as alice's language writes it
     outcome = handle_inbound(reply_bytes(turn_email, "Guard bob priest", message_id="<r1@client.example>"))
     assert outcome == "played guard bob priest"
     move = Move.objects.get(game=started_game)
@@ -40,7 +41,7 @@ def test_a_reply_with_a_move_plays_it_and_confirms(players_language, started_gam
     assert confirmation.subject == f"Re: {turn_email.subject}"
     assert turn_email.subject == worded(players_language, "Your turn: %(game)s",
                                         game=title_in(players_language, started_game))
-    assert worded(players_language, 'Your move "%(move)s" was played.', move="guard bob priest") in confirmation.body
+    assert worded(players_language, 'Your move "%(move)s" was played.', move=written) in confirmation.body
     assert confirmation.extra_headers["In-Reply-To"] == "<r1@client.example>"
 
 

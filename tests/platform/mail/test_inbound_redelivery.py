@@ -15,7 +15,7 @@ import time_machine
 from django.db import OperationalError
 from django.utils import timezone
 
-from tests.platform.mail.conftest import reply_bytes, worded
+from tests.platform.mail.conftest import HANDMAID, move_in, reply_bytes, worded
 from turnbased.celery import app
 from turnbased.mail import compose, outbox, tasks
 from turnbased.mail.inbound import handle_inbound
@@ -63,6 +63,7 @@ def test_a_failure_after_the_duplicate_row_is_undone_and_the_redelivery_plays_an
         players_language, started_game, turn_email, mailoutbox, monkeypatch, module, name, when):
     monkeypatch.setattr(module, name, fails_once(getattr(module, name), when))
     raw = reply_bytes(turn_email, "handmaid", message_id="<once@client.example>")
+    written = move_in(players_language, started_game, HANDMAID)
     with pytest.raises(OperationalError):
         handle_inbound(raw)
     assert not InboundEmail.objects.exists() and not Move.objects.filter(game=started_game).exists()
@@ -71,7 +72,7 @@ def test_a_failure_after_the_duplicate_row_is_undone_and_the_redelivery_plays_an
     assert Move.objects.filter(game=started_game).count() == 1
     assert OutgoingEmail.objects.filter(kind=EmailKind.ANSWER, inbound__message_id="<once@client.example>").count() == 1
     [answer] = answers_to_alice(mailoutbox)
-    assert worded(players_language, 'Your move "%(move)s" was played.', move="handmaid") in answer.body
+    assert worded(players_language, 'Your move "%(move)s" was played.', move=written) in answer.body
 
 
 @pytest.mark.django_db(transaction=True)
