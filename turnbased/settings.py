@@ -296,7 +296,12 @@ SPECTACULAR_SETTINGS = {
         "`{next, previous, results}`: follow `next` and `previous` as they are, set `page_size` (1 to 200). "
         "*Conditional reads*: GET answers carry an `ETag`; send it in `If-None-Match` for a 304 while nothing "
         "changed. *Errors* (every 4xx and 5xx) are JSON of one shape, the `Error` component: `detail` always, "
-        "`errors` per field for invalid input, `retry_after` for 429."
+        "`errors` per field for invalid input, `retry_after` for 429. *Languages*: the texts a person reads "
+        "(`detail` and `errors` messages, history and event `text`, move `text`, names, labels, the result's "
+        "`summary`, a position as text) come in the language the request asks for with `Accept-Language` "
+        "(English, Hungarian `hu` or German `de`), else in the account's (`PATCH /api/me/`), else in English; "
+        "answers say which in `Content-Language`. Machine fields (codes, kinds, slugs, keys, statuses, move "
+        "JSON, a record's notation) never change with the language."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -306,7 +311,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "games", "description": "Tables and games: create, list, join, start, leave, abort, resign."},
         {"name": "moves", "description": "Play: my legal moves, submitting a move, the history I may see."},
         {"name": "game-types", "description": "The games offered, their options and move notation."},
-        {"name": "me", "description": "My settings: time zone and reminders; whether I am a bot account."},
+        {"name": "me", "description": "My settings: language, time zone and reminders; whether I am a bot account."},
         {"name": "absences", "description": "Days away, when my clocks stop."},
         {"name": "accounts", "description": "Sign up."},
         {"name": "auth", "description": "Log in: exchange a username and password for a new API token."},

@@ -16,7 +16,7 @@ from django.core import mail
 from django.utils import translation
 
 from games import get_engine
-from tests.platform.conftest import PASSWORD
+from tests.browser.test_play_in_browser import log_in
 from tests.platform.mail.conftest import reply_bytes
 from tests.platform.test_every_page_in_every_language import WORD, leftovers, read_text
 from tests.waiting import wait_for
@@ -49,16 +49,6 @@ def _round_moves(starter: int, how: str) -> list[tuple[int, dict]]:
         return [(starter, {"card": "guard", "target": other, "guess": "baron"})]
     return [(starter, {"card": "guard", "target": other, "guess": "princess"}),
             (other, {"card": "guard", "target": starter, "guess": "priest"})]
-
-
-def log_in(browser, live_server, username):
-    page = browser.new_context().new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
-    return page
 
 
 def english_on(page, language: str, names: set[str]) -> list[str]:

@@ -14,13 +14,6 @@ from turnbased.aftergame import selectors, services
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _english_after():
-    """Leave English active after each test: a request's LocaleMiddleware activates its language and leaves it
-    active in the thread, where the next test's services would word their texts in it."""
-    yield
-    translation.deactivate()
-
 
 def page(path: str, user, language: str) -> str:
     client = Client(HTTP_ACCEPT_LANGUAGE=language)

@@ -15,13 +15,6 @@ from turnbased.chat import services
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _english_after():
-    """Leave English active after each test: a request's LocaleMiddleware activates its language and leaves it
-    active in the thread, where the next test's services would word their texts in it."""
-    yield
-    translation.deactivate()
-
 
 def client_for(user, language: str) -> Client:
     client = Client(HTTP_ACCEPT_LANGUAGE=language)

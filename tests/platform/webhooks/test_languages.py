@@ -12,13 +12,6 @@ from turnbased.webhooks.models import PING, WebhookDelivery
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _english_after():
-    """Leave English active after each test: a request's LocaleMiddleware activates its language and leaves it
-    active in the thread, where the next test's services would word their texts in it."""
-    yield
-    translation.deactivate()
-
 
 def test_a_refused_url_answers_in_the_language_asked_and_names_the_same_field(alice, api_client_for, settings):
     settings.RATE_LIMITS_ON = False
