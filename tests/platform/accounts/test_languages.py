@@ -4,13 +4,16 @@ unchanged."""
 
 from __future__ import annotations
 
+import gettext
 import re
 from datetime import datetime
 from datetime import timezone as dt_timezone
 from pathlib import Path
 
 import allauth
+import django
 import pytest
+import rest_framework
 from babel.messages.pofile import read_po
 from django.conf import settings
 from django.test import Client
@@ -22,6 +25,7 @@ from tests.platform.conftest import PASSWORD, api_token
 from turnbased.accounts.services.languages import language_choose
 from turnbased.accounts.templatetags.time_zones import when
 from turnbased.allauth_texts import TEXTS
+from turnbased.framework_texts import TEXTS as FRAMEWORK_TEXTS
 from turnbased.limits import Refusal
 
 pytestmark = pytest.mark.django_db
@@ -209,3 +213,18 @@ def test_the_texts_we_word_again_are_still_allauths_and_ours_win():
                 assert translation.gettext(text) == ours.get(text).string != "", (language, text)
     with translation.override("de"):
         assert translation.gettext("Sign In") == "Anmelden"  # allauth's own German says "Anmeldung"
+
+
+def test_the_frameworks_texts_we_word_again_are_still_theirs_and_ours_win():
+    """Each text of turnbased/framework_texts.py is one Django or DRF uses, and ours (informal) is the one read."""
+    folders = [Path(django.__file__).parent / "conf" / "locale", Path(rest_framework.__file__).parent / "locale"]
+    for language in ("hu", "de"):
+        theirs = [gettext.translation("django", localedir=folder, languages=[language]) for folder in folders]
+        with (Path(settings.BASE_DIR) / "locale" / language / "LC_MESSAGES" / "django.po").open("rb") as source:
+            ours = read_po(source, locale=language)
+        for text in FRAMEWORK_TEXTS:
+            assert any(catalog.gettext(text) != text for catalog in theirs), f"Django and DRF no longer use {text!r}"
+            with translation.override(language):
+                assert translation.gettext(text) == ours.get(text).string != "", (language, text)
+    with translation.override("de"):
+        assert "Sie" not in translation.gettext("You do not have permission to perform this action.")
