@@ -27,8 +27,9 @@ from games.record import (
     record_lines,
     seed_commitment,
 )
+from turnbased.accounts.models import is_bot_account
 from turnbased.play import store
-from turnbased.play.models import Game, GameStatus, Move
+from turnbased.play.models import Game, GameStatus, Move, MoveSource
 from turnbased.play.selectors import Viewer
 
 
@@ -96,14 +97,30 @@ def _players(game: Game) -> list[dict]:
     ]
 
 
+# The doors a person (or a bot account's program) plays through.
+PEOPLES_DOORS = (MoveSource.WEB, MoveSource.API, MoveSource.EMAIL)
+
+
+def _usual_door(game: Game, seat: int) -> str:
+    """Return the door the seat's player plays through when the record shows none yet: a bot account's, the API."""
+    player = next((row.user for row in game.seats.all() if row.index == seat and row.user_id), None)
+    return MoveSource.API if is_bot_account(player) else MoveSource.WEB
+
+
 def _moves(game: Game, viewer_seat: int | None, complete: bool) -> list[dict]:
     engine = store.engine_of(game)
     names = list(game.player_names)
     rows = Move.objects.filter(game=game).order_by("seq").values_list(
         "seq", "seat", "created_at", "source", "text", "move", "events"
     )
-    moves = []
+    moves, doors = [], {}
     for seq, seat, created_at, source, text, move, raw_events in rows:
+        if source in PEOPLES_DOORS:
+            doors[seat] = source
+        if source == MoveSource.AUTO and not complete and seat != viewer_seat:
+            # A move played for its seat as its only legal one reads to the others as any move of that seat (the
+            # door it last played through): that it was the only one can tell what only the seat knows.
+            source = doors.get(seat) or _usual_door(game, seat)
         entry = {"seq": seq, "seat": seat, "at": _iso(created_at), "source": source}
         events = [Event.from_json(raw) for raw in raw_events]
         if complete:
