@@ -30,27 +30,25 @@ def _table(game: Game, seat: int) -> dict:
     return {"engine": game.engine, "engine_version": game.engine_version, "seat": seat}
 
 
-def _turns(game: Game, skip: frozenset[int] = frozenset()) -> list[NewEvent]:
-    """Tell the people now to move (not bots, nor a person whose seat a bot plays) that it is their turn; not the
-    seats in ``skip``, whose only move is about to be played for them (``services.forced_moves``)."""
+def _turns(game: Game) -> list[NewEvent]:
+    """Tell the people now to move (not bots, nor a person whose seat a bot plays) that it is their turn."""
     people = {seat.index: seat.user_id for seat in game.seats.all() if seat.user_id and not seat.bot}
     return [
         NewEvent(user_id=people[index], kind=EventKind.YOUR_TURN, game_id=game.pk, seq=game.seq,
                  payload=_table(game, index))
-        for index in game.to_move if index in people and index not in skip
+        for index in game.to_move if index in people
     ]
 
 
-def record_game_started(game: Game, *, not_told_to_move: frozenset[int] = frozenset()) -> None:
-    """Tell every player that the game started (their seat and the players), and those to move that it is their turn
-    (but the seats in ``not_told_to_move``)."""
+def record_game_started(game: Game) -> None:
+    """Tell every player that the game started (their seat and the players), and those to move that it is their turn."""
     people = _people(game)
     started = [
         NewEvent(user_id=user_id, kind=EventKind.GAME_STARTED, game_id=game.pk, seq=game.seq,
                  payload={**_table(game, index), "players": list(game.player_names)})
         for index, user_id in sorted(people.items())
     ]
-    events_record(events=started + _turns(game, not_told_to_move), lock_user_ids=people.values())
+    events_record(events=started + _turns(game), lock_user_ids=people.values())
 
 
 def move_entries(*, seq: int, seat: int, events: list[Event], viewer: int | None) -> list[dict]:
@@ -61,13 +59,12 @@ def move_entries(*, seq: int, seat: int, events: list[Event], viewer: int | None
     ]
 
 
-def record_move_played(game: Game, *, seat: int, events: list[Event], mover_user_id: int | None,
-                       not_told_to_move: frozenset[int] = frozenset()) -> None:
+def record_move_played(game: Game, *, seat: int, events: list[Event], mover_user_id: int | None) -> None:
     """Tell the other players of the move just logged (as each may see it), then either that the game is over
-    or whose turn it is now (but the seats in ``not_told_to_move``, whose only move is about to be played).
+    or whose turn it is now.
 
-    The player who sent the move (``mover_user_id``) has its answer and is not told of it; a move a bot,
-    the clock or the forced-move setting made for a seat is told to that seat's player too.
+    The player who sent the move (``mover_user_id``) has its answer and is not told of it; a move a bot
+    or the clock made for a seat is told to that seat's player too.
     """
     people = _people(game)
     told = []
@@ -88,7 +85,7 @@ def record_move_played(game: Game, *, seat: int, events: list[Event], mover_user
             for index, user_id in sorted(people.items())
         ]
     else:
-        told += _turns(game, not_told_to_move)
+        told += _turns(game)
     events_record(events=told, lock_user_ids=people.values())
 
 

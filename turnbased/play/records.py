@@ -101,8 +101,18 @@ def _players(game: Game) -> list[dict]:
 PEOPLES_DOORS = (MoveSource.WEB, MoveSource.API, MoveSource.EMAIL)
 
 
-def _usual_door(game: Game, seat: int) -> str:
-    """Return the door the seat's player plays through when the record shows none yet: a bot account's, the API."""
+def source_shown(game: Game, source: str, *, seat: int, viewer_seat: int | None, complete: bool,
+                 last_door: str | None) -> str:
+    """Return how a move of ``seat`` came, as the record of ``viewer_seat`` says it.
+
+    A move played for its seat as its only legal one (``auto``) reads to the others, while the game is on, as
+    any move of that seat: the door it last played through (``last_door``), else the one its player plays
+    through (a bot account's is the API). That it was the only move can tell what only the seat knows.
+    """
+    if source != MoveSource.AUTO or complete or seat == viewer_seat:
+        return source
+    if last_door:
+        return last_door
     player = next((row.user for row in game.seats.all() if row.index == seat and row.user_id), None)
     return MoveSource.API if is_bot_account(player) else MoveSource.WEB
 
@@ -117,11 +127,9 @@ def _moves(game: Game, viewer_seat: int | None, complete: bool) -> list[dict]:
     for seq, seat, created_at, source, text, move, raw_events in rows:
         if source in PEOPLES_DOORS:
             doors[seat] = source
-        if source == MoveSource.AUTO and not complete and seat != viewer_seat:
-            # A move played for its seat as its only legal one reads to the others as any move of that seat (the
-            # door it last played through): that it was the only one can tell what only the seat knows.
-            source = doors.get(seat) or _usual_door(game, seat)
-        entry = {"seq": seq, "seat": seat, "at": _iso(created_at), "source": source}
+        shown = source_shown(game, source, seat=seat, viewer_seat=viewer_seat, complete=complete,
+                             last_door=doors.get(seat))
+        entry = {"seq": seq, "seat": seat, "at": _iso(created_at), "source": shown}
         events = [Event.from_json(raw) for raw in raw_events]
         if complete:
             entry.update(notation=text, move=move, events=list(raw_events),

@@ -22,7 +22,7 @@ from turnbased.accounts.models import profile_of
 from turnbased.clocks import sweep
 from turnbased.events.models import Event as StreamEvent, EventKind
 from turnbased.notifications.models import Notification, NotificationKind
-from turnbased.play import selectors, services
+from turnbased.play import records, selectors, services
 from turnbased.play.models import ForcedMoveDue, Game, GameStatus, Move, MoveSource
 from turnbased.play.services import forced_moves
 
@@ -90,17 +90,21 @@ def test_a_forced_countess_is_played_for_a_player_who_asked_and_only_they_read_w
         assert "Countess" in lines[0] and not any(NOTE in text for text in history_texts(game, viewer))
 
 
-def test_nobody_is_told_to_move_at_a_position_played_for_them_and_the_player_hears_of_the_move(
-        alice, bob, django_capture_on_commit_callbacks):
+def test_no_turn_email_for_a_position_played_for_them_and_the_stream_reads_as_if_they_moved_at_once(
+        alice, bob, django_capture_on_commit_callbacks, mailoutbox):
     forced_moves_on(bob)
     game = love_letter(alice, bob, COUNTESS_WITH_KING, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
         services.submit_move(game_id=game.pk, user=alice, expected_seq=0, move={"card": "handmaid"})
     turns = set(Notification.objects.filter(game=game, kind=NotificationKind.YOUR_TURN).values_list("user", "seq"))
     assert turns == {(alice.pk, 0), (alice.pk, 2)}
+    def turn_emails(user):
+        return [message for message in mailoutbox if message.to == [user.email] and "turn" in message.subject.lower()]
+
+    assert turn_emails(alice) and not turn_emails(bob)
+    # The stream's rows are those of a move bob sent himself at once: their number tells nobody it was forced.
     told = set(StreamEvent.objects.filter(game_id=game.pk).values_list("user_id", "kind", "seq"))
-    assert (bob.pk, EventKind.YOUR_TURN, 1) not in told
-    assert (bob.pk, EventKind.MOVE_PLAYED, 2) in told  # his own move, which he did not send
+    assert (bob.pk, EventKind.YOUR_TURN, 1) in told and (bob.pk, EventKind.MOVE_PLAYED, 2) not in told
     assert (alice.pk, EventKind.MOVE_PLAYED, 2) in told and (alice.pk, EventKind.YOUR_TURN, 2) in told
 
 
@@ -212,6 +216,31 @@ def test_everyone_reads_the_note_once_the_game_is_over(alice, bob, django_captur
     assert game.status == GameStatus.FINISHED
     for viewer in (0, 1, None):
         assert sum(NOTE in text for text in history_texts(game, viewer)) == 1
+
+
+def test_the_record_tells_only_the_seat_until_the_end(alice, bob, robo, django_capture_on_commit_callbacks):
+    forced_moves_on(bob)
+    game = love_letter(alice, bob, COUNTESS_WITH_KING, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.submit_move(game_id=game.pk, user=alice, expected_seq=0, move={"card": "handmaid"})
+    game = Game.objects.get(pk=game.pk)
+
+    def source_read_by(seat):
+        return records.record_for(selectors.Viewer(game=game, seat=seat))["moves"][1]["source"]
+
+    assert (source_read_by(1), source_read_by(0), source_read_by(None)) == ("auto", "web", "web")
+    # Another seat's door: the one it last played through, else a bot account's (the API) or a person's (web).
+    assert records.source_shown(game, "auto", seat=1, viewer_seat=0, complete=False, last_door="email") == "email"
+    with django_capture_on_commit_callbacks(execute=True):
+        table = love_letter(alice, robo, COUNTESS_WITH_KING, django_capture_on_commit_callbacks)
+        services.submit_move(game_id=table.pk, user=alice, expected_seq=0, move={"card": "handmaid"})
+    table = Game.objects.get(pk=table.pk)
+    assert records.record_for(selectors.Viewer(game=table, seat=0))["moves"][1]["source"] == "api"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resign_game(game_id=game.pk, user=alice)
+    game = Game.objects.get(pk=game.pk)
+    assert source_read_by(0) == "auto" and records.complete_record(game)["moves"][1]["source"] == "auto"
 
 
 def halali_path_to_a_forced_position(seed: str, bot_seed: str) -> tuple[list[tuple[int, dict]], int, dict]:

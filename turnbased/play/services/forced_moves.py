@@ -13,8 +13,11 @@ between the commit and queueing the task, or a worker dies while playing it, the
 for it and the game is still at ``seq``: a repeated task, or a position the player already played
 themselves, changes nothing.
 
-Nobody is told to move at a position that is about to be played for them (no turn email, no push, no
-``your_turn`` event): the forced move follows at once, and then whoever is to move is told.
+Nobody gets a turn email (nor anything else sent from the turn notifications) for a position about to be
+played for them: the forced move follows at once. The event stream, though, tells the seat it is its turn and
+then nothing of the forced move, as if its player had sent that move at once: every reader sees the ids of
+one sequence of stream rows, so how many rows a move writes must not depend on whether it was forced (the
+twin worlds of ``tests/platform/secrecy`` caught it). The seat's history says what was played for it.
 
 A forced move that leads to another forced position is followed by that one too, at most
 ``FORCED_CHAIN_LIMIT`` in a row; after that the seat waits for its player as any other.
@@ -66,7 +69,7 @@ def schedule_forced_moves(game: Game, *, chain: int = 0) -> frozenset[int]:
     write the position's ``ForcedMoveDue`` and queue its task once this transaction commits.
 
     ``chain`` is how many forced moves in a row led here (0 after any other move). Returns the seats whose
-    move will be played for them, which the caller does not tell to move.
+    move will be played for them: the caller records them no turn notification.
     """
     if chain >= FORCED_CHAIN_LIMIT:
         return frozenset()

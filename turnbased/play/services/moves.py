@@ -194,9 +194,8 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
         game.save(update_fields=["result"])
         game_transition(game=game, to=GameStatus.FINISHED)
         notifications_record(game=game, seq=game.seq, kind=NotificationKind.GAME_FINISHED, user_ids=user_ids(game))
-        played_for = frozenset()
     else:
-        # A seat whose only move is about to be played for it is not told to move (``forced_moves``).
+        # A seat whose only move is about to be played for it gets no turn email (``forced_moves``).
         played_for = schedule_forced_moves(game, chain=chain)
         # Every new position is a new decision for whoever is to move, even the same seat again
         # (a new round, a two-step move), and an email player needs each one.
@@ -205,10 +204,8 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
     if clocks is not None:
         store.keep_loaded(game, "seat_clocks", clocks)  # the clocks as written, for the answer
     # Last, so the per-user locks it takes (see turnbased.events.services) are held only until the commit.
-    # A move played for a seat (a forced one) is news to its player, who did not send it.
-    mover_user_id = user.pk if user is not None and source != MoveSource.AUTO else None
-    player_events.record_move_played(game, seat=seat, events=events, mover_user_id=mover_user_id,
-                                     not_told_to_move=played_for)
+    # A forced move's stream rows are those of a move its player sent at once (``forced_moves``).
+    player_events.record_move_played(game, seat=seat, events=events, mover_user_id=user.pk if user else None)
     schedule_bot_turns(game)
     return entry
 

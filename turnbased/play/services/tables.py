@@ -307,7 +307,7 @@ def _start(game: Game) -> None:
     notifications_record(game=game, seq=0, kind=NotificationKind.GAME_STARTED, user_ids=user_ids(game))
     played_for = schedule_forced_moves(game)  # the first player's only move, if they asked for it
     record_turn_notifications(game, skip=played_for)
-    player_events.record_game_started(game, not_told_to_move=played_for)
+    player_events.record_game_started(game)
     schedule_bot_turns(game)
 
 
