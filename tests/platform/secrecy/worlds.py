@@ -125,7 +125,8 @@ def _love_letter_forced_countess() -> list[Scenario]:
     only legal move, and the platform plays her for him (he asked); with the Baron he plays her himself. That
     the Countess was the only move would tell alice of the King: she must read both worlds alike."""
     decks = [love_letter_deck("classic", set_aside="princess", face_up=["guard", "guard", "priest"],
-                              hands=["guard", held], draws=["handmaid", "countess", "guard"]) for held in ("king", "baron")]
+                              hands=["guard", held], draws=["handmaid", "countess", "guard"])
+             for held in ("king", "baron")]
     common = {"edition": "classic", "first_player": 0}
     steps = (
         Step(0, {"card": "handmaid"}),  # alice is protected: bob's King or Baron would have no target

@@ -29,5 +29,6 @@ from turnbased.play.services.tables import (
 __all__ = [
     "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_transition", "invitation_create",
     "invitation_decline", "join_game", "leave_game",
-    "play_bot_turn", "play_forced_move", "play_timeout", "record_import", "resign_game", "start_game", "submit_move", "user_options",
+    "play_bot_turn", "play_forced_move", "play_timeout", "record_import", "resign_game", "start_game", "submit_move",
+    "user_options",
 ]

@@ -7,7 +7,7 @@ door, ``moves.play_forced_move`` -> ``moves._play``, with the source ``auto``, u
 When. Right after the move that made the position forced, by a Celery task queued when that move commits
 (``play.tasks.play_forced_move``): the move request only asks the engine for the legal moves of a seat
 whose player asked (about a millisecond; nothing for anyone else) and, when there is exactly one, writes
-one row (``ForcedMoveDue``) in its own transaction. That row is what survives a crash: if the process dies
+one row (``ForcedMoveDue``) in the move's transaction. That row is what survives a crash: if the process dies
 between the commit and queueing the task, or a worker dies while playing it, the clock sweep finds the row
 (``stalled``) and queues the task again. The task plays position ``seq`` only if that row is still there
 for it and the game is still at ``seq``: a repeated task, or a position the player already played
