@@ -47,6 +47,14 @@ class Profile(models.Model):
         help_text=_("Ask before a board sends a move: pick it, read what it will do, then confirm or cancel. "
                     "Untick to play on one click."),
     )
+    # None: the default of the account's kind, on for a bot account and off for a person
+    # (``plays_forced_moves``), so an account that becomes a bot account later gets the bots' default.
+    # Set through ``choose_play_forced_moves``, which stores only a choice that differs from that default.
+    play_forced_moves = models.BooleanField(
+        _("Play my forced moves"), null=True, blank=True, default=None,
+        help_text=_("When you have exactly one legal move, it is played for you at once, and your history says "
+                    "so. The others see it as any move of yours, though they may notice how soon it came."),
+    )
     # A bot account: a program its owner runs, playing through the API with a token (README, "Bot accounts").
     # Set by ``services.bot_accounts.bot_account_enable``; only staff turn it back, in the admin.
     is_bot_account = models.BooleanField(
@@ -56,6 +64,17 @@ class Profile(models.Model):
     )
     bot_account_since = models.DateTimeField(null=True, blank=True)
 
+    @property
+    def plays_forced_moves(self) -> bool:
+        """Tell whether a seat of this account with exactly one legal move has it played at once
+        (``play.services.forced_moves``): as chosen, else on for a bot account and off for a person."""
+        return self.is_bot_account if self.play_forced_moves is None else self.play_forced_moves
+
+    def choose_play_forced_moves(self, value: bool) -> None:
+        """Set whether forced moves are played for this account (not saved): the default of its kind is kept
+        as no choice, so it follows the account if it becomes a bot account."""
+        self.play_forced_moves = None if bool(value) == self.is_bot_account else bool(value)
+
     def __str__(self) -> str:
         return f"profile of {self.user_id}"
 
@@ -63,6 +82,15 @@ class Profile(models.Model):
 def profile_of(user) -> Profile:
     profile, _ = Profile.objects.get_or_create(user=user)
     return profile
+
+
+def plays_forced_moves(user) -> bool:
+    """Tell whether ``user``'s forced moves are played for them (False for no user or an account without a
+    profile). Reads the profile loaded with the user, as ``is_bot_account`` does."""
+    if user is None or getattr(user, "pk", None) is None:
+        return False
+    profile = getattr(user, "profile", None)
+    return bool(profile is not None and profile.plays_forced_moves)
 
 
 def is_bot_account(user) -> bool:

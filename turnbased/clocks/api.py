@@ -111,7 +111,8 @@ class AbsenceDetailApi(APIView):
 
 
 class ProfileApi(APIView):
-    """My language, time zone (weekends and dates are counted in it) and reminder lead time."""
+    """My language, time zone (weekends and dates are counted in it), reminder lead time, and whether my forced
+    moves are played for me."""
 
     class ProfileSerializer(serializers.Serializer):
         language = serializers.CharField(
@@ -126,6 +127,11 @@ class ProfileApi(APIView):
         reminder_lead_hours = serializers.IntegerField(
             min_value=0, max_value=168, help_text="Email a reminder this many hours before a deadline (0: none)."
         )
+        play_forced_moves = serializers.BooleanField(
+            help_text="Play my only legal move for me at once, whenever I have exactly one (a move with the source "
+                      "\"auto\"; my history says \"played automatically: the only legal move\", the others read it "
+                      "as any move of mine). On by default for a bot account, off for a person."
+        )
 
         class Meta:
             ref_name = "Profile"
@@ -133,7 +139,7 @@ class ProfileApi(APIView):
     @staticmethod
     def answer(profile) -> dict:
         return {"language": profile.language, "time_zone": profile.time_zone,
-                "reminder_lead_hours": profile.reminder_lead_hours}
+                "reminder_lead_hours": profile.reminder_lead_hours, "play_forced_moves": profile.plays_forced_moves}
 
     @extend_schema(operation_id="me_retrieve", tags=["me"], summary="My settings", responses={200: ProfileSerializer})
     @conditional_read
@@ -149,7 +155,10 @@ class ProfileApi(APIView):
         data.is_valid(raise_exception=True)
         profile = profile_of(request.user)
         for field, value in data.validated_data.items():
-            setattr(profile, field, value)
+            if field == "play_forced_moves":
+                profile.choose_play_forced_moves(value)  # the default of the account's kind is kept as no choice
+            else:
+                setattr(profile, field, value)
         profile.time_zone_chosen = profile.time_zone_chosen or "time_zone" in data.validated_data
         profile.save()
         refresh_deadlines(user=request.user)

@@ -1,4 +1,4 @@
-"""Once a minute: act on expired deadlines, send reminders, and restart stalled bot turns.
+"""Once a minute: act on expired deadlines, send reminders, and restart stalled bot turns and forced moves.
 
 Each late seat is re-checked under the game's row lock by ``play_timeout``,
 so two sweeps running at once (or one running twice) act once. Each game is
@@ -90,7 +90,8 @@ def stalled_bot_games() -> list[tuple[int, int]]:
 
 def run() -> dict:
     from turnbased.play import services
-    from turnbased.play.tasks import enqueue_bot_turn
+    from turnbased.play.services import forced_moves
+    from turnbased.play.tasks import enqueue_bot_turn, enqueue_forced_move
 
     outcomes = []
     for game_id, seat in late_seats():
@@ -101,4 +102,6 @@ def run() -> dict:
             outcomes.append(FAILED)
     for game_id, seq in stalled_bot_games():
         enqueue_bot_turn(game_id, seq)  # never raises: a broker outage is logged, and the next sweep re-queues
+    for game_id, seq in forced_moves.stalled():  # a forced move whose task was lost (a crash between two moves)
+        enqueue_forced_move(game_id, seq)
     return {"timeouts": outcomes, "reminders": send_reminders()}

@@ -29,6 +29,8 @@ class MoveSource(models.TextChoices):
     TIMEOUT = "timeout", pgettext_lazy("how a move came", "timeout")
     BOT = "bot", pgettext_lazy("how a move came", "bot")
     SYSTEM = "system", pgettext_lazy("how a move came", "system")
+    # The seat's only legal move, played at once because its player asked for it (``services.forced_moves``).
+    AUTO = "auto", pgettext_lazy("how a move came", "forced move, played automatically")
 
 
 class Game(models.Model):
@@ -159,6 +161,24 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} move {self.seq}: {self.text}"
+
+
+class ForcedMoveDue(models.Model):
+    """A position whose only legal move waits to be played for its seat (``services.forced_moves``).
+
+    Written in the transaction of the move that made the position, so a task lost between the two moves (the
+    process died after the commit, a worker died playing it) is found again by the clock sweep. One per game:
+    a newer position's row replaces an older one's.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    seq = models.PositiveIntegerField()
+    # How many forced moves were played in a row just before this position (the chain's bound).
+    chain = models.PositiveSmallIntegerField(default=0)
+    due_since = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"forced move due in game {self.game_id} at {self.seq}"
 
 
 class Invitation(models.Model):

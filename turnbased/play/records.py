@@ -27,8 +27,9 @@ from games.record import (
     record_lines,
     seed_commitment,
 )
+from turnbased.accounts.models import is_bot_account
 from turnbased.play import store
-from turnbased.play.models import Game, GameStatus, Move
+from turnbased.play.models import Game, GameStatus, Move, MoveSource
 from turnbased.play.selectors import Viewer
 
 
@@ -96,15 +97,39 @@ def _players(game: Game) -> list[dict]:
     ]
 
 
+# The doors a person (or a bot account's program) plays through.
+PEOPLES_DOORS = (MoveSource.WEB, MoveSource.API, MoveSource.EMAIL)
+
+
+def source_shown(game: Game, source: str, *, seat: int, viewer_seat: int | None, complete: bool,
+                 last_door: str | None) -> str:
+    """Return how a move of ``seat`` came, as the record of ``viewer_seat`` says it.
+
+    A move played for its seat as its only legal one (``auto``) reads to the others, while the game is on, as
+    any move of that seat: the door it last played through (``last_door``), else the one its player plays
+    through (a bot account's is the API). That it was the only move can tell what only the seat knows.
+    """
+    if source != MoveSource.AUTO or complete or seat == viewer_seat:
+        return source
+    if last_door:
+        return last_door
+    player = next((row.user for row in game.seats.all() if row.index == seat and row.user_id), None)
+    return MoveSource.API if is_bot_account(player) else MoveSource.WEB
+
+
 def _moves(game: Game, viewer_seat: int | None, complete: bool) -> list[dict]:
     engine = store.engine_of(game)
     names = list(game.player_names)
     rows = Move.objects.filter(game=game).order_by("seq").values_list(
         "seq", "seat", "created_at", "source", "text", "move", "events"
     )
-    moves = []
+    moves, doors = [], {}
     for seq, seat, created_at, source, text, move, raw_events in rows:
-        entry = {"seq": seq, "seat": seat, "at": _iso(created_at), "source": source}
+        if source in PEOPLES_DOORS:
+            doors[seat] = source
+        shown = source_shown(game, source, seat=seat, viewer_seat=viewer_seat, complete=complete,
+                             last_door=doors.get(seat))
+        entry = {"seq": seq, "seat": seat, "at": _iso(created_at), "source": shown}
         events = [Event.from_json(raw) for raw in raw_events]
         if complete:
             entry.update(notation=text, move=move, events=list(raw_events),

@@ -30,7 +30,7 @@ from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import seats_with_time
 from turnbased.play import store
 from turnbased.play.errors import EngineUnavailable, GameNotFound
-from turnbased.play.models import Game, GameStatus, Invitation, Seat, Visibility
+from turnbased.play.models import Game, GameStatus, Invitation, MoveSource, Seat, Visibility
 from turnbased.play.prepared import PreparedQuery
 from turnbased.ratings.selectors import seat_label
 
@@ -229,11 +229,29 @@ def _entries(viewer: Viewer, logged_events) -> list[dict]:
     game = viewer.game
     engine = store.engine_of(game)
     names = list(game.player_names)
-    return [
-        history_entry(engine, logged.seq, logged.seat, logged.event, names, viewer.seat)
-        for logged in logged_events
-        if logged.event.visible_for(viewer.seat)
-    ]
+    entries, noted = [], set()
+    for logged in logged_events:
+        if not logged.event.visible_for(viewer.seat):
+            continue
+        entry = history_entry(engine, logged.seq, logged.seat, logged.event, names, viewer.seat)
+        if logged.source == MoveSource.AUTO and logged.seq not in noted and _reads_forced_note(game, logged.seat,
+                                                                                              viewer.seat):
+            noted.add(logged.seq)  # on the move's first line the viewer reads
+            entry["text"] = gettext("%(line)s (played automatically: the only legal move)") % {"line": entry["text"]}
+        entries.append(entry)
+    return entries
+
+
+def _reads_forced_note(game: Game, seat: int, viewer_seat: int | None) -> bool:
+    """Tell whether the viewer reads that a move of ``seat`` was played for it as its only legal move.
+
+    The seat itself does. Nobody else while the game goes on: that a move was the only one can tell what
+    only the seat knows (in Love Letter, a Countess played because the hand held a King or a Prince), so to
+    them it reads as any move. Once the game is over everything is revealed (the seed, every hand), and
+    everyone reads it.
+    """
+    over = game.status == GameStatus.FINISHED or (game.status == GameStatus.ABORTED and game.started_at is not None)
+    return viewer_seat == seat or over
 
 
 @dataclass(frozen=True)

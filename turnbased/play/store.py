@@ -26,11 +26,12 @@ from turnbased.play.prepared import PreparedQuery
 
 @dataclass(frozen=True)
 class LoggedEvent:
-    """An engine event with the sequence number of the move that produced it."""
+    """An engine event with the sequence number of the move that produced it (and how that move came)."""
 
     seq: int
     seat: int
     event: Event
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -305,33 +306,34 @@ def replay(game: Game) -> dict | None:
 
 def _logged(entries) -> list[LoggedEvent]:
     logged = []
-    for seq, seat, events in entries:
-        logged.extend(LoggedEvent(seq, seat, Event.from_json(raw)) for raw in events)
+    for seq, seat, source, events in entries:
+        logged.extend(LoggedEvent(seq, seat, Event.from_json(raw), source) for raw in events)
     return logged
 
 
 def events_since(game: Game, after_seq: int) -> list[LoggedEvent]:
     """Return every event logged after ``after_seq``, oldest first, with no visibility filter."""
-    entries = Move.objects.filter(game=game, seq__gt=after_seq).order_by("seq").values_list("seq", "seat", "events")
+    entries = (Move.objects.filter(game=game, seq__gt=after_seq).order_by("seq")
+               .values_list("seq", "seat", "source", "events"))
     return _logged(entries)
 
 
 def moves_after(game: Game, after_seq: int) -> QuerySet:
-    """Return the moves logged after ``after_seq`` as a query of ``seq``, ``seat`` and ``events`` rows, for a page
-    of them to be read in order of seq (``events_of_rows`` gives their events); never their notation."""
-    return Move.objects.filter(game=game, seq__gt=after_seq).values("seq", "seat", "events")
+    """Return the moves logged after ``after_seq`` as a query of ``seq``, ``seat``, ``source`` and ``events`` rows,
+    for a page of them to be read in order of seq (``events_of_rows`` gives their events); never their notation."""
+    return Move.objects.filter(game=game, seq__gt=after_seq).values("seq", "seat", "source", "events")
 
 
 def events_of_rows(rows: list[dict]) -> list[LoggedEvent]:
     """Return the events of move rows read from ``moves_after``, in the rows' order, with no visibility filter."""
-    return _logged((row["seq"], row["seat"], row["events"]) for row in rows)
+    return _logged((row["seq"], row["seat"], row["source"], row["events"]) for row in rows)
 
 
 def events_between(game: Game, *, after_seq: int, before_seq: int) -> list[LoggedEvent]:
     """Return the events of the moves after ``after_seq`` and before ``before_seq``, oldest first."""
     entries = (
         Move.objects.filter(game=game, seq__gt=after_seq, seq__lt=before_seq).order_by("seq")
-        .values_list("seq", "seat", "events")
+        .values_list("seq", "seat", "source", "events")
     )
     return _logged(entries)
 

@@ -1,4 +1,4 @@
-"""Celery tasks for play: bots take their turns a moment after the position is theirs."""
+"""Celery tasks for play: bots take their turns a moment after the position is theirs, forced moves at once."""
 
 from __future__ import annotations
 
@@ -24,3 +24,20 @@ def enqueue_bot_turn(game_id: int, seq: int) -> None:
         play_bot_turn.apply_async((game_id, seq), countdown=settings.BOT_MOVE_DELAY_SECONDS)
     except Exception:
         logger.warning("could not queue the bot turn for game %s at %s; the sweep will", game_id, seq, exc_info=True)
+
+
+# One move and its notifications: far under a second. The limits only stop a stuck query holding the worker.
+@shared_task(soft_time_limit=30, time_limit=45)
+def play_forced_move(game_id: int, seq: int) -> bool:
+    """Play position ``seq``'s only legal move for its seat, if it is still due (idempotent: a repeat, or a
+    position played since, changes nothing). Returns whether a move was played."""
+    return services.play_forced_move(game_id=game_id, seq=seq) is not None
+
+
+def enqueue_forced_move(game_id: int, seq: int) -> None:
+    """Queue a forced move at once; its ``ForcedMoveDue`` row lets the clock sweep queue it again if this fails."""
+    try:
+        play_forced_move.delay(game_id, seq)
+    except Exception:
+        logger.warning("could not queue the forced move of game %s at %s; the sweep will", game_id, seq,
+                       exc_info=True)

@@ -25,7 +25,7 @@ from turnbased.mail import delivery
 from turnbased.notifications import services as notification_services
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import services, tasks
-from turnbased.play.models import Move
+from turnbased.play.models import ForcedMoveDue, Move
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,6 +55,7 @@ def queued(monkeypatch) -> list:
     calls = []
     monkeypatch.setattr(notification_services, "enqueue_delivery", lambda game_id, seq: calls.append(("deliver", seq)))
     monkeypatch.setattr(tasks, "enqueue_bot_turn", lambda game_id, seq: calls.append(("bot", seq)))
+    monkeypatch.setattr(tasks, "enqueue_forced_move", lambda game_id, seq: calls.append(("forced", seq)))
     return calls
 
 
@@ -109,6 +110,26 @@ def test_a_move_against_a_bot_costs_at_most_nine_statements_and_queues_the_bot(f
     within(cost, MOVE, "POST move before a bot's turn")
     assert ("bot", 1) in queued
     assert response.json()["game"] == token_client(alice).get(f"/api/games/{game.pk}/").json()
+
+
+# Bob holds a King and draws the Countess after alice's Handmaid: his only legal move is the Countess.
+COUNTESS_WITH_KING = ["princess", "guard", "guard", "priest", "guard", "king", "handmaid", "countess", "guard",
+                      "guard", "priest", "baron", "baron", "handmaid", "prince", "prince"]
+
+
+def test_a_move_that_leaves_a_forced_move_costs_the_same_and_queues_it(frozen, alice, robo, queued):
+    """The opponent is a bot account (forced moves on): the request asks the engine, writes the forced move's row
+    instead of a turn notification for bob, and queues the move after its commit."""
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=2,
+                                options={"deck": COUNTESS_WITH_KING, "first_player": 0},
+                                time_control=TIME_CONTROLS["days per move"])
+    services.join_game(game_id=game.pk, user=robo)
+    api = token_client(alice)
+    cost, response = measured(lambda: api.post(f"/api/games/{game.pk}/moves/",
+                                               {"move": {"card": "handmaid"}, "expected_seq": 0}, format="json"))
+    assert response.status_code == 201, response.json()
+    within(cost, MOVE, "POST move before a forced move")
+    assert ("forced", 1) in queued and ForcedMoveDue.objects.filter(game=game, seq=1).exists()
 
 
 def test_legal_moves_cost_at_most_four_statements(game, alice):

@@ -22,7 +22,7 @@ from django.test import Client
 
 from games import engines
 from tests.platform.secrecy import doors
-from tests.platform.secrecy.worlds import SEED, Scenario, scenarios
+from tests.platform.secrecy.worlds import SEED, Scenario, ask_for_forced_moves, play_step, scenarios
 from turnbased.accounts.services.languages import language_choose
 from turnbased.play import services
 
@@ -67,6 +67,7 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
     try:
         with transaction.atomic():
             _next_game_id_is(TWIN_GAME_ID)  # both worlds' games get the same id: nothing to mask
+            ask_for_forced_moves(scenario, users)
             game = services.create_game(creator=users[0], engine_slug=scenario.slug, players=scenario.players,
                                         options=scenario.options[world], seed=SEED)
             for user in users[1:]:
@@ -76,9 +77,7 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
                 if number in checkpoints:
                     snapshots.append((number, read(game)))
                 if number < len(scenario.steps):
-                    step = scenario.steps[number]
-                    services.submit_move(game_id=game.pk, user=users[step.seat], expected_seq=game.seq,
-                                         move=step.move_in(world))
+                    play_step(game, users, scenario.steps[number], world)
             raise _UndoWorld
     except _UndoWorld:
         # The undone world's replayed positions must not answer for the next world's game (same id).

@@ -16,7 +16,9 @@ import pytest
 
 from tests.platform.conftest import api_token
 from tests.platform.events.streams import run_in_own_loop
-from tests.platform.secrecy.worlds import SEED, Scenario, Step, love_letter_deck, scenarios
+from tests.platform.secrecy.worlds import (
+    SEED, Scenario, Step, ask_for_forced_moves, love_letter_deck, play_step, scenarios,
+)
 from turnbased.events.asgi import StreamApplication
 from turnbased.play import services
 from turnbased.play.models import Game
@@ -65,13 +67,13 @@ def _comparable(event: dict) -> dict:
 
 
 def _play(scenario: Scenario, world: int, users: list) -> Game:
+    ask_for_forced_moves(scenario, users)
     game = services.create_game(creator=users[0], engine_slug=scenario.slug, players=scenario.players,
                                 options=scenario.options[world], seed=SEED)
     for user in users[1:]:
         services.join_game(game_id=game.pk, user=user)
     for step in scenario.steps:
-        game.refresh_from_db()
-        services.submit_move(game_id=game.pk, user=users[step.seat], expected_seq=game.seq, move=step.move_in(world))
+        play_step(game, users, step, world)
     return game
 
 

@@ -27,11 +27,16 @@ SEED = "secrecy-twin-seed"  # both worlds share the seed: only the scripted opti
 
 @dataclass(frozen=True)
 class Step:
-    """One move by ``seat``: ``move`` in world A and ``other`` (default: the same move) in world B."""
+    """One move by ``seat``: ``move`` in world A and ``other`` (default: the same move) in world B.
+
+    In the worlds listed in ``played_for`` the move is the seat's only legal one and the platform plays it
+    for the seat (its player asked: ``Scenario.forced_moves``); in the others the seat's player sends it.
+    """
 
     seat: int
     move: dict[str, Any]
     other: dict[str, Any] | None = None
+    played_for: tuple[int, ...] = ()
 
     def move_in(self, world: int) -> dict[str, Any]:
         return self.move if world == 0 or self.other is None else self.other
@@ -50,6 +55,8 @@ class Scenario:
     # Positions (number of steps played) at which every door is compared; the end is always one.
     checkpoints: tuple[int, ...] = ()
     notes: str = field(default="", compare=False)
+    # Seats whose players have their forced moves played for them (in both worlds: the setting is no secret).
+    forced_moves: frozenset[int] = frozenset()
 
     @property
     def id(self) -> str:
@@ -111,6 +118,50 @@ def _love_letter_2019_chancellor() -> list[Scenario]:
                  ({**common, "deck": world_a}, {**common, "deck": world_b}), steps, blind=frozenset({1}),
                  checkpoints=(1, 2)),
     ]
+
+
+def _love_letter_forced_countess() -> list[Scenario]:
+    """Bob holds a King in one world and a Baron in the other, and draws the Countess: with the King she is his
+    only legal move, and the platform plays her for him (he asked); with the Baron he plays her himself. That
+    the Countess was the only move would tell alice of the King: she must read both worlds alike."""
+    decks = [love_letter_deck("classic", set_aside="princess", face_up=["guard", "guard", "priest"],
+                              hands=["guard", held], draws=["handmaid", "countess", "guard"])
+             for held in ("king", "baron")]
+    common = {"edition": "classic", "first_player": 0}
+    steps = (
+        Step(0, {"card": "handmaid"}),  # alice is protected: bob's King or Baron would have no target
+        Step(1, {"card": "countess"}, played_for=(0,)),
+    )
+    return [Scenario("love-letter", "classic: a Countess played for bob as his only move, or by him",
+                     ({**common, "deck": decks[0]}, {**common, "deck": decks[1]}), steps, blind=frozenset({0}),
+                     checkpoints=(1,), forced_moves=frozenset({1}))]
+
+
+def ask_for_forced_moves(scenario: Scenario, users: list) -> None:
+    """Turn the forced-move setting on for the scenario's seats that ask for it."""
+    from turnbased.accounts.models import profile_of
+
+    for seat in scenario.forced_moves:
+        profile = profile_of(users[seat])
+        profile.choose_play_forced_moves(True)
+        profile.save()
+
+
+def play_step(game, users: list, step: Step, world: int) -> None:
+    """Play ``step`` in ``world`` on ``game`` at its current position: its seat's player sends the move, or the
+    platform plays it for them (``services.play_forced_move``, unless its task ran already after the last
+    commit); either way the move logged is the step's."""
+    from turnbased.play import services
+    from turnbased.play.models import Move, MoveSource
+
+    game.refresh_from_db()
+    if world not in step.played_for:
+        services.submit_move(game_id=game.pk, user=users[step.seat], expected_seq=game.seq, move=step.move_in(world))
+        return
+    logged = Move.objects.filter(game=game, source=MoveSource.AUTO).order_by("-seq").first()
+    if logged is None or logged.seq < game.seq:  # not played yet: its task has not run (nothing was committed)
+        logged = services.play_forced_move(game_id=game.pk, seq=game.seq)
+    assert logged is not None and (logged.seat, logged.move) == (step.seat, step.move_in(world)), logged
 
 
 # -- games whose hidden information nobody sees: random legal play that avoids the secret --------
@@ -178,4 +229,5 @@ def _savernake() -> list[Scenario]:
 
 def scenarios() -> list[Scenario]:
     """Return every scenario, for every game and every edition or option that hides something."""
-    return [*_love_letter_classic(), *_love_letter_2019_chancellor(), *_halali(), *_carcassonne(), *_savernake()]
+    return [*_love_letter_classic(), *_love_letter_2019_chancellor(), *_love_letter_forced_countess(), *_halali(),
+            *_carcassonne(), *_savernake()]

@@ -1,4 +1,5 @@
-"""Account settings (time zone, reminders, confirming moves, links to the rest), the offered time zone, and absences."""
+"""Account settings (time zone, reminders, confirming moves, forced moves, links to the rest), the offered time zone,
+and absences."""
 
 from django import forms
 from django.conf import settings
@@ -55,6 +56,14 @@ class ProfileForm(forms.ModelForm):
         widget=forms.Select(attrs={"data-browser-time-zone": "offer", "translate": "no"}),
     )
 
+    # Ticked as the account's setting reads now (its kind's default until chosen); the model's field keeps "no
+    # choice" apart (``Profile.choose_play_forced_moves``), so it is filled in ``save``, not by the form.
+    play_forced_moves = forms.BooleanField(
+        label=_("Play my forced moves"), required=False,
+        help_text=_("When you have exactly one legal move, it is played for you at once, and your history says so. "
+                    "The others see it as any move of yours, though they may notice how soon it came."),
+    )
+
     class Meta:
         model = Profile
         fields = ("language", "time_zone", "reminder_lead_hours", "confirm_moves")
@@ -67,11 +76,13 @@ class ProfileForm(forms.ModelForm):
             names = (*names, self.instance.time_zone)
         self.fields["time_zone"].choices = [(name, name.replace("_", " ")) for name in names]
         self.fields["language"].choices = language_choices()
+        self.fields["play_forced_moves"].initial = self.instance.plays_forced_moves
         # js/time-zone.js reads its button's words from the page: {zone} is where the zone's name goes.
         self.fields["time_zone"].widget.attrs["data-use-zone-label"] = gettext("Use my browser's zone ({zone})")
 
     def save(self, commit: bool = True) -> Profile:
         self.instance.time_zone_chosen = True
+        self.instance.choose_play_forced_moves(self.cleaned_data["play_forced_moves"])
         return super().save(commit)
 
 
@@ -100,7 +111,8 @@ class AbsenceForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def account_settings(request):
-    """Time zone (for weekends and dates), the reminder lead time and move confirmation; links to the other pages."""
+    """Time zone (for weekends and dates), the reminder lead time, move confirmation and forced moves; links to the
+    other pages."""
     form = ProfileForm(request.POST or None, instance=profile_of(request.user))
     if request.method == "POST" and form.is_valid():
         form.save()

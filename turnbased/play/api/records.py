@@ -48,7 +48,9 @@ class RecordMoveSerializer(serializers.Serializer):
     seq = serializers.IntegerField(help_text="The position this move made.")
     seat = serializers.IntegerField(help_text="The seat that moved.")
     at = serializers.DateTimeField(help_text="When it was logged.")
-    source = serializers.CharField(help_text="How it came: web, api, email, bot, timeout or system.")
+    source = serializers.CharField(help_text="How it came: web, api, email, bot, timeout, auto (the seat's only legal "
+                                             "move, played for it; while the game is on, only in the seat's own "
+                                             "record) or system.")
     notation = serializers.CharField(
         allow_null=True,
         help_text="The move in the game's notation; while the game is on, only for the record's own seat.",

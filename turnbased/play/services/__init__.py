@@ -1,13 +1,15 @@
 """Business actions on games; every entry point (pages, API, email, timeouts, bots) calls these.
 
 ``tables`` creates, joins, starts and ends tables; ``moves`` is the single door
-for moves, whoever makes them.
+for moves, whoever makes them; ``forced_moves`` finds the positions whose only
+legal move is played for its seat.
 """
 
 from turnbased.play.services.invitations import invitation_create, invitation_decline
 from turnbased.play.services.moves import (
     MoveOutcome,
     play_bot_turn,
+    play_forced_move,
     play_timeout,
     resign_game,
     submit_move,
@@ -27,5 +29,6 @@ from turnbased.play.services.tables import (
 __all__ = [
     "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_transition", "invitation_create",
     "invitation_decline", "join_game", "leave_game",
-    "play_bot_turn", "play_timeout", "record_import", "resign_game", "start_game", "submit_move", "user_options",
+    "play_bot_turn", "play_forced_move", "play_timeout", "record_import", "resign_game", "start_game", "submit_move",
+    "user_options",
 ]

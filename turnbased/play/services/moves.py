@@ -32,6 +32,7 @@ from turnbased.notifications.services import notifications_record
 from turnbased.play import player_events, store
 from turnbased.play.errors import Conflict, GameNotFound, IllegalMoveError, InvalidRequest, NotAllowed, StaleSequence
 from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat
+from turnbased.play.services.forced_moves import forced_seats, schedule_forced_moves, take_due
 from turnbased.play.services.tables import (
     game_transition,
     hidden_from,
@@ -160,8 +161,13 @@ def resign_game(*, game_id: int, user: AbstractBaseUser, source: str = MoveSourc
     return MoveOutcome(game=game, move=entry, replayed=False)
 
 
-def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempotency_key: str | None = None) -> Move:
-    """Apply ``move`` for ``seat`` on the locked game and log it; raise ``IllegalMoveError``."""
+def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempotency_key: str | None = None,
+          chain: int = 0) -> Move:
+    """Apply ``move`` for ``seat`` on the locked game and log it; raise ``IllegalMoveError``.
+
+    ``chain``: how many forced moves in a row led to the new position, this one included (``forced_moves``);
+    0 after any other move.
+    """
     engine = store.engine_of(game)
     try:
         new_state, events = engine.play(game.state, seat, move)
@@ -189,13 +195,16 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
         game_transition(game=game, to=GameStatus.FINISHED)
         notifications_record(game=game, seq=game.seq, kind=NotificationKind.GAME_FINISHED, user_ids=user_ids(game))
     else:
+        # A seat whose only move is about to be played for it gets no turn email (``forced_moves``).
+        played_for = schedule_forced_moves(game, chain=chain)
         # Every new position is a new decision for whoever is to move, even the same seat again
         # (a new round, a two-step move), and an email player needs each one.
-        record_turn_notifications(game)
+        record_turn_notifications(game, skip=played_for)
     clocks = clocks_after_move(game=game, mover=seat, source=source)
     if clocks is not None:
         store.keep_loaded(game, "seat_clocks", clocks)  # the clocks as written, for the answer
     # Last, so the per-user locks it takes (see turnbased.events.services) are held only until the commit.
+    # A forced move's stream rows are those of a move its player sent at once (``forced_moves``).
     player_events.record_move_played(game, seat=seat, events=events, mover_user_id=user.pk if user else None)
     schedule_bot_turns(game)
     return entry
@@ -235,6 +244,28 @@ def play_bot_turn(*, game_id: int, seq: int) -> list[Move]:
                 break
             played.append(_play(game, seat.index, _bot_choice(game, seat.index, seat.bot), source=MoveSource.BOT))
     return played
+
+
+def play_forced_move(*, game_id: int, seq: int) -> Move | None:
+    """Play position ``seq``'s only legal move for its seat (source ``auto``), if its ``ForcedMoveDue`` is
+    still there and the game still at ``seq``; else change nothing but that row (``forced_moves``).
+
+    Under the game's row lock, as every move: a repeated task, or a seat that played the move itself
+    first, finds the row gone or the game moved on. The player's setting and the legal moves are read
+    again here, as they are now.
+    """
+    with transaction.atomic():
+        try:
+            game = locked_game(game_id)
+        except GameNotFound:
+            return None
+        due = take_due(game, seq)
+        if due is None or game.status != GameStatus.ACTIVE or game.seq != seq:
+            return None
+        for seat, move in forced_seats(game):
+            # One seat a task: its move makes a new position, which schedules the next forced seat if any.
+            return _play(game, seat.index, move, user=seat.user, source=MoveSource.AUTO, chain=due.chain + 1)
+    return None
 
 
 def play_timeout(*, game_id: int, seat: int) -> str:

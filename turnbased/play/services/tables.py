@@ -20,6 +20,7 @@ from turnbased.notifications.services import notifications_record
 from turnbased.play import player_events, store
 from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
+from turnbased.play.services.forced_moves import schedule_forced_moves
 from turnbased.ratings.services import ratings_record_game
 
 # Every status change goes through this table.
@@ -304,7 +305,8 @@ def _start(game: Game) -> None:
     store.save_start(game, store.initial_state(game))
     clocks_start(game=game)
     notifications_record(game=game, seq=0, kind=NotificationKind.GAME_STARTED, user_ids=user_ids(game))
-    record_turn_notifications(game)
+    played_for = schedule_forced_moves(game)  # the first player's only move, if they asked for it
+    record_turn_notifications(game, skip=played_for)
     player_events.record_game_started(game)
     schedule_bot_turns(game)
 
@@ -323,17 +325,16 @@ def abort_game(*, game_id: int, user: AbstractBaseUser) -> Game:
     return game
 
 
-def record_turn_notifications(game: Game) -> None:
-    """Tell the people to move (not bots) that it is their turn at this position."""
+def record_turn_notifications(game: Game, *, skip: frozenset[int] = frozenset()) -> None:
+    """Tell the people to move (not bots) that it is their turn at this position, but for the seats in ``skip``
+    (their only move is about to be played for them)."""
     seat_users = {seat.index: seat.user_id for seat in game.seats.all() if seat.user_id and not seat.bot}
     notifications_record(
         game=game,
         seq=game.seq,
         kind=NotificationKind.YOUR_TURN,
-        user_ids=[seat_users[index] for index in game.to_move if index in seat_users],
+        user_ids=[seat_users[index] for index in game.to_move if index in seat_users and index not in skip],
     )
-
-
 
 
 def schedule_bot_turns(game: Game) -> None:

@@ -68,16 +68,19 @@ class Client(ApiCore):
 
     @operation("me_retrieve", "GET", "/api/me/", conditional=True)
     def me(self) -> Profile:
-        """My language, time zone and reminder lead time."""
+        """My language, time zone, reminder lead time and whether my forced moves are played for me."""
         return self._call("me_retrieve")
 
-    @operation("me_partial_update", "PATCH", "/api/me/", body=("language", "time_zone", "reminder_lead_hours"))
+    @operation("me_partial_update", "PATCH", "/api/me/",
+               body=("language", "time_zone", "reminder_lead_hours", "play_forced_moves"))
     def update_me(self, *, language: str | Unset = UNSET, time_zone: str | Unset = UNSET,
-                  reminder_lead_hours: int | Unset = UNSET) -> Profile:
-        """Change my language (``hu``, ``de``, ``en``; "" to follow the browser), time zone (an IANA name) or
-        reminder lead time (hours, 0: none)."""
+                  reminder_lead_hours: int | Unset = UNSET, play_forced_moves: bool | Unset = UNSET) -> Profile:
+        """Change my language (``hu``, ``de``, ``en``; "" to follow the browser), time zone (an IANA name),
+        reminder lead time (hours, 0: none), or whether my only legal move is played for me at once
+        (``play_forced_moves``: on by default for a bot account, whose program then never sees those turns)."""
         return self._call("me_partial_update", body={"language": language, "time_zone": time_zone,
-                                                     "reminder_lead_hours": reminder_lead_hours})
+                                                     "reminder_lead_hours": reminder_lead_hours,
+                                                     "play_forced_moves": play_forced_moves})
 
     @operation("absences_list", "GET", "/api/absences/", query=("page_size",), conditional=True, gathered=True)
     def absences(self, *, page_size: int | Unset = UNSET) -> Absences:

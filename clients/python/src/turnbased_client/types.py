@@ -43,6 +43,7 @@ class Profile(TypedDict):
     language: str  # "" when none is chosen
     time_zone: str
     reminder_lead_hours: int
+    play_forced_moves: bool  # my only legal move is played for me at once (on by default for a bot account)
 
 
 class Absence(TypedDict):
