@@ -38,7 +38,6 @@ def test_the_history_sits_beside_the_board_or_right_under_it(browser, live_serve
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator("#history-entries li").first).to_be_visible()
     board, panel, history = box(page, "#board"), box(page, "#panel"), box(page, "#history")
-    page.screenshot(path=f"/tmp/ux/history-{slug}-{size}.png", full_page=True)
     if size == "desktop":
         assert history["left"] >= board["right"], "beside the board"
         assert history["top"] <= board["top"] + 200 and history["top"] < SIZES[size]["height"], "in the first screen"

@@ -86,7 +86,6 @@ def test_rule_variants_fold_under_advanced_at_their_defaults(browser, live_serve
     assert not advanced.evaluate("el => el.open")
     advanced.locator("summary").click()
     assert len(_visible(page, f"{form} .advanced-options select")) == 8
-    page.screenshot(path=f"/tmp/ux/new-{size}.png", full_page=True)
     page.click("text=Create table")
     page.wait_for_url(f"{live_server.url}/games/*/")
     game = Game.objects.get()
