@@ -142,6 +142,12 @@ def test_the_replay_steps_without_reloading_and_back_and_forward_follow(browser,
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     # A screen reader hears where the replay is after each step.
     expect(page.locator(".replay-announcer")).to_contain_text("After move 2")
+    # Leaving and coming back to a step gets the whole page again, never the position alone.
+    page.click("text=Back to the game")
+    expect(page).to_have_url(f"{live_server.url}/games/{game.pk}/")
+    page.go_back()
+    at(page, live_server, game, 2)
+    expect(page.locator("header.topbar")).to_be_visible()
 
 
 @pytest.mark.parametrize("size", SIZES)
