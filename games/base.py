@@ -117,6 +117,10 @@ class OptionSpec:
     ``label``, the choices' labels and ``help`` are English texts marked for the game's catalog
     (``N_``); ``Engine.worded_option_specs`` gives them in the reader's language. ``name`` and the
     values are machine fields and never change with it.
+
+    ``advanced`` marks a rule variant most tables leave at its default (a house rule, a reading of
+    an unclear rule): the new-table form folds it away under "Advanced". The main choices (an
+    edition, say) stay in view.
     """
 
     name: str
@@ -124,6 +128,7 @@ class OptionSpec:
     choices: tuple[tuple[Any, str], ...]
     default: Any
     help: str = ""
+    advanced: bool = False
 
     def worded(self, translate) -> "OptionSpec":
         """Return this option with its texts passed through ``translate`` (a catalog)."""
@@ -133,6 +138,7 @@ class OptionSpec:
             choices=tuple((value, translate(label)) for value, label in self.choices),
             default=self.default,
             help=translate(self.help) if self.help else "",
+            advanced=self.advanced,
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -51,6 +51,7 @@ OPTION_SPECS = (
         ),
         default=True,
         help=N_("Whether a closed forest with a menhir gives a bonus tile only when a gatherer stands in it."),
+        advanced=True,
     ),
     OptionSpec(
         name="unplaceable_tile",
@@ -62,6 +63,7 @@ OPTION_SPECS = (
         ),
         default=EDITION_DEFAULT,
         help=N_("What happens to a land tile that cannot be placed anywhere."),
+        advanced=True,
     ),
     OptionSpec(
         name="hunting_trap_scorer",
@@ -72,6 +74,7 @@ OPTION_SPECS = (
         ),
         default=PLACER,
         help=N_("Who scores the animals next to the hunting trap when it is placed."),
+        advanced=True,
     ),
     OptionSpec(
         name="fire_affects_hunting_trap",
@@ -79,6 +82,7 @@ OPTION_SPECS = (
         choices=((False, N_("No: fire acts only at final scoring (rules file)")), (True, N_("Yes"))),
         default=False,
         help=N_("Whether tigers skip the deer in the hunting trap's scoring when the wildfire is in that meadow."),
+        advanced=True,
     ),
     OptionSpec(
         name="wildfire_tile_tiger_counts",
@@ -86,6 +90,7 @@ OPTION_SPECS = (
         choices=((False, N_("No: it is only a picture (rules file)")), (True, N_("Yes: it is a tiger of that meadow"))),
         default=False,
         help=N_("Whether the fleeing tiger drawn on the wildfire tile is an animal of its meadow."),
+        advanced=True,
     ),
     OptionSpec(
         name="shrine_requires_free_meadow",
@@ -93,6 +98,7 @@ OPTION_SPECS = (
         choices=((True, N_("Yes: normal deployment rules (rules file)")), (False, N_("No: even if the meadow is taken"))),
         default=True,
         help=N_("Whether a hunter may stand on the shrine tile when its meadow already holds a tribe member."),
+        advanced=True,
     ),
     OptionSpec(
         name="river_fish_for_fishermen",
@@ -103,6 +109,7 @@ OPTION_SPECS = (
         ),
         default=RIVER_AND_LAKES,
         help=N_("Which fish the fishermen of a completed river count."),
+        advanced=True,
     ),
     OptionSpec(
         name="forest_parts_count_separately",
@@ -114,6 +121,7 @@ OPTION_SPECS = (
         ),
         default=EDITION_DEFAULT,
         help=N_("Whether a forest counts its parts or its tiles when it is completed."),
+        advanced=True,
     ),
 )
 DEFAULTS = {spec.name: spec.default for spec in OPTION_SPECS}

@@ -30,6 +30,7 @@ OPTION_SPECS = (
         ),
         default=False,
         help=N_("Whether the no-return rule also stops a duck or pheasant you just moved from going straight back."),
+        advanced=True,
     ),
     OptionSpec(
         name="no_return_capture",
@@ -40,6 +41,7 @@ OPTION_SPECS = (
         ),
         default=True,
         help=N_("Whether the no-return rule still applies when the square left last turn now holds prey."),
+        advanced=True,
     ),
     OptionSpec(
         name="stall_limit",
@@ -53,6 +55,7 @@ OPTION_SPECS = (
         help=N_(
             "After this many turns in a row without a flip, capture or exit, the player to move must turn a tile over."
         ),
+        advanced=True,
     ),
     OptionSpec(
         name="exits_anytime",
@@ -63,6 +66,7 @@ OPTION_SPECS = (
         ),
         default=False,
         help=N_("Let bears, foxes, hunters and lumberjacks leave through the exits before the last tile is turned over."),
+        advanced=True,
     ),
 )
 DEFAULTS = {spec.name: spec.default for spec in OPTION_SPECS}

@@ -38,6 +38,7 @@ OPTION_SPECS = (
         choices=(("all_win", N_("All tied players win a token")), ("nobody", N_("Nobody scores (as on BGA)"))),
         default="all_win",
         help=N_("Classic edition only: who wins a showdown still tied after comparing discard totals."),
+        advanced=True,
     ),
 )
 

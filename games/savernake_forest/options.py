@@ -33,6 +33,7 @@ OPTION_SPECS = (
         ),
         default=IMMEDIATE,
         help=N_("When the one-animal-per-path rule is enforced (rules file §8.2, Q9)."),
+        advanced=True,
     ),
     OptionSpec(
         name="two_player_market",
@@ -43,6 +44,7 @@ OPTION_SPECS = (
         ),
         default=DISCARD,
         help=N_("The 2-player variant of rules file §14; the box's own advanced 2-player rules are unknown."),
+        advanced=True,
     ),
 )
 DEFAULTS = {spec.name: spec.default for spec in OPTION_SPECS}

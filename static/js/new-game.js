@@ -1,6 +1,10 @@
-/* The new-table form: one seat picker per player. The page holds a picker for every possible seat,
- * those past the chosen count hidden and disabled (so they are not sent); this shows exactly the
- * count's pickers whenever the count changes. */
+/* The new-table form (templates/play/game_new.html).
+ * One seat picker per player: the page holds a picker for every possible seat, those past the chosen
+ * count hidden and disabled (so they are not sent); this shows exactly the count's pickers whenever
+ * the count changes.
+ * The clock: each field says which time controls it belongs to (data-clock="per_move bank"); this
+ * shows only the chosen control's, none for "No clock". Without this script every field shows, and
+ * the server reads only the chosen control's. */
 (function () {
   "use strict";
 
@@ -14,12 +18,25 @@
     });
   }
 
+  function showClockFields(clockSelect) {
+    clockSelect.form.querySelectorAll("[data-clock]").forEach(function (field) {
+      field.hidden = field.getAttribute("data-clock").split(" ").indexOf(clockSelect.value) < 0;
+    });
+  }
+
   document.addEventListener("change", function (event) {
-    var countSelect = event.target.closest && event.target.closest("[data-seat-count]");
+    if (!event.target.closest) return;
+    var countSelect = event.target.closest("[data-seat-count]");
     if (countSelect) showSeats(countSelect);
+    var clockSelect = event.target.closest("[data-clock-choice]");
+    if (clockSelect) showClockFields(clockSelect);
   });
 
-  document.addEventListener("DOMContentLoaded", function () {
+  function setUp() {
     document.querySelectorAll("[data-seat-count]").forEach(showSeats);
-  });
+    document.querySelectorAll("[data-clock-choice]").forEach(showClockFields);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
+  else setUp();
 })();

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.test_play_in_browser import log_in
 from turnbased.play import services
@@ -63,3 +64,86 @@ def test_a_phone_does_not_scroll_sideways(browser, live_server, alice, bob, make
     page.goto(f"{live_server.url}{path}")
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{path} is {width} px wide on a {PHONE['width']} px phone"
+
+
+DESKTOP = {"width": 1280, "height": 1000}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+
+
+def _visible(page, selector: str) -> list[str]:
+    return page.eval_on_selector_all(selector, "els => els.filter(e => e.checkVisibility()).map(e => e.name)")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_rule_variants_fold_under_advanced_at_their_defaults(browser, live_server, alice, size):
+    page = log_in(browser, live_server, "alice")
+    page.set_viewport_size(SIZES[size])
+    page.goto(f"{live_server.url}/games/new/?game=carcassonne-hg")
+    form = "form[data-new-game]"
+    assert _visible(page, f"{form} .option-choice select") == ["edition"], "only the edition shows up front"
+    advanced = page.locator("details.advanced-options")
+    expect(advanced.locator("summary")).to_have_text("Advanced: 8 rule variants")
+    assert not advanced.evaluate("el => el.open")
+    advanced.locator("summary").click()
+    assert len(_visible(page, f"{form} .advanced-options select")) == 8
+    page.click("text=Create table")
+    page.wait_for_url(f"{live_server.url}/games/*/")
+    game = Game.objects.get()
+    assert game.options["menhir_needs_occupied_forest"] is True and game.options["unplaceable_tile"] == "end_turn"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_clock_fields_show_only_for_the_chosen_clock(browser, live_server, alice, size):
+    page = log_in(browser, live_server, "alice")
+    page.set_viewport_size(SIZES[size])
+    page.goto(f"{live_server.url}/games/new/?game=love-letter")
+    fields = "fieldset.clock-choice input, fieldset.clock-choice select"
+    assert _visible(page, fields) == ["clock"], "no clock: nothing else to set"
+    page.select_option("select[name=clock]", "per_move")
+    assert _visible(page, fields) == ["clock", "days_per_move", "weekends_off", "allow_absence", "expiry"]
+    page.select_option("select[name=clock]", "bank")
+    assert _visible(page, fields) == ["clock", "bank_days", "increment_days", "weekends_off", "allow_absence",
+                                      "expiry"]
+    page.select_option("select[name=clock]", "per_move")
+    page.select_option("select[name=days_per_move]", "5")
+    page.uncheck("input[type=checkbox][name=allow_absence]")
+    page.click("text=Create table")
+    page.wait_for_url(f"{live_server.url}/games/*/")
+    clock = Game.objects.get().clock
+    assert (clock.kind, clock.days_per_move, clock.allow_absence) == ("per_move", 5, False)
+
+
+def test_without_script_every_clock_field_shows_and_works(browser, live_server, alice):
+    page = log_in(browser, live_server, "alice")
+    context = browser.new_context(java_script_enabled=False, storage_state=page.context.storage_state())
+    bare = context.new_page()
+    bare.goto(f"{live_server.url}/games/new/?game=love-letter")
+    assert _visible(bare, "fieldset.clock-choice input, fieldset.clock-choice select") == [
+        "clock", "days_per_move", "bank_days", "increment_days", "weekends_off", "allow_absence", "expiry"]
+    bare.select_option("select[name=clock]", "bank")
+    bare.fill("input[name=bank_days]", "10")
+    bare.click("text=Create table")
+    bare.wait_for_url(f"{live_server.url}/games/*/")
+    clock = Game.objects.get().clock
+    assert (clock.kind, clock.bank_days, clock.allow_absence) == ("bank", 10, True)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("slug", ["carcassonne-hg", "love-letter", "savernake-forest", "halali"])
+def test_every_select_is_full_size_with_its_whole_text(browser, live_server, alice, size, slug):
+    page = log_in(browser, live_server, "alice")
+    page.set_viewport_size(SIZES[size])
+    page.goto(f"{live_server.url}/games/new/?game={slug}")
+    page.select_option("select[name=clock]", "per_move")
+    page.locator("details.advanced-options summary").click()
+    page.select_option("select[name=seat_1]", "basic")
+    boxes = page.eval_on_selector_all("main select", """els => els.filter(e => e.checkVisibility()).map(e => {
+        const box = e.getBoundingClientRect();
+        return {name: e.name, height: box.height, right: box.right, cut: e.scrollHeight > e.clientHeight
+                || e.scrollWidth > e.clientWidth, font: parseFloat(getComputedStyle(e).fontSize)};
+    })""")
+    assert len(boxes) >= 6
+    width = SIZES[size]["width"]
+    for box in boxes:
+        assert box["height"] >= 44 and box["font"] >= 16, f"{box['name']} is not full size: {box}"
+        assert not box["cut"] and box["right"] <= width, f"{box['name']} cuts its text off: {box}"

@@ -97,3 +97,86 @@ def test_a_carcassonne_position_is_drawn_by_its_board_script_step_by_step(browse
     expect(page.locator(".cb-svg .cb-tile")).to_have_count(4)
     squares = page.eval_on_selector_all(".cb-svg .cb-tile", "tiles => tiles.map(t => [+t.dataset.x, +t.dataset.y])")
     assert squares == [entry[:2] for entry in game.state["board"][:4]]
+
+
+SIZES = {"desktop": {"width": 1280, "height": 1000}, "phone": {"width": 390, "height": 844}}
+
+
+def slow_network(page, latency_ms: int) -> None:
+    """Make every request of the page take ``latency_ms`` longer (Chromium's network emulation)."""
+    session = page.context.new_cdp_session(page)
+    session.send("Network.enable")
+    session.send("Network.emulateNetworkConditions",
+                 {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_replay_steps_without_reloading_and_back_and_forward_follow(browser, live_server, alice, bob,
+                                                                         start_scripted_game, size):
+    game = play(start_scripted_game(alice, bob), [alice, bob], 6, random.Random(2))
+    page = log_in(browser, live_server, "alice")
+    page.set_viewport_size(SIZES[size])
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?seq=0")
+    at(page, live_server, game, 0)
+    page.evaluate("window.loadedOnce = true")  # gone if the page reloads
+    steps = []
+    page.on("request", lambda request: steps.append(request.headers.get("hx-request")) if "/replay/" in request.url
+            else None)
+
+    page.click('.replay-controls a[data-step="next"]')
+    at(page, live_server, game, 1)
+    expect(page).to_have_title(f"Replay of Love Letter #{game.pk}, move 1 · turnbased")
+    page.keyboard.press("ArrowRight")
+    at(page, live_server, game, 2)
+    page.click(f"#step-1 a")
+    at(page, live_server, game, 1)
+    page.go_back()
+    at(page, live_server, game, 2)
+    page.go_back()
+    at(page, live_server, game, 1)
+    page.go_forward()
+    at(page, live_server, game, 2)
+    expect(page.locator(".ll-hand")).to_be_visible()  # the board drawn again at each step
+    assert page.evaluate("window.loadedOnce === true"), "the page was reloaded"
+    assert steps and set(steps) == {"true"}, "every step asked for the position alone"
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    # A screen reader hears where the replay is after each step.
+    expect(page.locator(".replay-announcer")).to_contain_text("After move 2")
+    # Leaving and coming back to a step gets the whole page again, never the position alone.
+    page.click("text=Back to the game")
+    expect(page).to_have_url(f"{live_server.url}/games/{game.pk}/")
+    page.go_back()
+    at(page, live_server, game, 2)
+    expect(page.locator("header.topbar")).to_be_visible()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_six_quick_presses_reach_step_six(browser, live_server, alice, bob, start_scripted_game, size):
+    game = play(start_scripted_game(alice, bob), [alice, bob], 10, random.Random(2))
+    assert game.seq >= 7
+    page = log_in(browser, live_server, "alice")
+    page.set_viewport_size(SIZES[size])
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?seq=0")
+    at(page, live_server, game, 0)
+    slow_network(page, 300)  # each step takes a while to come: the presses arrive while one loads
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    at(page, live_server, game, 6)
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowRight")
+    at(page, live_server, game, 4)
+
+
+def test_the_keyboard_focus_stays_on_the_step_button(browser, live_server, alice, bob, start_scripted_game):
+    game = play(start_scripted_game(alice, bob), [alice, bob], 4, random.Random(2))
+    page = log_in(browser, live_server, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?seq={game.seq - 2}")
+    page.locator('.replay-controls a[data-step="next"]').focus()
+    page.keyboard.press("Enter")
+    at(page, live_server, game, game.seq - 1)
+    expect(page.locator('.replay-controls a[data-step="next"]')).to_be_focused()
+    page.keyboard.press("Enter")
+    at(page, live_server, game, game.seq)
+    # "Next" is no link at the last position: the focus goes to "Previous".
+    expect(page.locator('.replay-controls a[data-step="previous"]')).to_be_focused()

@@ -18,7 +18,8 @@ from turnbased.accounts.models import is_bot_account
 from turnbased.aftergame.models import Rematch
 from turnbased.play import store
 from turnbased.play.models import Game, GameStatus, Move
-from turnbased.ratings.selectors import SeatLabel, seat_label
+from turnbased.ratings.models import RatingPool
+from turnbased.ratings.selectors import SeatLabel, rating_changes_of, seat_label
 
 RESIGNATION = "resignation"
 TIMEOUT = "timeout"
@@ -116,6 +117,34 @@ def final_score(game: Game) -> FinalScore | None:
         totals=list(game.result.get("scores", [])),
         winners=list(game.result.get("winners", [])),
     )
+
+
+@dataclass(frozen=True)
+class RatingMove:
+    """What a finished game did to one player's rating, as the end screen shows it."""
+
+    seat: SeatLabel
+    before: int
+    after: int
+    bot_pool: bool  # counted among games with a bot account (``rules.rating_pool``), not among people's
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+def rating_moves(game: Game) -> list[RatingMove]:
+    """Return each player's rating before and after the finished game, in seat order (one query; none when the
+    game did not count for ratings). Ratings are public, so every viewer reads the same."""
+    if game.status != GameStatus.FINISHED:
+        return []
+    seats = {seat.index: seat for seat in game.seats.all()}
+    return [
+        RatingMove(seat=seat_label(seats[change.seat]), before=change.before, after=change.after,
+                   bot_pool=change.rating.pool == RatingPool.BOTS)
+        for change in rating_changes_of(game)
+        if change.seat in seats
+    ]
 
 
 @dataclass(frozen=True)

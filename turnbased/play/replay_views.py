@@ -1,7 +1,9 @@
 """The replay page: any position of a game drawn with the game's own board, a step at a time.
 
 Plain links and a form move through it, so it works without a script; static/js/replay.js adds
-the arrow keys and makes the slider go where it is let go.
+the arrow keys, makes the slider go where it is let go, and steps without reloading the page: it
+asks for the same address with ``HX-Request``, which answers the page's content alone (its title
+and the position, no site header), and swaps the position and its history in.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import render
 from django.template.loader import select_template
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
@@ -32,7 +35,10 @@ def game_replay(request, game_id: int):
         raise Http404(gettext("No such position in this game.")) from None
     engine = store.engine_of(game)
     names = list(game.player_names)
-    return render(request, "play/game_replay.html", {
+    fragment = bool(request.headers.get("HX-Request"))
+    response = render(request, "play/game_replay.html", {
+        # A step taken by the page's script: the position without the site around it (play/_page_content.html).
+        "base_template": "play/_page_content.html" if fragment else "base.html",
         "game": game,
         "engine": engine,
         "viewer": viewer,
@@ -49,3 +55,6 @@ def game_replay(request, game_id: int):
         "steps": {"first": 0, "previous": max(0, shown.seq - 1), "next": min(shown.last_seq, shown.seq + 1),
                   "last": shown.last_seq},
     })
+    # The same address answers a whole page or its content: a cache must keep them apart.
+    patch_vary_headers(response, ["HX-Request"])
+    return response

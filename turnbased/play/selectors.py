@@ -417,6 +417,8 @@ def lobby_page(user: AbstractBaseUser, number: int = 1) -> LobbyPage:
             "last_move": last_moves.get(game.pk),
             "free_seats": game.seat_count - len(seats) if game.status == GameStatus.OPEN else 0,
             "deadline": entry["deadline"],
+            # Who won and how, in the reader's language (from the stored result: no query).
+            "result": game.result_line if game.status == GameStatus.FINISHED else "",
         })
     return LobbyPage(rows=rows, number=number, has_next=number < pages, game_ids=[entry["id"] for entry in entries],
                      my_turn_count=sum(1 for entry in entries if entry["my_turn"]))

@@ -135,13 +135,19 @@ def _new_game_context(engine, all_engines, form, players: int | None, error: str
     options = [
         {"spec": spec, "chosen": form.get(spec.name, str(spec.default))} for spec in engine.worded_option_specs()
     ]
+    for option in options:
+        option["changed"] = option["chosen"] != str(option["spec"].default)
+    advanced = [option for option in options if option["spec"].advanced]
     return {
         "engines": all_engines.values(),
         "engine": engine,
         "bots": list(engine.bots()),
         "seats": seats,
         "players": players,
-        "options": options,
+        # The rule variants fold away under "Advanced", open when the form comes back with one changed.
+        "options": [option for option in options if not option["spec"].advanced],
+        "advanced_options": advanced,
+        "advanced_changed": any(option["changed"] for option in advanced),
         "form": form,
         "days_per_move": DAYS_PER_MOVE,
         "expiry_policies": ExpiryPolicy.choices,

@@ -310,6 +310,12 @@ def _archived(game: Game, player: AbstractBaseUser, change: RatingChange | None)
     )
 
 
+def rating_changes_of(game: Game) -> list[RatingChange]:
+    """Return what the finished game did to its players' ratings, in seat order, each with its rating (its pool):
+    one query; none for a game that did not count (``rules.unrated_reason``)."""
+    return list(RatingChange.objects.filter(game=game).select_related("rating").order_by("seat"))
+
+
 def opponents(player: AbstractBaseUser, viewer: Viewer) -> list[str]:
     """Return the usernames of the people the player met in finished games ``viewer`` may see, by name."""
     games = Game.objects.filter(status=GameStatus.FINISHED, seats__user=player).filter(visible_games(viewer))

@@ -70,3 +70,16 @@ def test_a_refused_rematch_answers_in_the_language_asked_with_the_same_status(al
     assert english.status_code == german.status_code == 409
     assert english.json()["detail"] == "A rematch can only follow a finished game."
     assert german.json()["detail"] == "Eine Revanche kann nur auf eine beendete Partie folgen."
+
+
+def test_the_rating_changes_and_the_lobbys_winner_in_hungarian_and_german(alice, bob):
+    game = finished([alice, bob], resign=False)
+    with translation.override("hu"):
+        hungarian_result = game.result_line
+    with translation.override("de"):
+        german_result = game.result_line
+    assert hungarian_result != german_result != game.result["summary"]
+    assert "<h3>Értékszám-változások</h3>" in end_screen(page(f"/games/{game.pk}/", alice, "hu"))
+    assert "<h3>Wertungsänderungen</h3>" in end_screen(page(f"/games/{game.pk}/", alice, "de"))
+    assert f'<span class="result-line">{hungarian_result}</span>' in page("/", alice, "hu")
+    assert f'<span class="result-line">{german_result}</span>' in page("/", bob, "de")

@@ -149,3 +149,28 @@ def test_a_private_rematch_opens_for_the_players_it_waits_for_and_for_nobody_els
         assert client_for(stranger).get(table).status_code == 404
     services.rematch_decline(game_id=game.pk, user=bob)  # once it no longer waits, it is closed to bob again
     assert client_for(bob).get(table).status_code == 404
+
+
+def test_the_end_screen_shows_each_players_rating_change(alice, bob):
+    game = finished([alice, bob], resign=False)  # played out between people at a public table: rated
+    from turnbased.ratings.models import RatingChange
+
+    changes = {change.seat: change for change in RatingChange.objects.filter(game=game)}
+    assert len(changes) == 2
+    for viewer in (alice, bob, None):
+        screen = end_screen(client_for(viewer).get(f"/games/{game.pk}/").content.decode())
+        assert "<h3>Rating changes</h3>" in screen and "Not rated" not in screen
+        moves = re.findall(r'<li><a [^>]*>(\w+)</a>: (\d+) → <strong>(\d+)</strong>\s*'
+                           r'<span class="rating-delta[^"]*">\(([+-]?\d+)\)</span>', screen)
+        expected = [(name, str(changes[seat].before), str(changes[seat].after),
+                     f"{'+' if changes[seat].delta > 0 else ''}{changes[seat].delta}")
+                    for seat, name in enumerate(["alice", "bob"])]
+        assert moves == expected, screen
+    winner = game.result["winners"][0]
+    assert changes[winner].delta > 0 > changes[1 - winner].delta
+
+
+def test_an_unrated_game_says_so_on_the_end_screen(alice, bob):
+    game = finished([alice, bob])  # resigned at once: unrated
+    screen = end_screen(client_for(alice).get(f"/games/{game.pk}/").content.decode())
+    assert "Rating changes" not in screen and "Not rated: ratings count public tables" in screen

@@ -17,8 +17,8 @@ from turnbased.aftergame import selectors, services
 
 pytestmark = pytest.mark.django_db
 
-# The game page's own 11, and the table talk's 4 (its messages in the history and beside the board, the
-# unread count, the muted list).
+# The game page's own 10, the rating changes the end screen shows 1 (``rating_moves``), and the table talk's 4
+# (its messages in the history and beside the board, the unread count, the muted list).
 END_SCREEN = 15
 FINISHED_GAME_API = 6  # as a game in play: the ending and the rematch come with what it reads already
 UNCHANGED_BOX_POLL = 4

@@ -28,11 +28,14 @@ def halali_table(alice, bob, **create) -> Game:
     return game
 
 
-def test_the_board_comes_first_and_the_table_after_it(alice, bob):
+def test_the_board_comes_first_then_the_latest_history_and_the_table_after_them(alice, bob):
     game = halali_table(alice, bob)
     page = logged_in(alice).get(f"/games/{game.pk}/").content.decode()
     board, table, history = page.index('id="board"'), page.index('id="game-header"'), page.index('id="history"')
-    assert board < table < history
+    chat = page.index('class="card chat')
+    assert board < history < chat < table, "the history right after the board (beside it on a wide screen)"
+    assert '<ol id="history-entries" class="history-entries" reversed tabindex="0" aria-labelledby="history-title">' \
+        in page and '<h2 id="history-title">History</h2>' in page, "its scrolling box is focusable and named"
     assert page.index("Resign") > board
     # The skip link is the first thing the keyboard reaches, before the site's menu.
     assert page.index('class="skip-link" href="#board"') < page.index('class="topbar"')

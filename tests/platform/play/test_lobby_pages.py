@@ -88,3 +88,26 @@ def test_next_game_opens_the_most_urgent_game(many_games, alice):
     first = _titles_linked(web.get("/").content.decode())[0]
     assert first in _waiting_for(alice)
     assert response.status_code == 302 and response.url == f"/games/{first}/"
+
+
+def _row(body: str, game_id: int) -> str:
+    start = body.index(f'<a href="/games/{game_id}/">')
+    return body[start:body.index("</tr>", start)]
+
+
+def test_a_finished_row_says_who_won_and_how(alice, bob, carol):
+    from tests.platform.aftergame.conftest import finished
+
+    played_out = finished([alice, bob], resign=False)
+    resigned = finished([alice, carol])
+    in_play = services.create_game(creator=alice, engine_slug="halali", players=2)
+    services.join_game(game_id=in_play.pk, user=bob)
+    client = Client()
+    client.force_login(alice)
+    body = client.get("/").content.decode()
+    for game in (played_out, resigned):
+        game.refresh_from_db()
+        winner = game.player_names[game.result["winners"][0]]
+        line = game.result_line
+        assert winner in line and f'<span class="result-line">{line}</span>' in _row(body, game.pk), line
+    assert "result-line" not in _row(body, in_play.pk)

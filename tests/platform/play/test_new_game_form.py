@@ -57,3 +57,54 @@ def test_the_lobby_names_games_by_the_games_name(alice, bob):
     assert f"Carcassonne: Hunters and Gatherers #{mine.pk}" in page
     assert f"Savernake Forest #{open_table.pk}" in page
     assert "carcassonne-hg #" not in page and "savernake-forest #" not in page
+
+
+def _advanced(page: str) -> str:
+    return page.split('<details class="advanced-options"', 1)[1].split("</details>", 1)[0]
+
+
+def test_the_rule_variants_fold_under_advanced_with_the_engines_defaults(alice):
+    from games import get_engine
+
+    page = logged_in(alice).get("/games/new/?game=carcassonne-hg").content.decode()
+    advanced = _advanced(page)
+    assert advanced.startswith(">"), "folded while every variant is at its default"
+    specs = get_engine("carcassonne-hg").option_specs
+    assert re.findall(r'<select name="(\w+)"', advanced) == [spec.name for spec in specs if spec.advanced]
+    before = page.split('<details class="advanced-options"', 1)[0]
+    assert '<select name="edition">' in before and '<select name="unplaceable_tile">' not in before
+    for spec in specs:
+        chosen = re.search(rf'<select name="{spec.name}">.*?value="([^"]*)" selected', page, re.S).group(1)
+        assert chosen == str(spec.default), spec.name
+    changed = logged_in(alice).get("/games/new/?game=carcassonne-hg&players=3&hunting_trap_scorer=hunters")
+    assert _advanced(changed.content.decode()).startswith(" open>"), "a variant chosen before stays in view"
+
+
+def test_every_game_folds_only_its_variants(alice):
+    client = logged_in(alice)
+    for slug, up_front in [("love-letter", ["edition"]), ("halali", []), ("savernake-forest", []),
+                           ("carcassonne-hg", ["edition"])]:
+        page = client.get(f"/games/new/?game={slug}").content.decode()
+        before = page.split('<details class="advanced-options"', 1)[0]
+        assert re.findall(r'<p class="option-choice"><label>[^<]*\s*<select name="(\w+)"', before) == up_front, slug
+
+
+def test_an_unticked_absence_box_is_read_as_no(alice):
+    """An unticked checkbox sends nothing: the form's hidden "off" says so, where "on" was assumed before."""
+    client = logged_in(alice)
+    form = {"game": "love-letter", "players": "2", "clock": "per_move", "days_per_move": "2"}
+    client.post("/games/new/", {**form, "allow_absence": ["off"]})
+    client.post("/games/new/", {**form, "allow_absence": ["off", "on"]})
+    assert [game.clock.allow_absence for game in Game.objects.order_by("pk")] == [False, True]
+    page = client.get("/games/new/?game=love-letter&players=2&allow_absence=off").content.decode()
+    assert '<input type="checkbox" name="allow_absence" >' in page, "kept unticked when the form comes back"
+
+
+def test_the_clock_fields_name_their_time_controls(alice):
+    page = logged_in(alice).get("/games/new/?game=love-letter").content.decode()
+    assert '<select name="clock" data-clock-choice>' in page
+    assert '<p data-clock="per_move"><label>Days per move' in page
+    assert '<p data-clock="bank">Time bank:' in page
+    assert page.count('data-clock="per_move bank"') == 3
+    fieldset = page.split("data-clock-choice", 1)[1].split("</fieldset>", 1)[0]
+    assert not re.search(r'<p data-clock="[^"]*"[^>]*\shidden', fieldset), "without script every field shows"

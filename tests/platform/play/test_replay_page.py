@@ -113,3 +113,39 @@ def test_a_cached_position_costs_the_same_statements_whatever_its_seq(alice, bob
     # A position not yet drawn reads the log once more, whatever its seq.
     fresh_cost, _ = measured(lambda: client.get(f"/games/{game.pk}/replay/?seq={late - 1}"))
     assert fresh_cost.statements == early_cost.statements + 1, fresh_cost.sql
+
+
+def test_a_step_asked_by_the_pages_script_gets_the_position_alone(alice, bob, start_scripted_game):
+    game = play(start_scripted_game(alice, bob), [alice, bob], 4, random.Random(8))
+    client = web(alice)
+    whole = client.get(f"/games/{game.pk}/replay/?seq=2")
+    step = client.get(f"/games/{game.pk}/replay/?seq=2", headers={"HX-Request": "true"})
+    assert "HX-Request" in whole["Vary"] and "HX-Request" in step["Vary"], "a cache keeps the two apart"
+    html = step.content.decode()
+    assert html.startswith(f"<title>Replay of Love Letter #{game.pk}, move 2 · turnbased</title>")
+    assert 'id="replay" data-seq="2"' in html and 'id="history"' in html and 'id="step-2" class="current"' in html
+    assert 'class="topbar"' not in html and "<html" not in html, "no site around it"
+    assert 'class="topbar"' in whole.content.decode()
+    assert len(step.content) < len(whole.content)
+    # The position and its history exactly as the page shows them to that viewer (bob's, not alice's, hand).
+    for viewer in (alice, bob):
+        whole_html = page(web(viewer), game, 2)
+        step_html = web(viewer).get(f"/games/{game.pk}/replay/?seq=2", headers={"HX-Request": "true"}).content.decode()
+        shown = whole_html[whole_html.index('<section class="card replay"'):].split("</main>", 1)[0]
+        assert shown.strip() == step_html[step_html.index('<section class="card replay"'):].strip()
+
+
+def test_a_step_costs_no_more_statements_than_the_page(alice, bob, start_scripted_game):
+    game = play(start_scripted_game(alice, bob), [alice, bob], 6, random.Random(8))
+    client = web(alice)
+    page(client, game, 3)  # drawn once, then cached
+    whole, _ = measured(lambda: client.get(f"/games/{game.pk}/replay/?seq=3"))
+    step, _ = measured(lambda: client.get(f"/games/{game.pk}/replay/?seq=3", headers={"HX-Request": "true"}))
+    assert step.statements <= whole.statements <= 6, (step.sql, whole.sql)
+
+
+def test_the_replays_history_box_is_focusable_and_named(alice, bob, start_scripted_game):
+    game = play(start_scripted_game(alice, bob), [alice, bob], 4, random.Random(8))
+    html = page(web(alice), game, 1)
+    assert '<h2 id="history-title">History</h2>' in html
+    assert '<ol tabindex="0" aria-labelledby="history-title">' in html

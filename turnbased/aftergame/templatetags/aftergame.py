@@ -31,6 +31,7 @@ def after_game(context) -> dict:
         found.update(
             ending=selectors.ending(game),
             score=selectors.final_score(game),
+            ratings=selectors.rating_moves(game),
             **{f"box_{key}": value for key, value in rematch_box_context(game, user).items()},
         )
     elif found["rematched_from"] is not None and game.status == GameStatus.OPEN:
