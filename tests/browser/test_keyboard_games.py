@@ -115,6 +115,8 @@ def test_carcassonne_whole_game_on_a_short_stack_with_the_keyboard(browser, live
                              "document.querySelector('.cb-svg')) & Node.DOCUMENT_POSITION_FOLLOWING")
         press_on(page, ".cb-spot.cb-on")
         assert page.locator(".cb-deploy").is_visible()
+        # Pieces, and the markers offering them, are drawn shapes: no letter stands for a piece.
+        assert page.locator(".cb-piece text, .cb-region-marker text").count() == 0
         press_on(page, ".cb-confirm")
         game = after_move(page, game)
     open_page(page, live_server, game, ".cb-board.cb-js")
