@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from games.base import Event
-from games.carcassonne_hg import history, terms
+from games.carcassonne_hg import history, terms, tiles
 from games.carcassonne_hg.terms import capfirst, counted, tile_name
 from games.i18n import catalog_of, current_language
 
@@ -31,7 +31,6 @@ def _words(language: str) -> dict[str, Any]:
     icons = terms.names("icon")
     powers = terms.names("power")
     letters = terms.names("power_letter")
-    piece_letters = terms.names("piece_letter")
     pieces = terms.names("piece")
     return {
         "board_view": _("Board view"),
@@ -82,15 +81,33 @@ def _words(language: str) -> dict[str, Any]:
         .format(letters=", ".join(f"{letters[power]} {powers[power]}" for power in REVISED_POWERS)),
         "letters_classic": _("Letters in gold discs: {letters}.").format(
             letters=", ".join(f"{letters[power]} {powers[power]}" for power in ("fire", "shrine"))),
-        "pieces": _("Pieces: figures are tribe members ({letters}), houses are huts. The latest tile has a frame "
-                    "in its player's colour.").format(
-            letters=", ".join(f"{piece_letters[kind]} {pieces[kind]}" for kind in ("gatherer", "fisherman", "hunter"))),
+        "pieces": _("Pieces, in their players' colours: a figure is a tribe member, told by what it carries; a house "
+                    "is a hut. The latest tile has a frame in its player's colour."),
+        "piece_names": {kind: pieces[kind] for kind in ("hunter", "fisherman", "gatherer", "hut")},
         "hint_play": _("Turn the tile with the arrows, then click a lit square to place it."),
         "hint_over": _("The game is over."),
         "hint_waiting": _("Waiting for the other players."),
         "hint_buttons": _("Choose your move with the buttons below."),
         "kinds": {kind: capfirst(terms.feature(kind)) for kind in ("forest", "river", "meadow", "river_system")},
     }
+
+
+@cache
+def _tile_names(language: str, edition: str) -> dict[str, Any]:
+    """Return every tile's name in ``language`` as ``{"names": [name...], "of": {tile id: index}}``.
+
+    The placed tiles are named on the board by the script (each is an image with its name, its place and
+    its pieces for a screen reader); the tiles share some fifty names, so each is written once, and the
+    whole edition is sent whatever the position: the page does not grow with the board.
+    """
+    names: list[str] = []
+    of: dict[str, int] = {}
+    for tile_id in sorted(tiles.catalogue(edition)):
+        name = tile_name(tile_id, edition)
+        if name not in names:
+            names.append(name)
+        of[tile_id] = names.index(name)
+    return {"names": names, "of": of}
 
 
 @cache
@@ -105,7 +122,8 @@ def _script(language: str) -> dict[str, Any]:
             "hunter": _("{player}'s hunter on {x},{y}"),
             "hut": _("{player}'s hut on {x},{y}"),
         },
-        "piece_letters": dict(terms.names("piece_letter")),
+        "pieces_here": _("{tile}; on it: {pieces}"),
+        "latest": _("the latest tile"),
         "power_letters": dict(terms.names("power_letter")),
         "powers": dict(terms.names("power")),
         "covered": _("Animals covered by the hunting trap"),
@@ -126,15 +144,16 @@ def words() -> dict[str, Any]:
     return _words(current_language())
 
 
-def script_words(moves: list[dict[str, Any]]) -> dict[str, Any]:
-    """Return the script's words, with how many places fit the drawn tile in each rotation (``fits``)."""
+def script_words(moves: list[dict[str, Any]], edition: str) -> dict[str, Any]:
+    """Return the script's words, with how many places fit the drawn tile in each rotation (``fits``) and the
+    names of the edition's tiles (``tiles``, see ``_tile_names``)."""
     counts = {rot: 0 for rot in (0, 90, 180, 270)}
     for entry in moves:
         move = entry["move"]
         if "piece" not in move and "recall" not in move:
             counts[move["rot"]] += 1
     fits = {rot: _.ngettext("{count} place fits", "{count} places fit", n).format(count=n) for rot, n in counts.items()}
-    return {**_script(current_language()), "fits": fits}
+    return {**_script(current_language()), "fits": fits, "tiles": _tile_names(current_language(), edition)}
 
 
 def _detail(feature: dict[str, Any]) -> str:

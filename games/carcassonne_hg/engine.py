@@ -708,7 +708,7 @@ class CarcassonneHGEngine(Engine):
         x, y, tile_id, _, by = view["board"][-1]
         data["latest"] = {"x": x, "y": y, "name": terms.tile_name(tile_id, view["edition"]),
                           "by": None if by is None else view["seats"][by]["name"]}
-        data.update(words=board_words.words(), text=board_words.text(view, moves), script=board_words.script_words(moves))
+        data.update(words=board_words.words(), text=board_words.text(view, moves), script=board_words.script_words(moves, view["edition"]))
         return data
 
     def view_picture(self, view: dict[str, Any]) -> bytes | None:

@@ -128,9 +128,14 @@ def _face_up(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, dic
         if "from" in move:
             places.setdefault(move["from"], []).append(move["to"])
     found = {}
+    movers = {seat["side"]: seat["name"] for seat in view["seats"]}
     for tile in view["tiles"]:
         square, kind, direction = tile["square"], tile["kind"], tile.get("dir")
         label = _("{tile} at {square}").format(tile=_kind_word(kind, direction), square=square)
+        # Whose it is: the player of its side moves it; a green tile is nobody's.
+        side = tiles.owner(kind)
+        label = (_("{label}, moved by {player}").format(label=label, player=movers[side]) if side in movers
+                 else _("{label}, neutral").format(label=label))
         title = _("{tile} ({square})").format(tile=_kind_title(kind, direction), square=square)
         if view["locked"] == square:
             label = _("{label}, locked").format(label=label)

@@ -15,8 +15,9 @@ from games.i18n import catalog_of
 from games.love_letter import cards
 from games.love_letter.notation import card_word
 from games.love_letter.player_view import private_lines, revealed_lines
-from games.love_letter.words import (card_effects, card_names, card_objects, card_subjects, edition_names, joined,
-                                     name, object_, per_language, subject)
+from games.love_letter.round_summary import prompt, round_end
+from games.love_letter.words import (card_effects, card_names, card_objects, card_subjects, edition_names, name,
+                                     object_, per_language)
 
 _ = catalog_of(__name__)
 
@@ -64,6 +65,7 @@ def _fixed_words() -> dict[str, str]:
         "note_in_hand": _.pgettext("a card's note", "in hand"),
         "note_set_aside": _.pgettext("a card's note", "set aside"),
         "note_in_deck": _.pgettext("a card's note", "in the deck"),
+        "note_showdown": _.pgettext("a card's note", "held at the showdown"),
     }
 
 
@@ -127,7 +129,8 @@ def board_data(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, A
         "seats": [_seat(view, seat) for seat in view["seats"]],
         "private_log": [_("Turn {turn}: {text}").format(**line) for line in private_lines(view)],
         "tracker": _tracker(view, names),
-        "last_round": _last_round(view, names),
+        "prompt": prompt(view, moves),
+        "round_end": round_end(view),
         "revealed": None,
         "script": _script_words(),
     }
@@ -204,30 +207,3 @@ def _tracker(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         "holds": [_("{player} holds it").format(player=names[opponent["seat"]])
                   for opponent in view["tracker"]["opponents"]],
     }
-
-
-def _last_round(view: dict[str, Any], names: dict[int, str]) -> str | None:
-    """Return the line about the previous round: who won it, how, and the set-aside card (``{card}``: a subject)."""
-    last = view.get("last_round")
-    if not last:
-        return None
-    winners = last["winners"]
-    values = {
-        "round": last["round"],
-        "players": joined([names[seat] for seat in winners]),
-        "reason": (_.pgettext("how a round ended", "showdown") if last["reason"] == "showdown"
-                   else _.pgettext("how a round ended", "last player standing")),
-        "card": subject(last["set_aside"]) if last["set_aside"] else "",
-    }
-    if not winners:
-        text = (_("Last round ({round}): nobody won ({reason}); the set-aside card was {card}.") if last["set_aside"]
-                else _("Last round ({round}): nobody won ({reason}); the set-aside card was taken by a Prince."))
-    elif last["set_aside"]:
-        text = _.ngettext("Last round ({round}): {players} won ({reason}); the set-aside card was {card}.",
-                          "Last round ({round}): {players} won ({reason}); the set-aside card was {card}.",
-                          len(winners))
-    else:
-        text = _.ngettext("Last round ({round}): {players} won ({reason}); the set-aside card was taken by a Prince.",
-                          "Last round ({round}): {players} won ({reason}); the set-aside card was taken by a Prince.",
-                          len(winners))
-    return text.format(**values)

@@ -174,7 +174,22 @@ def _placed(entry: dict[str, Any], info: dict[str, Any], sheet: dict[str, Any] |
     return cell
 
 
-def _forest(view: dict[str, Any], seat: dict[str, Any], pictures: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _name_of(cell: dict[str, Any], player: str) -> str:
+    """Return a placed card's name for a screen reader: what it is and where (its title), what it scores now and
+    holds (an animal's burrows and water drops), and whose forest it is in."""
+    parts = [cell["title"]]
+    if cell.get("up") and cell["type"] == "animal":
+        parts.append(cell["score_title"])
+        if cell["burrows"]:
+            parts.append(cell["burrows_title"])
+        parts += [drop["title"] for drop in cell["drops"]]
+    return _("{card}; in {player}'s forest").format(card="; ".join(parts), player=player)
+
+
+def _forest(view: dict[str, Any], seat: dict[str, Any], pictures: dict[str, dict[str, Any]],
+            acting: bool = False) -> dict[str, Any]:
+    """Return one forest as the template draws it; ``acting``: it is the viewer's, on their turn (its cards hold
+    the targets for a water drop or a burrow)."""
     cards = view["cards"]
     box = seat["box"]
     xs = [box["min_x"], box["max_x"], *(x for x, _y in seat["open_cells"])]
@@ -191,6 +206,8 @@ def _forest(view: dict[str, Any], seat: dict[str, Any], pictures: dict[str, dict
             "type": entry["type"], "latest": latest,
         }
         cell.update(_placed(dict(entry, latest=latest), cards[entry["card"]], sheets.get(entry["card"]), pictures))
+        cell["acts"] = acting and bool(cell.get("up"))
+        cell["aria"] = _name_of(cell, seat["name"])
         placed.append(cell)
     open_cells = [
         {"x": x, "y": y, "px": PAD + (x - min_x) * S, "py": PAD + (y - min_y) * S,
@@ -368,7 +385,7 @@ def board_data(view: dict[str, Any], moves: list[dict[str, Any]] | None) -> dict
     market = _market(view, best, pictures)
     you = view.get("you")
     order = sorted(view["seats"], key=lambda seat: (seat["seat"] != you, seat["seat"]))
-    forests = [_forest(view, seat, pictures) for seat in order]
+    forests = [_forest(view, seat, pictures, acting=data is not None and seat["seat"] == you) for seat in order]
     discard = [{"card": card, "label": describe(cards[card])} for card in view["discard"]]
     names = {seat["seat"]: seat["name"] for seat in view["seats"]}
     words = page_words()

@@ -62,9 +62,7 @@ def page_words() -> dict[str, Any]:
         "face_down": _("face down"),
         # Translators: a mark on a card that the move would turn face down, on two short lines.
         "flip": _("turns\nface down").split("\n"),
-        "turn_left": _("⟲ Turn left"),
         "turn_left_label": _("Turn the card left"),
-        "turn_right": _("Turn right ⟳"),
         "turn_right_label": _("Turn the card right"),
         "keep_legend": _("Shared path: keep one animal"),
         "keep_note": _("The others turn face down (and give back their drops and burrows)."),

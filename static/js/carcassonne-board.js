@@ -90,10 +90,28 @@
     return node;
   }
 
+  // A tile's name in the reader's language (the page's words name every tile of the edition once).
+  function tileName(words, id) {
+    var found = words.tiles && words.tiles.of ? words.tiles.of[id] : undefined;
+    return found === undefined ? id : words.tiles.names[found];
+  }
+
+  // A tribe member (a figure in its seat's colour carrying its tool) or a hut, centred on 0 0 in a 32-wide box.
+  function pieceShape(group, kind) {
+    if (kind === "hut") {
+      group.appendChild(svgEl("use", { href: "#cb-hut", x: -12, y: -12, width: 24, height: 24 }));
+      return group;
+    }
+    group.appendChild(svgEl("use", { href: "#cb-meeple", x: -12, y: -14, width: 24, height: 26 }));
+    group.appendChild(svgEl("use", { href: "#cb-tool-" + kind, x: -16, y: -17, width: 32, height: 32 }));
+    return group;
+  }
+
   // Build the placed tiles from the picture: [x, y, tile id, rot, placed by] each, in placement order,
   // turned by rot around the tile's centre; pieces [x, y, seat, kind, ax, ay] and covered meadows
   // [x, y, ax, ay] stand on their region's spot in the tile's box, upright; the latest tile is framed
-  // in its player's colour.
+  // in its player's colour. Each tile is an image named by its title: what it shows, where, who placed
+  // it, the pieces on it and whose they are (its drawing inside says nothing to a screen reader).
   function drawTiles(layer, picture, art, words) {
     var names = picture.names || [];
     var squares = {};
@@ -101,15 +119,16 @@
     picture.tiles.forEach(function (t) {
       var x = t[0], y = t[1], id = t[2], rot = t[3], by = t[4];
       var g = svgEl("g", { "class": "cb-tile", transform: "translate(" + x * 100 + " " + -y * 100 + ")",
-        "data-x": x, "data-y": y, "data-tile": id, "data-rot": rot });
-      titled(g, fill(by === null ? words.tile_start : words.tile_by, { tile: id, x: x, y: y, rot: rot, player: names[by] }));
+        "data-x": x, "data-y": y, "data-tile": id, "data-rot": rot, role: "img" });
+      var label = fill(by === null ? words.tile_start : words.tile_by,
+        { tile: tileName(words, id), x: x, y: y, rot: rot, player: names[by] });
       var turned = svgEl("g", { transform: "rotate(" + rot + " 50 50)" });
       turned.appendChild(svgEl("rect", { "class": "cb-meadow", width: 100, height: 100 }));
       var group = svgEl("g", { "class": "cb-art" });
       paint(group, art && art[id], rot, words);
       turned.appendChild(group);
       g.appendChild(turned);
-      squares[x + "," + y] = { g: g, turned: turned, rot: rot, by: by };
+      squares[x + "," + y] = { g: g, turned: turned, rot: rot, by: by, label: label, on: [] };
       tiles.appendChild(g);
     });
     picture.pieces.forEach(function (p) {
@@ -117,30 +136,33 @@
       if (!square) return;
       var seat = p[2], kind = p[3];
       var g = svgEl("g", { "class": "cb-piece cb-seat-" + seat, "data-kind": kind, "data-seat": seat,
-        transform: "translate(" + p[4] + " " + p[5] + ") rotate(-" + square.rot + ")" });
-      titled(g, fill((words.piece || {})[kind], { player: names[seat], x: p[0], y: p[1] }));
-      if (kind === "hut") {
-        g.appendChild(svgEl("use", { href: "#cb-hut", x: -12, y: -12, width: 24, height: 24 }));
-      } else {
-        g.appendChild(svgEl("use", { href: "#cb-meeple", x: -12, y: -14, width: 24, height: 26 }));
-        var letter = svgEl("text", { "class": "cb-piece-letter", y: 5 });
-        letter.textContent = (words.piece_letters || {})[kind] || "";
-        g.appendChild(letter);
-      }
-      square.turned.appendChild(g);
+        transform: "translate(" + p[4] + " " + p[5] + ") rotate(-" + square.rot + ") scale(1.4)" });
+      var said = fill((words.piece || {})[kind], { player: names[seat], x: p[0], y: p[1] });
+      square.on.push(said);
+      square.turned.appendChild(titled(pieceShape(g, kind), said));
     });
     picture.covered.forEach(function (c) {
       var square = squares[c[0] + "," + c[1]];
       if (!square) return;
       var cross = svgEl("path", { "class": "cb-covered", transform: "translate(" + c[2] + " " + c[3] + ")",
         d: "M-9 -9 L9 9 M-9 9 L9 -9" });
+      square.on.push(words.covered || "");
       square.turned.appendChild(titled(cross, words.covered || ""));
     });
     var last = picture.last && squares[picture.last[0] + "," + picture.last[1]];
     if (last) {
       last.g.appendChild(svgEl("rect", { "class": "cb-last cb-seat-" + last.by, x: 2.5, y: 2.5, width: 95, height: 95,
         rx: 3 }));
+      last.label += ", " + (words.latest || "");
     }
+    Object.keys(squares).forEach(function (key) {
+      var square = squares[key];
+      var text = square.on.length ? fill(words.pieces_here, { tile: square.label, pieces: square.on.join("; ") })
+        : square.label;
+      var title = svgEl("title");
+      title.textContent = text;
+      square.g.insertBefore(title, square.g.firstChild);
+    });
     layer.textContent = "";
     layer.appendChild(tiles);
   }
@@ -369,13 +391,12 @@
           var n = byRegion[region].length;
           var marker = svgEl("g", {
             "class": "cb-region-marker", role: "button", tabindex: "0", "data-json": m.json,
-            transform: "translate(" + at[0] + " " + at[1] + ") rotate(" + -rot + ") translate(" + (k - (n - 1) / 2) * 20 + " 0)",
+            transform: "translate(" + at[0] + " " + at[1] + ") rotate(" + -rot + ") translate(" + (k - (n - 1) / 2) * 28 + " 0)",
             "aria-label": optionLabel(m)
           });
-          marker.appendChild(svgEl("circle", { r: 10.5 }));
-          var t = svgEl("text", { y: 4.2 });
-          t.textContent = m.move.piece === "hut" ? "⌂" : (words.piece_letters || {})[m.move.piece] || "";
-          marker.appendChild(t);
+          marker.appendChild(svgEl("circle", { r: 13 }));
+          var icon = svgEl("g", { transform: "scale(.72)" });
+          marker.appendChild(pieceShape(icon, m.move.piece));
           var title = svgEl("title");
           title.textContent = optionLabel(m);
           marker.appendChild(title);

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import get_engine
+from games.carcassonne_hg.terms import tile_name
 from tests.browser.test_play_in_browser import log_in
 from tests.platform.conftest import PASSWORD
 from tests.platform.play.test_carcassonne_board import STACK, start
@@ -118,10 +119,18 @@ def test_the_script_draws_the_placed_tiles_and_pieces_from_the_picture_and_a_cli
     drawings = ENGINE.assets()["art-revised"]
 
     def expected_tiles():
-        return [[x, y, tile_id, rot,
-                 f"{tile_id} on {x},{y} turned {rot}°" + (" (start tile)" if by is None else f" by {names[by]}"),
-                 f"translate({x * 100} {-y * 100})"]
-                for x, y, tile_id, rot, by, *_ in game.state["board"]]
+        # Each tile is an image named by its title: what it shows, where, by whom, and the pieces on it.
+        last = game.state["board"][-1][:2]
+        found = []
+        for x, y, tile_id, rot, by, *_ in game.state["board"]:
+            label = (f"{tile_name(tile_id, 'revised')} on {x},{y} turned {rot}°"
+                     + (" (start tile)" if by is None else f" by {names[by]}")
+                     + (", the latest tile" if [x, y] == last else ""))
+            on = [f"{names[p['seat']]}'s {p['kind']} on {x},{y}" for p in game.state["pieces"]
+                  if (p["x"], p["y"]) == (x, y)]
+            found.append([x, y, tile_id, rot, f"{label}; on it: {'; '.join(on)}" if on else label,
+                          f"translate({x * 100} {-y * 100})"])
+        return found
 
     def expected_pieces():
         placed = {(x, y): (tile_id, rot) for x, y, tile_id, rot, *_ in game.state["board"]}
@@ -131,7 +140,7 @@ def test_the_script_draws_the_placed_tiles_and_pieces_from_the_picture_and_a_cli
             ax, ay = drawings[tile_id]["anchors"][piece["region"]]
             found.append([piece["x"], piece["y"], piece["seat"], piece["kind"],
                           f"{names[piece['seat']]}'s {piece['kind']} on {piece['x']},{piece['y']}",
-                          f"translate({ax:g} {ay:g}) rotate(-{rot})"])
+                          f"translate({ax:g} {ay:g}) rotate(-{rot}) scale(1.4)"])
         return sorted(found)
 
     page = log_in(browser, live_server, "alice")

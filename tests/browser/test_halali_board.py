@@ -35,7 +35,7 @@ def test_flip_select_and_move_on_the_board(browser, live_server, alice, bob, tmp
     assert "Your turn." in page.inner_text("#panel")
     page.wait_for_selector(".hb-board.hb-js")
     assert page.locator(".hb-tile.hb-down").count() == 48 - 6
-    assert page.get_attribute('[aria-label="hunter aiming west at e4"]', "data-dir") == "W"
+    assert page.get_attribute('[aria-label="hunter aiming west at e4, moved by bob"]', "data-dir") == "W"
 
     moves_before = Move.objects.filter(game=game).count()
     # Flip c4 by clicking the face-down tile, then confirming.
@@ -53,7 +53,7 @@ def test_flip_select_and_move_on_the_board(browser, live_server, alice, bob, tmp
 
     # Pick the fox: d4 (east) and the duck on c3 (a capture) light up, nothing else.
     fox = page.locator('.hb-tile[data-square="c4"]')
-    assert fox.get_attribute("aria-label") == "fox at c4" and fox.get_attribute("aria-disabled") == "false"
+    assert fox.get_attribute("aria-label") == "fox at c4, moved by alice" and fox.get_attribute("aria-disabled") == "false"
     fox.click()
     lit = page.locator(".hb-dest.hb-on")
     assert sorted(lit.nth(i).get_attribute("data-to") for i in range(lit.count())) == ["c3", "d4"]
@@ -73,7 +73,7 @@ def test_flip_select_and_move_on_the_board(browser, live_server, alice, bob, tmp
     assert Move.objects.filter(game=game).count() == moves_before + 3
     last = Move.objects.filter(game=game).order_by("-seq").first()
     assert last.move == {"from": "c4", "to": "c3"}
-    assert page.get_attribute('.hb-tile[data-square="c3"]', "aria-label") == "fox at c3"
+    assert page.get_attribute('.hb-tile[data-square="c3"]', "aria-label") == "fox at c3, moved by alice"
     assert "2" == page.inner_text(".hb-seat.hb-you .hb-points")
     page.screenshot(path=str(tmp_path / "halali-after.png"), full_page=True)
     print(f"screenshots in {tmp_path}")

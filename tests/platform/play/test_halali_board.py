@@ -175,11 +175,11 @@ def test_face_up_tiles_show_their_kind_and_a_hunter_its_rifle(alice, bob):
     play(game, bob, {"flip": "e4"})
     play(game, alice, {"flip": "b5"})
     squares = cells(page(game, bob))
-    assert 'data-kind="fox"' in squares["c4"] and 'aria-label="fox at c4"' in squares["c4"]
+    assert 'data-kind="fox"' in squares["c4"] and 'aria-label="fox at c4, moved by alice"' in squares["c4"]
     assert 'href="#hb-t-fox"' in squares["c4"]
     hunter = squares["e4"]
     assert 'data-kind="hunter"' in hunter and 'data-dir="W"' in hunter
-    assert 'aria-label="hunter aiming west at e4"' in hunter
+    assert 'aria-label="hunter aiming west at e4, moved by bob"' in hunter
     assert 'href="#hb-rifle"' in hunter and "rotate(270 32 32)" in hunter
     assert 'data-dir="E"' in squares["b5"] and "rotate(90 32 32)" in squares["b5"]
     # The last move (alice's flip of b5) is highlighted.
@@ -249,7 +249,7 @@ def test_posting_a_move_from_the_board_form_plays_it(alice, bob):
     panel = response.content.decode()
     assert 'id="panel"' in panel and "Waiting for bob" in panel
     squares = cells(panel)
-    assert 'aria-label="fox at c3"' in squares["c3"] and "hb-tile" not in squares["c4"]
+    assert 'aria-label="fox at c3, moved by alice"' in squares["c3"] and "hb-tile" not in squares["c4"]
     assert "hb-last-from" in squares["c4"] and "hb-last-to" in squares["c3"]
     assert re.search(r"alice</strong>.*?<span class=\"hb-points\">2</span> pts · 1 tile this leg", panel, re.S)
     assert 'aria-label="duck (captured)"' in panel

@@ -1,0 +1,196 @@
+"""Each game played to its end with the keyboard alone on the board: Tab to reach a thing, Enter (or Space) to use it.
+
+alice plays every one of her moves on her page with key presses only (no click, no focus set by the test);
+bob's moves are made through the services, as another person's would be, and alice's page is loaded
+again to show them. Love Letter and Carcassonne are played whole (a Love Letter game of seven short
+rounds on scripted decks, a Carcassonne game on a short stack); Halali! and Savernake Forest, long
+games, are played by the services up to their last turns, and alice's keyboard takes them through the end.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games import get_engine
+from games.bots import bot_move
+from tests.browser.axe import axe_violations, described, serious
+from tests.browser.test_play_in_browser import log_in
+from turnbased.play import services
+from turnbased.play.models import Game, GameStatus
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TABS = 400  # the most Tab presses that may lead to one thing (Halali has 49 squares before its buttons)
+
+# Each round: bob's Priest, alice's Guard (she is first), and she draws a Handmaid: her Guard names the Priest.
+ROUND = ["princess", "king", "countess", "baron", "guard", "priest", "handmaid",
+         "guard", "guard", "guard", "guard", "priest", "baron", "handmaid", "prince", "prince"]
+
+
+def tab_to(page, selector: str) -> None:
+    """Press Tab until the focused element matches ``selector`` (fail after ``TABS`` presses)."""
+    for _ in range(TABS):
+        if page.evaluate("selector => !!document.activeElement && document.activeElement.matches(selector)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"the keyboard never reached {selector}")
+
+
+def press_on(page, selector: str, key: str = "Enter") -> None:
+    tab_to(page, selector)
+    page.keyboard.press(key)
+
+
+def after_move(page, game: Game) -> Game:
+    """Wait until the page shows the position after the move just sent; return the game as it is now."""
+    seq = game.seq
+    page.wait_for_function("seq => { const panel = document.querySelector('#panel');"
+                           " return panel && (panel.getAttribute('hx-get') || '').includes('seq=' + seq + '&'); }",
+                           arg=seq + 1, timeout=15000)
+    game.refresh_from_db()
+    assert game.seq == seq + 1
+    return game
+
+
+def open_page(page, live_server, game: Game, ready: str) -> None:
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector(ready)
+
+
+def bot_plays(game: Game, people: list, seat: int) -> Game:
+    engine = get_engine(game.engine)
+    bot = "basic" if "basic" in engine.bots() else "random"
+    move = bot_move(engine, bot, game.state, seat, [], seed=f"keys:{game.seq}")
+    services.submit_move(game_id=game.pk, user=people[seat], expected_seq=game.seq, move=move)
+    game.refresh_from_db()
+    return game
+
+
+def table(slug: str, people: list, **options) -> Game:
+    game = services.create_game(creator=people[0], engine_slug=slug, players=2, seed="keys", options=options)
+    services.join_game(game_id=game.pk, user=people[1], invite_code=game.invite_code)
+    game.refresh_from_db()
+    return game
+
+
+def no_serious_violations(page) -> None:
+    found = serious(axe_violations(page, within="#board"))
+    assert found == [], described(found)
+
+
+def test_love_letter_whole_game_with_the_keyboard(browser, live_server, alice, bob):
+    game = table("love-letter", [alice, bob], deck=[ROUND] * 7, first_player=0)
+    page = log_in(browser, live_server, "alice")
+    for round_number in range(1, 8):
+        open_page(page, live_server, game, ".ll-board.ll-js")
+        assert page.inner_text(".ll-turn-prompt").startswith("Your turn: choose which of your two cards to play")
+        press_on(page, '.ll-hand .ll-big[data-card="guard"]')
+        press_on(page, '.ll-target[data-seat="1"]')  # the first player the Guard may choose has the focus
+        press_on(page, '.ll-guess[data-card="priest"]')
+        assert "if bob holds the Priest, bob is out of the round" in page.inner_text(".ll-summary")
+        press_on(page, ".ll-confirm")
+        game = after_move(page, game)
+        end = page.locator(".ll-round-end")
+        assert end.get_attribute("open") is not None  # the round just ended: its summary is open
+        assert page.inner_text(".ll-round-end summary") == (
+            f"Round {round_number} is over: alice was the last player standing.")
+        assert "The set-aside card was the Princess." in end.inner_text()
+    assert game.status == GameStatus.FINISHED and game.result["winners"] == [0]
+    assert page.inner_text(".ll-turn-prompt") == "The game is over: you win with 7 tokens."
+    assert "alice scores a token for winning the round." in page.inner_text(".ll-round-end")
+    no_serious_violations(page)
+
+
+def test_carcassonne_whole_game_on_a_short_stack_with_the_keyboard(browser, live_server, alice, bob):
+    people = [alice, bob]
+    game = table("carcassonne-hg", people, tiles=["R-L62", "R-L00", "R-L15", "R-L33"], first_player=0)
+    page = log_in(browser, live_server, "alice")
+    while game.status == GameStatus.ACTIVE:
+        if game.to_move != [0]:
+            game = bot_plays(game, people, game.to_move[0])
+            continue
+        open_page(page, live_server, game, ".cb-board.cb-js")
+        # The tile to place comes before the board, for the keyboard as for the eye.
+        assert page.evaluate("() => document.querySelector('.cb-drawn-box').compareDocumentPosition("
+                             "document.querySelector('.cb-svg')) & Node.DOCUMENT_POSITION_FOLLOWING")
+        press_on(page, ".cb-spot.cb-on")
+        assert page.locator(".cb-deploy").is_visible()
+        # Pieces, and the markers offering them, are drawn shapes: no letter stands for a piece.
+        assert page.locator(".cb-piece text, .cb-region-marker text").count() == 0
+        press_on(page, ".cb-confirm")
+        game = after_move(page, game)
+    open_page(page, live_server, game, ".cb-board.cb-js")
+    assert page.locator(".cb-final").is_visible()
+    tiles = page.get_by_role("img", name=" on 0,0 turned 0° (start tile)")
+    assert tiles.count() == 1
+    no_serious_violations(page)
+
+
+def test_halali_last_turns_with_the_keyboard(browser, live_server, alice, bob):
+    people = [alice, bob]
+    game = table("halali", people, first_blue=0)
+    # The services play up to the final turns of the last leg; alice's keyboard plays them out.
+    while game.status == GameStatus.ACTIVE and not (game.state["leg"] == 1 and game.state["phase"] == "final"
+                                                    and game.to_move == [0]):
+        game = bot_plays(game, people, game.to_move[0])
+    page = log_in(browser, live_server, "alice")
+    played = 0
+    while game.status == GameStatus.ACTIVE:
+        if game.to_move != [0]:
+            game = bot_plays(game, people, game.to_move[0])
+            continue
+        open_page(page, live_server, game, ".hb-board.hb-js")
+        move = get_engine("halali").legal_moves(game.state, 0)[-1]  # an exit, a step or a capture when there is one
+        if move.get("pass"):
+            press_on(page, ".hb-pass")
+        elif "flip" in move:
+            press_on(page, f'.hb-tile[data-square="{move["flip"]}"]')
+            press_on(page, ".hb-confirm-go")
+        else:
+            press_on(page, f'.hb-tile[data-square="{move["from"]}"]')
+            target = (f'.hb-dest.hb-on[data-exit="{move["exit"]}"]' if move["to"] == "out"
+                      else f'.hb-dest.hb-on[data-to="{move["to"]}"]')
+            press_on(page, target)
+            press_on(page, ".hb-confirm-go")
+        game = after_move(page, game)
+        assert game.moves.order_by("-seq").first().move == move
+        played += 1
+    assert played >= 1 and game.status == GameStatus.FINISHED
+    open_page(page, live_server, game, ".hb-board.hb-js")
+    no_serious_violations(page)
+
+
+def test_savernake_forest_last_rounds_with_the_keyboard(browser, live_server, alice, bob):
+    people = [alice, bob]
+    game = table("savernake-forest", people)
+    engine = get_engine("savernake-forest")
+    # How long the game is: the same table played by the bot alone, with no database.
+    state, length = game.state, 0
+    while engine.to_move(state):
+        seat = engine.to_move(state)[0]
+        state, _ = engine.play(state, seat, bot_move(engine, "random", state, seat, [], seed=f"length:{length}"))
+        length += 1
+    while game.status == GameStatus.ACTIVE and game.seq < length - 4:
+        game = bot_plays(game, people, game.to_move[0])
+    page = log_in(browser, live_server, "alice")
+    played = 0
+    while game.status == GameStatus.ACTIVE:
+        if game.to_move != [0]:
+            game = bot_plays(game, people, game.to_move[0])
+            continue
+        open_page(page, live_server, game, ".sf-board .sf-controls")
+        press_on(page, ".sf-slot:not([disabled])")
+        press_on(page, ".sf-open.sf-can")
+        for _ in range(6):  # the survivor of each shared path, and where the helper's token goes, if asked
+            if page.locator(".sf-confirm:not([disabled])").count():
+                break
+            if page.locator(".sf-keep:not([hidden]) input[type=radio]").count():
+                press_on(page, ".sf-keep:not([hidden]) input[type=radio]", " ")
+            elif page.locator(".sf-token:not([hidden]) .sf-token-options button").count():
+                press_on(page, ".sf-token:not([hidden]) .sf-token-options button")
+        press_on(page, ".sf-confirm:not([disabled])")
+        game = after_move(page, game)
+        played += 1
+    assert played >= 1 and game.status == GameStatus.FINISHED
+    open_page(page, live_server, game, ".sf-board")
+    no_serious_violations(page)
