@@ -50,8 +50,12 @@ def registration_id(context, page, origin: str) -> str:
                lambda event: found.extend(r["registrationId"] for r in event["registrations"]
                                           if r["scopeURL"].startswith(origin) and not r["isDeleted"]))
     session.send("ServiceWorker.enable")
-    wait_for(lambda: found, "the service worker's registration", timeout=10)
-    return session, found[0]
+    # Playwright hands over the protocol's events only while it is called: wait through the page.
+    for _ in range(100):
+        if found:
+            return session, found[0]
+        page.wait_for_timeout(100)
+    raise AssertionError("timed out waiting for the service worker's registration")
 
 
 def test_the_service_worker_shows_a_push_as_a_notification_of_that_game(browser, live_server, vapid, alice, bob,
@@ -64,7 +68,7 @@ def test_the_service_worker_shows_a_push_as_a_notification_of_that_game(browser,
     payload = push.turn_payload(game, alice)  # the server's own push, as the browser decrypts it
     session.send("ServiceWorker.deliverPushMessage", {"origin": live_server.url, "registrationId": registration,
                                                       "data": json.dumps(payload)})
-    shown = wait_for(lambda: page.evaluate(SHOWN), "the notification of alice's turn", timeout=10)
+    shown = wait_for(lambda: page.evaluate(SHOWN), "the notification of alice's turn", timeout=10, every=0.1)
     assert shown == [{"title": f"Love Letter #{game.pk}", "body": "It is your turn.", "tag": f"turn-{game.pk}",
                       "url": f"/games/{game.pk}/"}]
     # A second turn in the same game replaces the first: one notification per game.
@@ -123,7 +127,7 @@ def test_the_turn_offer_is_a_visible_button_that_subscribes_this_device_listed_i
     page.goto(f"{live_server.url}/accounts/settings/")
     item = page.locator("[data-push-endpoint]")
     expect(item).to_contain_text("Chrome on Linux")
-    expect(item.get_by_text("this device")).to_be_visible()
+    expect(item.get_by_text("this device", exact=True)).to_be_visible()
     item.get_by_role("button", name="Forget this device").click()
     expect(page.get_by_text("That device will no longer be told when it is your turn.")).to_be_visible()
     assert not PushSubscription.objects.filter(user=bob).exists()
