@@ -78,8 +78,8 @@ class PushSubscriptionListApi(APIView):
                    400: error("Not a push service the site sends to, or keys that are not keys.")},
         examples=[OpenApiExample("A browser's subscription", request_only=True, value={
             "endpoint": "https://fcm.googleapis.com/fcm/send/dGhpcyBpcyBub3QgYSByZWFsIG9uZQ",
-            "keys": {"p256dh": "BOr5x4xyb9nvbbuTcO5DUvhwzqDnRwJmU9zcGZoDmtTqZlk2PdUprHR8KZjm0l0yn0j-Ck3b6cn9ONbCx3bsPOY",
-                     "auth": "8eDyX_uCN0XRhSbY5hs7Hg"}})],
+            "keys": {"p256dh": "BHaSadIID9s6dZT7y3AzPN5p9P6RLR4fZMaLTR1vwDoHXb_wDS2xsLu4DTRYujXWSItB6CQpHDeldwGZJDFq6Vk",
+                     "auth": "rFldA8HvlxU4t2mZ1DatvQ"}})],
     )
     def post(self, request):
         data = self.InputSerializer(data=request.data)

@@ -61,7 +61,7 @@ def push_subscription_save(*, user, endpoint: str, p256dh: str, auth: str, user_
     p256dh, auth = check_keys(p256dh, auth)
     browser, system = describe_device(user_agent)
     with transaction.atomic():
-        subscription, created = PushSubscription.objects.select_for_update().update_or_create(
+        subscription, created = PushSubscription.objects.update_or_create(
             endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth, "browser": browser,
                                          "system": system})
         surplus = (PushSubscription.objects.filter(user=user).exclude(pk=subscription.pk)
