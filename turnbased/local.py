@@ -146,6 +146,16 @@ def persistent_secret(name: str) -> str:
     return path.read_text().strip()
 
 
+def persistent_vapid_key() -> str:
+    """The VAPID key that signs this machine's pushes (issue 25), made once like the secret key."""
+    path = DATA_DIR / "vapid_private_key"
+    if not path.exists():
+        from turnbased.notifications.vapid import generate_private_key
+
+        path.write_text(generate_private_key())
+    return path.read_text().strip()
+
+
 def service_environment(stack: ExitStack, *, redis_port: int) -> dict[str, str]:
     """Start what is not configured and return the environment for Django and Celery."""
     (DATA_DIR / "staticfiles").mkdir(parents=True, exist_ok=True)
@@ -155,6 +165,7 @@ def service_environment(stack: ExitStack, *, redis_port: int) -> dict[str, str]:
     if "CELERY_BROKER_URL" not in environment:
         environment["CELERY_BROKER_URL"] = stack.enter_context(embedded_redis(redis_port))
     environment.setdefault("DJANGO_SECRET_KEY", persistent_secret("secret_key"))
+    environment.setdefault("VAPID_PRIVATE_KEY", persistent_vapid_key())
     return environment
 
 

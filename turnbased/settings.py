@@ -467,6 +467,41 @@ MAIL_INBOUND_MAX_CONTAINERS = env.int("MAIL_INBOUND_MAX_CONTAINERS", default=10)
 # with EMAIL_BACKEND=anymail.backends.mailgun.EmailBackend.
 ANYMAIL = {"REQUESTS_TIMEOUT": EMAIL_TIMEOUT, **env.json("ANYMAIL", default={})}
 
+# --- Push notifications (issue 25) ---------------------------------------------
+# "Your turn" reaches a player's devices through their browsers' push services (the Push API), signed
+# with this site's VAPID key: a P-256 private key, base64url (the 32 raw bytes, or DER). Unset: no push,
+# and the pages offer only the in-page notifications. `make run` generates one into the data folder.
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", default="")
+# Who runs the site, for the push services to reach (the VAPID "sub" claim): mailto: or an https URL.
+VAPID_SUBJECT = env("VAPID_SUBJECT", default=f"mailto:games@{MAIL_DOMAIN}")
+# Pushes go only to these push services (a subscription's endpoint is a URL its browser chose, sent to us
+# by the page: any other host is refused, so no one can make the workers POST inside the network). A
+# name matches itself; a name starting with a dot matches the hosts under it.
+WEB_PUSH_SERVICES = env.list("WEB_PUSH_SERVICES", default=[
+    "fcm.googleapis.com",                 # Chrome, Edge on Android, Samsung Internet, Opera
+    "updates.push.services.mozilla.com",  # Firefox
+    ".notify.windows.com",                # Edge on Windows
+    "web.push.apple.com",                 # Safari
+])
+# Plain http endpoints (the tests' local push service); never in production.
+WEB_PUSH_ALLOW_HTTP = env.bool("WEB_PUSH_ALLOW_HTTP", default=False)
+# Seconds a push waits to connect, and for the answer, before it is given up (the email still goes).
+WEB_PUSH_TIMEOUT_SECONDS = env.float("WEB_PUSH_TIMEOUT_SECONDS", default=10.0)
+# How long a push service keeps a push for a device that is off (seconds); past it the email has said it.
+WEB_PUSH_TTL_SECONDS = env.int("WEB_PUSH_TTL_SECONDS", default=24 * 3600)
+# Devices one account may have subscribed at once (the oldest unused ones go first beyond it).
+WEB_PUSH_MAX_PER_USER = env.int("WEB_PUSH_MAX_PER_USER", default=10)
+if VAPID_PRIVATE_KEY:
+    from turnbased.notifications.vapid import check_private_key, check_subject
+
+    VAPID_PRIVATE_KEY, VAPID_SUBJECT = check_private_key(VAPID_PRIVATE_KEY), check_subject(VAPID_SUBJECT)
+# Pushes are outgoing notices like mail: on the mail queue and its worker, never delaying moves.
+CELERY_TASK_ROUTES.update({
+    f"turnbased.notifications.tasks.{name}": {"queue": "mail"} for name in ("push_turn", "sweep_pushes")
+})
+CELERY_BEAT_SCHEDULE["sweep-pushes"] = {"task": "turnbased.notifications.tasks.sweep_pushes",
+                                        "schedule": SWEEP_SECONDS}
+
 # --- Cache and abuse limits -------------------------------------------------------
 # Rate limits (DRF throttles, the account limits) keep their counters in this cache, so every web
 # process must share it: Redis, in a database of its own beside the broker's.

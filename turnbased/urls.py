@@ -42,6 +42,7 @@ api_patterns = [
     path("", include("turnbased.chat.api_urls")),  # issue 12, table talk
     path("", include("turnbased.aftergame.api.urls")),
     path("", include("turnbased.webhooks.urls")),  # issue 15
+    path("", include("turnbased.notifications.api_urls")),  # issue 25: my devices told of my turns
 ]
 
 
@@ -73,6 +74,7 @@ urlpatterns = [
     path("", include("turnbased.ratings.urls")),
     path("", include("turnbased.chat.urls")),  # issue 12, table talk
     path("", include("turnbased.aftergame.urls")),
+    path("", include("turnbased.notifications.urls")),  # issue 25: service worker, manifest, offline page
 ]
 
 # Django's error pages, as {"detail": ...} JSON under /api/.

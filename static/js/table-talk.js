@@ -4,9 +4,12 @@
  *   - on the game page, messages that arrive while the tab is visible are read at once (POST to
  *     data-read-url); while it is hidden they count as unread until it is shown again;
  *   - the chat form's refusals (400, 403) are shown in place, like a rate limit's 429;
- *   - a browser notification says it became my turn, once the player allowed it with a click on
- *     [data-notify-turn] (permission is never asked for otherwise).
- * Its words come from the page, in the page's language ([data-table-talk-words], chat/_words.html).
+ *   - "Tell me when it is my turn" ([data-notify-turn], beside the turn: notifications/_turn_offer.html)
+ *     subscribes this device to pushes (static/js/push.js, issue 25); where the browser cannot, a browser
+ *     notification from this page says it became my turn. Permission is asked for only on that click, and
+ *     the button shows only while there is something to offer.
+ * Its words come from the page, in the page's language ([data-table-talk-words], chat/_words.html, and the
+ * button's own data attributes).
  * No inline script: the Content-Security-Policy allows scripts only from this site's files. */
 (function () {
   "use strict";
@@ -79,13 +82,53 @@
     showTitle();
   }
 
+  // Whether "Tell me when it is my turn" has something to offer here (null: not known yet).
+  var offering = null;
+
+  function push() {
+    var found = window.turnbasedPush;
+    return found && found.available() ? found : null;
+  }
+
+  function decideOffer() {
+    if (!("Notification" in window) || Notification.permission === "denied") return Promise.resolve(false);
+    if (push()) return push().subscribed().then(function (yes) { return !yes; });
+    return Promise.resolve(Notification.permission === "default");
+  }
+
+  // After the page loads, and after a swap that may bring a new button (the panel, the lobby's list).
+  function showOffers() {
+    if (offering === null) return;
+    document.querySelectorAll("[data-notify-turn]").forEach(function (button) { button.hidden = !offering; });
+  }
+
+  function offered(button, outcome) {
+    offering = false;
+    showOffers();
+    var status = button.parentNode.querySelector("[data-notify-status]");
+    if (status) status.textContent = button.getAttribute("data-" + outcome) || "";
+  }
+
+  function notifyInPage(button) {
+    // After a push subscription failed, permission may be granted already: not asked for twice.
+    var asked = Notification.permission === "granted" ? Promise.resolve("granted") : Notification.requestPermission();
+    asked.then(function (answer) {
+      if (answer === "granted") {
+        offered(button, "in-page");
+        notifyTurn(word("will-tell"));
+      } else if (answer === "denied") {
+        offered(button, "blocked");
+      }
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     shown = marker();
     update(true);
-    var buttons = document.querySelectorAll("[data-notify-turn]");
-    if ("Notification" in window && Notification.permission === "default") {
-      buttons.forEach(function (button) { button.hidden = false; });
-    }
+    decideOffer().then(function (offer) {
+      offering = offer;
+      showOffers();
+    });
   });
 
   document.addEventListener("visibilitychange", function () {
@@ -100,6 +143,7 @@
   // A poll that found news swapped in a new marker (the chat's poller, the lobby's list of games).
   var shown = null;
   document.addEventListener("htmx:afterSettle", function () {
+    showOffers();
     var element = marker();
     if (element && element !== shown) {
       shown = element;
@@ -119,11 +163,17 @@
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-notify-turn]");
     if (!button || !("Notification" in window)) return;
-    Notification.requestPermission().then(function (answer) {
-      document.querySelectorAll("[data-notify-turn]").forEach(function (other) {
-        other.hidden = true;
-      });
-      if (answer === "granted") notifyTurn(word("will-tell"));
+    var pusher = push();
+    if (!pusher) {
+      notifyInPage(button);
+      return;
+    }
+    button.disabled = true;
+    pusher.subscribe().then(function (outcome) {
+      button.disabled = false;
+      if (outcome === "subscribed") offered(button, "subscribed");
+      else if (outcome === "denied") offered(button, "blocked");
+      else if (outcome === "failed") notifyInPage(button);  // no push service here: this page tells instead
     });
   });
 })();

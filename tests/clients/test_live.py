@@ -187,6 +187,15 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     assert ann.update_webhook(hook["id"], active=False)["active"] is False
     ann.delete_webhook(hook["id"])
 
+    # A device told of my turns (issue 25): subscribed with a browser's keys, read, listed, forgotten.
+    from tests.platform.notifications.push_service import Device
+
+    phone = Device(name="phone", endpoint="https://fcm.googleapis.com/fcm/send/live-test").subscription()
+    device = ann.subscribe_push(phone["endpoint"], phone["keys"])
+    assert ann.push_subscription(device["id"]) == device
+    assert [row["id"] for row in ann.push_subscriptions()] == [device["id"]]
+    ann.forget_push_subscription(device["id"])
+
     # A bot account: one that never shared a table becomes one.
     make_account("robo")
     robo = connect(anonymous.obtain_token("robo", PASSWORD)["token"], transport=recorded)

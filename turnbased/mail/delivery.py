@@ -18,6 +18,7 @@ from turnbased.accounts.models import is_bot_account
 from turnbased.accounts.selectors import verified_email
 from turnbased.mail import compose, outbox
 from turnbased.mail.models import EmailKind, MailPreference, TurnEmails
+from turnbased.notifications import push
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.notifications.presence import is_present
 from turnbased.play.models import Game, GameStatus
@@ -122,6 +123,7 @@ def settle(notification_id: int) -> tuple[str, int | None]:
                            notification=notification)
         notification.sent_at = timezone.now()
         notification.save(update_fields=["sent_at"])
+        push.push_soon(notification)  # issue 25: a turn worth an email is pushed to the player's devices too
     return "written", email.pk
 
 

@@ -28,6 +28,9 @@ class Notification(models.Model):
     # Settled without an email: preferences say no, a newer position superseded it, a digest covers it.
     skipped_at = models.DateTimeField(null=True, blank=True)
     skip_reason = models.CharField(max_length=40, blank=True)
+    # Issue 25: when its push to the player's devices was taken up (sent, or found needless). Set before the
+    # sends, in the transaction that decides them, so a turn is pushed at most once.
+    push_settled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at"]
@@ -38,3 +41,27 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id} in game {self.game_id} at {self.seq}"
+
+
+class PushSubscription(models.Model):
+    """One device's browser, subscribed to push (the Push API): where to send, and the keys to encrypt for it.
+
+    The endpoint is the push service's URL for this browser and this site: unique, so a browser that
+    subscribes again (or for another account) replaces its row instead of getting two.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.TextField(unique=True)
+    p256dh = models.CharField(max_length=100)  # the browser's P-256 public key, base64url
+    auth = models.CharField(max_length=40)  # its 16-byte authentication secret, base64url
+    # What the browser said it is (its User-Agent read once: "Firefox", "Android"), for the settings page's list.
+    browser = models.CharField(max_length=40, blank=True)
+    system = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_pushed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of {self.user_id} ({self.browser} on {self.system})"

@@ -1,4 +1,5 @@
-"""Write notification rows; once the transaction commits, ask a worker to deliver them.
+"""Write notification rows; once the transaction commits, ask a worker to deliver them. Keep and forget
+the devices a person subscribed to push.
 
 The rows are the hand-over: this app knows the delivering task only by its
 name, so it never imports the mail app (which uses play, which uses this).
@@ -10,9 +11,12 @@ import logging
 from collections.abc import Iterable
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 
-from turnbased.notifications.models import Notification
+from turnbased.notifications.devices import check_endpoint, check_keys, describe_device
+from turnbased.notifications.models import Notification, PushSubscription
 
 logger = logging.getLogger(__name__)
 
@@ -41,3 +45,33 @@ def enqueue_delivery(game_id: int, seq: int) -> None:
         current_app.signature(DELIVERY_TASK, args=(game_id, seq)).delay()
     except Exception:  # the outbox row is safe; only the prompt delivery is lost
         logger.warning("could not queue delivery for game %s seq %s; the sweep will send it", game_id, seq, exc_info=True)
+
+
+# -- devices subscribed to push (issue 25) -------------------------------------------------------------
+
+
+def push_subscription_save(*, user, endpoint: str, p256dh: str, auth: str, user_agent: str = ""):
+    """Keep one device's push subscription for ``user``; return it and whether it is new.
+
+    A browser that subscribes again (new keys, or now for another account) replaces its row: one row per
+    endpoint. Beyond ``WEB_PUSH_MAX_PER_USER`` the user's longest-unused device is let go. Raises
+    ``devices.BadSubscription`` for an endpoint we do not push to or keys that are not keys.
+    """
+    endpoint = check_endpoint(endpoint)
+    p256dh, auth = check_keys(p256dh, auth)
+    browser, system = describe_device(user_agent)
+    with transaction.atomic():
+        subscription, created = PushSubscription.objects.update_or_create(
+            endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth, "browser": browser,
+                                         "system": system})
+        surplus = (PushSubscription.objects.filter(user=user).exclude(pk=subscription.pk)
+                   .order_by(F("last_pushed_at").desc(nulls_last=True), "-created_at", "-pk")
+                   .values_list("pk", flat=True)[settings.WEB_PUSH_MAX_PER_USER - 1:])
+        PushSubscription.objects.filter(pk__in=list(surplus)).delete()
+    return subscription, created
+
+
+def push_subscription_remove(*, user, subscription_id: int) -> bool:
+    """Forget one of the user's devices (no more pushes to it); False when it is not theirs or is gone."""
+    deleted, _ = PushSubscription.objects.filter(user=user, pk=subscription_id).delete()
+    return bool(deleted)

@@ -29,10 +29,12 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.platform.api.test_schema import as_json_schema
 from tests.platform.conftest import api_token
+from tests.platform.notifications.push_service import Device
 from tests.platform.play.test_bad_input import database_rows
 from turnbased.accounts.services.tokens import token_create
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import services
+from turnbased.notifications.services import push_subscription_save
 from turnbased.webhooks.services import webhook_create
 
 pytestmark = pytest.mark.django_db
@@ -49,9 +51,16 @@ BAD_VALUES = {
     "token_id": ["0", str(HUGE), "{bens_token}"],
     "username": ["nobody", "bot1"],
     "webhook_id": ["0", str(HUGE), "{bens_webhook}"],
+    "subscription_id": ["0", str(HUGE), "{bens_device}"],  # issue 25: a device told of turns
 }
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 _PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
+
+
+def device_keys(name: str) -> dict:
+    """A browser's push subscription (issue 25), as push_subscription_save takes it."""
+    subscription = Device(name=name, endpoint=f"https://fcm.googleapis.com/fcm/send/{name}").subscription()
+    return {"endpoint": subscription["endpoint"], **subscription["keys"]}
 
 
 def api_routes(patterns=None, prefix=""):
@@ -85,16 +94,19 @@ def world(alice, bob, carol, settings):
     absences = {user.username: absence_declare(user=user, starts_on=soon, ends_on=soon).pk for user in (alice, ben)}
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = settings.WEBHOOKS_ALLOW_HTTP = True  # a receiver on loopback
     hooks = {user.username: webhook_create(owner=user, url="http://127.0.0.1:8080/hook")[0].pk for user in (alice, ben)}
+    settings.WEB_PUSH_SERVICES = ["fcm.googleapis.com"]
+    devices = {user.username: push_subscription_save(user=user, **device_keys(user.username))[0].pk
+               for user in (alice, ben)}
     return {
         "alice": alice,
         "key": api_token(alice),
         "good": {"game_id": str(game.pk), "seq": "0", "absence_id": str(absences["alice"]),
                  "token_id": str(token_create(user=alice, name="spare", lifetime=None)[0].pk), "username": "alice",
-                 "webhook_id": str(hooks["alice"])},
+                 "webhook_id": str(hooks["alice"]), "subscription_id": str(devices["alice"])},
         "hidden": {"game_id": str(hidden.pk)},
         "fill": {"missing_game": str(hidden.pk + 1000), "bens_absence": str(absences["bob"]),
                  "bens_token": str(token_create(user=ben, name="ben's", lifetime=None)[0].pk),
-                 "bens_webhook": str(hooks["bob"])},
+                 "bens_webhook": str(hooks["bob"]), "bens_device": str(devices["bob"])},
     }
 
 

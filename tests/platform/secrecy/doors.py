@@ -41,6 +41,9 @@ LEFT_OUT = {
                    "(tests/platform/webhooks/test_api.py)",
     "api-webhook-deliveries": "a user's own webhook's delivery log: kinds, states, times and their receiver's "
                               "answers, never an event's payload; another user's answers 404 (test_api.py)",
+    # Issue 25, push notifications: what a push says is checked in tests/platform/notifications/test_push.py.
+    "api-me-push-subscription": "one of the user's own devices told of their turns, by its id: its endpoint, "
+                                "browser and times, no game; another user's answers 404 (notifications/test_api.py)",
     "game-asset": "a game's static asset (Engine.assets), by slug, name and digest: the same for every game and"
                   " viewer (test_engine_contract checks no state changes it), linked from the walked pages",
 }
@@ -149,6 +152,8 @@ POST_ONLY_WITHOUT_GAMES = {
     "api-webhook-ping": "sends the caller's own webhook a test event (no game in it); answers its log entry",
     "api-webhook-rotate-secret": "gives the caller's own webhook a new secret; answers the hook",
     "language-switch": "sets the language the caller reads the site in; answers with the page it came from",
+    "push-subscription-forget": "forgets one of the caller's own devices told of their turns; answers with a "
+                                "redirect to the settings page",
 }
 
 

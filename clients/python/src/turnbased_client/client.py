@@ -23,6 +23,7 @@ from turnbased_client.core import UNSET, ApiCore, Unset, operation
 from turnbased_client.types import (
     Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, EventKind, Game, GameType, History,
     Invitation, Leaderboard, LegalMoves, MovePlayed, MyInvitation, NewToken, Player, Position, PositionText, Profile,
+    PushSubscription, PushSubscriptionKeys,
     RatingPool, Record, RecentOpponent, Rematch, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
     WebhookDelivery, WebhookWithSecret,
 )
@@ -70,6 +71,28 @@ class Client(ApiCore):
     def me(self) -> Profile:
         """My language, time zone, reminder lead time and whether my forced moves are played for me."""
         return self._call("me_retrieve")
+
+    @operation("me_push_subscriptions_list", "GET", "/api/me/push-subscriptions/", query=("page_size",),
+               conditional=True, listed="")
+    def push_subscriptions(self, *, page_size: int | Unset = UNSET) -> list[PushSubscription]:
+        """The devices told of my turns (browsers subscribed to push), newest first."""
+        return self._call("me_push_subscriptions_list", query={"page_size": page_size})
+
+    @operation("me_push_subscriptions_create", "POST", "/api/me/push-subscriptions/", body=("endpoint", "keys"))
+    def subscribe_push(self, endpoint: str, keys: PushSubscriptionKeys) -> PushSubscription:
+        """Tell a browser of my turns: what its ``PushSubscription.toJSON()`` gave (endpoint and keys)."""
+        return self._call("me_push_subscriptions_create", body={"endpoint": endpoint, "keys": keys})
+
+    @operation("me_push_subscriptions_retrieve", "GET", "/api/me/push-subscriptions/{subscription_id}/",
+               conditional=True)
+    def push_subscription(self, subscription_id: int) -> PushSubscription:
+        """One of my devices told of my turns."""
+        return self._call("me_push_subscriptions_retrieve", {"subscription_id": subscription_id})
+
+    @operation("me_push_subscriptions_destroy", "DELETE", "/api/me/push-subscriptions/{subscription_id}/")
+    def forget_push_subscription(self, subscription_id: int) -> None:
+        """Forget one of my devices: no more pushes to it."""
+        return self._call("me_push_subscriptions_destroy", {"subscription_id": subscription_id})
 
     @operation("me_partial_update", "PATCH", "/api/me/",
                body=("language", "time_zone", "reminder_lead_hours", "play_forced_moves"))

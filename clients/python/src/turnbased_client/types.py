@@ -46,6 +46,22 @@ class Profile(TypedDict):
     play_forced_moves: bool  # my only legal move is played for me at once (on by default for a bot account)
 
 
+class PushSubscription(TypedDict):
+    """A device told of my turns (a browser's push subscription)."""
+
+    id: int
+    endpoint: str
+    browser: str  # as the browser's User-Agent named it; "" if it did not say
+    system: str
+    created_at: str
+    last_pushed_at: str | None
+
+
+class PushSubscriptionKeys(TypedDict):
+    p256dh: str  # the browser's P-256 public key, base64url
+    auth: str  # its 16-byte secret, base64url
+
+
 class Absence(TypedDict):
     id: int
     starts_on: str

@@ -1,0 +1,104 @@
+"""My devices told of my turns through the API (/api/me/push-subscriptions/): subscribe, list, read, forget."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests.platform.conftest import PASSWORD
+from turnbased.notifications.models import PushSubscription
+
+pytestmark = pytest.mark.django_db
+
+LIST = "/api/me/push-subscriptions/"
+FIREFOX_ON_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0"
+
+
+def test_a_device_is_subscribed_listed_read_and_forgotten(alice, push_service, api_client_for):
+    client = api_client_for(alice)
+    phone = push_service.device("phone")
+    answer = client.post(LIST, phone.subscription(), format="json", HTTP_USER_AGENT=FIREFOX_ON_WINDOWS)
+    assert answer.status_code == 201, answer.json()
+    created = answer.json()
+    assert (created["endpoint"], created["browser"], created["system"], created["last_pushed_at"]) == (
+        phone.endpoint, "Firefox", "Windows", None)
+    assert client.get(LIST).json()["results"] == [created]
+    assert client.get(f"{LIST}{created['id']}/").json() == created
+    assert client.delete(f"{LIST}{created['id']}/").status_code == 204
+    assert client.get(LIST).json()["results"] == []
+    assert client.delete(f"{LIST}{created['id']}/").status_code == 404
+
+
+def test_the_same_browser_subscribing_again_replaces_its_keys(alice, bob, push_service, api_client_for):
+    phone = push_service.device("phone")
+    first = api_client_for(alice).post(LIST, phone.subscription(), format="json").json()
+    again = push_service.device("again").subscription()
+    again["endpoint"] = phone.endpoint
+    answer = api_client_for(alice).post(LIST, again, format="json")
+    assert answer.status_code == 200 and answer.json()["id"] == first["id"]
+    assert PushSubscription.objects.get().p256dh == again["keys"]["p256dh"]
+    # The same browser now signed in as bob: the device is his from now on, not both.
+    assert api_client_for(bob).post(LIST, again, format="json").status_code == 200
+    assert list(PushSubscription.objects.values_list("user__username", flat=True)) == ["bob"]
+
+
+def test_another_users_device_is_not_found(alice, bob, push_service, api_client_for):
+    mine = api_client_for(alice).post(LIST, push_service.device("phone").subscription(), format="json").json()
+    other = api_client_for(bob)
+    assert other.get(f"{LIST}{mine['id']}/").status_code == 404
+    assert other.delete(f"{LIST}{mine['id']}/").status_code == 404
+    assert other.get(LIST).json()["results"] == []
+    assert PushSubscription.objects.filter(user=alice).count() == 1
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"endpoint": "https://example.org/push/1"}, "endpoint"),  # not a push service we send to
+    ({"endpoint": "http://127.0.0.1:1/push/1"}, "endpoint"),  # loopback, plain http: only in the tests' settings
+    ({"endpoint": "not a url"}, "endpoint"),
+    ({"endpoint": "https://fcm.googleapis.com.example.org/x"}, "endpoint"),
+    ({"endpoint": "https://user@fcm.googleapis.com/x"}, "endpoint"),
+    ({"keys": {"p256dh": "BAAA", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}, "keys"),
+    ({"keys": {"p256dh": "B" + "A" * 86, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}, "keys"),  # 65 bytes, not on the curve
+    ({"keys": {"p256dh": None, "auth": "x"}}, "keys"),
+    ({"keys": "no"}, "keys"),
+], ids=["elsewhere", "loopback", "not-a-url", "lookalike", "userinfo", "short-key", "off-curve", "null", "not-keys"])
+def test_a_subscription_we_cannot_push_to_is_refused_and_kept_nowhere(change, field, alice, push_service,
+                                                                      api_client_for, settings):
+    settings.WEB_PUSH_SERVICES = ["fcm.googleapis.com"]
+    settings.WEB_PUSH_ALLOW_HTTP = False
+    body = push_service.device("phone").subscription()
+    body["endpoint"] = "https://fcm.googleapis.com/fcm/send/abc"
+    body.update(change)
+    answer = api_client_for(alice).post(LIST, body, format="json")
+    assert answer.status_code == 400, answer.json()
+    assert field in answer.json()["errors"]
+    assert not PushSubscription.objects.exists()
+
+
+def test_a_bad_auth_secret_is_refused(alice, push_service, api_client_for):
+    body = push_service.device("phone").subscription()
+    body["keys"]["auth"] = "c2hvcnQ"
+    answer = api_client_for(alice).post(LIST, body, format="json")
+    assert answer.status_code == 400 and "16 bytes" in answer.json()["errors"]["keys"][0]
+
+
+def test_beyond_the_most_devices_the_one_unused_longest_goes(alice, push_service, api_client_for, settings):
+    settings.WEB_PUSH_MAX_PER_USER = 2
+    client = api_client_for(alice)
+    devices = [push_service.device(f"device{n}") for n in range(3)]
+    ids = [client.post(LIST, device.subscription(), format="json").json()["id"] for device in devices]
+    assert sorted(row["id"] for row in client.get(LIST).json()["results"]) == ids[1:]
+
+
+def test_the_page_subscribes_with_its_session_and_csrf_token(alice, push_service):
+    browser = Client(enforce_csrf_checks=True)
+    browser.login(username="alice", password=PASSWORD)
+    body = push_service.device("phone").subscription()
+    assert browser.post(LIST, body, content_type="application/json").status_code == 403  # no CSRF token
+    page = browser.get("/accounts/settings/")
+    token = page.cookies["csrftoken"].value
+    assert browser.post(LIST, body, content_type="application/json", HTTP_X_CSRFTOKEN=token).status_code == 201
+
+
+def test_only_my_account_reads_my_devices():
+    assert Client().get(LIST).status_code in (401, 403)
