@@ -147,6 +147,12 @@ def test_each_move_shows_on_the_other_page_within_a_second(browser, live_server,
         moved_at = Move.objects.get(game_id=game.pk, seq=seq).created_at.timestamp() * 1000
         delays.append((shown_at - moved_at) / 1000)
 
+    # The chat's poller was asked after each swap: each tab's title knows whose turn it is.
+    game = Game.objects.get(pk=game.pk)
+    for user_id, page in pages.items():
+        seat = game.seats.get(user_id=user_id).index
+        expect(page.locator("#chat-poll")).to_have_attribute("data-your-turn", "1" if seat in game.to_move else "0")
+
     p50, p95 = statistics.median(delays), nearest_rank(delays, 0.95)
     with capsys.disabled():
         print(f"\nlive pages: {MOVES} moves over {len(games)} game(s), from the move's commit to the other page's swap: "
@@ -160,6 +166,27 @@ def test_each_move_shows_on_the_other_page_within_a_second(browser, live_server,
         assert received, "the page followed the stream"
         mine = set(Event.objects.filter(user_id=user_id, id__gt=opened_at[user_id]).values_list("id", flat=True))
         assert set(received) <= mine and not Event.objects.filter(pk__in=received).exclude(user_id=user_id).exists()
+
+
+def test_the_lobby_and_the_replays_latest_position_follow_the_stream(browser, live_server, live_stream, alice, bob):
+    game = two_player_game(alice, bob, "lobby")
+    if 0 in game.to_move and game.seats.get(index=0).user_id == alice.pk:  # bob's move is what alice is told of
+        services.submit_move(game_id=game.pk, user=alice, expected_seq=game.seq, move=_first_move(game, 0))
+        game = Game.objects.get(pk=game.pk)
+    lobby, replay = watched_page(browser, live_server, "alice"), watched_page(browser, live_server, "alice")
+    lobby.goto(live_server.url + "/")
+    replay.goto(f"{live_server.url}/games/{game.pk}/replay/")
+    following(lobby)
+    following(replay)
+    expect(replay.locator("#replay")).to_have_attribute("data-seq", str(game.seq))
+    row = lobby.locator("#my-games tbody tr", has_text=f"#{game.pk}")
+    expect(row).not_to_have_class("my-turn")
+
+    seat = game.to_move[0]
+    services.submit_move(game_id=game.pk, user=bob, expected_seq=game.seq, move=_first_move(game, seat))
+    expect(row).to_have_class("my-turn", timeout=3000)  # no poll is due for 10 s: the stream told it
+    expect(replay.locator("#replay")).to_have_attribute("data-seq", str(game.seq + 1), timeout=3000)
+    assert replay.url.endswith(f"/replay/?seq={game.seq + 1}")
 
 
 def _others_activity(since) -> list[tuple]:
