@@ -13,6 +13,7 @@ import copy
 import math
 import statistics
 import time
+from contextlib import contextmanager
 
 import pytest
 from django.db import connection
@@ -49,6 +50,7 @@ new MutationObserver(function () {
   function Watched(url, options) {
     var source = new Original(url, options);
     window.__sources.push(source);
+    source.addEventListener("open", function () { window.__opens = (window.__opens || 0) + 1; });
     KINDS.forEach(function (kind) {
       source.addEventListener(kind, function (event) {
         window.__events.push({kind: event.type, id: parseInt(event.lastEventId, 10), at: Date.now()});
@@ -63,15 +65,26 @@ new MutationObserver(function () {
 """.replace("KINDS", repr(list(EventKind.values)))
 
 
+def point_the_pages_at(url: str, settings) -> None:
+    """Make the pages open their stream at ``url``, and the Content-Security-Policy allow it, as the settings do."""
+    settings.STREAM_URL = url
+    policy = copy.deepcopy(settings.CONTENT_SECURITY_POLICY)
+    policy["DIRECTIVES"]["connect-src"] = [*policy["DIRECTIVES"]["connect-src"], origin_of(url)]
+    settings.CONTENT_SECURITY_POLICY = policy
+
+
+@contextmanager
+def pages_following(tmp_path, live_server, settings, **stream_settings):
+    """Start the stream process, answering the live server's pages (their origin is the site's), on a port of its
+    own as under ``make run``, and point the pages at it; yield it."""
+    with stream_process(tmp_path, SITE_URL=live_server.url, STREAM_HEARTBEAT_SECONDS="1", **stream_settings) as stream:
+        point_the_pages_at(stream.url.replace("127.0.0.1", "localhost"), settings)  # the pages' host: the cookie goes
+        yield stream
+
+
 @pytest.fixture
 def live_stream(tmp_path, live_server, settings):
-    """The stream process, answering the live server's pages (their origin is the site's), and the pages pointed at
-    it; yield it."""
-    with stream_process(tmp_path, SITE_URL=live_server.url, STREAM_HEARTBEAT_SECONDS="1") as stream:
-        settings.STREAM_URL = stream.url.replace("127.0.0.1", "localhost")  # the pages' host: their cookie goes along
-        policy = copy.deepcopy(settings.CONTENT_SECURITY_POLICY)
-        policy["DIRECTIVES"]["connect-src"] = [*policy["DIRECTIVES"]["connect-src"], origin_of(settings.STREAM_URL)]
-        settings.CONTENT_SECURITY_POLICY = policy
+    with pages_following(tmp_path, live_server, settings) as stream:
         yield stream
 
 
@@ -189,6 +202,31 @@ def test_the_lobby_and_the_replays_latest_position_follow_the_stream(browser, li
     assert replay.url.endswith(f"/replay/?seq={game.seq + 1}")
 
 
+def test_a_stream_that_ends_is_resumed_across_origins_and_misses_nothing(browser, live_server, alice, bob, settings,
+                                                                           tmp_path):
+    """The stream ends (here every 2 s, as it does every hour): the page's EventSource comes back with Last-Event-ID
+    (a header a browser may ask the other origin about first), and the move made meanwhile still shows."""
+    with pages_following(tmp_path, live_server, settings, STREAM_MAX_SECONDS="2", STREAM_RETRY_MILLISECONDS="300"):
+        game = two_player_game(alice, bob, "resume")
+        alice_game, bob_game = watched_page(browser, live_server, "alice"), watched_page(browser, live_server, "bob")
+        streams = []
+        bob_game.on("request", lambda request: streams.append(request) if "/api/stream/" in request.url else None)
+        for page in (alice_game, bob_game):
+            page.goto(f"{live_server.url}/games/{game.pk}/")
+            following(page)
+        for seq in (game.seq + 1, game.seq + 2):
+            opened = bob_game.evaluate("window.__opens")
+            waiting_on(bob_game, "n => window.__opens > n", "bob's stream to come back", arg=opened)
+            mover = Game.objects.get(pk=game.pk)
+            seat = mover.to_move[0]
+            services.submit_move(game_id=game.pk, user=mover.seats.get(index=seat).user, expected_seq=mover.seq,
+                                 move=_first_move(mover, seat))
+            shown(bob_game, seq, timeout=5.0)
+        resumed = [request for request in streams if request.method == "GET" and request.all_headers().get(
+            "last-event-id")]
+        assert resumed, [(request.method, request.all_headers()) for request in streams]
+
+
 def _others_activity(since) -> list[tuple]:
     """Return the database's client connections, other than this test's, that began or ran a statement after
     ``since`` (the server's clock)."""
@@ -251,10 +289,7 @@ def test_an_idle_open_page_costs_the_database_nothing(browser, live_server, live
 
 def test_without_a_stream_the_pages_poll_as_before(browser, live_server, alice, bob, settings):
     """The fallback, and the idle measure's control: while the stream cannot connect, the polls go on."""
-    settings.STREAM_URL = f"http://localhost:{free_port()}/api/stream/"  # nothing listens there
-    policy = copy.deepcopy(settings.CONTENT_SECURITY_POLICY)
-    policy["DIRECTIVES"]["connect-src"] = [*policy["DIRECTIVES"]["connect-src"], origin_of(settings.STREAM_URL)]
-    settings.CONTENT_SECURITY_POLICY = policy
+    point_the_pages_at(f"http://localhost:{free_port()}/api/stream/", settings)  # nothing listens there
     game = two_player_game(alice, bob, "fallback")
     alice_game, bob_game = watched_page(browser, live_server, "alice"), watched_page(browser, live_server, "bob")
     for page in (alice_game, bob_game):
