@@ -189,6 +189,10 @@ def run() -> int:
         environment["WEB_BIND"] = f"127.0.0.1:{web_port}"
         # The event stream's own process (Procfile: stream), read by uvicorn from its environment.
         environment["UVICORN_HOST"], environment["UVICORN_PORT"] = "127.0.0.1", str(stream_port)
+        # The pages open it there, on the site's host (their session cookie goes to any port of it); it answers
+        # them with CORS for SITE_URL's origin.
+        site = urlsplit(environment["SITE_URL"])
+        environment.setdefault("STREAM_URL", f"{site.scheme}://{site.hostname}:{stream_port}/api/stream/")
         environment["TURNBASED_DATA_DIR"] = str(DATA_DIR)
         # Webhooks to receivers on this machine (a bot on loopback, plain http): never in production.
         environment.setdefault("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", "on")
@@ -201,7 +205,7 @@ def run() -> int:
         say(f"open {environment['SITE_URL']}/ and log in as:")
         for account in accounts:
             say(f"    {account['username']:<8} password {account['password']}")
-        say(f"the event stream (GET /api/stream/) is at http://127.0.0.1:{stream_port}/api/stream/")
+        say(f"the event stream (GET /api/stream/) is at {environment['STREAM_URL']}")
         say("press Ctrl-C to stop everything")
         honcho = subprocess.Popen(
             [sys.executable, "-m", "honcho", "start", "-f", str(BASE_DIR / "Procfile"), "-d", str(BASE_DIR)],
@@ -242,6 +246,8 @@ def test(pytest_args: list[str]) -> int:
         environment.setdefault("DJANGO_HTTPS", "off")
         # Threads (live server, in-process Celery worker) must not keep connections the teardown needs to drop.
         environment.setdefault("DATABASE_CONN_MAX_AGE", "0")
+        # Pages poll, as without a stream process; the tests of live pages start one and point the pages at it.
+        environment.setdefault("STREAM_URL", "")
         # Accounts made by the tests (and the servers they start) hash passwords cheaply: see settings.
         environment.setdefault("TESTS_ONLY_FAST_PASSWORD_HASHING", "on")
         return subprocess.run([sys.executable, "-m", "pytest", *parallel(pytest_args), *pytest_args], env=environment,
@@ -279,6 +285,7 @@ def screenshots(args: list[str]) -> int:
         environment.setdefault("DJANGO_DEBUG", "1")
         # Tasks (email delivery) run in the process, against this database, never queued for another one's worker.
         environment["CELERY_TASK_ALWAYS_EAGER"] = "1"
+        environment.setdefault("STREAM_URL", "")  # no stream process: the pages photographed poll
         environment.setdefault("LOG_LEVEL", "WARNING")  # not a line per task run in the process
         say("building a position of each game on a throwaway database")
         manage(environment, "migrate", "--noinput")

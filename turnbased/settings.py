@@ -12,6 +12,7 @@ from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 from turnbased.catalogs import offered_languages
+from turnbased.events.origins import stream_connect_sources
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -406,6 +407,12 @@ STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=3000)
 STREAM_MAX_SECONDS = env.float("STREAM_MAX_SECONDS", default=3600.0)
 # Streams one account may hold open at once in one stream process (429 beyond).
 STREAM_MAX_PER_USER = env.int("STREAM_MAX_PER_USER", default=5)
+# Where the site's own pages (the game page, the lobby, the replay) open the stream with the browser's session:
+# /api/stream/ on the site's own origin behind nginx (deploy/); under `make run` the stream process's own
+# port (turnbased/local.py sets it), another origin of the site, which the stream answers with CORS for
+# SITE_URL's origin. Empty: the pages only poll, as when no stream process runs (the test suite's default).
+STREAM_URL = env("STREAM_URL", default="/api/stream/")
+CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"] += stream_connect_sources(STREAM_URL)
 
 # --- Webhooks (issue 15) ----------------------------------------------------------
 # The hooks one account may register.

@@ -8,12 +8,18 @@ only from ``STREAM_DATABASE_THREADS`` threads (to authenticate, and to read a
 woken stream's new events), and from the one LISTEN connection that wakes the
 streams: the process's share of PostgreSQL's connections is their sum.
 
-A stream authenticates like the API (``Authorization: Token <key>``) and
-answers errors as JSON ``{"detail": ...}``; then it sends the opening
-(``sse.opening``), the events after the client's ``Last-Event-ID`` (or
-``?last_event_id=``), every new one as it is committed, and a comment line each
-``STREAM_HEARTBEAT_SECONDS``. It ends after ``STREAM_MAX_SECONDS``; the client
-reconnects and resumes where it was.
+A stream authenticates like the API (``Authorization: Token <key>``), or with the
+browser's session (a page's ``EventSource``: ``credentials.py``, which also says
+which origin's pages may read it), and answers errors as JSON ``{"detail": ...}``;
+then it sends the opening (``sse.opening``), the events after the client's
+``Last-Event-ID`` (or ``?last_event_id=``), every new one as it is committed, and a
+comment line each ``STREAM_HEARTBEAT_SECONDS``. It ends after ``STREAM_MAX_SECONDS``, or at its next
+read once its token or session no longer holds; the client reconnects and resumes
+where it was (or is refused).
+
+A game's page opens its stream with ``?game=<id>``: while that stream is open its
+player counts as having the page open (``notifications.presence``, in Redis), as
+the page's polls counted them, so no turn email goes to a player watching the game.
 """
 
 from __future__ import annotations
@@ -22,11 +28,11 @@ import asyncio
 import json
 import logging
 import os
+import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from types import SimpleNamespace
 from urllib.parse import parse_qs
 
 import django
@@ -40,10 +46,10 @@ from django.utils import translation  # noqa: E402
 from django.utils.translation import gettext, ngettext  # noqa: E402
 from rest_framework.exceptions import AuthenticationFailed, MethodNotAllowed, NotAuthenticated  # noqa: E402
 
-from turnbased.accounts.authentication import ApiTokenAuthentication  # noqa: E402
-from turnbased.accounts.readers import chosen_language  # noqa: E402
-from turnbased.events import selectors, sse  # noqa: E402
+from turnbased.events import credentials, selectors, sse  # noqa: E402
+from turnbased.events.credentials import authenticate  # noqa: E402
 from turnbased.events.wakeups import Wakeups  # noqa: E402
+from turnbased.notifications.presence import PRESENCE_WINDOW, record_visit  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +61,10 @@ STREAM_HEADERS = [
     (b"x-accel-buffering", b"no"),
     (b"x-content-type-options", b"nosniff"),
 ]
+# A game's page that follows the stream counts as open this often, well within the presence window.
+PRESENCE_EVERY_SECONDS = PRESENCE_WINDOW.total_seconds() / 3
+# ?game=: a game's id, as Last-Event-ID's are read (ASCII digits only).
+_GAME_ID = re.compile(r"[0-9]{1,18}")
 
 
 def _in_database_thread(function: Callable, kwargs: dict):
@@ -64,24 +74,6 @@ def _in_database_thread(function: Callable, kwargs: dict):
         return function(**kwargs)
     finally:
         close_old_connections()
-
-
-def authenticate(*, authorization: str | None, language: str = "") -> tuple[int, int, str] | None:
-    """Return (user id, token id, the account's chosen language or "") for an ``Authorization: Token <key>``
-    header; None without one.
-
-    The same check as every API request (``ApiTokenAuthentication``), so a revoked or expired token,
-    or an inactive account, is refused with the same words, in ``language`` (the database threads
-    do not share the stream's active language); raise ``AuthenticationFailed``.
-    """
-    given = {"authorization": authorization} if authorization else {}
-    request = SimpleNamespace(headers=given, META={f"HTTP_{name.upper()}": value for name, value in given.items()})
-    with translation.override(language or settings.LANGUAGE_CODE):
-        found = ApiTokenAuthentication().authenticate(request)
-    if found is None:
-        return None
-    user, token = found
-    return user.pk, token.pk, chosen_language(user)
 
 
 def _headers(scope) -> dict[str, str]:
@@ -163,43 +155,56 @@ class StreamApplication:
 
     async def _http(self, scope, receive, send) -> None:
         headers = _headers(scope)
+        origin = headers.get("origin")
+        cors = credentials.cors_headers(origin)
         # Every answer, errors too, in the language the client asks for; once it is known, the account's.
         with translation.override(asked_language(headers.get("accept-language")) or settings.LANGUAGE_CODE):
             if scope["path"] != STREAM_PATH:
-                return await _error(send, 404, gettext("Not found: this server serves only GET /api/stream/."))
+                return await _error(send, 404, gettext("Not found: this server serves only GET /api/stream/."), cors)
+            if scope["method"] == "OPTIONS" and (preflight := credentials.preflight_headers(origin)) is not None:
+                return await _empty(send, 204, preflight)
             if scope["method"] != "GET":
-                return await _error(send, 405, str(MethodNotAllowed(scope["method"]).detail), [(b"allow", b"GET")])
-            await self._http_in_language(scope, receive, send, headers)
+                return await _error(send, 405, str(MethodNotAllowed(scope["method"]).detail),
+                                    [(b"allow", b"GET"), *cors])
+            await self._http_in_language(scope, receive, send, headers, cors)
 
-    async def _http_in_language(self, scope, receive, send, headers: dict[str, str]) -> None:
+    async def _http_in_language(self, scope, receive, send, headers: dict[str, str], cors: list) -> None:
+        refused = [(b"www-authenticate", b"Token"), *cors]
         try:
             identity = await self.database(authenticate, authorization=headers.get("authorization"),
+                                           cookie=headers.get("cookie"), origin=headers.get("origin"),
                                            language=translation.get_language())
         except AuthenticationFailed as refusal:
-            return await _error(send, 401, str(refusal.detail), [(b"www-authenticate", b"Token")])
+            return await _error(send, 401, str(refusal.detail), refused)
         except DatabaseError:
-            return await _unavailable(send)
+            return await _unavailable(send, cors)
         if identity is None:
-            return await _error(send, 401, str(NotAuthenticated.default_detail), [(b"www-authenticate", b"Token")])
+            return await _error(send, 401, str(NotAuthenticated.default_detail), refused)
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         try:
             resume = sse.last_event_id(headers.get("last-event-id"), (query.get("last_event_id") or [None])[-1])
         except sse.BadLastEventId as error:
-            return await _error(send, 400, str(error))
-        user_id, token_id, account_language = identity
-        if not asked_language(headers.get("accept-language")) and account_language:
-            translation.activate(account_language)  # the stream's words: Accept-Language, else the account's
-        if self.wakeups.open_streams(user_id) >= settings.STREAM_MAX_PER_USER:
+            return await _error(send, 400, str(error), cors)
+        watching = (query.get("game") or [None])[-1]
+        if watching is not None and not _GAME_ID.fullmatch(watching):
+            return await _error(send, 400, gettext("game must be a game's id: a whole number of at most 18 digits."),
+                                cors)
+        if not asked_language(headers.get("accept-language")) and identity.language:
+            translation.activate(identity.language)  # the stream's words: Accept-Language, else the account's
+        if self.wakeups.open_streams(identity.user_id) >= settings.STREAM_MAX_PER_USER:
             most = settings.STREAM_MAX_PER_USER
             return await _error(send, 429, ngettext("You have %(count)s stream open already; close it before opening "
                                                     "another.",
                                                     "You have %(count)s streams open already; close one before opening "
                                                     "another.", most) % {"count": most},
-                                [(b"retry-after", str(settings.STREAM_RETRY_MILLISECONDS // 1000 or 1).encode())])
+                                [(b"retry-after", str(settings.STREAM_RETRY_MILLISECONDS // 1000 or 1).encode()), *cors])
         self.start()
-        await self._stream(send, receive, user_id=user_id, token_id=token_id, resume=resume)
+        await self._stream(send, receive, identity=identity, resume=resume, cors=cors,
+                           watching=int(watching) if watching is not None else None)
 
-    async def _stream(self, send, receive, *, user_id: int, token_id: int, resume: int | None) -> None:
+    async def _stream(self, send, receive, *, identity: credentials.Identity, resume: int | None, cors: list,
+                      watching: int | None = None) -> None:
+        user_id = identity.user_id
         subscription = self.wakeups.subscribe(user_id)  # before the first read: no wake-up can fall between
         closed = asyncio.Event()
         watcher = asyncio.get_running_loop().create_task(_watch_disconnect(receive, closed, subscription))
@@ -208,15 +213,15 @@ class StreamApplication:
                 try:
                     resume = await self.database(selectors.latest_event_id, user_id=user_id)
                 except DatabaseError:
-                    return await _unavailable(send)
+                    return await _unavailable(send, cors)
                 opening = sse.opening(resume)
             else:
                 opening = sse.opening(None)
-            await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
+            await send({"type": "http.response.start", "status": 200, "headers": [*STREAM_HEADERS, *cors]})
             await send({"type": "http.response.body", "body": opening, "more_body": True})
             try:
-                await self._send_events(send, closed, subscription, user_id=user_id, token_id=token_id,
-                                        after=resume)
+                await self._send_events(send, closed, subscription, user_id=user_id, credential=identity.credential,
+                                        after=resume, watching=watching)
             except asyncio.CancelledError:
                 # The server is stopping: uvicorn cancels the streams that outlive its graceful shutdown.
                 # Ending the answer is all there is to do (the client resumes after its last id), not an error.
@@ -226,37 +231,57 @@ class StreamApplication:
             self.wakeups.unsubscribe(subscription)
             watcher.cancel()
 
-    async def _send_events(self, send, closed: asyncio.Event, subscription, *, user_id: int, token_id: int,
-                           after: int) -> None:
-        """Send the events after ``after``, then each new one when woken, until the client leaves or time is up."""
+    async def _send_events(self, send, closed: asyncio.Event, subscription, *, user_id: int,
+                           credential: selectors.Credential, after: int, watching: int | None = None) -> None:
+        """Send the events after ``after``, then each new one when woken, until the client leaves, time is up or the
+        credential no longer holds; keep the game ``watching`` marked as open meanwhile."""
         ends_at = time.monotonic() + settings.STREAM_MAX_SECONDS
+        present_until = 0.0  # when the game's page must be marked open again (now: at once)
         read = True  # a heartbeat's timeout reads nothing: an idle stream costs the database nothing
         while not closed.is_set():
             if read:
                 subscription.woken.clear()
                 try:
                     events = await self.database(selectors.events_after, user_id=user_id, after_id=after,
-                                                 token_id=token_id)
+                                                 credential=credential)
                 except DatabaseError as error:  # the database is away: try again at the next wake-up or poll
                     logger.warning("stream of user %s could not read its events: %s", user_id, error)
                     events = []
+                if events is None:
+                    return  # the token was revoked, the session ended: the client reconnects and is refused
                 if events:
                     await send({"type": "http.response.body", "more_body": True,
                                 "body": b"".join(sse.frame(event) for event in events)})
                     after = events[-1].id
                     if len(events) == selectors.PAGE:
                         continue  # more are waiting
-            left = ends_at - time.monotonic()
+            now = time.monotonic()
+            if watching is not None and now >= present_until:
+                present_until = now + PRESENCE_EVERY_SECONDS
+                await _mark_present(user_id, watching)
+            left = ends_at - now
             if left <= 0:
                 return
+            wait = min(left, settings.STREAM_HEARTBEAT_SECONDS)
+            if watching is not None:
+                wait = min(wait, max(0.0, present_until - now))
             try:
-                async with asyncio.timeout(min(left, settings.STREAM_HEARTBEAT_SECONDS)):
+                async with asyncio.timeout(wait):
                     await subscription.woken.wait()
                 read = True
             except TimeoutError:
                 read = False
                 if not closed.is_set() and time.monotonic() < ends_at:
                     await send({"type": "http.response.body", "body": sse.HEARTBEAT, "more_body": True})
+
+
+async def _mark_present(user_id: int, game_id: int) -> None:
+    """Note in Redis (never the database) that the user has the game's page open; a failure only means a turn email
+    may go out, so it is logged, not raised."""
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, partial(record_visit, user_id=user_id, game_id=game_id))
+    except Exception as error:  # Redis away: the stream goes on
+        logger.warning("could not note that user %s has game %s open: %s", user_id, game_id, error)
 
 
 async def _watch_disconnect(receive, closed: asyncio.Event, subscription) -> None:
@@ -269,6 +294,12 @@ async def _watch_disconnect(receive, closed: asyncio.Event, subscription) -> Non
             return
 
 
+async def _empty(send, status: int, headers: list) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-length", b"0"), (b"x-content-type-options", b"nosniff"), *headers]})
+    await send({"type": "http.response.body", "body": b""})
+
+
 async def _error(send, status: int, detail: str, headers: list | None = None) -> None:
     body = json.dumps({"detail": detail}).encode()
     await send({"type": "http.response.start", "status": status, "headers": [
@@ -278,9 +309,9 @@ async def _error(send, status: int, detail: str, headers: list | None = None) ->
     await send({"type": "http.response.body", "body": body})
 
 
-async def _unavailable(send) -> None:
+async def _unavailable(send, cors: list) -> None:
     await _error(send, 503, gettext("The database is briefly unavailable; try again in a few seconds."),
-                 [(b"retry-after", b"5")])
+                 [(b"retry-after", b"5"), *cors])
 
 
 application = StreamApplication()

@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import queue
-import secrets
 import signal
 import socket
 import subprocess
@@ -26,6 +25,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
+from django.conf import settings as django_settings
 from django.db import connection
 
 from tests.serving.served import database_url_for
@@ -67,8 +67,11 @@ def stream_process(folder: Path, **settings: str):
         "DATABASE_URL": _named(database_url_for(connection.settings_dict["NAME"])),
         "DJANGO_DEBUG": "false",
         "DJANGO_HTTPS": "off",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+        # The web process's key, as in production: it signs the sessions a page's stream is opened with.
+        "DJANGO_SECRET_KEY": django_settings.SECRET_KEY,
         "DATABASE_CONN_MAX_AGE": "0",  # the test database is dropped at the end: keep no connection idle
+        # The test run's Redis: a game's page that follows the stream is noted there as open (presence).
+        **{name: os.environ[name] for name in ("CELERY_BROKER_URL", "CACHE_URL") if name in os.environ},
         **settings,
     }
     process = Process("stream", ["uvicorn", APPLICATION, "--host", "127.0.0.1", "--port", str(port),
@@ -165,10 +168,11 @@ def nothing_more_in(events: queue.Queue, seconds: float) -> None:
 
 
 @contextmanager
-def reading(stream: StreamProcess, key: str | None, *, last_event_id: str | bytes | None = None, query: str = ""):
-    """Open the stream with the token ``key``; yield a Reader once the opening came (for a 200), or the refused
-    response."""
-    headers = {"Authorization": f"Token {key}"} if key else {}
+def reading(stream: StreamProcess, key: str | None, *, last_event_id: str | bytes | None = None, query: str = "",
+            headers: dict[str, str] | None = None):
+    """Open the stream with the token ``key`` (and ``headers``: a session's cookie, an origin); yield a Reader once
+    the opening came (for a 200), or the refused response."""
+    headers = {**({"Authorization": f"Token {key}"} if key else {}), **(headers or {})}
     if last_event_id is not None:
         headers["Last-Event-ID"] = last_event_id
     with httpx.Client(timeout=httpx.Timeout(10.0, read=30.0)) as client:

@@ -26,8 +26,10 @@ class CountingApplication(StreamApplication):
         return await super().database(function, **kwargs)
 
 
-def run_stream(application: StreamApplication, key: str, *, during, seconds: float) -> list[bytes]:
-    """Open a stream, run ``during(application)`` once it is open, leave after ``seconds``; return the bodies sent."""
+def run_stream(application: StreamApplication, key: str | None, *, during, seconds: float,
+               headers: list[tuple[bytes, bytes]] = (), query: bytes = b"") -> list[bytes]:
+    """Open a stream with the token ``key`` (or ``headers``: a session's cookie), run ``during(application)`` once it
+    is open, leave after ``seconds``; return the bodies sent."""
     bodies: list[bytes] = []
 
     async def run() -> None:
@@ -43,8 +45,8 @@ def run_stream(application: StreamApplication, key: str, *, during, seconds: flo
         application.start()  # listening before any stream opens, as at the server's start
         while not application.wakeups.listening:
             await asyncio.sleep(0.01)
-        scope = {"type": "http", "method": "GET", "path": "/api/stream/", "query_string": b"",
-                 "headers": [(b"authorization", f"Token {key}".encode())]}
+        scope = {"type": "http", "method": "GET", "path": "/api/stream/", "query_string": query,
+                 "headers": [*([(b"authorization", f"Token {key}".encode())] if key else []), *headers]}
         stream = asyncio.create_task(application(scope, receive, send))
         while len(bodies) < 2:  # the headers, then the opening
             await asyncio.sleep(0.01)
