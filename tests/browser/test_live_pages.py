@@ -255,14 +255,20 @@ def idle_cost(pages: list, seconds: float) -> dict:
     """Leave the pages open and idle for ``seconds``; return the database statements, new connections and requests
     of the pages meanwhile."""
     requests = []
-    for page in pages:
-        page.on("request", lambda request: requests.append(f"{request.method} {request.url}"))
+    listen = lambda request: requests.append(f"{request.method} {request.url}")  # noqa: E731
+    contexts = {page.context for page in pages}  # a context's requests include its service worker's
+    for context in contexts:
+        context.on("request", listen)
+    for page in pages:  # the service worker (push.js) has installed: it fetched the offline page it keeps
+        assert page.evaluate("navigator.serviceWorker.ready.then(registration => Boolean(registration.active))")
     # Waiting in a page (not in time.sleep): Playwright tells of the pages' requests only while it is called.
     pages[0].wait_for_timeout(1500)  # the connections of what the pages did last have closed and been counted
     requests.clear()
     sessions, since = _sessions_so_far(), _now()
     pages[0].wait_for_timeout(seconds * 1000)
     pages[0].wait_for_timeout(1500)  # a connection made at the end is counted too
+    for context in contexts:
+        context.remove_listener("request", listen)
     return {"statements": _others_activity(since), "connections": _sessions_so_far() - sessions,
             "requests": list(requests)}
 
@@ -275,8 +281,15 @@ def test_an_idle_open_page_costs_the_database_nothing(browser, live_server, live
         page.goto(live_server.url + path)
         following(page)
     page_requests_done = time.monotonic()
-    cost = idle_cost([alice_game, bob_game, alice_lobby], IDLE_SECONDS)
-    assert cost == {"statements": [], "connections": 0, "requests": []}, cost
+    # The database counts every connection to it, whoever made it (the test's own servers, a test of the other
+    # worker's that lists databases...), so a connection in the window is looked at again: an idle page that costs
+    # anything costs it in every window, while a stray connection shows in one.
+    nothing = {"statements": [], "connections": 0, "requests": []}
+    costs = [idle_cost([alice_game, bob_game, alice_lobby], IDLE_SECONDS)]
+    if costs[0] != nothing and not costs[0]["statements"] and not costs[0]["requests"]:
+        costs.append(idle_cost([alice_game, bob_game, alice_lobby], IDLE_SECONDS))
+    cost = costs[-1]
+    assert cost == nothing, costs
     print(f"\nlive pages: three open pages idle for {IDLE_SECONDS:.0f} s "
           f"({time.monotonic() - page_requests_done:.1f} s in all): {cost}")
 
