@@ -1,5 +1,6 @@
 """Screenshots of each game's page in mid-game, for the README, in each language the site speaks
-(``docs/screenshots/<slug>.png`` in English, ``<slug>.<language>.png`` in the others).
+(``docs/screenshots/<slug>.png`` in English, ``<slug>.<language>.png`` in the others), at a desktop's size and
+a phone's (``<slug>.phone.png``: the phone's pictures in English only, the page being the same in each language).
 
 ``python -m turnbased.local screenshots`` runs this on a throwaway database: it builds a position of
 every game through the services (two accounts playing the moves the game's own bot would choose,
@@ -30,7 +31,12 @@ from turnbased.play import services, store
 from turnbased.play.models import Game, GameStatus
 
 OUTPUT = Path(settings.BASE_DIR) / "docs" / "screenshots"
-VIEWPORT = {"width": 1280, "height": 1000}
+# The browser's window for each size: a desktop, and a phone of 390 × 844 CSS pixels drawn at twice the density.
+SIZES = {"desktop": {"viewport": {"width": 1280, "height": 1000}},
+         "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+                   "has_touch": True}}
+# The sizes each language is photographed at.
+PHONE_LANGUAGES = ("en",)
 # The browser's locale for each language's picture (its Accept-Language).
 LOCALES = {"en": "en-GB", "hu": "hu-HU", "de": "de-DE"}
 # Moves played before the picture (fewer if the game ends sooner; 10 for a game not listed), and the tables' seed.
@@ -85,15 +91,19 @@ class Shot:
     game_id: int
     session_key: str
     language: str = "en"
+    size: str = "desktop"
 
     @property
     def file_name(self) -> str:
-        return f"{self.slug}.png" if self.language == "en" else f"{self.slug}.{self.language}.png"
+        language = "" if self.language == "en" else f".{self.language}"
+        size = "" if self.size == "desktop" else f".{self.size}"
+        return f"{self.slug}{language}{size}.png"
 
 
-def prepare(slugs: Iterable[str] | None = None, languages: Iterable[str] = tuple(LOCALES)) -> list[Shot]:
+def prepare(slugs: Iterable[str] | None = None, languages: Iterable[str] = tuple(LOCALES),
+            sizes: Iterable[str] = tuple(SIZES)) -> list[Shot]:
     """Build a mid-game table of each game (every game by default) and sign its player to move in; one shot of
-    it per language.
+    it per language at a desktop's size, and at a phone's in the languages of ``PHONE_LANGUAGES``.
 
     Done before the browser starts: Playwright's event loop in this thread rules out database calls.
     """
@@ -103,24 +113,26 @@ def prepare(slugs: Iterable[str] | None = None, languages: Iterable[str] = tuple
         client = Client()
         client.force_login(viewer)
         session = client.cookies[settings.SESSION_COOKIE_NAME].value
-        shots.extend(Shot(slug=slug, game_id=game.pk, session_key=session, language=language)
-                     for language in languages)
+        shots.extend(Shot(slug=slug, game_id=game.pk, session_key=session, language=language, size=size)
+                     for size in sizes for language in languages
+                     if size == "desktop" or language in PHONE_LANGUAGES)
     return shots
 
 
 def photograph(base_url: str, browser, shots: list[Shot], output: Path = OUTPUT) -> list[Path]:
-    """Save each shot's game page, served at ``base_url``, as ``<output>/<slug>[.<language>].png``; return the files.
+    """Save each shot's game page, served at ``base_url``, as ``<output>/<slug>[.<language>][.phone].png``; return
+    the files.
 
     ``browser`` is a Playwright browser (``launched_chromium``, or the browser tests' own).
     """
     output.mkdir(parents=True, exist_ok=True)
     saved = []
     for shot in shots:
-        context = browser.new_context(viewport=VIEWPORT, timezone_id="UTC", locale=LOCALES[shot.language])
+        context = browser.new_context(**SIZES[shot.size], timezone_id="UTC", locale=LOCALES[shot.language])
         try:
             context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": shot.session_key, "url": base_url}])
             page = context.new_page()
-            page.goto(f"{base_url}/games/{shot.game_id}/", wait_until="networkidle")
+            page.goto(f"{base_url}/games/{shot.game_id}/", wait_until="load")
             page.wait_for_timeout(500)  # boards drawn by script settle
             path = output / shot.file_name
             page.screenshot(path=str(path))

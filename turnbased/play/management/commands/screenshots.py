@@ -17,6 +17,8 @@ class Command(BaseCommand):
         parser.add_argument("--output", type=Path, default=screenshots.OUTPUT, help="Folder for the pictures.")
         parser.add_argument("--languages", default=",".join(screenshots.LOCALES),
                             help="The languages to photograph each game in, comma-separated (default: every one).")
+        parser.add_argument("--sizes", default=",".join(screenshots.SIZES),
+                            help="desktop, phone or both, comma-separated (default: both; phones in English only).")
 
     def handle(self, *args, **options):
         unknown = set(options["games"]) - set(engines())
@@ -25,8 +27,11 @@ class Command(BaseCommand):
         languages = [code.strip() for code in options["languages"].split(",") if code.strip()]
         if not languages or set(languages) - set(screenshots.LOCALES):
             raise CommandError(f"Languages are some of: {', '.join(screenshots.LOCALES)}.")
+        sizes = [size.strip() for size in options["sizes"].split(",") if size.strip()]
+        if not sizes or set(sizes) - set(screenshots.SIZES):
+            raise CommandError(f"Sizes are some of: {', '.join(screenshots.SIZES)}.")
         try:
-            shots = screenshots.prepare(options["games"] or None, languages)
+            shots = screenshots.prepare(options["games"] or None, languages, sizes)
             with screenshots.served_site() as base_url, screenshots.launched_chromium() as browser:
                 saved = screenshots.photograph(base_url, browser, shots, output=options["output"])
         except RuntimeError as error:

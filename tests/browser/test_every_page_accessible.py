@@ -1,0 +1,128 @@
+"""axe-core on every page of the URL walk, at desktop and phone sizes: nothing critical, nothing serious.
+
+The pages are those of the secrecy walk (``tests/platform/secrecy/doors.py`` walks the URL
+configuration itself, so a page added later is checked too): every walked route that answers a whole
+HTML page. A game's pages (the game, its replay, its invitation, its record…) are read for each game
+mid-game, by the player to move, and finished; the site's other pages (the lobby, settings, a
+player's page, the leaderboard, the help…) by a player and by a visitor who has not logged in.
+Each is opened in Chromium at 1280 × 1000 and at 390 × 844 and axe runs on the whole page.
+
+What axe finds of moderate impact on a page must be listed in ``MODERATE`` with the reason it stays;
+anything else of moderate impact fails too, so a new one is either fixed or justified here. Minor
+findings are printed (``-s``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.browser.axe import axe_violations, described, serious
+from tests.browser.test_board_accessibility import BOARD_READY, SIZES, position
+from tests.browser.test_play_in_browser import log_in
+from tests.platform.secrecy import doors
+from turnbased.mail import compose
+from turnbased.mail.models import LocalMessage
+from turnbased.play.models import GameStatus
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+# A game's own pages: their paths need the game (or its invitation, or a position of it).
+GAME_PARAMETERS = {"game_id", "invite_code", "seq"}
+# Moderate findings that stay, and why: (axe's rule id, the page's path) and the reason.
+MODERATE: dict[tuple[str, str], str] = {
+    ("region", "/api/docs/"): "Swagger UI draws the API's title and description outside the main landmark it draws "
+                              "around the operations; wrapping it in one would nest two main landmarks",
+    ("heading-order", "/api/docs/"): "Swagger UI's operation groups are level-three headings under the page's "
+                                     "level-one heading (its own title is not a heading element)",
+}
+
+
+def html_pages(door: doors.Door, client: Client, game_pages: bool) -> list[str]:
+    """Return the paths of the walked routes that answer this viewer a whole HTML page."""
+    found = []
+    for route in doors.walked_routes():
+        if route.name in doors.POSTS or bool(GAME_PARAMETERS & set(route.parameters)) != game_pages:
+            continue
+        path = door.path(route)
+        response = client.get(path)
+        if response.streaming or response.status_code != 200:
+            continue
+        if "html" in response.get("Content-Type", "") and b"<html" in response.content[:500]:
+            found.append(path)
+    return found
+
+
+def check(page, base: str, paths: list[str], ready: dict[str, str] | None = None) -> dict[str, list[dict]]:
+    """Open each path at each size, run axe on the whole page, and return what it finds, by size and path.
+
+    ``ready`` names, for a path, what must be drawn before axe runs (a board, Swagger UI's operations).
+    """
+    found: dict[str, list[dict]] = {}
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        for path in paths:
+            page.goto(base + path)
+            page.wait_for_load_state("load")
+            if ready and path in ready:
+                page.wait_for_selector(ready[path])
+                page.wait_for_timeout(300)  # what scripts draw settles
+            found[f"{size} {path}"] = axe_violations(page)
+    return found
+
+
+def assert_clean(found: dict[str, list[dict]]) -> None:
+    """Nothing critical or serious anywhere; nothing moderate that ``MODERATE`` does not justify."""
+    blocking = {where: serious(violations) for where, violations in found.items() if serious(violations)}
+    unjustified = {where: [v for v in violations
+                           if v["impact"] == "moderate" and (v["id"], where.split(" ")[-1]) not in MODERATE]
+                   for where, violations in found.items()}
+    unjustified = {where: violations for where, violations in unjustified.items() if violations}
+    for where, violations in found.items():
+        if violations:
+            print(f"\n{where}:\n{described(violations)}")
+    assert not blocking, "\n".join(f"{where}:\n{described(violations)}" for where, violations in blocking.items())
+    assert not unjustified, "moderate, not in MODERATE:\n" + "\n".join(
+        f"{where}:\n{described(violations)}" for where, violations in unjustified.items())
+
+
+@pytest.mark.parametrize("finished", [False, True], ids=["mid-game", "finished"])
+@pytest.mark.parametrize("slug", sorted(BOARD_READY))
+def test_every_page_of_a_game_has_nothing_critical_or_serious(browser, live_server, alice, bob, slug, finished):
+    game = position(slug, [alice, bob], finished)
+    viewer = [alice, bob][game.to_move[0]] if game.status == GameStatus.ACTIVE else alice
+    door = doors.Door(game=game, user=viewer)
+    paths = html_pages(door, door.client(), game_pages=True)
+    assert f"/games/{game.pk}/" in paths and any("replay" in path for path in paths), paths
+    page = log_in(browser, live_server, viewer.username)
+    boards = {f"/games/{game.pk}/": BOARD_READY[slug], f"/games/{game.pk}/replay/": "#board"}
+    assert_clean(check(page, live_server.url, paths, ready=boards))
+
+
+def test_every_other_page_has_nothing_critical_or_serious(browser, live_server, alice, bob, settings):
+    game = position("love-letter", [alice, bob], finished=True)
+    player = doors.Door(game=game, user=alice)
+    visitor = doors.Door(game=game, user=None)
+    player_paths = html_pages(player, player.client(), game_pages=False)
+    visitor_paths = html_pages(visitor, visitor.client(), game_pages=False)
+    assert {"/", "/accounts/settings/", f"/players/{alice.username}/"} <= set(player_paths), player_paths
+    assert {"/accounts/login/", "/accounts/signup/"} <= set(visitor_paths), visitor_paths
+    # Pages the walk leaves out because they hold no game are pages a person reads all the same: the API's
+    # description, and (under make run, DEBUG on) the development mailbox with a message the site sent.
+    settings.DEBUG = True
+    kept = LocalMessage.objects.create(
+        sender="turnbased@localhost", recipients=[alice.email], subject="Your game ended", reply_to="",
+        text="The game ended.", html=_email_html(game, alice))
+    ready = {reverse("api-docs"): ".opblock-summary", reverse("mailbox"): f"a[href='/mailbox/{kept.pk}/']",
+             reverse("mailbox-message", args=[kept.pk]): "iframe.mail-html"}
+    player_paths += list(ready)
+    found = check(log_in(browser, live_server, alice.username), live_server.url, player_paths, ready)
+    found |= {f"visitor {where}": violations for where, violations in
+              check(browser.new_page(), live_server.url, visitor_paths).items()}
+    assert_clean(found)
+
+
+def _email_html(game, user) -> str:
+    message = compose.game_news_email(game, user, "game_started")
+    return next(content for content, kind in message.alternatives if kind == "text/html")
