@@ -4,6 +4,7 @@
  * (data-confirm="off") sends it on the click instead. Every move posted is a legal move's JSON
  * taken verbatim from the board's data-move attributes. The panel is replaced by htmx after each
  * move, so the board is set up again from scratch on every htmx:load; nothing survives a swap.
+ * The tiles are one Tab stop; the arrow keys, Home and End move between them.
  * Every word it writes is the reader's language, from the page: the board's JSON block
  * (#halali-words: sentences with {placeholders} and the tiles' and exits' phrases) and each
  * movable tile's data-hint. */
@@ -41,6 +42,39 @@
       tile.setAttribute("aria-disabled", can ? "false" : "true");
     });
     say(idle);
+
+    /* The tiles are one stop of the Tab key (a roving tabindex, as in WAI-ARIA's grid pattern): Tab reaches the
+     * first tile that can move (or the last one used), the arrow keys go from tile to tile (Left and Right in
+     * reading order, Up and Down along the column, over empty squares), Home and End to the first and last. */
+    var tiles = Array.prototype.slice.call(svg.querySelectorAll(".hb-tile"));
+    function rove(tile, focus) {
+      tiles.forEach(function (each) { each.setAttribute("tabindex", each === tile ? "0" : "-1"); });
+      if (focus) tile.focus();
+    }
+    if (tiles.length) rove(tiles.filter(function (tile) { return tile.classList.contains("hb-can"); })[0] || tiles[0]);
+    svg.addEventListener("focusin", function (event) {
+      var tile = event.target.closest && event.target.closest(".hb-tile");
+      if (tile && tiles.indexOf(tile) >= 0) rove(tile, false);
+    });
+    function along(tile, step) {
+      // Squares are a1..g7; the same file, ``step`` ranks up (+1) or down (-1), the nearest tile there.
+      var square = tile.getAttribute("data-square"), file = square.charAt(0), rank = Number(square.slice(1));
+      for (var r = rank + step; r >= 1 && r <= 7; r += step) {
+        var there = svg.querySelector('.hb-tile[data-square="' + file + r + '"]');
+        if (there) return there;
+      }
+      return null;
+    }
+    function neighbour(tile, key) {
+      var at = tiles.indexOf(tile);
+      if (key === "ArrowRight") return tiles[at + 1] || null;
+      if (key === "ArrowLeft") return at > 0 ? tiles[at - 1] : null;
+      if (key === "ArrowUp") return along(tile, 1);
+      if (key === "ArrowDown") return along(tile, -1);
+      if (key === "Home") return tiles[0];
+      if (key === "End") return tiles[tiles.length - 1];
+      return null;
+    }
 
     function dests(tile) {
       return (tile.getAttribute("data-dests") || "").split(/\s+/).filter(Boolean);
@@ -195,6 +229,11 @@
           event.preventDefault();
           act(event.target, true);
         }
+      } else if (/^(Arrow(Left|Right|Up|Down)|Home|End)$/.test(event.key)) {
+        var from = event.target.closest(".hb-tile");
+        var to = from && neighbour(from, event.key);
+        if (from) event.preventDefault();  // the page does not scroll under a player moving between tiles
+        if (to) rove(to, true);
       }
     });
     if (ask) {

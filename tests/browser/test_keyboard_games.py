@@ -2,10 +2,9 @@
 
 alice plays every one of her moves on her page with key presses only (no click, no focus set by the test);
 bob's moves are made through the services, as another person's would be, and alice's page is loaded
-again to show them. Love Letter and Carcassonne are played whole (a Love Letter game of seven short
-rounds on scripted decks, a Carcassonne game on a short stack, a Savernake Forest game); Halali!, a long
-game (about 250 moves), is played by the services up to the final turns of its last leg, and alice's keyboard
-takes it through the end.
+again to show them. Every game is played whole (a Love Letter game of seven short
+rounds on scripted decks, a Carcassonne game on a short stack, a Savernake Forest game, a Halali! game
+against a bot that plays at random: Halali's tiles are one Tab stop, the arrow keys go from tile to tile).
 """
 
 from __future__ import annotations
@@ -58,9 +57,9 @@ def open_page(page, live_server, game: Game, ready: str) -> None:
     page.wait_for_selector(ready)
 
 
-def bot_plays(game: Game, people: list, seat: int) -> Game:
+def bot_plays(game: Game, people: list, seat: int, bot: str | None = None) -> Game:
     engine = get_engine(game.engine)
-    bot = "basic" if "basic" in engine.bots() else "random"
+    bot = bot or ("basic" if "basic" in engine.bots() else "random")
     move = bot_move(engine, bot, game.state, seat, [], seed=f"keys:{game.seq}")
     services.submit_move(game_id=game.pk, user=people[seat], expected_seq=game.seq, move=move)
     game.refresh_from_db()
@@ -127,28 +126,43 @@ def test_carcassonne_whole_game_on_a_short_stack_with_the_keyboard(browser, live
     no_serious_violations(page)
 
 
-def test_halali_last_turns_with_the_keyboard(browser, live_server, alice, bob):
+def arrow_to(page, square: str) -> None:
+    """Reach Halali's tile on ``square`` as a keyboard player does: Tab to the board's one tile stop, then the arrow
+    keys from tile to tile (Right and Left go in reading order)."""
+    tab_to(page, ".hb-tile")
+    order = page.eval_on_selector_all(".hb-tile", "tiles => tiles.map(tile => tile.getAttribute('data-square'))")
+    here = page.evaluate("document.activeElement.getAttribute('data-square')")
+    steps = order.index(square) - order.index(here)
+    for _ in range(abs(steps)):
+        page.keyboard.press("ArrowRight" if steps > 0 else "ArrowLeft")
+    assert page.evaluate("document.activeElement.getAttribute('data-square')") == square
+
+
+def test_halali_whole_game_with_the_keyboard(browser, live_server, alice, bob, settings):
+    # alice moves faster than a person can: above the moves' rate limit (60 a minute), which is not tested here.
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {**rates, "moves": "6000/min"}}
     people = [alice, bob]
     game = table("halali", people, first_blue=0)
-    # The services play up to the final turns of the last leg; alice's keyboard plays them out.
-    while game.status == GameStatus.ACTIVE and not (game.state["leg"] == 1 and game.state["phase"] == "final"
-                                                    and game.to_move == [0]):
-        game = bot_plays(game, people, game.to_move[0])
     page = log_in(browser, live_server, "alice")
     played = 0
     while game.status == GameStatus.ACTIVE:
         if game.to_move != [0]:
-            game = bot_plays(game, people, game.to_move[0])
+            game = bot_plays(game, people, game.to_move[0], bot="random")  # a bot that takes no time to think
             continue
-        open_page(page, live_server, game, ".hb-board.hb-js")
+        if not played or page.evaluate("document.querySelector('#panel').getAttribute('hx-get')").find(
+                f"seq={game.seq}&") < 0:
+            open_page(page, live_server, game, ".hb-board.hb-js")
         move = get_engine("halali").legal_moves(game.state, 0)[-1]  # an exit, a step or a capture when there is one
         if move.get("pass"):
             press_on(page, ".hb-pass")
         elif "flip" in move:
-            press_on(page, f'.hb-tile[data-square="{move["flip"]}"]')
+            arrow_to(page, move["flip"])
+            page.keyboard.press("Enter")
             press_on(page, ".hb-confirm-go")
         else:
-            press_on(page, f'.hb-tile[data-square="{move["from"]}"]')
+            arrow_to(page, move["from"])
+            page.keyboard.press("Enter")
             target = (f'.hb-dest.hb-on[data-exit="{move["exit"]}"]' if move["to"] == "out"
                       else f'.hb-dest.hb-on[data-to="{move["to"]}"]')
             press_on(page, target)
@@ -156,7 +170,7 @@ def test_halali_last_turns_with_the_keyboard(browser, live_server, alice, bob):
         game = after_move(page, game)
         assert game.moves.order_by("-seq").first().move == move
         played += 1
-    assert played >= 1 and game.status == GameStatus.FINISHED
+    assert played >= 50 and game.status == GameStatus.FINISHED
     open_page(page, live_server, game, ".hb-board.hb-js")
     no_serious_violations(page)
 
