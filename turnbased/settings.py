@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "turnbased.request_guards.RequestBodyLimitMiddleware",
     "turnbased.request_guards.MalformedJSONMiddleware",  # issue 15: a broken JSON body is 400 at every endpoint
+    # Issue 26: no SELECT 1 per request; a request whose kept connection died runs again on a new one.
+    "turnbased.database_reconnect.ReconnectMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -177,8 +179,9 @@ MAX_JSON_DEPTH = 32
 # bounded, and deploy/README.md adds the shares up against PostgreSQL's max_connections.
 DATABASES = {"default": env.db("DATABASE_URL")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-# A connection is kept this many seconds (0: one per request) and checked before it is reused after
-# a request or task, so a restarted PostgreSQL or PgBouncer costs a reconnect, not an error page.
+# A connection is kept this many seconds (0: one per request) and checked before it is reused after a task, so
+# a restarted PostgreSQL or PgBouncer costs a reconnect, not an error. A web request skips that check (a round trip
+# of its own) and is run again on a new connection when its kept one died (turnbased/database_reconnect.py).
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DATABASE_CONN_HEALTH_CHECKS", default=True)
 # Behind PgBouncer in transaction pooling (deploy/compose.pgbouncer.yaml) a server-side cursor

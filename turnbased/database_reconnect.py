@@ -1,0 +1,76 @@
+"""A web request without the per-request ``SELECT 1``, and a kept connection that died answered on a new one.
+
+The web process keeps its database connection between requests (``CONN_MAX_AGE``). Django's
+``CONN_HEALTH_CHECKS`` would test it with a ``SELECT 1`` at the start of every request: a round trip
+of its own on every move and page (issue 26 measured it at about 7 % of a move's server time). The web
+process skips that check (``ReconnectMiddleware`` marks the connection checked), and pays for a dead
+connection only when there is one: after a database restart, the first statement on a connection kept
+from before fails. When that statement was the request's first (so nothing of the request reached the
+database: no session, token or row was read, nothing written), the request is run again, once, on a new
+connection, and the client never sees the restart. Anything else is answered as before: a 503 that asks
+the client to retry (``request_guards.server_error``).
+
+Celery workers and the stream process keep Django's check: they run no request through this middleware.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import InterfaceError, OperationalError, connection
+
+logger = logging.getLogger(__name__)
+
+_LOST = (OperationalError, InterfaceError)
+
+
+class FirstStatementWatch:
+    """An execute wrapper that notes whether the first statement it saw failed as a lost connection does."""
+
+    def __init__(self) -> None:
+        self.statements = 0
+        self.first_failed = False
+
+    def __call__(self, execute, sql, params, many, context):
+        first = self.statements == 0
+        self.statements += 1
+        try:
+            return execute(sql, params, many, context)
+        except _LOST:
+            if first:
+                self.first_failed = True
+            raise
+
+
+class ReconnectMiddleware:
+    """Skip the per-request health check; run a request again once when its first statement met a dead connection.
+
+    Put first in ``MIDDLEWARE``: everything after it (sessions, tokens, views) may be run twice, which is
+    safe only because the first run reached the database with nothing. A request body is read before the
+    first run so the second can read it again.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        kept = connection.connection is not None  # a connection from an earlier request: it may have died since
+        if not kept:
+            return self.get_response(request)
+        # Django would run SELECT 1 on the connection's first use in this request (CONN_HEALTH_CHECKS);
+        # the watch below does that check's work only when the connection is in fact dead.
+        connection.health_check_done = True
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            request.body  # noqa: B018 (kept on the request, so the run again reads the same body)
+        watch = FirstStatementWatch()
+        with connection.execute_wrapper(watch):
+            response = self.get_response(request)
+        if not watch.first_failed or (connection.connection is not None and connection.is_usable()):
+            return response  # nothing failed, or the connection works: the failure was the statement's own
+        logger.info("the kept database connection was lost; %s %s runs again on a new one",
+                    request.method, request.path)
+        try:
+            connection.close()
+        except _LOST:  # closing a dead connection may fail too: it is gone either way
+            pass
+        return self.get_response(request)
