@@ -45,9 +45,10 @@ class FirstStatementWatch:
 class ReconnectMiddleware:
     """Skip the per-request health check; run a request again once when its first statement met a dead connection.
 
-    Put first in ``MIDDLEWARE``: everything after it (sessions, tokens, views) may be run twice, which is
-    safe only because the first run reached the database with nothing. A request body is read before the
-    first run so the second can read it again.
+    Put it before everything that reads the database (sessions, tokens, views): all of that may be run twice,
+    which is safe only because the first run reached the database with nothing. A body the first run read
+    whole is read again from Django's copy of it; one it read as a stream (a large upload) cannot be, and
+    that request is answered the 503 that asks to retry.
     """
 
     def __init__(self, get_response):
@@ -60,13 +61,13 @@ class ReconnectMiddleware:
         # Django would run SELECT 1 on the connection's first use in this request (CONN_HEALTH_CHECKS);
         # the watch below does that check's work only when the connection is in fact dead.
         connection.health_check_done = True
-        if request.method not in ("GET", "HEAD", "OPTIONS"):
-            request.body  # noqa: B018 (kept on the request, so the run again reads the same body)
         watch = FirstStatementWatch()
         with connection.execute_wrapper(watch):
             response = self.get_response(request)
         if not watch.first_failed or (connection.connection is not None and connection.is_usable()):
             return response  # nothing failed, or the connection works: the failure was the statement's own
+        if request._read_started and not hasattr(request, "_body"):
+            return response  # the body went by as a stream: it cannot be read a second time
         logger.info("the kept database connection was lost; %s %s runs again on a new one",
                     request.method, request.path)
         try:
