@@ -18,6 +18,7 @@ from django.db.models.functions import JSONObject
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext, pgettext
 
+from turnbased import one_statement
 from turnbased.accounts.models import profile_of
 from turnbased.clocks.arithmetic import DAY, counted_seconds, deadline_after
 from turnbased.clocks.models import Absence, ClockKind, ExpiryPolicy, SeatClock, TableClock
@@ -351,7 +352,9 @@ def clocks_after_move(*, game: Game, mover: int, source: str) -> list[SeatClock]
         elif clock.turn_started_at is None:
             clock.turn_started_at = moment
         _set_deadline(table, clock, player)
-    SeatClock.objects.bulk_update(clocks, ["bank_seconds", "turn_started_at", "deadline", "timeouts_in_row"])
+    if clocks:  # with the move's other writes when it sends them together (``one_statement``)
+        sql, params = one_statement.bulk_update(clocks, ["bank_seconds", "turn_started_at", "deadline", "timeouts_in_row"])
+        one_statement.write(f"{one_statement.name('clocks')} AS ({sql})", params)
     return clocks
 
 

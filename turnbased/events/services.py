@@ -31,6 +31,7 @@ from django.db import connection
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
+from turnbased import one_statement
 from turnbased.events.models import Event
 
 # The first key of the transaction locks taken per recipient (PostgreSQL's two-key advisory locks); the
@@ -56,8 +57,10 @@ def _json(payload: dict) -> str:
 
 
 def _insert_sql(events: Sequence[NewEvent], *, lock_user_ids: Iterable[int], unless: QuerySet | None,
-                source: str | None = None, source_id_key: str | None = None) -> tuple[str, list]:
-    """Return the locks and the insert as two CTEs (``locked``, ``written``) of one statement, and their parameters.
+                source: str | None = None, source_id_key: str | None = None, locked: str = "locked",
+                written: str = "written") -> tuple[str, list]:
+    """Return the locks and the insert as two CTEs (named ``locked`` and ``written``) of one statement, and their
+    parameters.
 
     With ``source`` (the name of an earlier CTE returning ``id``) each payload gets that row's id under
     ``source_id_key``.
@@ -76,11 +79,11 @@ def _insert_sql(events: Sequence[NewEvent], *, lock_user_ids: Iterable[int], unl
     # The one-time filter on the locks' count runs before any row is produced, so every lock is held
     # before the sequence hands out the first id. unnest keeps the users' order: the locks are taken in it.
     sql = (
-        "locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(%s, u) FROM unnest(%s::integer[]) AS u), "
-        f"written AS (INSERT INTO {quote(Event._meta.db_table)} ({columns}) "
+        f"{locked} AS MATERIALIZED (SELECT pg_advisory_xact_lock(%s, u) FROM unnest(%s::integer[]) AS u), "
+        f"{written} AS (INSERT INTO {quote(Event._meta.db_table)} ({columns}) "
         f"SELECT v.user_id, v.kind, v.game_id, v.seq, {payload}, %s::timestamptz "
         f"FROM (VALUES {', '.join(values)}) AS v(user_id, kind, game_id, seq, payload){source_join} "
-        "WHERE (SELECT count(*) FROM locked) >= 0"
+        f"WHERE (SELECT count(*) FROM {locked}) >= 0"
     )
     params = [LOCK_SPACE, users, *source_params, timezone.now(), *value_params]
     if unless is not None:
@@ -98,13 +101,14 @@ def events_record(*, events: Sequence[NewEvent], lock_user_ids: Iterable[int] = 
     a transaction passes the same set each time (a game's players), so its later writes take no lock
     in another order. ``unless`` is a query of user ids that get none of these events (those who
     muted the author of a message, say). Effects: the rows, and a wake-up for the stream processes
-    when the transaction commits.
+    when the transaction commits. Inside a ``one_statement.together()`` block (a move) the insert goes with
+    the block's other writes: the locks are still taken before the rows get their ids.
     """
     if not events:
         return
-    sql, params = _insert_sql(events, lock_user_ids=lock_user_ids, unless=unless)
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH {sql} SELECT 1", params)
+    sql, params = _insert_sql(events, lock_user_ids=lock_user_ids, unless=unless,
+                              locked=one_statement.name("locked"), written=one_statement.name("written"))
+    one_statement.write(sql, params)
 
 
 def row_insert_with_events(*, instance: Model, events: Sequence[NewEvent], source_id_key: str,

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
+from turnbased import one_statement
 from turnbased.notifications.devices import check_endpoint, check_keys, describe_device
 from turnbased.notifications.models import Notification, PushSubscription
 
@@ -28,10 +29,12 @@ def notifications_record(*, game, seq: int, kind: str, user_ids: Iterable[int]) 
     user_ids = set(user_ids)
     if not user_ids:
         return
-    Notification.objects.bulk_create(
-        [Notification(user_id=user_id, game=game, seq=seq, kind=kind) for user_id in user_ids],
+    # With a move's other writes when it sends them together (``one_statement``); nobody reads the ids.
+    sql, params = one_statement.insert(
+        [Notification(user_id=user_id, game=game, seq=seq, kind=kind) for user_id in sorted(user_ids)],
         ignore_conflicts=True,
     )
+    one_statement.write(f"{one_statement.name('notified')} AS ({sql})", params)
     game_id = game.pk
     transaction.on_commit(lambda: enqueue_delivery(game_id, seq))
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games import UnknownEngineVersion, engine_at
 from games.base import Engine, Event
+from turnbased import one_statement
 from turnbased.clocks.services import clocks_of_seats, seats_with_clocks, seats_with_time
 from turnbased.play.errors import EngineUnavailable, StaleSequence
 from turnbased.play.models import Game, Move, Seat
@@ -244,9 +245,11 @@ def append(
 
 
 def _insert_and_advance(entry: Move, game: Game, game_fields: list[str]) -> None:
-    """Insert ``entry`` and write ``game_fields`` of its game in one statement (a data-modifying WITH).
+    """Insert ``entry`` and write ``game_fields`` of its game in one statement (data-modifying WITH queries).
 
-    The log and its snapshot move together; the ORM would take two round trips.
+    The log and its snapshot move together; the ORM would take two round trips. Inside a
+    ``one_statement.together()`` block (a move) they go with the move's other writes, and ``entry`` has its
+    id once they are sent.
     """
     quote = connection.ops.quote_name
 
@@ -258,17 +261,21 @@ def _insert_and_advance(entry: Move, game: Game, game_fields: list[str]) -> None
     move_columns, move_values = prepared(entry, [field.name for field in Move._meta.concrete_fields if not field.primary_key])
     game_columns, game_values = prepared(game, game_fields)
     assignments = ", ".join(f"{column} = %s" for column in game_columns)
+    logged, advanced = one_statement.name("entry"), one_statement.name("advanced")
     sql = (
-        f"WITH entry AS (INSERT INTO {quote(Move._meta.db_table)} ({', '.join(move_columns)}) "
-        f"VALUES ({', '.join(['%s'] * len(move_columns))}) RETURNING {quote(Move._meta.pk.column)}) "
-        f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE {quote(Game._meta.pk.column)} = %s "
-        f"RETURNING (SELECT {quote(Move._meta.pk.column)} FROM entry)"
+        f"{logged} AS (INSERT INTO {quote(Move._meta.db_table)} ({', '.join(move_columns)}) "
+        f"VALUES ({', '.join(['%s'] * len(move_columns))}) RETURNING {quote(Move._meta.pk.column)} AS id), "
+        f"{advanced} AS (UPDATE {quote(Game._meta.db_table)} SET {assignments} "
+        f"WHERE {quote(Game._meta.pk.column)} = %s)"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*move_values, *game_values, game.pk])
-        entry.pk = cursor.fetchone()[0]
-    entry._state.adding = False
-    entry._state.db = connection.alias
+
+    def logged_as(pk: int) -> None:
+        entry.pk = pk
+        entry._state.adding = False
+        entry._state.db = connection.alias
+
+    one_statement.write(sql, [*move_values, *game_values, game.pk], result=f"(SELECT id FROM {logged})",
+                        then=logged_as)
 
 
 def append_imported(game: Game, entries: list[Move]) -> None:

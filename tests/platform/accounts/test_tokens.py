@@ -94,6 +94,27 @@ def test_last_use_is_noted_to_the_minute(alice):
     assert ApiToken.objects.get(user=alice).last_used_at > first
 
 
+def test_a_token_is_read_and_its_use_noted_in_one_statement(alice):
+    """Issue 26: the write of ``last_used_at`` goes in the lookup's own statement, not a round trip of its own."""
+    from django.test.utils import CaptureQueriesContext
+
+    key = api_token(alice)
+    with CaptureQueriesContext(connection) as captured:
+        assert authed(key).get("/api/me/").status_code == 200
+    token_sql = [query["sql"] for query in captured.captured_queries if "accounts_apitoken" in query["sql"]]
+    assert len(token_sql) == 1 and token_sql[0].startswith("WITH noted AS (UPDATE")
+    assert ApiToken.objects.get(user=alice).last_used_at is not None
+
+
+def test_a_wrong_key_with_a_tokens_prefix_notes_no_use(alice):
+    key = api_token(alice)
+    forged = key[:15] + ("0" if key[15] != "0" else "1") + key[16:]
+    assert authed(forged).get("/api/games/").status_code == 401
+    assert ApiToken.objects.get(user=alice).last_used_at is None
+    assert authed(key).get("/api/games/").status_code == 200
+    assert ApiToken.objects.get(user=alice).last_used_at is not None
+
+
 @pytest.mark.parametrize("body", [{}, {"name": "   "}, {"name": "x" * 101}, {"name": "ok", "expires_in_days": 0},
                                   {"name": "ok", "expires_in_days": "soon"}, {"name": "ok", "expires_in_days": 10**9}])
 def test_bad_token_requests_are_400_and_create_nothing(alice, body):

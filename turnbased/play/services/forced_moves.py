@@ -30,6 +30,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from turnbased import one_statement
 from turnbased.accounts.models import plays_forced_moves
 from turnbased.play import store
 from turnbased.play.models import ForcedMoveDue, Game, GameStatus, Seat
@@ -76,11 +77,13 @@ def schedule_forced_moves(game: Game, *, chain: int = 0) -> frozenset[int]:
     seats = frozenset(seat.index for seat, _ in forced_seats(game))
     if not seats:
         return seats
-    # One statement: this position's row replaces an older position's.
-    ForcedMoveDue.objects.bulk_create(
+    # One statement, with the move's other writes (``one_statement``): this position's row replaces an older
+    # position's.
+    sql, params = one_statement.insert(
         [ForcedMoveDue(game_id=game.pk, seq=game.seq, chain=chain, due_since=timezone.now())],
         update_conflicts=True, unique_fields=["game"], update_fields=["seq", "chain", "due_since"],
     )
+    one_statement.write(f"{one_statement.name('forced')} AS ({sql})", params)
     game_id, seq = game.pk, game.seq
     transaction.on_commit(lambda: _enqueue(game_id, seq))
     return seats

@@ -24,6 +24,7 @@ from django.utils.translation import gettext, gettext_lazy
 from games.base import RESIGN, BadNotation, IllegalMove
 from games.i18n import in_english
 from games.bots import bot_move, history_window
+from turnbased import one_statement
 from turnbased.accounts.models import is_bot_account
 from turnbased.clocks.models import ClockKind, ExpiryPolicy, SeatClock
 from turnbased.clocks.services import clocks_after_move, now, table_clock_of
@@ -176,36 +177,39 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
     with in_english():  # the log's notation and the record's summary are English, whatever the mover reads
         text = "resign" if move == RESIGN else engine.describe_move(game.state, move)
         result = engine.result(new_state)
-    entry = store.append(
-        game,
-        expected_seq=game.seq,
-        seat=seat,
-        user_id=user.pk if user is not None else None,
-        move=move,
-        text=text,
-        events=events,
-        new_state=new_state,
-        source=source,
-        idempotency_key=idempotency_key,
-    )
-    if result is not None:
-        left = sorted(seat.index for seat in game.seats.all() if seat.left_at is not None or (seat.bot and seat.user_id))
-        game.result = {**result, **store.bot_play_record(game), **({"left_seats": left} if left else {})}
-        game.save(update_fields=["result"])
-        game_transition(game=game, to=GameStatus.FINISHED)
-        notifications_record(game=game, seq=game.seq, kind=NotificationKind.GAME_FINISHED, user_ids=user_ids(game))
-    else:
-        # A seat whose only move is about to be played for it gets no turn email (``forced_moves``).
-        played_for = schedule_forced_moves(game, chain=chain)
-        # Every new position is a new decision for whoever is to move, even the same seat again
-        # (a new round, a two-step move), and an email player needs each one.
-        record_turn_notifications(game, skip=played_for)
-    clocks = clocks_after_move(game=game, mover=seat, source=source)
-    if clocks is not None:
-        store.keep_loaded(game, "seat_clocks", clocks)  # the clocks as written, for the answer
-    # Last, so the per-user locks it takes (see turnbased.events.services) are held only until the commit.
-    # A forced move's stream rows are those of a move its player sent at once (``forced_moves``).
-    player_events.record_move_played(game, seat=seat, events=events, mover_user_id=user.pk if user else None)
+    # The log and snapshot, the notifications, the clocks and the players' events: one statement (a move
+    # that finishes the game sends its result's writes on their own, after the move's).
+    with one_statement.together():
+        entry = store.append(
+            game,
+            expected_seq=game.seq,
+            seat=seat,
+            user_id=user.pk if user is not None else None,
+            move=move,
+            text=text,
+            events=events,
+            new_state=new_state,
+            source=source,
+            idempotency_key=idempotency_key,
+        )
+        if result is not None:
+            left = sorted(seat.index for seat in game.seats.all() if seat.left_at is not None or (seat.bot and seat.user_id))
+            game.result = {**result, **store.bot_play_record(game), **({"left_seats": left} if left else {})}
+            game.save(update_fields=["result"])
+            game_transition(game=game, to=GameStatus.FINISHED)
+            notifications_record(game=game, seq=game.seq, kind=NotificationKind.GAME_FINISHED, user_ids=user_ids(game))
+        else:
+            # A seat whose only move is about to be played for it gets no turn email (``forced_moves``).
+            played_for = schedule_forced_moves(game, chain=chain)
+            # Every new position is a new decision for whoever is to move, even the same seat again
+            # (a new round, a two-step move), and an email player needs each one.
+            record_turn_notifications(game, skip=played_for)
+        clocks = clocks_after_move(game=game, mover=seat, source=source)
+        if clocks is not None:
+            store.keep_loaded(game, "seat_clocks", clocks)  # the clocks as written, for the answer
+        # Last, so the per-user locks it takes (see turnbased.events.services) are held only until the commit.
+        # A forced move's stream rows are those of a move its player sent at once (``forced_moves``).
+        player_events.record_move_played(game, seat=seat, events=events, mover_user_id=user.pk if user else None)
     schedule_bot_turns(game)
     return entry
 
