@@ -247,6 +247,7 @@ def love_letter(cal: Cal, games: int) -> None:
     found = whole_games(engine, cal, [(4, {})], games, view_every=3)
     print_games(f"love-letter: {games} random 4-player classic games", found)
     line("turn (apply + legal_moves + to_move), mean per turn of a game", found["turn_means"], 10)
+    line("the same, whole games timed at once, cal in a tight loop", steady_turns(engine, games), 10)
     # The same moment of two rounds: just after the deal and the first draw, round 2 against the last round.
     early, late = [], []
     rng = random.Random("bench-love-letter-rounds")
@@ -256,6 +257,33 @@ def love_letter(cal: Cal, games: int) -> None:
             early.append(len(json.dumps(starts[0])))
             late.append(len(json.dumps(starts[-1])))
     size_line("state JSON size, 2 players, start of round 2 / last round", early, late)
+
+
+def steady_turns(engine: Engine, games: int, rounds: int = 5) -> list[float]:
+    """Return, per round, the cost of a turn of whole 4-player games (setup included) timed as one block, over
+    the cal timed the same way (a tight loop of 20,000, before and after): a second reading of the same
+    target, with no timer around each call and no cal burst between turns."""
+
+    def cal_seconds(rng: random.Random, count: int = 20_000) -> float:
+        started = time.perf_counter()
+        for _ in range(count):
+            items = list(CAL_ITEMS)
+            rng.shuffle(items)
+            while items:
+                items.pop()
+        return (time.perf_counter() - started) / count
+
+    figures, rng = [], random.Random("bench-steady")
+    for number in range(rounds):
+        before = cal_seconds(rng)
+        started, turns = time.perf_counter(), 0
+        for game in range(max(1, games // rounds)):
+            state = engine.setup(NAMES[:4], engine.validate_options(4, {}), f"steady-{number}-{game}")
+            while seats := engine.to_move(state):
+                state, _ = engine.apply(state, seats[0], rng.choice(engine.legal_moves(state, seats[0])))
+                turns += 1
+        figures.append((time.perf_counter() - started) / turns / ((before + cal_seconds(rng)) / 2))
+    return figures
 
 
 def late_positions(engine: Engine, count: int, rng: random.Random) -> list[dict]:

@@ -112,11 +112,14 @@ def median(values: list[float]) -> float:
 
 
 def run_clients(loops: list[Callable[[Callable[[], bool]], None]], connections: list[Connection],
-                seconds: float, warm_up: float = 0.5) -> Run:
+                seconds: float, warm_up: float = 0.5, *, on_measuring: Callable[[], None] = lambda: None,
+                on_done: Callable[[], None] = lambda: None) -> Run:
     """Run each ``loop(going)`` in a thread of its own until ``seconds`` have passed; return the samples.
 
     Each loop calls ``going()`` before every step and stops when it answers False. The first
     ``warm_up`` seconds are not recorded (connections opening, workers warming their caches).
+    ``on_measuring`` is called when recording begins and ``on_done`` once every loop has stopped
+    (benchmarks/move_cost.py reads the server's CPU time there).
     """
     start = threading.Barrier(len(loops) + 1)
     deadline = [float("inf")]
@@ -141,10 +144,12 @@ def run_clients(loops: list[Callable[[Callable[[], bool]], None]], connections: 
     time.sleep(warm_up)
     for connection in connections:
         connection.samples.clear()
+    on_measuring()
     measured_from = time.perf_counter()
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - measured_from
+    on_done()
     run = Run(seconds=elapsed, errors=errors)
     for connection in connections:
         run.samples.extend(connection.samples)

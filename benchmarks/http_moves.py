@@ -213,8 +213,10 @@ def postgres_floor(database_url: str, game_ids: list[int], seconds: float) -> Ru
     return run_clients([client.loop for client in clients], clients, seconds)
 
 
-def framework_floor_run(server: Server, game_ids: list[int], players: list[Player], seconds: float) -> Run:
-    """POST to the framework floor's view in a loop, each client with its own token and game row."""
+def framework_floor_run(server: Server, game_ids: list[int], players: list[Player], seconds: float,
+                        **around) -> Run:
+    """POST to the framework floor's view in a loop, each client with its own token and game row (``around``:
+    ``run_clients``'s hooks)."""
     connections = [Connection(server.port, player.auth) for player in players[:len(game_ids)]]
 
     def loop_for(connection: Connection, game_id: int):
@@ -223,10 +225,10 @@ def framework_floor_run(server: Server, game_ids: list[int], players: list[Playe
                 connection.request("floor", "POST", f"/bench/floor/{game_id}/", {"move": framework_floor.MOVE})
         return loop
 
-    return run_clients([loop_for(c, g) for c, g in zip(connections, game_ids)], connections, seconds)
+    return run_clients([loop_for(c, g) for c, g in zip(connections, game_ids)], connections, seconds, **around)
 
 
-def moves_run(server: Server, tables: queue.Queue, clients: int, seconds: float, seed: int) -> Run:
+def moves_run(server: Server, tables: queue.Queue, clients: int, seconds: float, seed: int, **around) -> Run:
     """Each client plays a game of its own (both seats): GET legal-moves, POST one; the next game when it ends."""
     connections = [Connection(server.port) for _ in range(clients)]
 
@@ -256,7 +258,7 @@ def moves_run(server: Server, tables: queue.Queue, clients: int, seconds: float,
         return loop
 
     loops = [loop_for(connection, random.Random(seed + number)) for number, connection in enumerate(connections)]
-    return run_clients(loops, connections, seconds)
+    return run_clients(loops, connections, seconds, **around)
 
 
 # -- results --------------------------------------------------------------------------------------------

@@ -93,6 +93,11 @@ def type_problems(schema: dict, node: dict, hint: Any, where: str) -> list[str]:
     members = tuple(member for member in members if member is not type(None))
     if nullable != bool(node.get("nullable")):
         return [f"{where}: nullable is {bool(node.get('nullable'))} in the schema, {nullable} in the client"]
+    if "oneOf" in node:  # one of several answers (a lean one the request may ask for): a Union, in the same order
+        if len(node["oneOf"]) != len(members):
+            return [f"{where}: one of {len(node['oneOf'])} answers in the schema, {hint} in the client"]
+        return [problem for index, (option, member) in enumerate(zip(node["oneOf"], members))
+                for problem in type_problems(schema, option, member, f"{where}|{index}")]
     hint = members[0] if len(members) == 1 else typing.Union[members]  # noqa: UP007
     kind = node.get("type")
     if "enum" in node:

@@ -31,12 +31,13 @@ def test_the_example_bot_plays_a_whole_game_against_whoever_invites_it(live_serv
                                                                       settings, tmp_path, monkeypatch):
     settings.RATE_LIMITS_ON = False  # alice polls far faster than a person would
     told: list[int] = []  # the turns the bot was told of by the stream (the rest it found catching up)
+    asked: list[int] = []  # legal-moves requests the bot made outside catching up: none (issue 26)
     original_play, catching_up = bot.play, threading.local()
 
-    def play(api, game_id, rng):
-        if not getattr(catching_up, "now", False):
+    def play(api, game_id, seq, moves, rng):
+        if not getattr(catching_up, "now", False) and moves:
             told.append(game_id)
-        return original_play(api, game_id, rng)
+        return original_play(api, game_id, seq, moves, rng)
 
     def catch_up(api, rng, original=bot.catch_up):
         catching_up.now = True
@@ -52,6 +53,14 @@ def test_the_example_bot_plays_a_whole_game_against_whoever_invites_it(live_serv
     with stream_process(tmp_path, STREAM_HEARTBEAT_SECONDS="1") as stream, \
             Client(live_server.url, token=api_token(robo), stream_url=f"http://127.0.0.1:{stream.port}") as robo_api, \
             Client(live_server.url, token=api_token(alice)) as alice_api:
+        original_legal_moves = robo_api.legal_moves
+
+        def legal_moves(game_id):
+            if not getattr(catching_up, "now", False):
+                asked.append(game_id)
+            return original_legal_moves(game_id)
+
+        robo_api.legal_moves = legal_moves
         halali = alice_api.create_game("halali", players=2)["id"]
         alice_api.invite(halali, "robo")
         stop, failed = threading.Event(), []
@@ -81,7 +90,8 @@ def test_the_example_bot_plays_a_whole_game_against_whoever_invites_it(live_serv
 
     robo_moves = Move.objects.filter(game_id=table, user=robo)
     assert game["result"]["winners"] and robo_moves.count() > 0
-    assert told and set(told) == {table}  # the stream told it of its turns
+    assert told and set(told) == {table}  # the stream told it of its turns, with its legal moves
+    assert asked == []  # so it never asked for them: one request per move
     # Its moves came through the API, but for its forced ones: a bot account's only legal move is played for it
     # at once (the account setting, on by default for bots), so the program never sees that turn.
     assert "api" in set(robo_moves.values_list("source", flat=True)) <= {"api", "auto"}

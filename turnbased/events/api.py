@@ -61,6 +61,12 @@ every event after it (events are kept at least 7 days), then new ones. `0` sends
 Without either, the stream begins with an `id:` and no data: the point to resume from, so a client
 that reconnects misses nothing even if no event came before.
 
+**Playing from the stream.** With `?include=actions`, each `your_turn` that is still my turn when it is
+sent carries `view` (the game from my seat) and `legal_moves` (`[{{move, text}}]`, as legal-moves lists
+them): answer it with one POST of a move (`Prefer: return=minimal` keeps the answer lean; it carries my
+legal moves when I act again at once). A turn that has passed carries neither: a newer event follows.
+Webhooks of `your_turn` always carry them.
+
 A comment line (`: keep-alive`) comes every 15 seconds. The stream ends after an hour, and whenever
 the server restarts: reconnect after `retry` milliseconds with `Last-Event-ID`.
 
@@ -93,6 +99,10 @@ class StreamApi(APIView):
                              description="The id of the last event received: the stream resumes after it."),
             OpenApiParameter("last_event_id", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
                              description="The same, for clients that cannot set headers (the header wins)."),
+            OpenApiParameter("include", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, enum=["actions"],
+                             description="actions: each your_turn still current when sent carries my view and "
+                                         "legal_moves there (as the game and legal-moves give them), so a client "
+                                         "that plays needs no request but its move."),
         ],
         responses={
             (200, "text/event-stream"): OpenApiResponse(
@@ -106,11 +116,15 @@ class StreamApi(APIView):
             resume = sse.last_event_id(request.headers.get("Last-Event-ID"), request.query_params.get("last_event_id"))
         except sse.BadLastEventId as error:
             raise ValidationError({"last_event_id": [str(error)]}) from None
+        try:
+            extras = sse.extras(request.query_params.getlist("include"))
+        except sse.BadExtras as error:
+            raise ValidationError({"include": [str(error)]}) from None
         user_id = request.user.pk
         if resume is None:
             body = sse.opening(selectors.latest_event_id(user_id=user_id))
         else:
-            events = selectors.events_after(user_id=user_id, after_id=resume)
+            events = selectors.events_after(user_id=user_id, after_id=resume, with_current="actions" in extras)
             body = sse.opening(None) + b"".join(sse.frame(event) for event in events)
         response = HttpResponse(body, content_type=sse.CONTENT_TYPE)
         response["Cache-Control"] = "no-cache, no-store"

@@ -17,6 +17,9 @@ comment line each ``STREAM_HEARTBEAT_SECONDS``. It ends after ``STREAM_MAX_SECON
 read once its token or session no longer holds; the client reconnects and resumes
 where it was (or is refused).
 
+A client that plays opens it with ``?include=actions``: each ``your_turn`` still current when sent carries the
+seat's view and legal moves (``play.turn_actions``), so a move needs no request but its POST.
+
 A game's page opens its stream with ``?game=<id>``: while that stream is open its
 player counts as having the page open (``notifications.presence``, in Redis), as
 the page's polls counted them, so no turn email goes to a player watching the game.
@@ -189,6 +192,10 @@ class StreamApplication:
         if watching is not None and not _GAME_ID.fullmatch(watching):
             return await _error(send, 400, gettext("game must be a game's id: a whole number of at most 18 digits."),
                                 cors)
+        try:
+            extras = sse.extras(query.get("include", []))
+        except sse.BadExtras as error:
+            return await _error(send, 400, str(error), cors)
         if not asked_language(headers.get("accept-language")) and identity.language:
             translation.activate(identity.language)  # the stream's words: Accept-Language, else the account's
         if self.wakeups.open_streams(identity.user_id) >= settings.STREAM_MAX_PER_USER:
@@ -200,10 +207,10 @@ class StreamApplication:
                                 [(b"retry-after", str(settings.STREAM_RETRY_MILLISECONDS // 1000 or 1).encode()), *cors])
         self.start()
         await self._stream(send, receive, identity=identity, resume=resume, cors=cors,
-                           watching=int(watching) if watching is not None else None)
+                           watching=int(watching) if watching is not None else None, actions="actions" in extras)
 
     async def _stream(self, send, receive, *, identity: credentials.Identity, resume: int | None, cors: list,
-                      watching: int | None = None) -> None:
+                      watching: int | None = None, actions: bool = False) -> None:
         user_id = identity.user_id
         subscription = self.wakeups.subscribe(user_id)  # before the first read: no wake-up can fall between
         closed = asyncio.Event()
@@ -221,7 +228,7 @@ class StreamApplication:
             await send({"type": "http.response.body", "body": opening, "more_body": True})
             try:
                 await self._send_events(send, closed, subscription, user_id=user_id, credential=identity.credential,
-                                        after=resume, watching=watching)
+                                        after=resume, watching=watching, actions=actions)
             except asyncio.CancelledError:
                 # The server is stopping: uvicorn cancels the streams that outlive its graceful shutdown.
                 # Ending the answer is all there is to do (the client resumes after its last id), not an error.
@@ -232,9 +239,11 @@ class StreamApplication:
             watcher.cancel()
 
     async def _send_events(self, send, closed: asyncio.Event, subscription, *, user_id: int,
-                           credential: selectors.Credential, after: int, watching: int | None = None) -> None:
+                           credential: selectors.Credential, after: int, watching: int | None = None,
+                           actions: bool = False) -> None:
         """Send the events after ``after``, then each new one when woken, until the client leaves, time is up or the
-        credential no longer holds; keep the game ``watching`` marked as open meanwhile."""
+        credential no longer holds; keep the game ``watching`` marked as open meanwhile. With ``actions``, a
+        ``your_turn`` still current carries the seat's view and legal moves (``play.turn_actions``)."""
         ends_at = time.monotonic() + settings.STREAM_MAX_SECONDS
         present_until = 0.0  # when the game's page must be marked open again (now: at once)
         read = True  # a heartbeat's timeout reads nothing: an idle stream costs the database nothing
@@ -243,7 +252,7 @@ class StreamApplication:
                 subscription.woken.clear()
                 try:
                     events = await self.database(selectors.events_after, user_id=user_id, after_id=after,
-                                                 credential=credential)
+                                                 credential=credential, with_current=actions)
                 except DatabaseError as error:  # the database is away: try again at the next wake-up or poll
                     logger.warning("stream of user %s could not read its events: %s", user_id, error)
                     events = []

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from turnbased.accounts.models import ApiToken
 from turnbased.events.models import Event
+from turnbased.events.wording import add_current
 
 # The most events one read returns; a stream reads again at once while a read comes back full.
 PAGE = 100
@@ -38,14 +39,22 @@ def _holding(credential: Credential, user_id: int) -> list[QuerySet]:
     return [Session.objects.filter(session_key=credential.session_key, expire_date__gt=now), account]
 
 
-def events_after(*, user_id: int, after_id: int, limit: int = PAGE,
-                 credential: Credential | None = None) -> list[Event] | None:
+def events_after(*, user_id: int, after_id: int, limit: int = PAGE, credential: Credential | None = None,
+                 with_current: bool = False) -> list[Event] | None:
     """Return the user's events with an id above ``after_id``, oldest first, at most ``limit``.
 
     With ``credential``, return None instead once it no longer holds (a revoked token, an ended
     session, an account made inactive), read in the same statement: a stream checks at every read,
-    at no extra cost, and ends.
+    at no extra cost, and ends. With ``with_current``, the rows get what is true now added
+    (``wording.add_current``: a ``your_turn`` row still current gets the seat's view and legal moves).
     """
+    rows = _events_after(user_id=user_id, after_id=after_id, limit=limit, credential=credential)
+    if rows and with_current:
+        add_current(rows)
+    return rows
+
+
+def _events_after(*, user_id: int, after_id: int, limit: int, credential: Credential | None) -> list[Event] | None:
     events = Event.objects.filter(user_id=user_id, id__gt=after_id).order_by("id")[:limit]
     if credential is None:
         return list(events)

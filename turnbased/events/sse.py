@@ -14,7 +14,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.translation import gettext
 
 from turnbased.events.models import Event
-from turnbased.events.wording import worded_payload
+from turnbased.events.wording import current_of, worded_payload
 
 CONTENT_TYPE = "text/event-stream; charset=utf-8"
 # A comment line: it keeps proxies and clients from closing a quiet connection, and is no event.
@@ -42,11 +42,28 @@ def last_event_id(header: str | None, query: str | None) -> int | None:
     return int(given)
 
 
+# ?include=: what a stream may add to its events as it sends them (``wording.add_current``), comma-separated.
+EXTRAS = frozenset({"actions"})
+
+
+class BadExtras(ValueError):
+    """``include`` names something a stream cannot add to its events."""
+
+
+def extras(given: list[str]) -> frozenset[str]:
+    """Return what the ``include`` values (each comma-separated) ask a stream to add; raise ``BadExtras`` for anything
+    else (a client must not believe it asked for something it will not get)."""
+    asked = frozenset(value for values in given for value in values.split(",") if value)
+    if not asked <= EXTRAS:
+        raise BadExtras(gettext("include may only name what a stream can add to its events: actions."))
+    return asked
+
+
 def event_json(event: Event) -> dict:
     """Return the event as its ``data:`` line holds it (and as a webhook would send it), worded in the active
     language."""
     return {"id": event.id, "kind": event.kind, "game": event.game_id, "seq": event.seq,
-            "created_at": event.created_at, "data": worded_payload(event)}
+            "created_at": event.created_at, "data": {**worded_payload(event), **current_of(event)}}
 
 
 def frame(event: Event) -> bytes:

@@ -33,3 +33,35 @@ def worded_payload(event: Event) -> dict:
     for wording in _WORDINGS.get(event.kind, ()):
         payload = wording(payload, event)
     return payload
+
+
+# -- what is current, read when a row is sent --------------------------------------------------------
+
+# kind -> the functions that add what is true now to rows of that kind as they are sent: (rows) -> None, each
+# setting ``row.current`` (a dict added to the row's data) on the rows it adds to. They may read the database:
+# they run where the rows were read (a stream's database thread, a webhook's task), once per batch of rows.
+Current = Callable[[list[Event]], None]
+_CURRENT: dict[str, list[Current]] = {}
+
+
+def register_current(kinds: Iterable[str], reader: Current) -> None:
+    """Let ``reader`` add what is current to the rows of ``kinds`` when they are sent and the reader asked."""
+    for kind in kinds:
+        listed = _CURRENT.setdefault(kind, [])
+        if reader not in listed:
+            listed.append(reader)
+
+
+def add_current(events: list[Event]) -> None:
+    """Let each kind's readers add what is true now to ``events`` (``row.current``), a batch per reader."""
+    readers: dict[Current, list[Event]] = {}
+    for event in events:
+        for reader in _CURRENT.get(event.kind, ()):
+            readers.setdefault(reader, []).append(event)
+    for reader, rows in readers.items():
+        reader(rows)
+
+
+def current_of(event: Event) -> dict:
+    """Return what ``add_current`` added to the row ({} when nothing was, or it was not asked)."""
+    return getattr(event, "current", None) or {}

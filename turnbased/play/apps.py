@@ -17,3 +17,6 @@ class PlayConfig(AppConfig):
         from turnbased.play.player_events import register_wordings
 
         register_wordings()
+        from turnbased.play.turn_actions import register_turn_actions
+
+        register_turn_actions()

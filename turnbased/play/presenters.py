@@ -131,3 +131,18 @@ def clock_rows(game: Game) -> list[dict]:
         {**row, "remaining_seconds": round(row["remaining_seconds"]) if row["remaining_seconds"] is not None else None}
         for row in clock_summaries(game)
     ]
+
+
+def move_answer(game: Game, seat: int) -> dict:
+    """Return what the mover needs after a move (the POST's lean answer, ``Prefer: return=minimal``): the game's
+    position and status, whose turn it is, the mover's view, and the mover's legal moves when they are to act again
+    (the Chancellor's second step, a Carcassonne piece after its tile); the result once the game is over."""
+    viewer = selectors.Viewer(game=game, seat=seat)
+    return {
+        "game_seq": game.seq,
+        "status": game.status,
+        "to_move": list(game.to_move) if game.status == "active" else [],
+        "view": selectors.private_view(viewer),
+        "legal_moves": selectors.legal_moves_for(viewer),
+        "result": worded_result(game),
+    }

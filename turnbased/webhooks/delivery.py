@@ -41,6 +41,7 @@ from django.utils.translation import gettext
 from turnbased.accounts.readers import for_reader
 from turnbased.events.models import Event
 from turnbased.events.sse import event_json
+from turnbased.events.wording import add_current
 from turnbased.webhooks import client, signing
 from turnbased.webhooks.models import PING, DeliveryState, Webhook, WebhookDelivery
 
@@ -90,6 +91,7 @@ def document(delivery: WebhookDelivery, hook: Webhook) -> dict | None:
     event = Event.objects.filter(pk=delivery.event_id, user_id=hook.owner_id).first()
     if event is None:
         return None
+    add_current([event])  # a your_turn still current carries the seat's view and legal moves (play.turn_actions)
     with for_reader(hook.owner):  # worded in the owner's language, as their stream would be by default
         return event_json(event)
 

@@ -186,6 +186,6 @@ def test_the_event_stream_is_in_the_schema_though_another_process_serves_it(sche
     assert list(stream["responses"]["200"]["content"]) == ["text/event-stream"]
     assert {"401", "400", "429"} <= set(stream["responses"])
     parameters = {(parameter["in"], parameter["name"]) for parameter in stream["parameters"]}
-    assert parameters == {("header", "Last-Event-ID"), ("query", "last_event_id")}
+    assert parameters == {("header", "Last-Event-ID"), ("query", "last_event_id"), ("query", "include")}
     for kind in ("game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near"):
         assert f"`{kind}`" in stream["description"]

@@ -138,8 +138,9 @@ VARIANTS: dict[str, Callable[[Any], list[tuple[str, dict]]]] = {
     "api-messages": lambda game: [("?after=0&page_size=1", {})],
     "lobby-changes": lambda game: [("?v=0", {})],
     "game-replay": _every_position,
-    # The event stream (issue 15) from the start: every event kept for the viewer, worded for their seat.
-    "api-stream": lambda game: [("?last_event_id=0", {})],
+    # The event stream (issue 15) from the start: every event kept for the viewer, worded for their seat; and with
+    # the actions a current turn carries (issue 26: the seat's view and legal moves).
+    "api-stream": lambda game: [("?last_event_id=0", {}), ("?last_event_id=0&include=actions", {})],
 }
 SEATED_MAY_NOT_POST = {"game-resign", "api-game-resign"}  # would end the game: only the seatless try
 # POST-only routes with nothing of a game to show, and what they do instead.

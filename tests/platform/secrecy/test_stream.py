@@ -13,12 +13,15 @@ import asyncio
 import json
 
 import pytest
+from django.core.serializers.json import DjangoJSONEncoder
 
 from tests.platform.conftest import api_token
 from tests.platform.events.streams import run_in_own_loop
 from tests.platform.secrecy.worlds import (
     SEED, Scenario, Step, ask_for_forced_moves, love_letter_deck, play_step, scenarios,
 )
+from turnbased.events import selectors as event_selectors
+from turnbased.events import sse
 from turnbased.events.asgi import StreamApplication
 from turnbased.play import services
 from turnbased.play.models import Game
@@ -66,15 +69,30 @@ def _comparable(event: dict) -> dict:
     return {"kind": event["kind"], "seq": event["seq"], "data": data}
 
 
-def _play(scenario: Scenario, world: int, users: list) -> Game:
+def _play(scenario: Scenario, world: int, users: list, *, actions: list | None = None) -> Game:
+    """Play the scenario in ``world``; with ``actions``, note after each position what every seat's current
+    ``your_turn`` carries (its view and legal moves, read as a stream that asked for them reads them)."""
     ask_for_forced_moves(scenario, users)
     game = services.create_game(creator=users[0], engine_slug=scenario.slug, players=scenario.players,
                                 options=scenario.options[world], seed=SEED)
     for user in users[1:]:
         services.join_game(game_id=game.pk, user=user)
-    for step in scenario.steps:
-        play_step(game, users, step, world)
+    for step in [None, *scenario.steps]:
+        if step is not None:
+            play_step(game, users, step, world)
+        if actions is not None:
+            game.refresh_from_db()
+            actions.append((game.seq, {seat: _current_turns(user) for seat, user in enumerate(users)}))
     return game
+
+
+def _current_turns(user) -> list[dict]:
+    """Return the seat's view and legal moves that its current ``your_turn`` rows carry when sent."""
+    rows = event_selectors.events_after(user_id=user.pk, after_id=0, limit=1000, with_current=True)
+    names = user.username.split("-")[0] + "-"  # the world's players' names, set aside as the stream test does
+    return [json.loads(json.dumps({key: sse.event_json(row)["data"][key] for key in ("view", "legal_moves")},
+                                  cls=DjangoJSONEncoder).replace(names, "player-")) | {"seq": row.seq}
+            for row in rows if getattr(row, "current", None)]
 
 
 def _streams(scenario: Scenario, make_user, settings) -> list[dict[int, list[dict]]]:
@@ -107,6 +125,25 @@ def test_a_blind_seats_stream_reads_the_same_in_both_worlds(scenario, make_user,
     for seat in sorted(scenario.blind):
         assert one[seat], f"seat {seat} was told nothing: the comparison would prove nothing"
         assert one[seat] == two[seat], f"{scenario.id}: seat {seat} tells the worlds apart through the stream"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[scenario.id for scenario in SCENARIOS])
+def test_a_blind_seats_turn_actions_read_the_same_in_both_worlds(scenario, make_user):
+    """Issue 26: a current ``your_turn`` sent with the seat's view and legal moves (``?include=actions``, webhooks)
+    tells the seat nothing that its game page does not."""
+    worlds = []
+    for world in (0, 1):
+        users = [make_user(f"world{world}-seat{seat}") for seat in range(scenario.players)]
+        _play(scenario, world, users, actions=(noted := []))
+        worlds.append(noted)
+    # A position is compared when both games stand at it: a forced move played for a seat in one world only
+    # is played at once there, so the other world reaches that position a step later.
+    one, two = ({seq: seats for seq, seats in noted} for noted in worlds)
+    told = [one[seq][seat] for seq in one.keys() & two.keys() for seat in sorted(scenario.blind) if one[seq][seat]]
+    assert told, "no blind seat was ever to move: the comparison would prove nothing"
+    for seq in sorted(one.keys() & two.keys()):
+        for seat in sorted(scenario.blind):
+            assert one[seq][seat] == two[seq][seat], f"{scenario.id}: seat {seat} tells the worlds apart at seq {seq}"
 
 
 def test_the_stream_comparison_can_fail(make_user, settings):

@@ -92,6 +92,15 @@ LEGAL_MOVES = [
     ),
 ]
 
+_VIEW_AFTER_GUARD = {
+    **GAME_IN_PLAY["view"], "current": 1, "hand": ["handmaid"], "deck_count": 8,
+    "seats": [
+        {**GAME_IN_PLAY["view"]["seats"][0], "hand_count": 1, "discard_total": 1,
+         "discards": [{"card": "guard", "how": "played"}]},
+        {**GAME_IN_PLAY["view"]["seats"][1], "hand_count": 2},
+    ],
+}
+
 SUBMIT_MOVE = [
     OpenApiExample(
         "By text", summary="A move in the text notation, safe to retry", request_only=True,
@@ -103,17 +112,15 @@ SUBMIT_MOVE = [
     ),
     OpenApiExample(
         "Played", summary="The move is played; ben is to move", response_only=True, status_codes=[201],
-        value={"seq": 1, "text": "guard ben baron", "replayed": False, "game": {
-            **GAME_IN_PLAY, "seq": 1, "to_move": [1], "last_move_at": "2025-03-01T10:00:00Z",
-            "view": {
-                **GAME_IN_PLAY["view"], "current": 1, "hand": ["handmaid"], "deck_count": 8,
-                "seats": [
-                    {**GAME_IN_PLAY["view"]["seats"][0], "hand_count": 1, "discard_total": 1,
-                     "discards": [{"card": "guard", "how": "played"}]},
-                    {**GAME_IN_PLAY["view"]["seats"][1], "hand_count": 2},
-                ],
-            },
+        value={"seq": 1, "text": "guard ben baron", "replayed": False, "legal_moves": [], "game": {
+            **GAME_IN_PLAY, "seq": 1, "to_move": [1], "last_move_at": "2025-03-01T10:00:00Z", "view": _VIEW_AFTER_GUARD,
         }},
+    ),
+    OpenApiExample(
+        "Played, lean", summary="Sent with Prefer: return=minimal: what the mover needs", response_only=True,
+        status_codes=[201],
+        value={"seq": 1, "text": "guard ben baron", "replayed": False, "game_seq": 1, "status": "active",
+               "to_move": [1], "view": _VIEW_AFTER_GUARD, "legal_moves": [], "result": None},
     ),
 ]
 

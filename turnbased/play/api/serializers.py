@@ -265,10 +265,35 @@ class MovePlayedSerializer(serializers.Serializer):
     replayed = serializers.BooleanField(
         help_text="True when this repeats an earlier submission (same idempotency_key)."
     )
+    legal_moves = LegalMoveSerializer(
+        many=True, help_text="Your legal moves now: not empty only when you are to act again at once (the "
+                             "Chancellor's second step, a Carcassonne piece after its tile).")
     game = GameSerializer(help_text="The game after your move.")
 
     class Meta:
         ref_name = "MovePlayed"
+
+
+class MovePlayedMinimalSerializer(serializers.Serializer):
+    """The lean answer to a move, for a request sent with ``Prefer: return=minimal``."""
+
+    seq = serializers.IntegerField(help_text="The position your move made.")
+    text = serializers.CharField(help_text="Your move in the text notation.")
+    replayed = serializers.BooleanField(
+        help_text="True when this repeats an earlier submission (same idempotency_key)."
+    )
+    game_seq = serializers.IntegerField(help_text="The game's position now (seq, unless this is a repeat): send it "
+                                                  "as expected_seq with your next move.")
+    status = serializers.ChoiceField(choices=GameStatus.choices)
+    to_move = serializers.ListField(child=serializers.IntegerField(), help_text="The seats that may act now.")
+    view = serializers.DictField(allow_null=True, help_text="The game from your seat now, as the game's view shows it.")
+    legal_moves = LegalMoveSerializer(
+        many=True, help_text="Your legal moves now: not empty only when you are to act again at once.")
+    result = serializers.DictField(allow_null=True, help_text="How the game ended, once it is over (as the game's "
+                                                              "result).")
+
+    class Meta:
+        ref_name = "MovePlayedMinimal"
 
 
 class MoveConflictSerializer(ErrorSerializer):

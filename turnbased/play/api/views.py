@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from django.utils.translation import gettext
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -27,6 +27,7 @@ from turnbased.play.api.serializers import (
     JSONObjectField,
     LegalMovesSerializer,
     MoveConflictSerializer,
+    MovePlayedMinimalSerializer,
     MovePlayedSerializer,
     OpenGameListSerializer,
     PositionSerializer,
@@ -36,7 +37,13 @@ from turnbased.play.api.serializers import (
 from turnbased.play.assets import asset_urls
 from turnbased.play.errors import StaleSequence
 from turnbased.play.models import MoveSource, Visibility
-from turnbased.play.presenters import game_summary
+from turnbased.play.presenters import game_summary, move_answer
+
+# The answer to a move: the whole game, or the lean one a client asks for (Prefer: return=minimal).
+MOVE_PLAYED = PolymorphicProxySerializer(component_name="MovePlayedAnswer",
+                                        serializers=[MovePlayedSerializer, MovePlayedMinimalSerializer],
+                                        resource_type_field_name=None)
+
 
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
 # A page of games holds as many as a page of the lobby: each row reads its seats, clocks and last move, so
@@ -273,14 +280,23 @@ class MoveSubmitApi(APIView):
         )
 
     @extend_schema(
-        operation_id="moves_create", tags=["moves"], summary="Play a move", parameters=[GAME_ID],
+        operation_id="moves_create", tags=["moves"], summary="Play a move", parameters=[
+            GAME_ID,
+            OpenApiParameter("Prefer", str, OpenApiParameter.HEADER, enum=["return=minimal"],
+                             description="return=minimal (RFC 7240): answer only what the mover needs (MovePlayedMinimal: "
+                                         "the position, whose turn, my view, my legal moves when I act again), "
+                                         "with Preference-Applied: return=minimal. Without it: the whole game."),
+        ],
         description="Send exactly one of move (the game's JSON, as legal-moves lists it) or text (the notation), "
                     "with expected_seq, the position you answer. A repeated idempotency_key answers 200 with the "
-                    "first outcome (replayed: true) and plays nothing.",
+                    "first outcome (replayed: true) and plays nothing. The answer carries my legal moves when I "
+                    "am to act again at once, so a client following the stream (?include=actions) never needs "
+                    "legal-moves.",
         request=InputSerializer, examples=examples.SUBMIT_MOVE,
         responses={
-            201: MovePlayedSerializer,
-            200: OpenApiResponse(MovePlayedSerializer, description="A repeated idempotency_key: the first answer."),
+            201: OpenApiResponse(MOVE_PLAYED, description="The move was played: the whole game, or with Prefer: "
+                                                          "return=minimal the lean answer."),
+            200: OpenApiResponse(MOVE_PLAYED, description="A repeated idempotency_key: the first answer."),
             400: error("Malformed, or the game refused the move: detail is the game's reason."),
             403: error("I watch this game but have no seat in it."),
             404: NO_SUCH_GAME,
@@ -306,13 +322,23 @@ class MoveSubmitApi(APIView):
             body = {"detail": stale.detail, "seq": stale.current_seq, "game": _game_detail(game_id, request)}
             return Response(body, status=stale.status)
         # The game as the move left it is in memory, seats and clocks included: nothing to read again.
-        body = {
-            "seq": outcome.move.seq,
-            "text": outcome.move.text,
-            "replayed": outcome.replayed,
-            "game": _game_answer(outcome.game, request.user),
-        }
-        return Response(body, status=status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED)
+        body = {"seq": outcome.move.seq, "text": outcome.move.text, "replayed": outcome.replayed}
+        code = status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED
+        if prefers_minimal(request):
+            return Response({**body, **move_answer(outcome.game, outcome.move.seat)}, status=code,
+                            headers={"Preference-Applied": "return=minimal"})
+        legal = selectors.legal_moves_for(selectors.Viewer(game=outcome.game, seat=outcome.move.seat))
+        return Response({**body, "legal_moves": legal, "game": _game_answer(outcome.game, request.user)}, status=code)
+
+
+def prefers_minimal(request) -> bool:
+    """Tell whether the request asks for the lean answer: ``Prefer: return=minimal`` (RFC 7240). Any other
+    preference, a malformed one or none gets the whole answer, as a server may ignore what it does not know."""
+    for preference in request.headers.get("Prefer", "").split(","):
+        token, _, value = preference.split(";")[0].partition("=")
+        if token.strip().lower() == "return" and value.strip().strip('"').lower() == "minimal":
+            return True
+    return False
 
 
 # A page of history holds the events of this many moves: every move of most games at once.

@@ -127,6 +127,8 @@ def cmd_play(run: Run) -> None:
         raise
     run.out(f"Played: {played['text']} (#{game_id} is now at seq {played['seq']}).",
             f"#{game_id}: {render.standing(played['game'])}")
+    if played.get("legal_moves"):  # my move goes on (the Chancellor's second step): no need to ask for them
+        run.out(f"Your move again, at seq {played['seq']}:", *[choice["text"] for choice in played["legal_moves"]])
 
 
 def cmd_history(run: Run) -> None:
@@ -177,7 +179,7 @@ def cmd_watch(run: Run) -> None:
     """Print the games waiting for me now, then each event as it comes, until Ctrl-C (or ``--count`` events)."""
     args = run.args
     following = watching.follow(run.api, interval=args.interval, sleep=time.sleep, stream=not args.poll,
-                                notice=run.note)
+                                notice=run.note, include="actions" if args.actions else None)
     for shown, event in enumerate(following, 1):
         run.out(json.dumps({"id": event.id, "kind": event.kind, "data": event.data}) if args.json
                 else render.event_line(event))
@@ -256,6 +258,9 @@ def parser() -> tuple[argparse.ArgumentParser, dict[str, tuple[Callable[[Run], N
     watch.add_argument("--interval", type=float, default=30.0, help="seconds between polls without a stream")
     watch.add_argument("--poll", action="store_true", help="poll my turns even if the server has a stream")
     watch.add_argument("--json", action="store_true", help="one JSON object per event")
+    watch.add_argument("--actions", action="store_true",
+                       help="a turn told by the stream carries my view and legal moves (with --json: for a script "
+                            "that answers each with `play`)")
     return top, functions
 
 

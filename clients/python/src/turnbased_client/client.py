@@ -22,7 +22,7 @@ from turnbased_client import stream
 from turnbased_client.core import UNSET, ApiCore, Unset, operation
 from turnbased_client.types import (
     Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, EventKind, Game, GameType, History,
-    Invitation, Leaderboard, LegalMoves, MovePlayed, MyInvitation, NewToken, Player, Position, PositionText, Profile,
+    Invitation, Leaderboard, LegalMoves, MovePlayed, MovePlayedMinimal, MyInvitation, NewToken, Player, Position, PositionText, Profile,
     PushSubscription, PushSubscriptionKeys,
     RatingPool, Record, RecentOpponent, Rematch, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
     WebhookDelivery, WebhookWithSecret,
@@ -212,16 +212,21 @@ class Client(ApiCore):
     @operation("moves_create", "POST", "/api/games/{game_id}/moves/",
                body=("move", "text", "expected_seq", "idempotency_key"))
     def submit_move(self, game_id: int, *, expected_seq: int, move: Mapping[str, Any] | Unset = UNSET,
-                    text: str | Unset = UNSET, idempotency_key: str | Unset = UNSET) -> MovePlayed:
+                    text: str | Unset = UNSET, idempotency_key: str | Unset = UNSET,
+                    minimal: bool = False) -> MovePlayed | MovePlayedMinimal:
         """Play ``move`` (JSON, as legal-moves lists it) or ``text`` (the notation) at position ``expected_seq``.
 
-        Without an ``idempotency_key`` one is made up, so sending the same call again after a timeout plays
-        nothing twice: pass your own to retry across runs. A stale ``expected_seq`` raises ``ApiError`` 409
-        whose ``current_seq`` and ``body["game"]`` hold the position now.
+        The answer carries ``legal_moves``: mine when I am to act again at once (the Chancellor's second step),
+        else empty. With ``minimal`` (``Prefer: return=minimal``) it is lean (``MovePlayedMinimal``: the
+        position, whose turn, my view, my legal moves), else it holds the whole ``game``. Without an
+        ``idempotency_key`` one is made up, so sending the same call again after a timeout plays nothing
+        twice: pass your own to retry across runs. A stale ``expected_seq`` raises ``ApiError`` 409 whose
+        ``current_seq`` and ``body["game"]`` hold the position now.
         """
         key = idempotency_key if not isinstance(idempotency_key, Unset) else uuid.uuid4().hex
         return self._call("moves_create", {"game_id": game_id}, body={
-            "move": move, "text": text, "expected_seq": expected_seq, "idempotency_key": key})
+            "move": move, "text": text, "expected_seq": expected_seq, "idempotency_key": key},
+            headers={"Prefer": "return=minimal"} if minimal else None)
 
     @operation("history_list", "GET", "/api/games/{game_id}/history/", query=("since", "page_size"),
                conditional=True, gathered=True)
@@ -379,17 +384,20 @@ class Client(ApiCore):
         return self._call("webhooks_rotate_secret", {"webhook_id": webhook_id})
 
     # -- the event stream ----------------------------------------------------------------------
-    @operation("stream", "GET", "/api/stream/", query=("last_event_id",))
+    @operation("stream", "GET", "/api/stream/", query=("last_event_id", "include"))
     def stream_events(self, last_event_id: str | int | None = None, *, reconnect: bool = True,
-                      opened: bool = False, renew_after: float | None = None) -> Iterator[stream.StreamEvent]:
+                      opened: bool = False, renew_after: float | None = None,
+                      include: str | None = None) -> Iterator[stream.StreamEvent]:
         """Yield my events as they happen, from the stream at ``stream_url``, resuming after ``last_event_id``.
 
         Each event's ``data`` is ``{id, kind, game, seq, created_at, data}`` (``data``: the kind's payload,
         as my seat may see it). A dropped connection is opened again with the last event's id, so no event
         is missed; ``"0"`` asks for every event kept. With ``opened``, a ``stream.OPENED`` marker comes each
         time a connection opens (list what waited before it then); ``renew_after`` seconds renews the
-        connection that often. Raises ``ApiError`` (404 on a server without the stream, 401 for a bad token).
+        connection that often. With ``include="actions"``, a ``your_turn`` still current carries my ``view``
+        and ``legal_moves`` in its payload: answer it with ``submit_move`` alone. Raises ``ApiError`` (404 on
+        a server without the stream, 401 for a bad token).
         """
         return stream.read_stream(self.http, last_event_id=None if last_event_id is None else str(last_event_id),
                                   reconnect=reconnect, sleep=self._sleep, url=self.stream_url + stream.STREAM_PATH,
-                                  opened=opened, renew_after=renew_after)
+                                  opened=opened, renew_after=renew_after, include=include)

@@ -135,7 +135,8 @@ class ApiCore:
 
     # -- calling an operation -------------------------------------------------------------------
     def _call(self, operation_id: str, path: Mapping[str, Any] | None = None, *,
-              query: Mapping[str, Any] | None = None, body: Mapping[str, Any] | None = None) -> Any:
+              query: Mapping[str, Any] | None = None, body: Mapping[str, Any] | None = None,
+              headers: Mapping[str, str] | None = None) -> Any:
         """Call an operation of the table: fill its path, drop UNSET values, send, return the JSON answer."""
         _, op = operations(type(self))[operation_id]
         path = dict(path or {})
@@ -145,7 +146,8 @@ class ApiCore:
             raise TypeError(f"{operation_id}: parameters {sorted(path)}, {sorted(query)}, {sorted(body)} do not match")
         url = op.path.format(**{name: quote(str(value), safe="") for name, value in path.items()})
         json_body = body if op.body else None
-        answer = self._request(op.method, url, params=query or None, json=json_body, conditional=op.conditional)
+        answer = self._request(op.method, url, params=query or None, json=json_body, conditional=op.conditional,
+                               headers=headers)
         if op.gathered:
             return {**answer, "results": self._paginate(answer, op.listed or ""), "next": None}
         if op.listed is not None:
@@ -153,10 +155,10 @@ class ApiCore:
         return answer
 
     def _request(self, method: str, url: str, *, params: Mapping[str, Any] | None = None, json: Any = None,
-                 conditional: bool = False) -> Any:
+                 conditional: bool = False, headers: Mapping[str, str] | None = None) -> Any:
         """Send one request (again after a 429 or 503, within ``retries``) and return its JSON, or None for 204."""
         key = str(self.http.build_request(method, url, params=params).url)
-        headers = {}
+        headers = dict(headers or {})
         cached = self._etags.get(key) if conditional else None
         if cached is not None:
             headers["If-None-Match"] = cached[0]

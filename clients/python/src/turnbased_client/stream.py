@@ -92,12 +92,13 @@ def _decoded(text: str) -> Any:
 
 def read_stream(http: httpx.Client, *, last_event_id: str | None = None, reconnect: bool = True,
                 sleep: Callable[[float], None], url: str = STREAM_PATH, opened: bool = False,
-                renew_after: float | None = None) -> Iterator[StreamEvent]:
+                renew_after: float | None = None, include: str | None = None) -> Iterator[StreamEvent]:
     """Yield the events of the stream at ``url`` for as long as it lasts, reconnecting with ``Last-Event-ID``.
 
     ``opened``: also yield an ``OPENED`` marker each time a connection is opened (its ``id`` the point it
     resumes from). ``renew_after``: close a connection after that many seconds and open the next at once
-    (with ``reconnect``), so a client gets the marker that often.
+    (with ``reconnect``), so a client gets the marker that often. ``include``: what the stream adds to its
+    events (``"actions"``: a current turn's view and legal moves).
 
     Raises ``ApiError`` at once for an answer that asking again cannot change (401, 403, 404):
     a client without a stream on its server falls back to polling on a 404.
@@ -106,7 +107,7 @@ def read_stream(http: httpx.Client, *, last_event_id: str | None = None, reconne
     failures = 0
     while True:
         headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
-        params = {}
+        params = {"include": include} if include else {}
         if state.last_event_id is not None:
             # The standard's header, and the same as the query parameter the schema offers beside it: a proxy
             # that drops headers it does not know cannot make the stream start over (the header wins).

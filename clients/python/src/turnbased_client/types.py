@@ -216,7 +216,22 @@ class MovePlayed(TypedDict):
     seq: int
     text: str
     replayed: bool
+    legal_moves: list[LegalMove]
     game: Game
+
+
+class MovePlayedMinimal(TypedDict):
+    """The lean answer to a move (``submit_move(..., minimal=True)``)."""
+
+    seq: int
+    text: str
+    replayed: bool
+    game_seq: int
+    status: GameStatus
+    to_move: list[int]
+    view: dict[str, Any] | None
+    legal_moves: list[LegalMove]
+    result: dict[str, Any] | None
 
 
 class HistoryEvent(TypedDict):

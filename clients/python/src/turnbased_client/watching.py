@@ -32,11 +32,13 @@ def waiting_now(api: Client) -> list[StreamEvent]:
 
 
 def follow(api: Client, *, interval: float, sleep: Callable[[float], None], stream: bool = True,
-           notice: Callable[[str], None] = lambda text: None) -> Iterator[StreamEvent]:
+           notice: Callable[[str], None] = lambda text: None, include: str | None = None) -> Iterator[StreamEvent]:
     """Yield the games waiting for me now, then my events as they come, each waiting position told once.
 
     From the stream, the games waiting are listed each time it connects (so none that began to wait
     while it was away is missed); without a stream (404) ``/api/me/turns/`` is polled every ``interval``.
+    ``include`` goes to the stream (``"actions"``: a current turn's view and legal moves); a listed or
+    polled turn carries none.
     """
     told: set[tuple[int, int]] = set()
 
@@ -51,7 +53,7 @@ def follow(api: Client, *, interval: float, sleep: Callable[[float], None], stre
 
     if stream:
         try:
-            for event in api.stream_events(opened=True):
+            for event in api.stream_events(opened=True, include=include):
                 yield from untold(waiting_now(api) if event.kind == OPENED else [event])
             return
         except ApiError as refused:
