@@ -209,7 +209,7 @@ class ListeningClient:
             if not follower.opened.wait(30):
                 raise RuntimeError("a stream did not open")
         by_user = {player.user.pk: player for player in self.players}
-        game_id = new_table(self.players).game_id
+        game_id, reached = new_table(self.players).game_id, 0
         try:
             while going():
                 try:
@@ -222,20 +222,23 @@ class ListeningClient:
                     continue  # an earlier game's last news
                 if kind == "game_finished":
                     if event["data"]["seat"] == 0:  # told to both players: start the next game once
-                        game_id = new_table(self.players).game_id
+                        game_id, reached = new_table(self.players).game_id, 0
                     continue
                 moves = event["data"].get("legal_moves")
-                if not moves:
-                    continue  # a turn that had passed when it was sent: a newer one follows
+                if not moves or event["seq"] < reached:
+                    # A turn that had passed when it was sent (a newer one follows), or one the mover already
+                    # played from its own answer (acting again at once: a new round it begins).
+                    continue
                 player = self.players[event["data"]["seat"]]
                 assert player.user.pk in by_user
-                self.play(game_id, player, event["seq"], moves, going)
+                reached = self.play(game_id, player, event["seq"], moves, going)
         finally:
             stop.set()
             for follower in followers:
                 follower.close()
 
-    def play(self, game_id: int, player: Player, seq: int, moves: list[dict], going) -> None:
+    def play(self, game_id: int, player: Player, seq: int, moves: list[dict], going) -> int:
+        """Play from position ``seq`` while the answers give the player moves; return the position reached."""
         while moves and going():
             move = self.rng.choice(moves)["move"]
             status, body = self.connection.request(
@@ -245,6 +248,7 @@ class ListeningClient:
                 raise RuntimeError(f"a move answered {status} {body[:200]!r}")
             answer = json.loads(body)
             seq, moves = answer["game_seq"], answer["legal_moves"]
+        return seq
 
 
 def listening_run(server: Server, stream: StreamServer, pairs: list[list[Player]], seconds: float, seed: int,
@@ -271,7 +275,7 @@ class Cell:
 
 def units_of(what: str, run: Run) -> int:
     if what == FLOOR:
-        return len([sample for sample in run.samples if sample.status == 200])
+        return len([sample for sample in run.samples if 200 <= sample.status < 300])
     return len([sample for sample in run.samples if sample.kind == "POST move" and sample.status == 201])
 
 
@@ -327,6 +331,8 @@ def measure(args, database_url: str, environment: dict[str, str], folder: Path) 
                 cells.setdefault((LISTENING, clients), Cell()).add(run, cpu, units_of(LISTENING, run))
             print(f"round {round_number} of {args.rounds} done", flush=True)
         print_table(cells, args.clients)
+        if args.profile:
+            profile(Path(args.profile), server, stream, postmaster, args, pairs, tables_for, floor_games, players)
     finally:
         stream.stop()
         server.stop()
@@ -359,12 +365,40 @@ def print_table(cells: dict, client_counts: list[int]) -> None:
     print("(p50/p99: the POST move, or the floor's POST; a polling client also sends a GET before each move)")
 
 
+def profile(folder: Path, server: Server, stream: StreamServer, postmaster: int, args, pairs, tables_for,
+            floor_games, players) -> None:
+    """Run each loop once more at the most clients under py-spy (gunicorn's workers, the stream process), writing
+    ``<loop>.<process>.txt`` collapsed stacks into ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    spy = Path(sys.executable).parent / "py-spy"
+    most, seconds = max(args.clients), max(args.seconds, 10.0)
+    loops = {
+        "floor": lambda: framework_floor_run(server, floor_games[:most], players, seconds),
+        "polling": lambda: moves_run(server, tables_for(most, 100 * seconds), most, seconds, 99),
+        "listening": lambda: listening_run(server, stream, pairs[:most], seconds, 99, Cpu([])),
+    }
+    for name, run in loops.items():
+        samplers = [subprocess.Popen([str(spy), "record", "--format", "raw", "--rate", "200", "--subprocesses",
+                                      "--nonblocking", "--pid", str(pid), "--output", str(folder / f"{name}.{what}.txt")],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    for what, pid in (("web", server.process.pid), ("stream", stream.process.pid))]
+        time.sleep(1.0)
+        run()
+        for sampler in samplers:
+            sampler.send_signal(signal.SIGINT)
+            sampler.wait(30)
+        print(f"profiled the {name} loop: {folder}/{name}.*.txt", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per cell (default 5)")
     parser.add_argument("--clients", default="1,4,16,64", help="client counts (default 1,4,16,64)")
     parser.add_argument("--quick", action="store_true", help="1 round of 2 s at 1 and 4 clients")
+    parser.add_argument("--profile", metavar="FOLDER", default="",
+                        help="sample the server's processes with py-spy during one more run of each loop at the most "
+                             "clients, and write their collapsed stacks to FOLDER (py-spy must be installed)")
     args = parser.parse_args()
     args.clients = sorted({int(value) for value in args.clients.split(",")})
     if args.quick:

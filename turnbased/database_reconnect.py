@@ -10,7 +10,8 @@ database: no session, token or row was read, nothing written), the request is ru
 connection, and the client never sees the restart. Anything else is answered as before: a 503 that asks
 the client to retry (``request_guards.server_error``).
 
-Celery workers and the stream process keep Django's check: they run no request through this middleware.
+The stream process does the same for each of its database calls (``without_health_check``): a woken stream's
+read is one statement, and the check doubled it. Celery workers keep Django's check.
 """
 
 from __future__ import annotations
@@ -75,3 +76,28 @@ class ReconnectMiddleware:
         except _LOST:  # closing a dead connection may fail too: it is gone either way
             pass
         return self.get_response(request)
+
+
+def without_health_check(function, **kwargs):
+    """Call ``function(**kwargs)`` (database work of the stream process) without Django's ``SELECT 1`` on a kept
+    connection; if its first statement met a dead connection, call it again, once, on a new one.
+
+    As for a request (``ReconnectMiddleware``), the call is run again only when its first statement failed
+    and the connection is unusable: nothing of it reached the database.
+    """
+    if connection.connection is None:
+        return function(**kwargs)
+    connection.health_check_done = True
+    watch = FirstStatementWatch()
+    try:
+        with connection.execute_wrapper(watch):
+            return function(**kwargs)
+    except _LOST:
+        if not watch.first_failed or (connection.connection is not None and connection.is_usable()):
+            raise
+    logger.info("the kept database connection was lost; %s runs again on a new one", function.__name__)
+    try:
+        connection.close()
+    except _LOST:
+        pass
+    return function(**kwargs)

@@ -128,3 +128,34 @@ def test_the_watch_tells_a_first_statement_lost_from_a_later_one():
     with pytest.raises(Exception):
         later(lost, "SELECT 2", None, False, {})
     assert not later.first_failed
+
+
+def test_the_stream_processs_reads_send_no_select_1_and_survive_a_dead_connection(make_user, caplog, monkeypatch,
+                                                                                   settings):
+    """The stream process's database calls (``without_health_check``, as ``_in_database_thread`` runs them)."""
+    from turnbased.database_reconnect import without_health_check
+    from turnbased.events.selectors import events_after
+
+    settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] = connection.settings_dict["CONN_HEALTH_CHECKS"] = True
+    checks = []
+    wrapper = type(connections["default"])
+    original = wrapper.is_usable
+    monkeypatch.setattr(wrapper, "is_usable", lambda self: checks.append(1) or original(self))
+    alice = make_user("alice")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        dead = cursor.fetchone()[0]
+    connection.health_check_done = False  # as at the start of a call, after close_old_connections()
+    with CaptureQueriesContext(connection) as captured:
+        assert without_health_check(events_after, user_id=alice.pk, after_id=0) == []
+    assert checks == [] and len(captured.captured_queries) == 1  # the read alone: no SELECT 1 before it
+    connection.health_check_done = False
+    events_after(user_id=alice.pk, after_id=0)
+    assert checks == [1]  # without it, Django's check runs (the test would see a missing fix)
+    end_backend(dead)
+    connection.health_check_done = False
+    assert without_health_check(events_after, user_id=alice.pk, after_id=0) == []
+    assert "events_after runs again on a new one" in caplog.text
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        assert cursor.fetchone()[0] != dead

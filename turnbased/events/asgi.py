@@ -49,6 +49,7 @@ from django.utils import translation  # noqa: E402
 from django.utils.translation import gettext, ngettext  # noqa: E402
 from rest_framework.exceptions import AuthenticationFailed, MethodNotAllowed, NotAuthenticated  # noqa: E402
 
+from turnbased.database_reconnect import without_health_check  # noqa: E402
 from turnbased.events import credentials, selectors, sse  # noqa: E402
 from turnbased.events.credentials import authenticate  # noqa: E402
 from turnbased.events.wakeups import Wakeups  # noqa: E402
@@ -71,10 +72,11 @@ _GAME_ID = re.compile(r"[0-9]{1,18}")
 
 
 def _in_database_thread(function: Callable, kwargs: dict):
-    """Run ``function`` as Django runs a request: connections past their age or broken are replaced first."""
+    """Run ``function`` as Django runs a request: connections past their age or broken are replaced first, and a
+    kept one is used without a ``SELECT 1`` first (``database_reconnect``: one that died is replaced then)."""
     close_old_connections()
     try:
-        return function(**kwargs)
+        return without_health_check(function, **kwargs)
     finally:
         close_old_connections()
 

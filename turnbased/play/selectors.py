@@ -31,7 +31,7 @@ from turnbased.clocks.services import seats_with_time
 from turnbased.play import store
 from turnbased.play.errors import EngineUnavailable, GameNotFound
 from turnbased.play.models import Game, GameStatus, Invitation, MoveSource, Seat, Visibility
-from turnbased.play.prepared import PreparedQuery
+from turnbased.prepared import PreparedQuery
 from turnbased.ratings.selectors import seat_label
 
 # The game page shows the entries of this many latest moves; older ones come a page at a time.

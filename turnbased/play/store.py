@@ -22,7 +22,7 @@ from turnbased import one_statement
 from turnbased.clocks.services import clocks_of_seats, seats_with_clocks, seats_with_time
 from turnbased.play.errors import EngineUnavailable, StaleSequence
 from turnbased.play.models import Game, Move, Seat
-from turnbased.play.prepared import PreparedQuery
+from turnbased.prepared import PreparedQuery
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from django.utils import timezone
 from turnbased.clocks.services import absence_declare
 from turnbased.play import services, store
 from turnbased.play.models import Game, Seat
-from turnbased.play.prepared import PreparedQuery
+from turnbased.prepared import PreparedQuery
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
