@@ -250,6 +250,9 @@ def test(pytest_args: list[str]) -> int:
         environment.setdefault("STREAM_URL", "")
         # Accounts made by the tests (and the servers they start) hash passwords cheaply: see settings.
         environment.setdefault("TESTS_ONLY_FAST_PASSWORD_HASHING", "on")
+        # A commit's work is queued by the process that committed (tests run it inline); the tests of the
+        # dispatcher, and the stacks that stand for production, run it as a process of its own.
+        environment.setdefault("WORK_DISPATCH", "inline")
         return subprocess.run([sys.executable, "-m", "pytest", *parallel(pytest_args), *pytest_args], env=environment,
                               cwd=BASE_DIR).returncode
 
@@ -285,6 +288,7 @@ def screenshots(args: list[str]) -> int:
         environment.setdefault("DJANGO_DEBUG", "1")
         # Tasks (email delivery) run in the process, against this database, never queued for another one's worker.
         environment["CELERY_TASK_ALWAYS_EAGER"] = "1"
+        environment["WORK_DISPATCH"] = "inline"  # queued (so run) by this process, with no dispatcher
         environment.setdefault("STREAM_URL", "")  # no stream process: the pages photographed poll
         environment.setdefault("LOG_LEVEL", "WARNING")  # not a line per task run in the process
         say("building a position of each game on a throwaway database")

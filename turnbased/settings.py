@@ -389,6 +389,16 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Bots wait this long before moving, so their moves read like a player's and not a flash.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=2.0)
+# A bot turn (or a forced move) waiting longer than this lost its task (a dispatcher or broker outage, a crash):
+# the clock sweep queues it again.
+BOT_STALL_SECONDS = env.float("BOT_STALL_SECONDS", default=60.0)
+FORCED_STALL_SECONDS = env.float("FORCED_STALL_SECONDS", default=30.0)
+# How the work a commit names reaches Celery (turnbased/dispatch.py): "notify", a NOTIFY in the change's own
+# statement that the dispatcher process queues; "inline", queued by the process itself after its commit (the
+# test runner's choice: tests run their tasks in their own process).
+WORK_DISPATCH = env.str("WORK_DISPATCH", default="notify")
+if WORK_DISPATCH not in ("notify", "inline"):
+    raise ImproperlyConfigured(f"WORK_DISPATCH must be notify or inline, not {WORK_DISPATCH!r}")
 
 # --- Event stream (issue 15) ------------------------------------------------------
 # Each user's events (GET /api/stream/, webhooks) are kept this many days: a client that was away up to

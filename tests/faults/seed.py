@@ -66,6 +66,34 @@ def play_moves(game_ids: list[int], count: int, pause: float) -> int:
     return played
 
 
+def play_people(game_ids: list[int], count: int, pause: float) -> int:
+    """Make ``count`` random legal moves for the person at seat 0 of the games (each against a bot), as the API
+    would, each when it is their turn (a bot's turn is the worker's); ``pause`` seconds between rounds. A game
+    that ends is left; return how many moves were made."""
+    import random
+    import time
+
+    from turnbased.play import store
+    from turnbased.play.models import Game, GameStatus, MoveSource
+
+    rng, played = random.Random(count), 0
+    deadline = time.monotonic() + 600
+    while played < count:
+        assert time.monotonic() < deadline, f"only {played} of {count} moves in ten minutes"
+        for game in Game.objects.filter(pk__in=game_ids, status=GameStatus.ACTIVE).order_by("pk"):
+            if played == count or 0 not in game.to_move:
+                continue
+            seat = game.seats.get(index=0)
+            move = rng.choice(store.engine_of(game).legal_moves(game.state, 0))
+            services.submit_move(game_id=game.pk, user=seat.user, expected_seq=game.seq, move=move,
+                                 source=MoveSource.API)
+            played += 1
+        if not Game.objects.filter(pk__in=game_ids, status=GameStatus.ACTIVE).exists():
+            break
+        time.sleep(pause)
+    return played
+
+
 def local_message_subjects() -> list[str]:
     """Return the subjects of the messages the development sink kept, oldest first."""
     from turnbased.mail.models import LocalMessage

@@ -46,7 +46,7 @@ def celery_concurrency(argv: list[str]) -> int:
 
 def make_run_connections() -> dict[str, int]:
     commands = procfile()
-    assert set(commands) == {"web", "stream", "worker", "mailer", "hooks", "beat", "mail"}
+    assert set(commands) == {"web", "stream", "worker", "mailer", "hooks", "dispatch", "beat", "mail"}
     workers, threads = gunicorn_sizing({"DJANGO_DEBUG": "1"})
     return {
         "web": workers * threads,
@@ -54,6 +54,7 @@ def make_run_connections() -> dict[str, int]:
         "mailer": celery_concurrency(commands["mailer"]),
         "hooks": celery_concurrency(commands["hooks"]),
         "beat": 1,  # it sends tasks and reads no table; counted anyway
+        "dispatch": 1,  # its one LISTEN connection (turnbased/dispatch.py)
         "mail": smtp.DATABASE_THREADS,
         # Its database threads, and the one connection that LISTENs for new events (turnbased/events/asgi.py).
         "stream": settings.STREAM_DATABASE_THREADS + 1,

@@ -39,7 +39,8 @@ STAND_INS = {
 # The order the Django image's services start in: migrate first and alone, then the rest.
 ONE_OFF = "migrate"
 # What a process prints once it is ready to work (None: its port answering is enough).
-READY_LINES = {"worker": "ready.", "mailer": "ready.", "hooks": "ready.", "beat": "beat: Starting"}
+READY_LINES = {"worker": "ready.", "mailer": "ready.", "hooks": "ready.", "beat": "beat: Starting",
+               "dispatch": "dispatch: listening on turnbased_work"}
 START_TIMEOUT = 60.0
 # Where the running stack is kept while its tests run (conftest.py adds its logs to failures).
 RUNNING_STACK = pytest.StashKey["ProductionStack"]()

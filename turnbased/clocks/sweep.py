@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 
 from turnbased.accounts.models import profile_of
@@ -22,7 +23,6 @@ from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play.models import Game, GameStatus
 
-BOT_STALL = timedelta(minutes=1)
 FAILED = "failed"  # the outcome of a game whose handling raised (logged with its traceback)
 
 logger = logging.getLogger(__name__)
@@ -77,13 +77,13 @@ def _remind(clock: SeatClock, seat) -> int:
 
 
 def stalled_bot_games() -> list[tuple[int, int]]:
-    """Return (game, seq) of active games waiting on a bot for over a minute (a lost task)."""
+    """Return (game, seq) of active games waiting on a bot for over ``BOT_STALL_SECONDS`` (a lost task)."""
     moment = now()
     stalled = []
     for game in Game.objects.filter(status=GameStatus.ACTIVE, seats__bot__gt="").distinct():
         waiting_since = game.last_move_at or game.started_at
         bot_seats = {seat.index for seat in game.seats.all() if seat.bot}
-        if bot_seats & set(game.to_move) and waiting_since and moment - waiting_since > BOT_STALL:
+        if bot_seats & set(game.to_move) and waiting_since and moment - waiting_since > timedelta(seconds=settings.BOT_STALL_SECONDS):
             stalled.append((game.pk, game.seq))
     return stalled
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from turnbased import one_statement
+from turnbased import dispatch, one_statement
 from turnbased.notifications.devices import check_endpoint, check_keys, describe_device
 from turnbased.notifications.models import Notification, PushSubscription
 
@@ -25,7 +24,11 @@ DELIVERY_TASK = "turnbased.mail.tasks.deliver_game_notifications"
 
 
 def notifications_record(*, game, seq: int, kind: str, user_ids: Iterable[int]) -> None:
-    """Record that each user must hear of ``kind`` at ``seq``; call inside the change's transaction."""
+    """Record that each user must hear of ``kind`` at ``seq``; call inside the change's transaction.
+
+    Their delivery is queued once the transaction commits (``dispatch.after_commit``: a NOTIFY in the change's
+    own statement); should that be lost, the outbox sweep sends the rows.
+    """
     user_ids = set(user_ids)
     if not user_ids:
         return
@@ -35,19 +38,7 @@ def notifications_record(*, game, seq: int, kind: str, user_ids: Iterable[int]) 
         ignore_conflicts=True,
     )
     one_statement.write(f"{one_statement.name('notified')} AS ({sql})", params)
-    game_id = game.pk
-    transaction.on_commit(lambda: enqueue_delivery(game_id, seq))
-
-
-def enqueue_delivery(game_id: int, seq: int) -> None:
-    """Queue delivery of a position's notifications; with the broker down the minute sweep does it later.
-
-    By name: the task's queue comes from ``CELERY_TASK_ROUTES`` as for any other call.
-    """
-    try:
-        current_app.signature(DELIVERY_TASK, args=(game_id, seq)).delay()
-    except Exception:  # the outbox row is safe; only the prompt delivery is lost
-        logger.warning("could not queue delivery for game %s seq %s; the sweep will send it", game_id, seq, exc_info=True)
+    dispatch.after_commit(DELIVERY_TASK, game.pk, seq)
 
 
 # -- devices subscribed to push (issue 25) -------------------------------------------------------------

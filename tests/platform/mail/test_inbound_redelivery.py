@@ -11,16 +11,17 @@ import base64
 from datetime import timedelta
 
 import pytest
+
 import time_machine
 from django.db import OperationalError
 from django.utils import timezone
 
 from tests.platform.mail.conftest import HANDMAID, move_in, reply_bytes, worded
+from turnbased import dispatch
 from turnbased.celery import app
 from turnbased.mail import compose, outbox, tasks
 from turnbased.mail.inbound import handle_inbound
 from turnbased.mail.models import EmailKind, InboundEmail, OutgoingEmail
-from turnbased.notifications import services as notification_services
 from turnbased.play.models import Move
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +92,7 @@ def test_the_task_retries_a_database_error_and_the_reply_is_played_and_answered_
 def test_a_failure_in_the_moves_after_commit_step_leaves_one_move_and_one_answer(
         started_game, turn_email, mailoutbox, monkeypatch, retries_run_inline):
     """Past the commit the move and its answer are kept: the retry finds a duplicate, the sweep sends the answer."""
-    monkeypatch.setattr(notification_services, "enqueue_delivery", fails_once(notification_services.enqueue_delivery))
+    monkeypatch.setattr(dispatch, "queue", fails_once(dispatch.queue))
     result = tasks.process_inbound_email.delay(
         base64.b64encode(reply_bytes(turn_email, "handmaid", message_id="<late@client.example>")).decode())
     assert result.get() == "duplicate"  # the retry: the first run had committed the move and its answer

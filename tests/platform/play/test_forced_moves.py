@@ -13,6 +13,7 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from games import get_engine
@@ -188,7 +189,7 @@ def test_a_forced_move_lost_between_the_two_moves_is_played_by_the_sweep(
     with django_capture_on_commit_callbacks(execute=True):
         sweep.run()
     assert Move.objects.filter(game=game).count() == 1, "a fresh row waits for its own task"
-    ForcedMoveDue.objects.update(due_since=timezone.now() - forced_moves.FORCED_STALL - timedelta(seconds=1))
+    ForcedMoveDue.objects.update(due_since=timezone.now() - timedelta(seconds=settings.FORCED_STALL_SECONDS + 1))
     with django_capture_on_commit_callbacks(execute=True):
         sweep.run()
     assert Move.objects.get(game=game, seq=2).source == MoveSource.AUTO

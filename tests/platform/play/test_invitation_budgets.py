@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from tests.platform.play.costs import measured, token_client
-from turnbased.notifications import services as notification_services
-from turnbased.play import services, tasks
+from turnbased import dispatch
+from turnbased.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,8 +40,7 @@ def same(few, many, what: str) -> None:
 def queued(monkeypatch) -> list:
     """Record the deliveries and bot turns a request queues instead of running them (the worker pays)."""
     calls = []
-    monkeypatch.setattr(notification_services, "enqueue_delivery", lambda game_id, seq: calls.append(seq))
-    monkeypatch.setattr(tasks, "enqueue_bot_turn", lambda game_id, seq: calls.append(seq))
+    monkeypatch.setattr(dispatch, "queue", lambda task, args, countdown=0: calls.append(args[1]))
     return calls
 
 

@@ -1,16 +1,20 @@
 """What the requests players make most cost in SQL statements, with and without a clock.
 
 Counted through the real HTTP paths: the API with token authentication (the
-token and its user in one query, and ``last_used_at`` written at most once a
-minute: every token here is new, so each measured request pays that write),
-the pages with a session. The tests run in real transactions, as requests do
-in production, so a savepoint anywhere would show; Celery work queued after
-the commit is recorded instead of run inline (the worker pays for it, not the
-request).
+token and its user in one statement that also writes ``last_used_at``, at most
+once a minute: every token here is new, so each measured request pays that
+write), the pages with a session. The tests run in real transactions, as
+requests do in production, so a savepoint anywhere would show; the work a
+commit names goes to the dispatcher as a NOTIFY in the move's own statement, as
+in production (``WORK_DISPATCH=notify``): the worker pays for that work, not the
+request.
 """
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Callable
 from datetime import date, datetime, timezone
 
 import pytest
@@ -22,7 +26,6 @@ from tests.platform.play.costs import measured, token_client
 from turnbased.accounts.models import profile_of
 from turnbased.clocks.services import absence_declare
 from turnbased.mail import delivery
-from turnbased.notifications import services as notification_services
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import services, tasks
 from turnbased.play.models import ForcedMoveDue, Move
@@ -49,14 +52,22 @@ def within(cost, budget: int, what: str) -> None:
     assert cost.statements <= budget, f"{what}: {cost}, over {budget}:\n" + "\n".join(cost.sql)
 
 
+QUEUED_AS = {"turnbased.mail.tasks.deliver_game_notifications": "deliver", "turnbased.play.tasks.play_bot_turn": "bot",
+             "turnbased.play.tasks.play_forced_move": "forced"}
+NOTIFIED = re.compile(r"pg_notify\('turnbased_work', '([^']*)'\)")
+
+
 @pytest.fixture(autouse=True)
-def queued(monkeypatch) -> list:
-    """Record the tasks a request queues after its commit (turn emails, bot turns) instead of running them."""
-    calls = []
-    monkeypatch.setattr(notification_services, "enqueue_delivery", lambda game_id, seq: calls.append(("deliver", seq)))
-    monkeypatch.setattr(tasks, "enqueue_bot_turn", lambda game_id, seq: calls.append(("bot", seq)))
-    monkeypatch.setattr(tasks, "enqueue_forced_move", lambda game_id, seq: calls.append(("forced", seq)))
-    return calls
+def queued(settings) -> Callable:
+    """Measure as production runs: a commit's work goes to the dispatcher as a NOTIFY in the move's own statement
+    (``WORK_DISPATCH=notify``), which the worker pays for. Return what a measured request's statements named."""
+    settings.WORK_DISPATCH = "notify"
+
+    def named(cost) -> list[tuple[str, int]]:
+        payloads = [json.loads(payload) for sql in cost.sql for payload in NOTIFIED.findall(sql)]
+        return [(QUEUED_AS[work["task"]], work["args"][1]) for work in payloads]
+
+    return named
 
 
 @pytest.fixture
@@ -94,7 +105,7 @@ def test_a_move_costs_at_most_five_statements_and_answers_what_a_read_would(game
     # Everything a move does still happens: the log, the outbox row for bob, its delivery queued after the commit.
     assert Move.objects.get(game=game, seq=1).idempotency_key == "first"
     assert Notification.objects.filter(game=game, seq=1, user=bob, kind=NotificationKind.YOUR_TURN).exists()
-    assert ("deliver", 1) in queued
+    assert ("deliver", 1) in queued(cost)
     # The answer was built from the game in memory: exactly what reading it afresh gives.
     assert response.json()["game"] == token_client(alice).get(f"/api/games/{game.pk}/").json()
 
@@ -108,7 +119,7 @@ def test_a_move_against_a_bot_costs_at_most_five_statements_and_queues_the_bot(f
                                                {"move": {"card": "handmaid"}, "expected_seq": 0}, format="json"))
     assert response.status_code == 201, response.json()
     within(cost, MOVE, "POST move before a bot's turn")
-    assert ("bot", 1) in queued
+    assert ("bot", 1) in queued(cost)
     assert response.json()["game"] == token_client(alice).get(f"/api/games/{game.pk}/").json()
 
 
@@ -129,7 +140,7 @@ def test_a_move_that_leaves_a_forced_move_costs_the_same_and_queues_it(frozen, a
                                                {"move": {"card": "handmaid"}, "expected_seq": 0}, format="json"))
     assert response.status_code == 201, response.json()
     within(cost, MOVE, "POST move before a forced move")
-    assert ("forced", 1) in queued and ForcedMoveDue.objects.filter(game=game, seq=1).exists()
+    assert ("forced", 1) in queued(cost) and ForcedMoveDue.objects.filter(game=game, seq=1).exists()
 
 
 def test_legal_moves_cost_at_most_four_statements(game, alice):

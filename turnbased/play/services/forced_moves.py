@@ -5,7 +5,7 @@ turn it on) decides; the engine's bots move by themselves anyway. The move itsel
 door, ``moves.play_forced_move`` -> ``moves._play``, with the source ``auto``, under the game's row lock.
 
 When. Right after the move that made the position forced, by a Celery task queued when that move commits
-(``play.tasks.play_forced_move``): the move request only asks the engine for the legal moves of a seat
+(``play.tasks.play_forced_move``, through ``dispatch.after_commit``): the move request only asks the engine for the legal moves of a seat
 whose player asked (about a millisecond; nothing for anyone else) and, when there is exactly one, writes
 one row (``ForcedMoveDue``) in the move's transaction. That row is what survives a crash: if the process dies
 between the commit and queueing the task, or a worker dies while playing it, the clock sweep finds the row
@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import transaction
+from django.conf import settings
 from django.utils import timezone
 
-from turnbased import one_statement
+from turnbased import dispatch, one_statement
 from turnbased.accounts.models import plays_forced_moves
 from turnbased.play import store
 from turnbased.play.models import ForcedMoveDue, Game, GameStatus, Seat
@@ -38,8 +38,8 @@ from turnbased.play.models import ForcedMoveDue, Game, GameStatus, Seat
 # Forced moves played in a row, at most (a safety valve: in the four games a chain is a few moves long;
 # Halali!'s final phase, both sides boxed in, passes ten times).
 FORCED_CHAIN_LIMIT = 50
-# A row older than this lost its task (which takes milliseconds): the clock sweep queues it again.
-FORCED_STALL = timedelta(seconds=30)
+# Named, not imported: play.tasks imports the services.
+FORCED_MOVE_TASK = "turnbased.play.tasks.play_forced_move"
 
 
 def only_move(game: Game, seat: int) -> dict | None:
@@ -84,15 +84,8 @@ def schedule_forced_moves(game: Game, *, chain: int = 0) -> frozenset[int]:
         update_conflicts=True, unique_fields=["game"], update_fields=["seq", "chain", "due_since"],
     )
     one_statement.write(f"{one_statement.name('forced')} AS ({sql})", params)
-    game_id, seq = game.pk, game.seq
-    transaction.on_commit(lambda: _enqueue(game_id, seq))
+    dispatch.after_commit(FORCED_MOVE_TASK, game.pk, game.seq)
     return seats
-
-
-def _enqueue(game_id: int, seq: int) -> None:
-    from turnbased.play.tasks import enqueue_forced_move
-
-    enqueue_forced_move(game_id, seq)
 
 
 def take_due(game: Game, seq: int) -> ForcedMoveDue | None:
@@ -106,8 +99,9 @@ def take_due(game: Game, seq: int) -> ForcedMoveDue | None:
 
 
 def stalled() -> list[tuple[int, int]]:
-    """Return (game, seq) of forced moves waiting longer than ``FORCED_STALL``: their tasks were lost."""
+    """Return (game, seq) of forced moves waiting longer than ``FORCED_STALL_SECONDS`` (a task takes milliseconds):
+    their tasks were lost."""
     return list(
-        ForcedMoveDue.objects.filter(due_since__lt=timezone.now() - FORCED_STALL).order_by("due_since")
+        ForcedMoveDue.objects.filter(due_since__lt=timezone.now() - timedelta(seconds=settings.FORCED_STALL_SECONDS)).order_by("due_since")
         .values_list("game_id", "seq")[:200]
     )

@@ -210,7 +210,7 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
         # Last, so the per-user locks it takes (see turnbased.events.services) are held only until the commit.
         # A forced move's stream rows are those of a move its player sent at once (``forced_moves``).
         player_events.record_move_played(game, seat=seat, events=events, mover_user_id=user.pk if user else None)
-    schedule_bot_turns(game)
+        schedule_bot_turns(game)
     return entry
 
 

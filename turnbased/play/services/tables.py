@@ -14,6 +14,7 @@ from django.utils.translation import gettext, ngettext
 
 from games import engines, get_engine
 from games.base import InvalidOptions
+from turnbased import dispatch
 from turnbased.clocks.services import clocks_start, seats_with_time, table_clock_create
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
@@ -22,6 +23,9 @@ from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAll
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
 from turnbased.play.services.forced_moves import schedule_forced_moves
 from turnbased.ratings.services import ratings_record_game
+
+# Named, not imported: play.tasks imports these services.
+BOT_TURN_TASK = "turnbased.play.tasks.play_bot_turn"
 
 # Every status change goes through this table.
 TRANSITIONS: dict[str, set[str]] = {
@@ -338,12 +342,10 @@ def record_turn_notifications(game: Game, *, skip: frozenset[int] = frozenset())
 
 
 def schedule_bot_turns(game: Game) -> None:
-    """After commit, ask a worker to play the position for any bot now to move."""
-    from turnbased.play.tasks import enqueue_bot_turn
-
+    """After commit, have a worker play the position for any bot now to move (``dispatch``; the clock sweep
+    queues a bot turn whose task was lost)."""
     if game.status != GameStatus.ACTIVE:
         return
     bot_seats = {seat.index for seat in game.seats.all() if seat.bot}
     if bot_seats & set(game.to_move):
-        game_id, seq = game.pk, game.seq
-        transaction.on_commit(lambda: enqueue_bot_turn(game_id, seq))
+        dispatch.after_commit(BOT_TURN_TASK, game.pk, game.seq, countdown=settings.BOT_MOVE_DELAY_SECONDS)
