@@ -17,8 +17,9 @@ client count:
   same two players, started in this process (its few statements count in the cell).
 
 Around each cell the CPU time of the server's processes is read from ``/proc``: gunicorn (its master and
-workers, and the workers that ended, through the master's children times), the stream process, and
-PostgreSQL (the postmaster, its backends, and the backends that ended). A unit's CPU is that time over the
+workers, and the workers that ended, through the master's children times), the stream process, the
+dispatcher (which queues in Redis the work each commit names), and PostgreSQL (the postmaster, its
+backends, and the backends that ended); not Redis's, which the framework floor does not use either. A unit's CPU is that time over the
 cell's moves (or floor requests). The load generator runs in this process, on the same two cores: its own
 CPU is not counted. Prints figures; asserts nothing.
 """
@@ -296,7 +297,12 @@ def measure(args, database_url: str, environment: dict[str, str], folder: Path) 
             floor_games.append(cursor.fetchone()[0])
     server = Server(environment, folder / "gunicorn.log").start()
     stream = StreamServer({**environment, "STREAM_HEARTBEAT_SECONDS": "1"}, folder / "stream.log").start()
-    roots = [server.process.pid, stream.process.pid, postmaster]
+    # The dispatcher queues in Redis what each commit names (turn emails, bots): server work per move too.
+    with (folder / "dispatch.log").open("ab") as output:
+        dispatcher = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "dispatch_work"], cwd=ROOT,
+                                      env=environment, stdin=subprocess.DEVNULL, stdout=output,
+                                      stderr=subprocess.STDOUT, start_new_session=True)
+    roots = [server.process.pid, stream.process.pid, dispatcher.pid, postmaster]
     for line in machine_lines(database_url):
         print(line)
     print(f"gunicorn {server.label} (deploy/gunicorn.conf.py), the stream process (uvicorn), a connection per "
@@ -334,12 +340,15 @@ def measure(args, database_url: str, environment: dict[str, str], folder: Path) 
         if args.profile:
             profile(Path(args.profile), server, stream, postmaster, args, pairs, tables_for, floor_games, players)
     finally:
+        dispatcher.terminate()
+        dispatcher.wait(20)
         stream.stop()
         server.stop()
 
 
 def print_table(cells: dict, client_counts: list[int]) -> None:
-    print("\nServer CPU per move (gunicorn + stream process + PostgreSQL), medians of rounds; ratios per round")
+    print("\nServer CPU per move (gunicorn + stream process + dispatcher + PostgreSQL), medians of rounds; "
+          "ratios per round")
     header = (f"{'clients':>7}  {'what':<18} {'per s':>8} {'p50 ms':>7} {'p99 ms':>7} {'CPU ms/unit':>11} "
               f"{'CPU / floor':>11} {'rate / floor':>12} {'5xx':>4} {'errors':>6}")
     print(header)

@@ -22,6 +22,7 @@ transaction commits, as requests did before: tests run their tasks at once, in t
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import logging
 import select
@@ -70,7 +71,7 @@ def queue(task: str, args: list, countdown: float = 0) -> bool:
     With the broker down the task is not queued and the sweeps queue it later: logged, never raised.
     """
     try:
-        _load_tasks()
+        _load_task(task)
         current_app.signature(task, args=args).apply_async(countdown=countdown or None)
     except Exception:
         logger.warning("could not queue %s%s; the sweep will", task, tuple(args), exc_info=True)
@@ -79,10 +80,10 @@ def queue(task: str, args: list, countdown: float = 0) -> bool:
 
 
 @functools.cache
-def _load_tasks() -> None:
-    """Import every app's tasks (Celery's autodiscovery, which only a worker runs by itself), so a task named here
-    is sent as its own definition says: run at once where tasks run eagerly (tests), else to its queue."""
-    current_app.loader.import_default_modules()
+def _load_task(task: str) -> None:
+    """Import the module defining ``task`` (by name; a worker has them all, a web process may not), so the task is
+    sent as its own definition says: run at once where tasks run eagerly (tests), else to its queue."""
+    importlib.import_module(task.rsplit(".", 1)[0])
 
 
 def handle(payload: str) -> bool:

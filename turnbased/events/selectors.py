@@ -6,6 +6,7 @@ Both are one index range of ``(user, id)``, whatever the table's size.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
@@ -28,15 +29,60 @@ class Credential:
     session_key: str | None = None
 
 
-def _holding(credential: Credential, user_id: int) -> list[QuerySet]:
+def _holding(credential: Credential, user_id: int, now) -> list[QuerySet]:
     """Return the queries that must each find a row for ``credential`` to still hold for ``user_id``: the token
     (not revoked, not expired), or the session (not ended, not expired) and its account (active, not a bot's)."""
-    now = timezone.now()
     if credential.token_id is not None:
         return [ApiToken.objects.filter(Q(expiry__isnull=True) | Q(expiry__gt=now), pk=credential.token_id,
                                         user_id=user_id)]
     account = get_user_model().objects.filter(pk=user_id, is_active=True).exclude(profile__is_bot_account=True)
     return [Session.objects.filter(session_key=credential.session_key, expire_date__gt=now), account]
+
+
+# The read's SQL, built once per kind of credential and page size from values no real read uses, with the
+# positions those values take among its parameters: a woken stream reads at every move, and building the
+# statement through the ORM each time cost more than PostgreSQL's answer.
+_SENTINELS = {"user_id": -70_001, "after_id": -70_002, "token_id": -70_003,
+              "session_key": "sentinel of the stream's read", "now": datetime(1901, 2, 3, 4, 5, 6, tzinfo=UTC)}
+_READS: dict[tuple[str, int], tuple[str, tuple, tuple[tuple[int, str], ...]]] = {}
+
+
+def _read_sql(*, user_id: int, after_id: int, limit: int, credential: Credential, now) -> tuple[str, list]:
+    """Return the statement that reads the events after ``after_id`` only while ``credential`` holds, and its
+    parameters."""
+    key = ("token" if credential.token_id is not None else "session", limit)
+    if key not in _READS:
+        sentinel = Credential(token_id=_SENTINELS["token_id"]) if key[0] == "token" else Credential(
+            session_key=_SENTINELS["session_key"])
+        sql, params = _compose(user_id=_SENTINELS["user_id"], after_id=_SENTINELS["after_id"], limit=limit,
+                               credential=sentinel, now=_SENTINELS["now"])
+        slots = tuple((position, name) for position, value in enumerate(params) for name, given in _SENTINELS.items()
+                      if type(value) is type(given) and value == given)
+        needed = {"user_id", "after_id", "now", "token_id" if key[0] == "token" else "session_key"}
+        if {name for _, name in slots} != needed:
+            raise ValueError(f"the stream's read takes {sorted(needed)} as parameters, found {slots}")
+        _READS[key] = (sql, tuple(params), slots)
+    sql, params, slots = _READS[key]
+    values = {"user_id": user_id, "after_id": after_id, "token_id": credential.token_id,
+              "session_key": credential.session_key, "now": now}
+    filled = list(params)
+    for position, name in slots:
+        filled[position] = values[name]
+    return sql, filled
+
+
+def _compose(*, user_id: int, after_id: int, limit: int, credential: Credential, now) -> tuple[str, list]:
+    # One row of nulls when the credential holds and no event waits, none at all when it no longer holds.
+    checks, params = [], []
+    for query in _holding(credential, user_id, now):
+        check_sql, check_params = query.values("pk").query.sql_with_params()
+        checks.append(f"EXISTS ({check_sql})")
+        params += check_params
+    events = Event.objects.filter(user_id=user_id, id__gt=after_id).order_by("id")[:limit]
+    events_sql, events_params = events.query.sql_with_params()
+    sql = (f"SELECT e.* FROM (SELECT WHERE {' AND '.join(checks)}) AS holding "
+           f"LEFT JOIN LATERAL ({events_sql}) AS e ON TRUE ORDER BY e.id")
+    return sql, [*params, *events_params]
 
 
 def events_after(*, user_id: int, after_id: int, limit: int = PAGE, credential: Credential | None = None,
@@ -55,19 +101,10 @@ def events_after(*, user_id: int, after_id: int, limit: int = PAGE, credential: 
 
 
 def _events_after(*, user_id: int, after_id: int, limit: int, credential: Credential | None) -> list[Event] | None:
-    events = Event.objects.filter(user_id=user_id, id__gt=after_id).order_by("id")[:limit]
     if credential is None:
-        return list(events)
-    # One row of nulls when the credential holds and no event waits, none at all when it no longer holds.
-    checks, params = [], []
-    for query in _holding(credential, user_id):
-        check_sql, check_params = query.values("pk").query.sql_with_params()
-        checks.append(f"EXISTS ({check_sql})")
-        params += check_params
-    events_sql, events_params = events.query.sql_with_params()
-    sql = (f"SELECT e.* FROM (SELECT WHERE {' AND '.join(checks)}) AS holding "
-           f"LEFT JOIN LATERAL ({events_sql}) AS e ON TRUE ORDER BY e.id")
-    rows = list(Event.objects.raw(sql, [*params, *events_params]))
+        return list(Event.objects.filter(user_id=user_id, id__gt=after_id).order_by("id")[:limit])
+    sql, params = _read_sql(user_id=user_id, after_id=after_id, limit=limit, credential=credential, now=timezone.now())
+    rows = list(Event.objects.raw(sql, params))
     if not rows:
         return None
     return [event for event in rows if event.pk is not None]

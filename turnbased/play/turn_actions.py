@@ -17,6 +17,7 @@ from turnbased.events.models import Event, EventKind
 from turnbased.events.wording import register_current
 from turnbased.play import selectors
 from turnbased.play.models import GameStatus, Seat
+from turnbased.prepared import PreparedQuery
 
 
 def add_turn_actions(events: list[Event]) -> None:
@@ -25,10 +26,11 @@ def add_turn_actions(events: list[Event]) -> None:
     turns = [event for event in events if event.kind == EventKind.YOUR_TURN and event.game_id is not None]
     if not turns:
         return
-    seats = Seat.objects.filter(
-        game_id__in={event.game_id for event in turns}, user_id__in={event.user_id for event in turns}, bot="",
-        left_at__isnull=True, game__status=GameStatus.ACTIVE,
-    ).select_related("game")
+    if len(turns) == 1:  # a woken stream's usual read: the one turn a move made
+        seats = _SEATS_HELD(game_id=turns[0].game_id, user_id=turns[0].user_id)
+    else:
+        seats = _seats_held(Seat.objects.filter(game_id__in={event.game_id for event in turns},
+                                                user_id__in={event.user_id for event in turns}))
     held = {(seat.game_id, seat.user_id, seat.index): seat for seat in seats}
     for event in turns:
         seat = held.get((event.game_id, event.user_id, (event.payload or {}).get("seat")))
@@ -36,6 +38,16 @@ def add_turn_actions(events: list[Event]) -> None:
             continue
         viewer = selectors.Viewer(game=seat.game, seat=seat.index)
         event.current = {"view": selectors.private_view(viewer), "legal_moves": selectors.legal_moves_for(viewer)}
+
+
+def _seats_held(seats):
+    """The seats people still hold at tables in play (no bot plays them), each with its game."""
+    return seats.filter(bot="", left_at__isnull=True, game__status=GameStatus.ACTIVE).select_related("game")
+
+
+# Compiled once per thread (``prepared``): building this query cost more than the engine's view.
+_SEATS_HELD = PreparedQuery(lambda game_id, user_id: _seats_held(Seat.objects.filter(game_id=game_id, user_id=user_id)),
+                            game_id=-80_001, user_id=-80_002)
 
 
 def register_turn_actions() -> None:
