@@ -80,34 +80,36 @@ def _children(parent: int) -> list[int]:
     return found
 
 
-def cpu_seconds(roots: list[int]) -> float:
-    """Return the CPU time (user + system) of each root process, of the children it reaped, and of its live
-    children (a process tree one level deep: gunicorn's workers, PostgreSQL's backends)."""
-    ticks = 0
-    for root in roots:
-        fields = _stat(root)
-        if fields is None:
-            continue
-        ticks += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
-        for child in _children(root):
-            if (child_fields := _stat(child)) is not None:
-                ticks += int(child_fields[11]) + int(child_fields[12])
+def cpu_seconds(root: int) -> float:
+    """Return the CPU time (user + system) of a root process, of the children it reaped, and of its live children
+    (a process tree one level deep: gunicorn's workers, PostgreSQL's backends)."""
+    fields = _stat(root)
+    if fields is None:
+        return 0.0
+    ticks = sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
+    for child in _children(root):
+        if (child_fields := _stat(child)) is not None:
+            ticks += int(child_fields[11]) + int(child_fields[12])
     return ticks / TICKS
 
 
 @dataclass
 class Cpu:
-    """Reads the server's CPU time at the start and end of a cell's measured window."""
+    """Reads the server's CPU time, by process, at the start and end of a cell's measured window."""
 
-    roots: list[int]
-    started: float = 0.0
-    used: float = 0.0
+    roots: dict[str, int]
+    started: dict[str, float] = field(default_factory=dict)
+    by_process: dict[str, float] = field(default_factory=dict)
 
     def start(self) -> None:
-        self.started = cpu_seconds(self.roots)
+        self.started = {name: cpu_seconds(pid) for name, pid in self.roots.items()}
 
     def stop(self) -> None:
-        self.used = cpu_seconds(self.roots) - self.started
+        self.by_process = {name: cpu_seconds(pid) - self.started[name] for name, pid in self.roots.items()}
+
+    @property
+    def used(self) -> float:
+        return sum(self.by_process.values())
 
 
 # -- the stream process ----------------------------------------------------------------------------------
@@ -166,6 +168,14 @@ class Follower(threading.Thread):
         if response.status != 200:
             self.events.put(("error", f"stream answered {response.status}"))
             return
+        kind = None
+        try:
+            self._read(response)
+        except OSError:  # the stream closed under it at the end of a cell
+            if not self.stop_event.is_set():
+                raise
+
+    def _read(self, response) -> None:
         kind = None
         for raw in response:
             if self.stop_event.is_set():
@@ -267,11 +277,18 @@ def listening_run(server: Server, stream: StreamServer, pairs: list[list[Player]
 class Cell:
     runs: list[Run] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)  # CPU seconds per unit, per round
+    by_process: list[dict[str, float]] = field(default_factory=list)  # the same, by process, per round
 
     def add(self, run: Run, cpu: Cpu, units: int) -> None:
         self.runs.append(run)
         if units:
             self.cpu.append(cpu.used / units)
+            self.by_process.append({name: used / units for name, used in cpu.by_process.items()})
+
+    def process_ms(self) -> str:
+        names = self.by_process[0] if self.by_process else {}
+        return ", ".join(f"{name} {statistics.median(r[name] for r in self.by_process) * 1000:.2f}"
+                         for name in names)
 
 
 def units_of(what: str, run: Run) -> int:
@@ -302,12 +319,13 @@ def measure(args, database_url: str, environment: dict[str, str], folder: Path) 
         dispatcher = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "dispatch_work"], cwd=ROOT,
                                       env=environment, stdin=subprocess.DEVNULL, stdout=output,
                                       stderr=subprocess.STDOUT, start_new_session=True)
-    roots = [server.process.pid, stream.process.pid, dispatcher.pid, postmaster]
+    roots = {"web": server.process.pid, "stream": stream.process.pid, "dispatch": dispatcher.pid,
+             "PostgreSQL": postmaster}
     for line in machine_lines(database_url):
         print(line)
     print(f"gunicorn {server.label} (deploy/gunicorn.conf.py), the stream process (uvicorn), a connection per "
           f"request; {args.rounds} rounds of {args.seconds:g} s per cell; clients {', '.join(map(str, args.clients))}; "
-          f"CPU of gunicorn, the stream process and PostgreSQL from /proc", flush=True)
+          f"CPU of gunicorn, the stream process, the dispatcher and PostgreSQL from /proc", flush=True)
 
     def tables_for(clients: int, expected_moves: float) -> queue.Queue:
         tables: queue.Queue = queue.Queue()
@@ -319,7 +337,7 @@ def measure(args, database_url: str, environment: dict[str, str], folder: Path) 
     pairs = [[players[2 * index], players[2 * index + 1]] for index in range(most)]
     try:
         moves_run(server, tables_for(4, 200), 4, 2.0, seed=0)  # warm up: every worker imports what a move needs
-        listening_run(server, stream, pairs[:4], 2.0, 0, Cpu(roots))
+        listening_run(server, stream, pairs[:4], 2.0, 0, Cpu({}))
         cells: dict[tuple[str, int], Cell] = {}
         for round_number in range(1, args.rounds + 1):
             for clients in args.clients:
@@ -368,6 +386,8 @@ def print_table(cells: dict, client_counts: list[int]) -> None:
                   f"{percentile(posts, 0.99) * 1000:7.1f} {statistics.median(cell.cpu) * 1000 if cell.cpu else 0:11.2f} "
                   f"{cpu_ratio:10.2f}x {rate_ratio * 100:11.1f}% {sum(r.server_errors() for r in cell.runs):>4} "
                   f"{errors:>6}")
+        for what in (FLOOR, POLLING, LISTENING):
+            print(f"{'':>9}{what}, CPU ms per unit by process: {cells[(what, clients)].process_ms()}")
         for error in sorted({error for what in (FLOOR, POLLING, LISTENING) for run in cells[(what, clients)].runs
                              for error in run.errors}):
             print(f"{'':>9}client error: {error}")
@@ -384,7 +404,7 @@ def profile(folder: Path, server: Server, stream: StreamServer, postmaster: int,
     loops = {
         "floor": lambda: framework_floor_run(server, floor_games[:most], players, seconds),
         "polling": lambda: moves_run(server, tables_for(most, 100 * seconds), most, seconds, 99),
-        "listening": lambda: listening_run(server, stream, pairs[:most], seconds, 99, Cpu([])),
+        "listening": lambda: listening_run(server, stream, pairs[:most], seconds, 99, Cpu({})),
     }
     for name, run in loops.items():
         samplers = [subprocess.Popen([str(spy), "record", "--format", "raw", "--rate", "200", "--subprocesses",

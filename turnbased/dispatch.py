@@ -128,7 +128,7 @@ def run(*, stopped: Callable[[], bool] = lambda: False, connect: Callable = _lis
             pause = min(pause * 2, LONGEST_PAUSE)
             continue
         pause = FIRST_PAUSE
-        logger.info(READY)
+        logger.debug(READY)  # said by on_listening (the command prints it: the topology test waits for it)
         on_listening()
         try:
             while not stopped():
