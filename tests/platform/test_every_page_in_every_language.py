@@ -59,8 +59,9 @@ def _msgs(language: str | None) -> list:
     return found
 
 
-# What is not a word of a language: placeholders and tags (in catalogs), addresses, and format names.
-_NOT_WORDS = re.compile(r"%\([^)]*\)[sdr]|\{[^}]*\}|<[^>]*>|\S+://\S+|\S+@\S+|\b[\w-]+/\d+\b")
+# What is not a word of a language: placeholders and tags (in catalogs), addresses, format names, and digests
+# (a seed's commitment is 64 hex digits: "3fa0bad1..." once read "bad" on a German page, one run in many).
+_NOT_WORDS = re.compile(r"%\([^)]*\)[sdr]|\{[^}]*\}|<[^>]*>|\S+://\S+|\S+@\S+|\b[\w-]+/\d+\b|\b[0-9a-fA-F]{16,}\b")
 # A machine value under a field a person reads: one lowercase code (``last_standing``, ``edition``).
 _CODE = re.compile(r"[a-z0-9_-]+")
 
