@@ -424,6 +424,43 @@ def measure(args, database_url: str, environment: dict[str, str], folder: Path) 
             server.stop()
 
 
+def served_stack(stack: ExitStack, name: str) -> tuple[str, dict[str, str], Path]:
+    """Start what a benchmark serves the service on, closed with ``stack``: a scratch database on the embedded
+    PostgreSQL (or ``DATABASE_URL``'s server), a fresh Redis, the production settings, migrated; return the
+    database's URL, the servers' environment and a scratch folder. Django is set up in this process too."""
+    import django
+    from django.core.management import call_command
+    from django.db import connections
+
+    from turnbased import local
+
+    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"{name}-")))
+    server_url = os.environ.get("DATABASE_URL") or stack.enter_context(local.embedded_postgres())
+    database_name = f"bench_{name.replace('-', '_')}_{os.getpid()}"
+    database_url = stack.enter_context(local.scratch_database(server_url, database_name))
+    broker_url = stack.enter_context(local.embedded_redis(local.free_port(), folder=folder / "redis"))
+    (folder / "data" / "staticfiles").mkdir(parents=True)
+    environment = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": broker_url,  # no worker: tasks wait in Redis, outside every measurement
+        "CACHE_URL": broker_url.rsplit("/", 1)[0] + "/1",
+        "DJANGO_DEBUG": "false",
+        "DJANGO_HTTPS": "off",  # plain HTTP on loopback, no nginx in front
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "TURNBASED_DATA_DIR": str(folder / "data"),
+        "PYTHONPATH": str(ROOT),
+    }
+    environment.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    environment.pop("WORK_DISPATCH", None)  # production's: the commit's work goes to the dispatcher, if one runs
+    os.environ.update(environment)
+    django.setup()
+    stack.callback(connections.close_all)
+    call_command("migrate", verbosity=0)
+    return database_url, environment, folder
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
@@ -448,35 +485,8 @@ def main() -> int:
     if args.quick:
         args.rounds, args.seconds, args.samples, args.games_per_set = 1, 2.0, 6, 2
 
-    import django
-    from django.core.management import call_command
-    from django.db import connections
-
-    from turnbased import local
-
     with ExitStack() as stack:
-        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="http-moves-")))
-        server_url = os.environ.get("DATABASE_URL") or stack.enter_context(local.embedded_postgres())
-        database_url = stack.enter_context(local.scratch_database(server_url, f"bench_http_{os.getpid()}"))
-        broker_url = stack.enter_context(local.embedded_redis(local.free_port(), folder=folder / "redis"))
-        (folder / "data" / "staticfiles").mkdir(parents=True)
-        environment = {
-            **os.environ,
-            "DATABASE_URL": database_url,
-            "CELERY_BROKER_URL": broker_url,  # no worker: tasks wait in Redis, outside every measurement
-            "CACHE_URL": broker_url.rsplit("/", 1)[0] + "/1",
-            "DJANGO_DEBUG": "false",
-            "DJANGO_HTTPS": "off",  # plain HTTP on loopback, no nginx in front
-            "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
-            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-            "TURNBASED_DATA_DIR": str(folder / "data"),
-            "PYTHONPATH": str(ROOT),
-        }
-        environment.pop("CELERY_TASK_ALWAYS_EAGER", None)
-        os.environ.update(environment)
-        django.setup()
-        stack.callback(connections.close_all)
-        call_command("migrate", verbosity=0)
+        database_url, environment, folder = served_stack(stack, "http-moves")
         measure(args, database_url, environment, folder)
     return 0
 

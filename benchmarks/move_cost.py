@@ -36,12 +36,10 @@ import http.client  # noqa: E402
 import json  # noqa: E402
 import queue  # noqa: E402
 import random  # noqa: E402
-import secrets  # noqa: E402
 import signal  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
-import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 from contextlib import ExitStack  # noqa: E402
@@ -54,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import framework_floor  # noqa: E402
 from benchmarks.http_load import Connection, Run, percentile, run_clients  # noqa: E402
 from benchmarks.http_moves import (  # noqa: E402
-    Player, Server, framework_floor_run, machine_lines, make_players, moves_run, new_table,
+    Player, Server, framework_floor_run, machine_lines, make_players, moves_run, new_table, served_stack,
 )
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -433,35 +431,8 @@ def main() -> int:
     if args.quick:
         args.rounds, args.seconds, args.clients = 1, 2.0, [1, 4]
 
-    import django
-    from django.core.management import call_command
-    from django.db import connections
-
-    from turnbased import local
-
     with ExitStack() as stack:
-        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="move-cost-")))
-        server_url = os.environ.get("DATABASE_URL") or stack.enter_context(local.embedded_postgres())
-        database_url = stack.enter_context(local.scratch_database(server_url, f"bench_cost_{os.getpid()}"))
-        broker_url = stack.enter_context(local.embedded_redis(local.free_port(), folder=folder / "redis"))
-        (folder / "data" / "staticfiles").mkdir(parents=True)
-        environment = {
-            **os.environ,
-            "DATABASE_URL": database_url,
-            "CELERY_BROKER_URL": broker_url,  # no worker: tasks wait in Redis, outside every measurement
-            "CACHE_URL": broker_url.rsplit("/", 1)[0] + "/1",
-            "DJANGO_DEBUG": "false",
-            "DJANGO_HTTPS": "off",
-            "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
-            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-            "TURNBASED_DATA_DIR": str(folder / "data"),
-            "PYTHONPATH": str(ROOT),
-        }
-        environment.pop("CELERY_TASK_ALWAYS_EAGER", None)
-        os.environ.update(environment)
-        django.setup()
-        stack.callback(connections.close_all)
-        call_command("migrate", verbosity=0)
+        database_url, environment, folder = served_stack(stack, "move-cost")
         measure(args, database_url, environment, folder)
     return 0
 

@@ -39,6 +39,27 @@ class _Compiled:
     annotation_col_map: dict[str, int]
 
 
+def parameter_slots(params, sentinels: dict[str, Any]) -> tuple[tuple[int, str], ...]:
+    """Return where each sentinel value stands among a compiled statement's ``params``: (position, name) pairs.
+
+    Raises ``ValueError`` when a sentinel is not among them (the statement would run with it).
+    """
+    slots = tuple((position, name) for position, value in enumerate(params) for name, sentinel in sentinels.items()
+                  if type(value) is type(sentinel) and value == sentinel)
+    missing = set(sentinels) - {name for _, name in slots}
+    if missing:
+        raise ValueError(f"the query does not use {sorted(missing)} as parameters")
+    return slots
+
+
+def filled(params, slots: tuple[tuple[int, str], ...], values: dict[str, Any]) -> list:
+    """Return ``params`` with the real ``values`` in the sentinels' places."""
+    given = list(params)
+    for position, name in slots:
+        given[position] = values[name]
+    return given
+
+
 class PreparedQuery:
     """A queryset with named holes, compiled once per thread.
 
@@ -59,15 +80,7 @@ class PreparedQuery:
         queryset = self._build(**self._sentinels)
         compiler = queryset.query.get_compiler(using=queryset.db)
         sql, params = compiler.as_sql()
-        slots = tuple(
-            (position, name)
-            for position, value in enumerate(params)
-            for name, sentinel in self._sentinels.items()
-            if type(value) is type(sentinel) and value == sentinel
-        )
-        missing = set(self._sentinels) - {name for _, name in slots}
-        if missing:
-            raise ValueError(f"the query does not use {sorted(missing)} as parameters")
+        slots = parameter_slots(params, self._sentinels)
         select, klass_info = compiler.select, compiler.klass_info
         start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
         compiled = _Compiled(
@@ -92,9 +105,7 @@ class PreparedQuery:
         compiled = self._compiled()
         if compiled.compiler.query.select_for_update and not transaction.get_connection(compiled.db).in_atomic_block:
             raise transaction.TransactionManagementError("select_for_update cannot be used outside of a transaction.")
-        params = list(compiled.params)
-        for position, name in compiled.slots:
-            params[position] = values[name]
+        params = filled(compiled.params, compiled.slots, values)
         with connections[compiled.db].cursor() as cursor:
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()

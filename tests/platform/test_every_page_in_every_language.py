@@ -204,3 +204,9 @@ def test_the_walk_finds_an_english_word():
     """The check can fail: an English sentence of the site, shown to a Hungarian reader, is caught."""
     assert leftovers(read_text("<p>Your turn. <span title='Resign this game'>x</span></p>", "hu"), "hu", set())
     assert not leftovers(read_text("<p lang='en'>English</p><p>Te következel.</p>", "hu"), "hu", set())
+
+
+def test_a_digest_is_no_word_of_any_language():
+    """A seed's commitment (hex) once read "bad" on a German page: digests are set aside, words are not."""
+    assert _words("commitment 3fa0bad1c2d3e4f5a6b7c8d9e0f1a2b3 bad") == {"commitment", "bad"}
+    assert _words("3fa0bad1c2d3e4f5a6b7c8d9e0f1a2b3") == set()

@@ -16,6 +16,7 @@ from django.utils import timezone
 from turnbased.accounts.models import ApiToken
 from turnbased.events.models import Event
 from turnbased.events.wording import add_current
+from turnbased.prepared import filled, parameter_slots
 
 # The most events one read returns; a stream reads again at once while a read comes back full.
 PAGE = 100
@@ -40,8 +41,8 @@ def _holding(credential: Credential, user_id: int, now) -> list[QuerySet]:
 
 
 # The read's SQL, built once per kind of credential and page size from values no real read uses, with the
-# positions those values take among its parameters: a woken stream reads at every move, and building the
-# statement through the ORM each time cost more than PostgreSQL's answer.
+# positions those values take among its parameters (``prepared``: a woken stream reads at every move, and
+# building the statement through the ORM each time cost more than PostgreSQL's answer).
 _SENTINELS = {"user_id": -70_001, "after_id": -70_002, "token_id": -70_003,
               "session_key": "sentinel of the stream's read", "now": datetime(1901, 2, 3, 4, 5, 6, tzinfo=UTC)}
 _READS: dict[tuple[str, int], tuple[str, tuple, tuple[tuple[int, str], ...]]] = {}
@@ -50,25 +51,18 @@ _READS: dict[tuple[str, int], tuple[str, tuple, tuple[tuple[int, str], ...]]] = 
 def _read_sql(*, user_id: int, after_id: int, limit: int, credential: Credential, now) -> tuple[str, list]:
     """Return the statement that reads the events after ``after_id`` only while ``credential`` holds, and its
     parameters."""
-    key = ("token" if credential.token_id is not None else "session", limit)
-    if key not in _READS:
-        sentinel = Credential(token_id=_SENTINELS["token_id"]) if key[0] == "token" else Credential(
-            session_key=_SENTINELS["session_key"])
-        sql, params = _compose(user_id=_SENTINELS["user_id"], after_id=_SENTINELS["after_id"], limit=limit,
-                               credential=sentinel, now=_SENTINELS["now"])
-        slots = tuple((position, name) for position, value in enumerate(params) for name, given in _SENTINELS.items()
-                      if type(value) is type(given) and value == given)
-        needed = {"user_id", "after_id", "now", "token_id" if key[0] == "token" else "session_key"}
-        if {name for _, name in slots} != needed:
-            raise ValueError(f"the stream's read takes {sorted(needed)} as parameters, found {slots}")
-        _READS[key] = (sql, tuple(params), slots)
-    sql, params, slots = _READS[key]
-    values = {"user_id": user_id, "after_id": after_id, "token_id": credential.token_id,
-              "session_key": credential.session_key, "now": now}
-    filled = list(params)
-    for position, name in slots:
-        filled[position] = values[name]
-    return sql, filled
+    kind = "token" if credential.token_id is not None else "session"
+    if (kind, limit) not in _READS:
+        sentinels = {name: _SENTINELS[name] for name in
+                     ("user_id", "after_id", "now", "token_id" if kind == "token" else "session_key")}
+        sql, params = _compose(user_id=sentinels["user_id"], after_id=sentinels["after_id"], limit=limit,
+                               credential=Credential(token_id=sentinels.get("token_id"),
+                                                     session_key=sentinels.get("session_key")),
+                               now=sentinels["now"])
+        _READS[(kind, limit)] = (sql, tuple(params), parameter_slots(params, sentinels))
+    sql, params, slots = _READS[(kind, limit)]
+    return sql, filled(params, slots, {"user_id": user_id, "after_id": after_id, "token_id": credential.token_id,
+                                       "session_key": credential.session_key, "now": now})
 
 
 def _compose(*, user_id: int, after_id: int, limit: int, credential: Credential, now) -> tuple[str, list]:

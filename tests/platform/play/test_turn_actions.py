@@ -129,3 +129,24 @@ def test_any_other_preference_gets_the_whole_answer(alice, bob, prefer):
                                                                          "expected_seq": 0},
                                         format="json", HTTP_PREFER=prefer)
     assert response.status_code == 201 and "game" in response.json() and "Preference-Applied" not in response
+
+
+def test_a_streams_read_of_a_current_turn_costs_two_statements_however_many_turns(alice, bob, carol):
+    """The read (its credential checked in it) and the turns' seats: one statement each, for one turn or several."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from turnbased.accounts.models import ApiToken
+    from turnbased.events.selectors import Credential, events_after
+
+    api_token(alice)
+    credential = Credential(token_id=ApiToken.objects.get(user=alice).pk)
+    started(alice, bob)
+    for many in (False, True):
+        with CaptureQueriesContext(connection) as captured:
+            rows = events_after(user_id=alice.pk, after_id=0, credential=credential, with_current=True)
+        assert len(captured.captured_queries) == 2, [query["sql"] for query in captured.captured_queries]
+        assert len([row for row in rows if getattr(row, "current", None)]) == (3 if many else 1)
+        if not many:
+            started(alice, carol)
+            started(alice, bob)
