@@ -187,6 +187,9 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DATABASE_CONN_HEALTH_CHEC
 # Behind PgBouncer in transaction pooling (deploy/compose.pgbouncer.yaml) a server-side cursor
 # (QuerySet.iterator()) cannot outlive its transaction on the server connection it was declared on.
 DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool("DATABASE_DISABLE_SERVER_SIDE_CURSORS", default=False)
+# The hottest queries (a move's locking read, a token's lookup, a stream's read) are prepared on each connection
+# and planned once (turnbased/prepared.py); off behind PgBouncer in transaction pooling, for the same reason.
+DATABASE_PREPARED_STATEMENTS = env.bool("DATABASE_PREPARED_STATEMENTS", default=True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts -----------------------------------------------------------------

@@ -53,6 +53,7 @@ def test_pgbouncer_pools_by_transaction_and_every_long_running_process_goes_thro
         # The password is compose's ${POSTGRES_PASSWORD...}: read the URL with a stand-in.
         assert urlsplit(re.sub(r"\$\{[^}]*\}", "secret", environment["DATABASE_URL"])).port == 6432, name
         assert environment["DATABASE_DISABLE_SERVER_SIDE_CURSORS"] == "on", name
+        assert environment["DATABASE_PREPARED_STATEMENTS"] == "off", name
     assert "migrate" not in services  # migrations keep their direct session
     # The stream's LISTEN needs a session of its own, which transaction pooling does not keep: it goes direct.
     listen = re.sub(r"\$\{[^}]*\}", "secret", services["stream"]["environment"]["STREAM_LISTEN_DATABASE_URL"])
@@ -109,7 +110,9 @@ def test_the_web_process_behind_pgbouncer_serves_many_clients_on_a_few_server_co
     seats = seats_in_games(CLIENTS, prefix="pooled")
     name = connection.settings_dict["NAME"]
     through_pgbouncer = f"postgres://postgres@127.0.0.1:{pgbouncer}/{name}"
+    override = yaml.safe_load(OVERRIDE.read_text())["services"]["web"]["environment"]
     with served_web(tmp_path, through_pgbouncer, DATABASE_DISABLE_SERVER_SIDE_CURSORS="on",
+                    DATABASE_PREPARED_STATEMENTS=override["DATABASE_PREPARED_STATEMENTS"],
                     RATE_LIMIT_API="100000/min", RATE_LIMIT_MOVES="100000/min") as web:
         outcome = drive(web.port, seats, 6.0)
         log = web.process.tail()

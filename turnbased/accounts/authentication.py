@@ -7,7 +7,6 @@ import binascii
 from hmac import compare_digest
 from datetime import timedelta
 
-from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from knox.auth import TokenAuthentication
@@ -29,7 +28,7 @@ class ApiTokenAuthentication(TokenAuthentication):
     """``Authorization: Token <key>``: a revoked or expired token fails at once (401).
 
     A request costs one statement: the token with its user and profile, read in the statement that also
-    notes ``last_used_at`` when the one stored is more than a minute old (``_noting_use``).
+    notes ``last_used_at`` when the one stored is more than a minute old (``_TOKENS_BY_KEY``).
     """
 
     def authenticate_credentials(self, token: bytes):
@@ -46,8 +45,8 @@ class ApiTokenAuthentication(TokenAuthentication):
         except (UnicodeDecodeError, TypeError, binascii.Error):
             raise AuthenticationFailed(_("Invalid token.")) from None
         now = timezone.now()
-        with connection.execute_wrapper(_noting_use(digest, now)):
-            found = _TOKENS_BY_KEY(token_key=key[:CONSTANTS.TOKEN_KEY_LENGTH])
+        found = _TOKENS_BY_KEY(token_key=key[:CONSTANTS.TOKEN_KEY_LENGTH], digest=digest, now=now,
+                               noted_before=now - LAST_USED_PRECISION)
         for auth_token in found:
             if self._cleanup_token(auth_token):
                 continue
@@ -71,29 +70,16 @@ class ApiTokenAuthentication(TokenAuthentication):
 
 # The tokens whose key starts as the one sent, with their users and profiles (knox's lookup, and the
 # profile for the account's language and whether it is a bot's). knox's settings here renew no token
-# (``AUTO_REFRESH`` off), so nothing else is written.
-_TOKENS_BY_KEY = PreparedQuery(lambda token_key: ApiToken.objects.filter(token_key=token_key),
-                               token_key="sentinel-key-xx")
-
-
-def _noting_use(digest: str, now):
-    """Return an execute wrapper that sends the token's lookup (the first statement) with the write of its
-    ``last_used_at``, as one statement: a data-modifying WITH before knox's SELECT.
-
-    The write names the token by its digest, so only the token that was sent is noted, and only when the
-    stored time is over a minute old. The SELECT sees the row as it was: the caller sets the new time.
-    """
-    table, sent = ApiToken._meta.db_table, []
-
-    def wrapper(execute, sql, params, many, context):
-        if sent or many or not sql.startswith("SELECT"):
-            return execute(sql, params, many, context)
-        sent.append(sql)
-        noted = (f'WITH noted AS (UPDATE "{table}" SET "last_used_at" = %s WHERE "digest" = %s '
-                 f'AND ("last_used_at" IS NULL OR "last_used_at" < %s)) ')
-        return execute(noted + sql, (now, digest, now - LAST_USED_PRECISION, *params), many, context)
-
-    return wrapper
+# (``AUTO_REFRESH`` off), so nothing else is written but the token's last use, in the same statement: a
+# data-modifying WITH before knox's SELECT. The write names the token by its digest, so only the token
+# that was sent is noted, and only when the stored time is over a minute old. The SELECT sees the row as
+# it was: the caller sets the new time.
+_TOKENS_BY_KEY = PreparedQuery(
+    lambda token_key: ApiToken.objects.filter(token_key=token_key),
+    before=(f'WITH noted AS (UPDATE "{ApiToken._meta.db_table}" SET "last_used_at" = %s WHERE "digest" = %s '
+            f'AND ("last_used_at" IS NULL OR "last_used_at" < %s)) ', ("now", "digest", "noted_before")),
+    token_key="sentinel-key-xx",
+)
 
 
 class _InTheAccountsLanguage:

@@ -10,13 +10,14 @@ from datetime import UTC, datetime
 
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
+from django.db import connections
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from turnbased.accounts.models import ApiToken
 from turnbased.events.models import Event
 from turnbased.events.wording import add_current
-from turnbased.prepared import filled, parameter_slots
+from turnbased.prepared import filled, parameter_slots, prepared_statement
 
 # The most events one read returns; a stream reads again at once while a read comes back full.
 PAGE = 100
@@ -42,7 +43,8 @@ def _holding(credential: Credential, user_id: int, now) -> list[QuerySet]:
 
 # The read's SQL, built once per kind of credential and page size from values no real read uses, with the
 # positions those values take among its parameters (``prepared``: a woken stream reads at every move, and
-# building the statement through the ORM each time cost more than PostgreSQL's answer).
+# building the statement through the ORM each time cost more than PostgreSQL's answer); it runs as a prepared
+# statement, planned once per connection.
 _SENTINELS = {"user_id": -70_001, "after_id": -70_002, "token_id": -70_003,
               "session_key": "sentinel of the stream's read", "now": datetime(1901, 2, 3, 4, 5, 6, tzinfo=UTC)}
 _READS: dict[tuple[str, int], tuple[str, tuple, tuple[tuple[int, str], ...]]] = {}
@@ -98,7 +100,8 @@ def _events_after(*, user_id: int, after_id: int, limit: int, credential: Creden
     if credential is None:
         return list(Event.objects.filter(user_id=user_id, id__gt=after_id).order_by("id")[:limit])
     sql, params = _read_sql(user_id=user_id, after_id=after_id, limit=limit, credential=credential, now=timezone.now())
-    rows = list(Event.objects.raw(sql, params))
+    with prepared_statement(connections[Event.objects.db], sql, params) as statement:
+        rows = list(Event.objects.raw(statement, params))
     if not rows:
         return None
     return [event for event in rows if event.pk is not None]
