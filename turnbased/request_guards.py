@@ -21,6 +21,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
@@ -201,6 +202,34 @@ def server_error(request):
     if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
         return _database_unavailable(request)
     return _json_or_page(request, 500, _("Server error."), lambda: defaults.server_error(request))
+
+
+class DatabaseOutageMiddleware:
+    """A database outage is a 503 to retry whatever ``DEBUG`` says (issue 27).
+
+    With ``DEBUG`` off Django answers an unhandled exception through ``server_error`` above. With it on
+    (``make run``) Django answers with its debug page instead, a 500 of hundreds of kilobytes of HTML even to
+    an API client, before any handler is asked. Django signals every such exception first
+    (``got_request_exception``): the receiver below marks a request whose exception was the database's, and
+    this middleware, the outermost, answers it the 503 in place of the page.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 500 and getattr(request, "_met_a_database_outage", False):
+            return _database_unavailable(request)
+        return response
+
+
+def _note_a_database_outage(sender, request=None, **kwargs) -> None:
+    if request is not None and isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
+        request._met_a_database_outage = True
+
+
+got_request_exception.connect(_note_a_database_outage, dispatch_uid="turnbased.request_guards.database_outage")
 
 
 def _database_unavailable(request) -> HttpResponse:

@@ -5,6 +5,7 @@ and sets ``DATABASE_URL`` and ``CELERY_BROKER_URL`` before Django starts.
 """
 
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from celery.schedules import crontab
@@ -58,6 +59,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "turnbased.request_guards.DatabaseOutageMiddleware",  # issue 27: a database outage is a 503, DEBUG or not
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -364,6 +366,11 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker rides out a broker outage however long it lasts (Celery's default gives up after 100 tries), and
+# kombu's Redis transport with the fix that keeps it alive through it (turnbased/broker.py).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+if urlsplit(CELERY_BROKER_URL).scheme == "redis":
+    CELERY_BROKER_TRANSPORT = "turnbased.broker:Transport"
 CELERY_TIMEZONE = "UTC"
 # Email has a queue and a worker of its own (Procfile, deploy/compose.yaml): a stalled relay delays only
 # mail, never moves, bots or sweeps. Answers to replies are written by process_inbound_email, which
@@ -532,8 +539,6 @@ CELERY_BEAT_SCHEDULE["sweep-pushes"] = {"task": "turnbased.notifications.tasks.s
 # Rate limits (DRF throttles, the account limits) keep their counters in this cache, so every web
 # process must share it: Redis, in a database of its own beside the broker's.
 def _cache_location(broker_url: str) -> str:
-    from urllib.parse import urlsplit, urlunsplit
-
     parts = urlsplit(broker_url)
     return urlunsplit(parts._replace(path="/1")) if parts.scheme.startswith("redis") else broker_url
 

@@ -273,38 +273,3 @@ def stop_all(*processes) -> None:
         except subprocess.TimeoutExpired:
             process.signal(signal.SIGKILL)
             process.popen.wait(10)
-
-
-class Supervisor:
-    """Start processes again when they exit, as compose's ``restart: unless-stopped`` does; count the restarts.
-
-    A Celery 5.7 worker that loses its broker with a task in hand can exit ("Unrecoverable error" while it
-    gives the task back to a broker that is gone); in production its supervisor starts it again.
-    """
-
-    def __init__(self, environment: dict[str, str], *processes):
-        import threading
-        from collections import Counter
-
-        self.environment, self.processes = environment, processes
-        self.restarts: Counter[str] = Counter()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-
-    def _watch(self) -> None:
-        while not self._stop.wait(0.2):
-            for process in self.processes:
-                if process.popen is not None and process.popen.poll() is not None and not self._stop.is_set():
-                    self.restarts[process.name] += 1
-                    process.start(self.environment)
-
-    def __enter__(self) -> "Supervisor":
-        for process in self.processes:
-            process.start(self.environment)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self._stop.set()
-        self._thread.join(5)
-        stop_all(*self.processes)

@@ -28,7 +28,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import connection
 from django.utils import timezone
 
-from tests.faults.stack import Broker, Sink, Supervisor, celery, seed, stop_all, wait_for, worker_environment
+from tests.faults.stack import Broker, Sink, celery, seed, stop_all, wait_for, worker_environment
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from tests.serving.served import database_url_for
 from turnbased.accounts.services.accounts import account_create
@@ -106,34 +106,38 @@ def test_the_broker_killed_during_a_hundred_moves_loses_no_move_and_no_email_and
             database_url = database_url_for(connection.settings_dict["NAME"])
             environment = worker_environment(database_url, broker.url, EMAIL_HOST="127.0.0.1",
                                              EMAIL_PORT=str(sink.port), **FAST_SWEEPS)
-            with Supervisor(environment, mailer, beat) as supervisor:
-                code = f"from tests.faults import seed; print(seed.play_moves({games!r}, 100, 0.05))"
-                # Its log goes to a file: each move logs the broker's absence, enough to fill a pipe and stall it.
-                log = (tmp_path / "mover.log").open("w")
-                mover = subprocess.Popen([sys.executable, str(BASE_DIR / "manage.py"), "shell", "-c", code],
-                                         env=environment, cwd=BASE_DIR, stdout=subprocess.PIPE, stderr=log, text=True)
-                try:
-                    moves = lambda: Move.objects.filter(game_id__in=games).count()  # noqa: E731
-                    wait_for(lambda: moves() >= 30, "thirty moves")
-                    broker.kill()
-                    # With the broker away each move waits out the publisher's retries (under a second) and goes on.
-                    wait_for(lambda: moves() >= 50, "fifty moves, the broker away", timeout=120)
-                    broker.start()
-                    out, _ = mover.communicate(timeout=120)
-                    assert mover.returncode == 0, (tmp_path / "mover.log").read_text()[-3000:]
-                    assert out.strip().splitlines()[-1] == "100"
+            # No supervisor: a worker that exits through the broker's outage fails the test (issue 27).
+            mailer.start(environment)
+            beat.start(environment)
+            code = f"from tests.faults import seed; print(seed.play_moves({games!r}, 100, 0.05))"
+            # Its log goes to a file: each move logs the broker's absence, enough to fill a pipe and stall it.
+            log = (tmp_path / "mover.log").open("w")
+            mover = subprocess.Popen([sys.executable, str(BASE_DIR / "manage.py"), "shell", "-c", code],
+                                     env=environment, cwd=BASE_DIR, stdout=subprocess.PIPE, stderr=log, text=True)
+            try:
+                moves = lambda: Move.objects.filter(game_id__in=games).count()  # noqa: E731
+                wait_for(lambda: moves() >= 30, "thirty moves", processes=[mailer, beat])
+                broker.kill()
+                # With the broker away each move waits out the publisher's retries (under a second) and goes on.
+                wait_for(lambda: moves() >= 50, "fifty moves, the broker away", timeout=120, processes=[mailer, beat])
+                broker.start()
+                out, _ = mover.communicate(timeout=120)
+                assert mover.returncode == 0, (tmp_path / "mover.log").read_text()[-3000:]
+                assert out.strip().splitlines()[-1] == "100"
 
-                    def caught_up() -> bool:
-                        fresh = Notification.objects.filter(created_at__gte=started)
-                        return (not fresh.filter(sent_at=None, skipped_at=None).exists()
-                                and not OutgoingEmail.objects.filter(created_at__gte=started, sent_at=None).exists())
+                def caught_up() -> bool:
+                    fresh = Notification.objects.filter(created_at__gte=started)
+                    return (not fresh.filter(sent_at=None, skipped_at=None).exists()
+                            and not OutgoingEmail.objects.filter(created_at__gte=started, sent_at=None).exists())
 
-                    wait_for(caught_up, "every notification settled and every email sent")
-                    time.sleep(1.5)  # sweeps after catching up send nothing more
-                finally:
-                    if mover.poll() is None:
-                        mover.kill()
-            print(f"restarts by the supervisor: {dict(supervisor.restarts)}")
+                wait_for(caught_up, "every notification settled and every email sent", processes=[mailer, beat])
+                time.sleep(1.5)  # sweeps after catching up send nothing more
+                for process in (mailer, beat):
+                    process.check_running()  # the mailer rode out the broker's outage: nothing started it again
+            finally:
+                if mover.poll() is None:
+                    mover.kill()
+                stop_all(mailer, beat)
     finally:
         broker.stop()
     assert Move.objects.filter(game_id__in=games).count() == 100

@@ -38,7 +38,13 @@ def _api(user) -> APIClient:
     return client
 
 
-def test_the_api_answers_a_json_503_with_retry_after_while_the_database_is_down(started_game, alice):
+# Issue 27: with DEBUG on (make run) Django answered its debug page instead, a 500 of 230 KB of HTML.
+WHATEVER_DEBUG_SAYS = pytest.mark.parametrize("debug", [False, True], ids=["DEBUG off", "DEBUG on"])
+
+
+@WHATEVER_DEBUG_SAYS
+def test_the_api_answers_a_json_503_with_retry_after_while_the_database_is_down(started_game, alice, settings, debug):
+    settings.DEBUG = debug
     client, outage = _api(alice), Outage()
     with connection.execute_wrapper(outage):
         outage.down = True
@@ -52,10 +58,13 @@ def test_the_api_answers_a_json_503_with_retry_after_while_the_database_is_down(
         assert answer["Content-Type"] == "application/json"
         assert answer["Retry-After"] == "5"
         assert "nothing was saved" in answer.json()["detail"]
+        assert len(answer.content) < 300
     assert not Move.objects.filter(game=started_game).exists()
 
 
-def test_a_page_answers_a_503_page_while_the_database_is_down(started_game, alice):
+@WHATEVER_DEBUG_SAYS
+def test_a_page_answers_a_503_page_while_the_database_is_down(started_game, alice, settings, debug):
+    settings.DEBUG = debug
     client, outage = Client(raise_request_exception=False), Outage()
     client.force_login(alice)
     with connection.execute_wrapper(outage):
