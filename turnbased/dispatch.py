@@ -42,6 +42,7 @@ CHANNEL = "turnbased_work"
 # The tasks a notification may name: the dispatcher queues no other (a payload is data, never a command).
 TASKS = frozenset({
     "turnbased.mail.tasks.deliver_game_notifications",
+    "turnbased.mail.tasks.handle_accepted_reply",
     "turnbased.play.tasks.play_bot_turn",
     "turnbased.play.tasks.play_forced_move",
 })

@@ -369,12 +369,17 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker rides out a broker outage however long it lasts (Celery's default gives up after 100 tries), and
 # kombu's Redis transport with the fix that keeps it alive through it (turnbased/broker.py).
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A task a worker took and never acknowledged (it died) is given to another worker after this many seconds
+# (Redis's default: an hour). It must be longer than any task may run (the digests' hard limit, 960 s) plus
+# the longest countdown, or a task still running would be given out twice; tests/platform/test_task_limits.py
+# holds that. What must not wait even this long is kept in PostgreSQL and swept (accepted replies, the outbox).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=1200)}
 if urlsplit(CELERY_BROKER_URL).scheme == "redis":
     CELERY_BROKER_TRANSPORT = "turnbased.broker:Transport"
 CELERY_TIMEZONE = "UTC"
 # Email has a queue and a worker of its own (Procfile, deploy/compose.yaml): a stalled relay delays only
-# mail, never moves, bots or sweeps. Answers to replies are written by process_inbound_email, which
-# makes moves and stays on the default queue.
+# mail, never moves, bots or sweeps. Answers to replies are written by handle_accepted_reply, which
+# makes moves and stays on the default queue with its sweep.
 CELERY_TASK_ROUTES = {
     f"turnbased.mail.tasks.{name}": {"queue": "mail"}
     for name in ("send_email", "deliver_notification", "deliver_game_notifications", "sweep_outbox",
@@ -395,6 +400,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-outbox": {"task": "turnbased.mail.tasks.sweep_outbox", "schedule": SWEEP_SECONDS},
     "daily-digests": {"task": "turnbased.mail.tasks.send_daily_digests", "schedule": crontab(minute=0, hour=7)},
     "sweep-clocks": {"task": "turnbased.clocks.tasks.sweep_clocks", "schedule": SWEEP_SECONDS},
+    "sweep-accepted-replies": {"task": "turnbased.mail.tasks.sweep_accepted_replies", "schedule": SWEEP_SECONDS},
     "prune-events": {"task": "turnbased.events.tasks.prune_events", "schedule": crontab(minute=17)},
 }
 # Bots wait this long before moving, so their moves read like a player's and not a flash.
@@ -482,6 +488,8 @@ EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 # and how long an unsettled row waits before the sweep takes it up; the fault tests shorten both.
 MAIL_LEASE_SECONDS = env.int("MAIL_LEASE_SECONDS", default=300)
 MAIL_SWEEP_AFTER_SECONDS = env.float("MAIL_SWEEP_AFTER_SECONDS", default=60.0)
+# An accepted reply no worker has handled this long after it came is queued again by its sweep (issue 27).
+INBOUND_SWEEP_AFTER_SECONDS = env.float("INBOUND_SWEEP_AFTER_SECONDS", default=60.0)
 MAIL_DOMAIN = env("MAIL_DOMAIN", default="turnbased.localhost")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default=f"turnbased <games@{MAIL_DOMAIN}>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

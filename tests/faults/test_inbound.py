@@ -1,8 +1,11 @@
 """Replies by email against real processes: the mail server, a Celery worker, PostgreSQL stopped and started.
 
 - A worker dies in the middle of a reply, after it wrote the reply's duplicate-check row and while the
-  move waits for the game's lock: the row dies with its transaction, so when the same message is
-  delivered again it is played and answered once, and a third delivery changes nothing.
+  move waits for the game's lock: the row dies with its transaction, and the accepted message, kept in
+  PostgreSQL since before the server said 250, is handled by the sweep without being sent again: played
+  and answered once; the same message delivered again changes nothing.
+- The broker dies (and comes back empty) after the server said 250 and before any worker took the reply:
+  the sweep plays and answers it once (issue 27: the reply lived only in the broker).
 - PostgreSQL restarts under the mail server: the server's database threads get fresh connections,
   so messages are taken again at once instead of "451 connection already closed".
 """
@@ -26,12 +29,15 @@ from tests.serving.served import database_url_for
 from tests.topology.stack import Process
 from turnbased.accounts.services.accounts import account_create
 from turnbased.local import BASE_DIR, free_port, port_answers
-from turnbased.mail.models import EmailKind, InboundEmail, OutgoingEmail
+from turnbased.mail.models import AcceptedReply, EmailKind, InboundEmail, OutgoingEmail
 from turnbased.mail.tokens import reply_address
 from turnbased.play import services
 from turnbased.play.models import Game, Move
 
 pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
+
+# The sweeps twice a second, and an accepted reply swept a second after it came.
+FAST_SWEEP = {"SWEEP_SECONDS": "0.5", "INBOUND_SWEEP_AFTER_SECONDS": "1"}
 
 
 def _mail_server(environment: dict[str, str], folder) -> Process:
@@ -64,7 +70,7 @@ def _waiting_on_a_lock() -> bool:
         return cursor.fetchone()[0] > 0
 
 
-def test_a_reply_whose_worker_died_mid_move_is_played_and_answered_once_when_delivered_again(tmp_path):
+def test_a_reply_whose_worker_died_mid_move_is_played_and_answered_once_without_being_sent_again(tmp_path):
     alice, bob = (account_create(username=name, email=f"{name}@example.com", password="a-long-enough-pass-9",
                                  email_verified=True) for name in ("alice", "bob"))
     game = services.create_game(creator=alice, engine_slug="love-letter", players=2,
@@ -78,8 +84,9 @@ def test_a_reply_whose_worker_died_mid_move_is_played_and_answered_once_when_del
     broker.start()
     inbound_port = free_port()
     environment = worker_environment(database_url_for(connection.settings_dict["NAME"]), broker.url,
-                                     MAIL_INBOUND_PORT=str(inbound_port), MAIL_SINK="off")
+                                     MAIL_INBOUND_PORT=str(inbound_port), MAIL_SINK="off", **FAST_SWEEP)
     worker = celery("worker", ["worker", "-Q", "celery", "--concurrency=1", "--loglevel=info"], tmp_path)
+    beat = celery("beat", ["beat", "--loglevel=info", f"--schedule={tmp_path / 'beat-schedule'}"], tmp_path)
     locked, release = threading.Event(), threading.Event()
 
     def hold_the_game() -> None:
@@ -106,20 +113,56 @@ def test_a_reply_whose_worker_died_mid_move_is_played_and_answered_once_when_del
         release.set()
         holder.join(30)
         assert not InboundEmail.objects.exists() and not Move.objects.filter(game=game).exists()
+        assert AcceptedReply.objects.count() == 1  # the reply itself is kept
 
         worker.start(environment)
-        _deliver(inbound_port, reply)  # the sender's server tries again
+        beat.start(environment)  # the sweep finds the accepted reply no worker finished: no delivery again
         wait_for(lambda: OutgoingEmail.objects.filter(kind=EmailKind.ANSWER).count() > answers_before,
-                 "the answer", processes=[worker, mail])
-        _deliver(inbound_port, reply)  # and once more
-        wait_for(lambda: _duplicate_seen(worker), "the third delivery to be ignored", processes=[worker, mail])
+                 "the answer", processes=[worker, mail, beat])
+        _deliver(inbound_port, reply)  # a sender's server that delivers it again anyway
+        wait_for(lambda: _duplicate_seen(worker), "the second delivery to be ignored", processes=[worker, mail, beat])
     finally:
         release.set()
-        stop_all(worker, mail)
+        stop_all(worker, mail, beat)
         broker.stop()
     assert Move.objects.filter(game=game).count() == 1
     assert Move.objects.get(game=game).source == "email"
-    assert InboundEmail.objects.count() == 1
+    assert InboundEmail.objects.count() == 1 and not AcceptedReply.objects.exists()
+    assert OutgoingEmail.objects.filter(kind=EmailKind.ANSWER).count() == answers_before + 1
+
+
+def test_a_reply_accepted_before_the_broker_died_is_played_and_answered_once(tmp_path):
+    alice, bob = (account_create(username=name, email=f"{name}@example.com", password="a-long-enough-pass-9",
+                                 email_verified=True) for name in ("alice", "bob"))
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=2,
+                                options={"deck": SCRIPTED_CLASSIC_2P, "first_player": 0})
+    services.join_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    answers_before = OutgoingEmail.objects.filter(kind=EmailKind.ANSWER).count()
+    broker = Broker(tmp_path / "redis")
+    broker.start()
+    inbound_port = free_port()
+    environment = worker_environment(database_url_for(connection.settings_dict["NAME"]), broker.url,
+                                     MAIL_INBOUND_PORT=str(inbound_port), MAIL_SINK="off", **FAST_SWEEP)
+    worker = celery("worker", ["worker", "-Q", "celery", "--concurrency=1", "--loglevel=info"], tmp_path)
+    beat = celery("beat", ["beat", "--loglevel=info", f"--schedule={tmp_path / 'beat-schedule'}"], tmp_path)
+    mail = _mail_server(environment, tmp_path)
+    try:
+        wait_for(lambda: port_answers(inbound_port), "the mail server", processes=[mail])
+        _deliver(inbound_port, _reply(game, alice, "handmaid", make_msgid(domain="example.com")))  # 250: accepted
+        assert AcceptedReply.objects.count() == 1
+        broker.kill()  # with the reply's task in it, before any worker took it
+        broker.start()  # empty: the task is gone
+        worker.start(environment)
+        beat.start(environment)
+        wait_for(lambda: OutgoingEmail.objects.filter(kind=EmailKind.ANSWER).count() > answers_before,
+                 "the answer", processes=[worker, mail, beat])
+        time.sleep(2)  # more sweeps: nothing more
+    finally:
+        stop_all(worker, mail, beat)
+        broker.stop()
+    assert Move.objects.filter(game=game).count() == 1
+    assert InboundEmail.objects.count() == 1 and not AcceptedReply.objects.exists()
     assert OutgoingEmail.objects.filter(kind=EmailKind.ANSWER).count() == answers_before + 1
 
 

@@ -39,3 +39,15 @@ def test_every_task_has_a_soft_and_a_hard_time_limit():
         soft = task.soft_time_limit or app.conf.task_soft_time_limit
         hard = task.time_limit or app.conf.task_time_limit
         assert soft and hard and soft < hard, (name, soft, hard)
+
+
+def test_the_brokers_visibility_timeout_outlasts_every_task_and_countdown():
+    """A task still running when the timeout passes would be given to a second worker (issue 27 set it to minutes)."""
+    from django.conf import settings
+
+    longest = 0
+    for name in declared_tasks():
+        importlib.import_module(name.rsplit(".", 1)[0])
+        longest = max(longest, app.tasks[name].time_limit or app.conf.task_time_limit)
+    visibility = app.conf.broker_transport_options["visibility_timeout"]
+    assert longest + settings.BOT_MOVE_DELAY_SECONDS < visibility <= 30 * 60

@@ -1,8 +1,9 @@
-"""Read-only admin pages: replies handled, the daily counts of mail dropped unanswered, and the outbox."""
+"""Read-only admin pages: replies accepted and not yet handled, replies handled, the daily counts of mail dropped
+unanswered, and the outbox."""
 
 from django.contrib import admin
 
-from turnbased.mail.models import InboundDrop, InboundEmail, OutgoingEmail
+from turnbased.mail.models import AcceptedReply, InboundDrop, InboundEmail, OutgoingEmail
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -13,6 +14,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+@admin.register(AcceptedReply)
+class AcceptedReplyAdmin(ReadOnlyAdmin):
+    """Replies accepted and not handled yet: a moment's wait, or one that failed ``accepted.MAX_ATTEMPTS`` times."""
+
+    list_display = ["accepted_at", "attempts"]
+    date_hierarchy = "accepted_at"
+    exclude = ["raw"]  # a player's message, and perhaps a reply address: not shown
 
 
 @admin.register(InboundDrop)

@@ -203,6 +203,16 @@ def handle_inbound(raw: bytes, envelope_recipients: list[str] | None = None, pro
     ``sender_auth``) and ``refusal`` when the webhook already found the message
     over the limits (then ``raw`` holds its headers only).
     """
+    outcome, answers = handle_without_sending(raw, envelope_recipients, provider)
+    for email_id in answers:
+        outbox.send_soon(email_id)
+    return outcome
+
+
+def handle_without_sending(raw: bytes, envelope_recipients: list[str] | None = None,
+                           provider: dict | None = None) -> tuple[str, list[int]]:
+    """Do what ``handle_inbound`` does but queue no answer's send; return the outcome and the answers' outbox ids,
+    to be sent once the caller's own transaction has committed (``accepted.handle``)."""
     provider = provider or {}
     headers = read_headers(raw, envelope_recipients)
     try:
@@ -211,7 +221,7 @@ def handle_inbound(raw: bytes, envelope_recipients: list[str] | None = None, pro
         count_drop(drop.reason)
         # The address is not logged: a valid one from a wrong sender is a password.
         logger.info("dropped inbound message %s unanswered: %s", headers.message_id, drop.reason)
-        return f"dropped: {drop.reason}"
+        return f"dropped: {drop.reason}", []
     # The player's language (and zone) for all that follows: the commands, the game's reading of the move, the answers.
     with compose.for_recipient(reply.user), transaction.atomic():
         try:
@@ -221,11 +231,9 @@ def handle_inbound(raw: bytes, envelope_recipients: list[str] | None = None, pro
                     subject=headers.subject,
                 )
         except IntegrityError:  # handled before; a concurrent delivery waits here until the first one commits
-            return "duplicate"
+            return "duplicate", []
         outcome = _handle(reply, raw, provider)
-    for email_id in reply.answers:
-        outbox.send_soon(email_id)
-    return outcome
+    return outcome, list(reply.answers)
 
 
 def _handle(reply: Reply, raw: bytes, provider: dict) -> str:

@@ -47,6 +47,24 @@ class InboundEmail(models.Model):
         return f"reply {self.message_id} from {self.sender}: {self.status}"
 
 
+class AcceptedReply(models.Model):
+    """A message the inbound server (or a provider's webhook) accepted, kept until a worker has handled it.
+
+    The server says 250 (the webhook 200) only once this row is committed, so an accepted reply outlives
+    a worker's death and the broker's loss. Handling deletes it in the handling's own transaction: handled
+    exactly once (``turnbased/mail/accepted.py``).
+    """
+
+    raw = models.BinaryField()
+    envelope_recipients = models.JSONField(default=list)
+    provider = models.JSONField(null=True, blank=True)
+    accepted_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"reply accepted at {self.accepted_at:%Y-%m-%d %H:%M:%S}, tried {self.attempts} times"
+
+
 class InboundDropReason(models.TextChoices):
     """Why a message was dropped unanswered (answering a forged From would be backscatter)."""
 

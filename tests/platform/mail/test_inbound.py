@@ -54,6 +54,8 @@ def test_the_same_reply_delivered_twice_plays_once_and_answers_once(players_lang
     assert moves_in(started_game) == 1 and len(mailoutbox) == count
 
 
+# The reply is kept, then handled once that commits (issue 27): a transaction of the test's own that commits.
+@pytest.mark.django_db(transaction=True)
 def test_the_task_processes_a_raw_message(players_language, started_game, turn_email):
     tasks.enqueue_inbound(reply_bytes(turn_email, "handmaid"), [turn_email.reply_to[0]])
     assert moves_in(started_game) == 1
@@ -168,6 +170,8 @@ def test_html_quotes_are_left_out():
     assert html_to_text("<p>king bob</p><blockquote>guard</blockquote>").split() == ["king", "bob"]
 
 
+# The reply is kept, then handled once that commits (issue 27): a transaction of the test's own that commits.
+@pytest.mark.django_db(transaction=True)
 def test_a_reply_through_the_providers_inbound_webhook_plays(started_game, turn_email, settings):
     import base64
     import json
