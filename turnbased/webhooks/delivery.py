@@ -103,18 +103,21 @@ def body_of(document: dict) -> bytes:
 # -- queueing ----------------------------------------------------------------------------------
 
 
-def queue_due(*, now: datetime | None = None, limit: int = QUEUE_BATCH) -> list[int]:
-    """Mark the due deliveries queued and return their ids (the caller queues a task for each).
+def queue_due(*, now: datetime | None = None, limit: int = QUEUE_BATCH, hook_id: int | None = None) -> list[int]:
+    """Mark the due deliveries queued (of one hook, with ``hook_id``) and return their ids in event order (the
+    caller queues a task for each, in that order).
 
     Due: waiting, its time come, its hook on and not pausing. Of a hook that is failing, only the
     oldest is taken, to probe the receiver. Two sweeps at once take each row once (the UPDATE
     re-checks its condition on a row the other changed).
     """
     now = now or timezone.now()
+    waiting = WebhookDelivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now, hook__active=True)
+    if hook_id is not None:
+        waiting = waiting.filter(hook_id=hook_id)
     due = (
-        WebhookDelivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now, hook__active=True)
-        .exclude(hook__paused_until__gt=now)
-        .order_by("next_attempt_at", "id")
+        waiting.exclude(hook__paused_until__gt=now)
+        .order_by("id")  # event order: the oldest first, and a failing hook's probe is its oldest
         .values_list("id", "hook_id", "hook__consecutive_failures")[:limit]
     )
     chosen, probed = [], set()
@@ -211,6 +214,9 @@ def settle(delivery: WebhookDelivery, outcome: client.Outcome, *, final: bool = 
             if hook.active and (hook.consecutive_failures or hook.paused_until):
                 hook.consecutive_failures, hook.failing_since, hook.paused_until = 0, None, None
                 hook.save(update_fields=["consecutive_failures", "failing_since", "paused_until"])
+                # The receiver is back: what its pause held back follows now, in event order, not at the next sweep.
+                hook_id = hook.pk
+                transaction.on_commit(lambda: send_held_back(hook_id))
             return "delivered"
         final = final or delivery.kind == PING or delivery.attempts >= settings.WEBHOOKS_MAX_ATTEMPTS
         waiting = {"state": DeliveryState.FAILED, "finished_at": now, "next_attempt_at": now} if final else {
@@ -221,11 +227,21 @@ def settle(delivery: WebhookDelivery, outcome: client.Outcome, *, final: bool = 
     return f"{'given up' if final else 'failed'}: {outcome.error}"
 
 
+def send_held_back(hook_id: int) -> None:
+    """Queue a hook's due deliveries at once, oldest first (its receiver has just answered again)."""
+    for delivery_id in queue_due(hook_id=hook_id):
+        send_soon(delivery_id)
+
+
 def _count_failure(hook: Webhook, now: datetime, error: str) -> None:
     hook.consecutive_failures += 1
     hook.failing_since = hook.failing_since or now
     hook.paused_until = now + pause_after(hook.consecutive_failures)
     hook.save(update_fields=["consecutive_failures", "failing_since", "paused_until"])
+    # Its deliveries already queued would be refused while it pauses, and then wait REQUEUE_AFTER behind newer
+    # ones: they wait for the end of the pause instead, in their place (issue 27).
+    WebhookDelivery.objects.filter(hook=hook, state=DeliveryState.PENDING, queued_at__isnull=False).update(
+        queued_at=None, next_attempt_at=hook.paused_until)
     failing_for = now - hook.failing_since
     if (hook.consecutive_failures >= settings.WEBHOOKS_DISABLE_AFTER_FAILURES
             and failing_for >= timedelta(hours=settings.WEBHOOKS_DISABLE_AFTER_HOURS)):

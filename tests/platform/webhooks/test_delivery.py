@@ -154,8 +154,8 @@ def test_a_failing_hook_is_sent_one_delivery_at_a_time_until_one_succeeds(alice,
         assert len(receiver.received) == 2
         receiver.statuses = [200]
         clock.shift(timedelta(hours=1))
-        assert _sweep_and_send() == 1  # the probe succeeds ...
-        assert _sweep_and_send() == 2  # ... and the rest follow at once
+        assert _sweep_and_send() == 1  # the probe succeeds, and the rest follow at once, not at the next sweep
+        assert _sweep_and_send() == 0
     assert set(WebhookDelivery.objects.filter(hook=hook).values_list("state", flat=True)) == {"delivered"}
     assert len(receiver.received) == 5
 
@@ -421,3 +421,23 @@ def test_many_failures_in_a_short_while_do_not_disable_a_hook(alice, receiver):
     hook.refresh_from_db()
     assert len(receiver.received) == 12 and hook.consecutive_failures == 12
     assert hook.active and hook.disabled_at is None and not hook.notice_due
+
+
+def test_deliveries_held_back_by_a_pause_follow_as_soon_as_it_ends_in_event_order(alice, receiver):
+    """Issue 27: queued deliveries a pause refused waited REQUEUE_AFTER, then arrived after newer ones."""
+    receiver.statuses = [500, 200]
+    hook, _ = services.webhook_create(owner=alice, url=receiver.url)
+    events = [_tell(alice, payload={"n": number}) for number in range(3)]
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as clock:
+        assert _sweep_and_send() == 3  # the first fails; the two queued behind it are held for the pause
+        held = WebhookDelivery.objects.filter(hook=hook, state=DeliveryState.PENDING, queued_at__isnull=True)
+        assert held.count() == 3
+        events += [_tell(alice, payload={"n": number}) for number in range(3, 5)]  # more come meanwhile
+        clock.shift(timedelta(seconds=59))
+        assert _sweep_and_send() == 0
+        clock.shift(timedelta(seconds=1))  # the pause is over: one sweep sends the probe, and the rest follow
+        _sweep_and_send()
+        assert set(WebhookDelivery.objects.filter(hook=hook).values_list("state", flat=True)) == {"delivered"}
+    received = [json.loads(request.body)["id"] for request in receiver.wait_for(6)]
+    assert received == [events[0], *events]
