@@ -104,39 +104,57 @@ def body_of(document: dict) -> bytes:
 
 
 def queue_due(*, now: datetime | None = None, limit: int = QUEUE_BATCH, hook_id: int | None = None) -> list[int]:
-    """Mark the due deliveries queued (of one hook, with ``hook_id``) and return their ids in event order (the
-    caller queues a task for each, in that order).
+    """Mark the due deliveries queued (of one hook, with ``hook_id``) and return their ids (the caller queues a
+    task for each, in that order).
 
-    Due: waiting, its time come, its hook on and not pausing. Of a hook that is failing, only the
-    oldest is taken, to probe the receiver. Two sweeps at once take each row once (the UPDATE
-    re-checks its condition on a row the other changed).
+    Due: waiting, its time come, its hook on and not pausing. Fair between accounts: the accounts' deliveries
+    are taken in turn, each account's oldest first, and no account has more than
+    ``WEBHOOKS_QUEUED_PER_OWNER`` waiting in the queue at once, so one account's many or slow receivers
+    delay another's delivery by a few attempts at most. Of a hook that is failing, only the oldest is taken,
+    to probe the receiver. Two sweeps at once take each row once (the UPDATE re-checks its condition on a
+    row the other changed).
     """
     now = now or timezone.now()
-    waiting = WebhookDelivery.objects.filter(state=DeliveryState.PENDING, next_attempt_at__lte=now, hook__active=True)
-    if hook_id is not None:
-        waiting = waiting.filter(hook_id=hook_id)
-    due = (
-        waiting.exclude(hook__paused_until__gt=now)
-        .order_by("id")  # event order: the oldest first, and a failing hook's probe is its oldest
-        .values_list("id", "hook_id", "hook__consecutive_failures")[:limit]
-    )
-    chosen, probed = [], set()
-    for delivery_id, hook_id, failures in due:
+    deliveries, hooks = WebhookDelivery._meta.db_table, Webhook._meta.db_table
+    per_owner = settings.WEBHOOKS_QUEUED_PER_OWNER
+    one_hook = "AND d.hook_id = %s" if hook_id is not None else ""
+    with connection.cursor() as cursor:
+        # Queued and not yet taken by a worker: what each account already has waiting in the queue.
+        cursor.execute(
+            f"SELECT h.owner_id, count(*) FROM {deliveries} AS d JOIN {hooks} AS h ON h.id = d.hook_id "
+            "WHERE d.state = %s AND d.queued_at IS NOT NULL AND d.next_attempt_at > %s GROUP BY h.owner_id",
+            [DeliveryState.PENDING, now])
+        waiting = dict(cursor.fetchall())
+        cursor.execute(
+            "SELECT id, hook_id, failures, owner_id FROM ("
+            "  SELECT d.id, d.hook_id, h.consecutive_failures AS failures, h.owner_id,"
+            "         row_number() OVER (PARTITION BY h.owner_id ORDER BY d.id) AS place"
+            f"  FROM {deliveries} AS d JOIN {hooks} AS h ON h.id = d.hook_id"
+            "  WHERE d.state = %s AND d.next_attempt_at <= %s AND h.active"
+            f"  AND (h.paused_until IS NULL OR h.paused_until <= %s) {one_hook}"
+            ") AS ranked WHERE place <= %s ORDER BY place, id LIMIT %s",
+            [DeliveryState.PENDING, now, now, *([hook_id] if hook_id is not None else []), per_owner, limit])
+        due = cursor.fetchall()
+    chosen, probed, taken = [], set(), dict(waiting)
+    for delivery_id, hook, failures, owner in due:
+        if taken.get(owner, 0) >= per_owner:
+            continue
         if failures:
-            if hook_id in probed:
+            if hook in probed:
                 continue
-            probed.add(hook_id)
+            probed.add(hook)
+        taken[owner] = taken.get(owner, 0) + 1
         chosen.append(delivery_id)
     if not chosen:
         return []
-    table = WebhookDelivery._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} SET queued_at = %s, next_attempt_at = %s "
+            f"UPDATE {deliveries} SET queued_at = %s, next_attempt_at = %s "
             "WHERE id = ANY(%s) AND state = %s AND next_attempt_at <= %s RETURNING id",
             [now, now + REQUEUE_AFTER, chosen, DeliveryState.PENDING, now],
         )
-        return sorted(row[0] for row in cursor.fetchall())
+        queued = {row[0] for row in cursor.fetchall()}
+    return [delivery_id for delivery_id in chosen if delivery_id in queued]  # the accounts in turn
 
 
 def send_soon(delivery_id: int) -> None:
@@ -211,6 +229,12 @@ def settle(delivery: WebhookDelivery, outcome: client.Outcome, *, final: bool = 
             # Also over a failed mark the hook's disabling left meanwhile: it did arrive.
             WebhookDelivery.objects.filter(pk=delivery.pk).update(
                 state=DeliveryState.DELIVERED, finished_at=now, next_attempt_at=now, **result)
+            if hook.active and outcome.duration_ms > settings.WEBHOOKS_SLOW_SECONDS * 1000:
+                # Answered, but slowly: it pauses as a failing receiver does (a failure is not counted), so one
+                # account's slow receivers cannot hold the webhook workers that every account shares.
+                _pause(hook, now + pause_after(max(hook.consecutive_failures, 1)))
+                hook.save(update_fields=["paused_until"])
+                return "delivered, slowly"
             if hook.active and (hook.consecutive_failures or hook.paused_until):
                 hook.consecutive_failures, hook.failing_since, hook.paused_until = 0, None, None
                 hook.save(update_fields=["consecutive_failures", "failing_since", "paused_until"])
@@ -233,15 +257,20 @@ def send_held_back(hook_id: int) -> None:
         send_soon(delivery_id)
 
 
+def _pause(hook: Webhook, until: datetime) -> None:
+    """Pause a (locked) hook until ``until`` (the caller saves it). Its deliveries already queued would be refused
+    while it pauses, then wait REQUEUE_AFTER behind newer ones: they wait for the pause's end instead, in their
+    place (issue 27)."""
+    hook.paused_until = until
+    WebhookDelivery.objects.filter(hook=hook, state=DeliveryState.PENDING, queued_at__isnull=False).update(
+        queued_at=None, next_attempt_at=until)
+
+
 def _count_failure(hook: Webhook, now: datetime, error: str) -> None:
     hook.consecutive_failures += 1
     hook.failing_since = hook.failing_since or now
-    hook.paused_until = now + pause_after(hook.consecutive_failures)
+    _pause(hook, now + pause_after(hook.consecutive_failures))
     hook.save(update_fields=["consecutive_failures", "failing_since", "paused_until"])
-    # Its deliveries already queued would be refused while it pauses, and then wait REQUEUE_AFTER behind newer
-    # ones: they wait for the end of the pause instead, in their place (issue 27).
-    WebhookDelivery.objects.filter(hook=hook, state=DeliveryState.PENDING, queued_at__isnull=False).update(
-        queued_at=None, next_attempt_at=hook.paused_until)
     failing_for = now - hook.failing_since
     if (hook.consecutive_failures >= settings.WEBHOOKS_DISABLE_AFTER_FAILURES
             and failing_for >= timedelta(hours=settings.WEBHOOKS_DISABLE_AFTER_HOURS)):

@@ -11,7 +11,7 @@ from celery import shared_task
 
 from turnbased.webhooks import delivery
 
-# An attempt takes at most WEBHOOKS_TOTAL_SECONDS (15 by default, the watchdog cuts it there); the limits
+# An attempt takes at most WEBHOOKS_TOTAL_SECONDS (10 by default, the watchdog cuts it there); the limits
 # are a backstop, and the hard one is below delivery.LEASE, so an attempt still running holds its claim.
 SEND_LIMITS = {"soft_time_limit": 45, "time_limit": 60}
 

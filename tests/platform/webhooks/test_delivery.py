@@ -16,6 +16,7 @@ from django.utils import timezone
 from turnbased.events.models import Event, EventKind
 from turnbased.events.services import NewEvent, events_record
 from turnbased.events.wording import worded_payload
+from tests.platform.webhooks.receivers import Receiver
 from turnbased.play import services as play
 from turnbased.webhooks import delivery, services, signing
 from turnbased.webhooks.models import PING, DeliveryState, WebhookDelivery
@@ -139,7 +140,8 @@ def test_a_failed_attempt_is_retried_after_the_back_off_and_the_hook_pauses(alic
     assert {request.headers["X-Turnbased-Delivery"] for request in receiver.received} == {str(sent.pk)}
 
 
-def test_a_failing_hook_is_sent_one_delivery_at_a_time_until_one_succeeds(alice, receiver):
+def test_a_failing_hook_is_sent_one_delivery_at_a_time_until_one_succeeds(alice, receiver, settings):
+    settings.WEBHOOKS_QUEUED_PER_OWNER = 10  # one account's many deliveries queued at once
     receiver.statuses = [500]
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     for _ in range(3):
@@ -423,8 +425,9 @@ def test_many_failures_in_a_short_while_do_not_disable_a_hook(alice, receiver):
     assert hook.active and hook.disabled_at is None and not hook.notice_due
 
 
-def test_deliveries_held_back_by_a_pause_follow_as_soon_as_it_ends_in_event_order(alice, receiver):
+def test_deliveries_held_back_by_a_pause_follow_as_soon_as_it_ends_in_event_order(alice, receiver, settings):
     """Issue 27: queued deliveries a pause refused waited REQUEUE_AFTER, then arrived after newer ones."""
+    settings.WEBHOOKS_QUEUED_PER_OWNER = 10  # one account's many deliveries queued at once
     receiver.statuses = [500, 200]
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     events = [_tell(alice, payload={"n": number}) for number in range(3)]
@@ -441,3 +444,31 @@ def test_deliveries_held_back_by_a_pause_follow_as_soon_as_it_ends_in_event_orde
         assert set(WebhookDelivery.objects.filter(hook=hook).values_list("state", flat=True)) == {"delivered"}
     received = [json.loads(request.body)["id"] for request in receiver.wait_for(6)]
     assert received == [events[0], *events]
+
+
+def test_one_accounts_slow_receivers_delay_anothers_delivery_by_a_few_attempts_at_most(alice, bob, receiver,
+                                                                                         settings):
+    """Issue 27: one worker served every account in event order, and a receiver answering 200 slowly was never
+    paused: five hooks at a slow receiver held another account's delivery for minutes."""
+    settings.WEBHOOKS_SLOW_SECONDS = 0.2
+    slow = Receiver(delay=0.3).start()
+    try:
+        slow_hooks = [services.webhook_create(owner=alice, url=slow.url)[0] for _ in range(5)]
+        for _ in range(3):
+            _tell(alice)  # every one of alice's hooks gets each of her events: fifteen slow deliveries
+        healthy, _ = services.webhook_create(owner=bob, url=receiver.url)
+        _tell(bob)  # the newest of all
+        with time_machine.travel(timezone.now(), tick=False):
+            _sweep_and_send()
+        [bobs] = receiver.wait_for(1)
+        slow_before = [request for request in slow.received if request.at < bobs.at]
+        assert len(slow_before) <= settings.WEBHOOKS_QUEUED_PER_OWNER
+        # Each of alice's hooks that answered, slowly, pauses as a failing one would; nothing is lost.
+        for hook in slow_hooks:
+            hook.refresh_from_db()
+            answered = WebhookDelivery.objects.filter(hook=hook, state="delivered").exists()
+            assert not answered or (hook.paused_until is not None and hook.consecutive_failures == 0)
+        assert WebhookDelivery.objects.filter(hook__in=slow_hooks).count() == 15
+        assert WebhookDelivery.objects.get(hook=healthy).state == "delivered"
+    finally:
+        slow.stop()
