@@ -9,6 +9,7 @@ origin's request is read as if it carried no cookie.
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import httpx
@@ -133,6 +134,16 @@ def test_a_stream_whose_session_ends_receives_nothing_more_and_ends(tmp_path, st
             assert bob_stream.events.empty()
         with reading(stream, None, headers=headers) as refused:
             assert refused.status_code == 401
+
+
+def test_logging_out_closes_the_sessions_open_stream_at_once(tmp_path, bob):
+    """Issue 27: no event needed; the log out itself wakes the stream, which finds its session gone."""
+    browser = signed_in(bob)
+    with stream_process(tmp_path, **{**PAGE, "STREAM_HEARTBEAT_SECONDS": "30"}) as stream:
+        with reading(stream, None, headers=cookie_of(browser)) as bob_stream:
+            time.sleep(1)  # past the stream's first read: ending there is not what this holds
+            browser.logout()
+            assert bob_stream.ended.wait(5), "the stream ended at once"
 
 
 def test_a_games_page_stream_keeps_its_player_present_without_the_database(tmp_path, started_game, bob):

@@ -129,6 +129,19 @@ def test_a_revoked_token_receives_nothing_more(tmp_path, started_game, alice, bo
             assert refused.status_code == 401
 
 
+def test_revoking_a_token_closes_its_open_stream_at_once_and_no_other(tmp_path, alice, bob):
+    """Issue 27: an idle stream of a revoked token stayed open (and counted against the cap) for up to an hour."""
+    revoked, kept = api_token(bob, name="to revoke"), api_token(bob, name="kept")
+    with stream_process(tmp_path, STREAM_HEARTBEAT_SECONDS="30") as stream:  # no heartbeat, no event: only the wake
+        with reading(stream, revoked) as closing, reading(stream, kept) as staying:
+            time.sleep(1)  # past the stream's first read: ending there is not what this holds
+            token_revoke(user=bob, token_id=bob.auth_token_set.get(name="to revoke").pk)
+            assert closing.ended.wait(5), "the revoked token's stream ended at once"
+            assert not staying.ended.wait(1), "the other token's stream goes on"
+        with reading(stream, revoked) as refused:
+            assert refused.status_code == 401
+
+
 def test_events_still_come_when_the_listen_connection_is_lost(tmp_path, started_game, alice, bob):
     with stream_process(tmp_path, **FAST, STREAM_POLL_SECONDS="1") as stream:
         with reading(stream, api_token(bob)) as bob_stream:
