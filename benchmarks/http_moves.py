@@ -451,6 +451,7 @@ def served_stack(stack: ExitStack, name: str) -> tuple[str, dict[str, str], Path
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "TURNBASED_DATA_DIR": str(folder / "data"),
         "PYTHONPATH": str(ROOT),
+        "STREAM_MAX_PER_ADDRESS": "100000",  # every client's streams come from loopback
     }
     environment.pop("CELERY_TASK_ALWAYS_EAGER", None)
     environment.pop("WORK_DISPATCH", None)  # production's: the commit's work goes to the dispatcher, if one runs

@@ -295,6 +295,7 @@ def main() -> int:
             "TURNBASED_DATA_DIR": str(folder / "data"),
             "PYTHONPATH": str(ROOT),
             "STREAM_MAX_PER_USER": "5",
+            "STREAM_MAX_PER_ADDRESS": "100000",  # every stream comes from loopback
             "LOG_LEVEL": "WARNING",
         }
         environment.pop("CELERY_TASK_ALWAYS_EAGER", None)

@@ -437,8 +437,10 @@ STREAM_POLL_SECONDS = env.float("STREAM_POLL_SECONDS", default=5.0)
 # before the server ends it (the client resumes where it was: a revoked token is refused then).
 STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=3000)
 STREAM_MAX_SECONDS = env.float("STREAM_MAX_SECONDS", default=3600.0)
-# Streams one account may hold open at once in one stream process (429 beyond).
+# Streams one account, and one address, may hold open at once across every stream process (429 beyond;
+# counted in Redis: turnbased/events/stream_slots.py).
 STREAM_MAX_PER_USER = env.int("STREAM_MAX_PER_USER", default=5)
+STREAM_MAX_PER_ADDRESS = env.int("STREAM_MAX_PER_ADDRESS", default=20)
 # Where the site's own pages (the game page, the lobby, the replay) open the stream with the browser's session:
 # /api/stream/ on the site's own origin behind nginx (deploy/); under `make run` the stream process's own
 # port (turnbased/local.py sets it), another origin of the site, which the stream answers with CORS for

@@ -50,9 +50,10 @@ from django.utils.translation import gettext, ngettext  # noqa: E402
 from rest_framework.exceptions import AuthenticationFailed, MethodNotAllowed, NotAuthenticated  # noqa: E402
 
 from turnbased.database_reconnect import without_health_check  # noqa: E402
-from turnbased.events import credentials, selectors, sse  # noqa: E402
+from turnbased.events import credentials, selectors, sse, stream_slots  # noqa: E402
 from turnbased.events.credentials import authenticate  # noqa: E402
 from turnbased.events.wakeups import Wakeups  # noqa: E402
+from turnbased.limits import client_address  # noqa: E402
 from turnbased.notifications.presence import PRESENCE_WINDOW, record_visit  # noqa: E402
 
 logger = logging.getLogger(__name__)
@@ -200,19 +201,30 @@ class StreamApplication:
             return await _error(send, 400, str(error), cors)
         if not asked_language(headers.get("accept-language")) and identity.language:
             translation.activate(identity.language)  # the stream's words: Accept-Language, else the account's
-        if self.wakeups.open_streams(identity.user_id) >= settings.STREAM_MAX_PER_USER:
+        busy = [(b"retry-after", str(settings.STREAM_RETRY_MILLISECONDS // 1000 or 1).encode()), *cors]
+        # The account's and the address's streams in every stream process (stream_slots, in Redis); this process's
+        # own count holds the account's cap should Redis be away.
+        slots, full = await _in_thread(stream_slots.take, identity.user_id, _client_address(scope, headers))
+        if full == "user" or self.wakeups.open_streams(identity.user_id) >= settings.STREAM_MAX_PER_USER:
+            if slots is not None:
+                await _in_thread(stream_slots.give_back, slots)
             most = settings.STREAM_MAX_PER_USER
             return await _error(send, 429, ngettext("You have %(count)s stream open already; close it before opening "
                                                     "another.",
                                                     "You have %(count)s streams open already; close one before opening "
-                                                    "another.", most) % {"count": most},
-                                [(b"retry-after", str(settings.STREAM_RETRY_MILLISECONDS // 1000 or 1).encode()), *cors])
+                                                    "another.", most) % {"count": most}, busy)
+        if full == "address":
+            return await _error(send, 429, gettext("Too many streams are open from your address; close one before "
+                                                   "opening another."), busy)
         self.start()
-        await self._stream(send, receive, identity=identity, resume=resume, cors=cors,
-                           watching=int(watching) if watching is not None else None, actions="actions" in extras)
+        try:
+            await self._stream(send, receive, identity=identity, resume=resume, cors=cors, slots=slots,
+                               watching=int(watching) if watching is not None else None, actions="actions" in extras)
+        finally:
+            await _in_thread(stream_slots.give_back, slots)
 
     async def _stream(self, send, receive, *, identity: credentials.Identity, resume: int | None, cors: list,
-                      watching: int | None = None, actions: bool = False) -> None:
+                      slots: stream_slots.Slots, watching: int | None = None, actions: bool = False) -> None:
         user_id = identity.user_id
         subscription = self.wakeups.subscribe(user_id)  # before the first read: no wake-up can fall between
         closed = asyncio.Event()
@@ -230,7 +242,7 @@ class StreamApplication:
             await send({"type": "http.response.body", "body": opening, "more_body": True})
             try:
                 await self._send_events(send, closed, subscription, user_id=user_id, credential=identity.credential,
-                                        after=resume, watching=watching, actions=actions)
+                                        after=resume, slots=slots, watching=watching, actions=actions)
             except asyncio.CancelledError:
                 # The server is stopping: uvicorn cancels the streams that outlive its graceful shutdown.
                 # Ending the answer is all there is to do (the client resumes after its last id), not an error.
@@ -241,13 +253,14 @@ class StreamApplication:
             watcher.cancel()
 
     async def _send_events(self, send, closed: asyncio.Event, subscription, *, user_id: int,
-                           credential: selectors.Credential, after: int, watching: int | None = None,
-                           actions: bool = False) -> None:
+                           credential: selectors.Credential, after: int, slots: stream_slots.Slots | None = None,
+                           watching: int | None = None, actions: bool = False) -> None:
         """Send the events after ``after``, then each new one when woken, until the client leaves, time is up or the
         credential no longer holds; keep the game ``watching`` marked as open meanwhile. With ``actions``, a
         ``your_turn`` still current carries the seat's view and legal moves (``play.turn_actions``)."""
         ends_at = time.monotonic() + settings.STREAM_MAX_SECONDS
         present_until = 0.0  # when the game's page must be marked open again (now: at once)
+        renew_at = time.monotonic() + settings.STREAM_HEARTBEAT_SECONDS  # the stream's slots, kept from lapsing
         read = True  # a heartbeat's timeout reads nothing: an idle stream costs the database nothing
         while not closed.is_set():
             if read:
@@ -270,6 +283,9 @@ class StreamApplication:
             if watching is not None and now >= present_until:
                 present_until = now + PRESENCE_EVERY_SECONDS
                 await _mark_present(user_id, watching)
+            if slots is not None and now >= renew_at:
+                renew_at = now + settings.STREAM_HEARTBEAT_SECONDS
+                await _in_thread(stream_slots.renew, slots)
             left = ends_at - now
             if left <= 0:
                 return
@@ -284,6 +300,23 @@ class StreamApplication:
                 read = False
                 if not closed.is_set() and time.monotonic() < ends_at:
                     await send({"type": "http.response.body", "body": sse.HEARTBEAT, "more_body": True})
+
+
+async def _in_thread(function: Callable, *args):
+    """Run a blocking call that is not the database's (Redis) in the loop's default threads."""
+    return await asyncio.get_running_loop().run_in_executor(None, partial(function, *args))
+
+
+def _client_address(scope, headers: dict[str, str]) -> str:
+    """The address a stream's client is counted under, found as the API's rate limits find it: the peer, or the
+    ``X-Forwarded-For`` entry the trusted proxies (``TRUSTED_PROXY_COUNT``) wrote."""
+    remote = (scope.get("client") or ("",))[0]
+    proxies = settings.REST_FRAMEWORK.get("NUM_PROXIES") or 0
+    forwarded = headers.get("x-forwarded-for")
+    if proxies and forwarded:
+        entries = [entry.strip() for entry in forwarded.split(",")]
+        remote = entries[-min(proxies, len(entries))]
+    return client_address(remote)
 
 
 async def _mark_present(user_id: int, game_id: int) -> None:

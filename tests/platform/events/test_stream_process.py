@@ -117,6 +117,24 @@ def test_refusals_are_json(tmp_path, alice):
         assert other.status_code == 404 and other.json()["detail"]
 
 
+def test_the_caps_count_an_accounts_and_an_addresss_streams_across_every_stream_process(tmp_path, alice, bob,
+                                                                                      make_user):
+    """Issue 27: each process counted its own streams, so two processes let an account hold twice its cap."""
+    caps = {"STREAM_MAX_PER_USER": "2", "STREAM_MAX_PER_ADDRESS": "3"}
+    alices = api_token(alice)
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    with stream_process(tmp_path / "one", **caps) as one, stream_process(tmp_path / "two", **caps) as two:
+        with reading(one, alices), reading(two, alices):
+            with reading(two, alices) as third:
+                assert third.status_code == 429 and "2 streams" in third.json()["detail"], third.text
+            with reading(one, api_token(bob)):  # the address's third
+                with reading(two, api_token(make_user("carol"))) as fourth:
+                    assert fourth.status_code == 429 and "address" in fourth.json()["detail"], fourth.text
+        with reading(one, alices), reading(two, alices):  # the ended streams gave their places back
+            pass
+
+
 def test_a_revoked_token_receives_nothing_more(tmp_path, started_game, alice, bob):
     key = api_token(bob, name="to revoke")
     with stream_process(tmp_path, **FAST) as stream:
@@ -166,7 +184,7 @@ def test_open_streams_hold_no_database_connection(tmp_path, start_scripted_game,
     players = [make_user(f"player{number}") for number in range(12)]
     games = [start_scripted_game(players[number], players[number + 1]) for number in range(0, 12, 2)]
     keys = [api_token(player) for player in players]
-    with stream_process(tmp_path, STREAM_DATABASE_THREADS="2") as stream:
+    with stream_process(tmp_path, STREAM_DATABASE_THREADS="2", STREAM_MAX_PER_ADDRESS="100") as stream:
         with contextlib.ExitStack() as streams:
             readers = [streams.enter_context(reading(stream, key)) for key in keys for _ in range(2)]
             most = _stream_connections()
