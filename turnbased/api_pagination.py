@@ -14,10 +14,13 @@ schema its parameters and page components.
 
 from __future__ import annotations
 
+import binascii
 import re
+from base64 import b64decode
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from urllib.parse import parse_qsl
 
 from django.core.exceptions import FieldDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -69,6 +72,9 @@ class CursorPage(CursorPagination):
         return super().paginate_queryset(queryset, request, view)
 
     def decode_cursor(self, request):
+        encoded = request.query_params.get(self.cursor_query_param)
+        if encoded is not None and not _as_given_out(encoded):
+            raise _bad(CURSOR, BAD_CURSOR)
         try:
             cursor = super().decode_cursor(request)
         except NotFound:
@@ -85,6 +91,22 @@ class CursorPage(CursorPagination):
             if value is None or (isinstance(value, datetime) and value.tzinfo is None):
                 raise _bad(CURSOR, BAD_CURSOR)
         return cursor
+
+
+# What a cursor DRF writes may hold: an offset, a direction, a position, each at most once (issue 27: an empty
+# cursor, or one of other keys, was read as no cursor at all and answered the first page).
+_CURSOR_KEYS = frozenset({"o", "r", "p"})
+
+
+def _as_given_out(encoded: str) -> bool:
+    """Tell whether ``encoded`` has the shape of a cursor this list gives out (its values are checked after)."""
+    try:
+        fields = parse_qsl(b64decode(encoded.encode("ascii"), validate=True).decode("ascii"), keep_blank_values=True,
+                           strict_parsing=True)
+    except (ValueError, UnicodeError, binascii.Error):
+        return False
+    keys = [key for key, _value in fields]
+    return bool(keys) and set(keys) <= _CURSOR_KEYS and len(keys) == len(set(keys))
 
 
 def _field_of(queryset: QuerySet, name: str):

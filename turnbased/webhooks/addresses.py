@@ -155,8 +155,8 @@ def _resolve(host: str, port: int) -> tuple[str, ...]:
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError) as error:
-        raise UnsafeAddress(gettext("The host %(host)s cannot be resolved (%(error)s).")
-                            % {"host": host, "error": error}) from None
+        # Not the resolver's own words: they would tell a stranger about this server's network (issue 27).
+        raise UnsafeAddress(gettext("The host %(host)s cannot be resolved.") % {"host": host}) from None
     addresses = tuple(dict.fromkeys(str(sockaddr[0]).split("%", 1)[0] for *_, sockaddr in found))
     if not addresses:
         raise UnsafeAddress(gettext("The host %(host)s has no address.") % {"host": host})
@@ -174,8 +174,8 @@ def check(url: str, *, allow_private: bool, allow_http: bool) -> Destination:
     if not allow_private:
         refused = [address for address in addresses if not is_public(address)]
         if refused:
-            raise UnsafeAddress(gettext("The host %(host)s resolves to %(address)s, which is not a public address: "
-                                        "webhooks are sent only to public addresses.")
-                                % {"host": parts.host, "address": refused[0]})
+            # Which address it found is not said: this server's DNS answers are its own (issue 27).
+            raise UnsafeAddress(gettext("The host %(host)s does not resolve only to public addresses: webhooks are "
+                                        "sent only to public addresses.") % {"host": parts.host})
     return Destination(scheme=parts.scheme, host=parts.host, port=parts.port, target=parts.target,
                        addresses=addresses)

@@ -158,6 +158,9 @@ def test_a_walk_a_page_at_a_time_sees_every_item_once_forwards_and_back(world, p
 @pytest.mark.parametrize("query", [
     "cursor=x", "cursor=%C3%A9", f"cursor={base64.b64encode(b'p=not-a-number').decode()}",
     f"cursor={base64.b64encode(b'o=x').decode()}", f"cursor={base64.b64encode(b'r=x').decode()}",
+    # Issue 27: shapes DRF read as no cursor at all, answering the first page with 200.
+    "cursor=", "cursor=AAAA", f"cursor={base64.b64encode(b'x=1').decode()}",
+    f"cursor={base64.b64encode(b'p=1&p=2').decode()}", f"cursor={base64.b64encode(b'o=1&zz=2').decode()}",
     "page_size=0", "page_size=-1", f"page_size={MAX_PAGE_SIZE + 1}", "page_size=x", "page_size=%C2%B2",
 ])
 def test_a_bad_cursor_or_page_size_is_refused_with_400_on_every_list(world, query):
