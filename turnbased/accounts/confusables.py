@@ -8,6 +8,7 @@ centre as the group's representative and map every character to it, as TR39's sk
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -82,10 +83,21 @@ def skeletons(name: str) -> set[str]:
 
     Two, because case folding and look-alike mapping do not commute: ``aIice`` (a capital I)
     looks like ``alice`` only when mapped before folding, ``ALICE`` is ``alice`` only when
-    folded first.
+    folded first. Punctuation is folded too: ``sec_p1.``, ``sec-p1`` and ``sec_p1`` share their keys.
     """
     text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))  # full-width letters are plain
-    return {_settle(text, _fold, _map_to_prototypes), _settle(text, _map_to_prototypes, _fold)}
+    return {_separators_folded(_settle(text, _fold, _map_to_prototypes)),
+            _separators_folded(_settle(text, _map_to_prototypes, _fold))}
+
+
+# The punctuation a username may hold. Names that differ only in it at either end (``sec_p1.`` beside
+# ``sec_p1``), in which mark separates two parts (``sec-p1``, ``sec.p1``) or in how many (``sec__p1``) read as one
+# name in a list of players (issue 27): they share a key.
+_SEPARATORS = re.compile(r"[._+\-]+")
+
+
+def _separators_folded(key: str) -> str:
+    return _SEPARATORS.sub("_", key).strip("_")
 
 
 def scripts_of(name: str) -> set[str]:

@@ -30,13 +30,17 @@ CYRILLIC_CAPE = "\u0441\u0430\u0440\u0435"  # all four letters Cyrillic: one scr
     ("bob", "b0b"),                      # zero for o
     ("player1", "playerl"),              # one for l
     ("jürgen", "ju\u0308rgen"),          # composed and decomposed ü
+    ("sec_p1", "sec_p1."),               # issue 27: trailing punctuation
+    ("sec_p1", "_sec_p1"),               # leading
+    ("sec_p1", "sec-p1"),                # another separator
+    ("sec_p1", "sec__p1"),               # more of it
 ])
 def test_look_alikes_share_a_skeleton(name, look_alike):
     assert skeletons(name) & skeletons(look_alike)
 
 
 @pytest.mark.parametrize("name, other", [("alice", "alicia"), ("player1", "player2"), ("bob", "rob"),
-                                         ("player10", "player11")])
+                                         ("player10", "player11"), ("sec_p1", "secp1"), ("sec_p1", "sec_p2")])
 def test_different_names_do_not(name, other):
     assert not skeletons(name) & skeletons(other)
 
@@ -58,7 +62,8 @@ def test_web_sign_up_refuses_a_look_alike_of_a_taken_name(make_user):
     assert not User.objects.filter(email="mallory@example.com").exists()
 
 
-@pytest.mark.parametrize("username", [f"{CYRILLIC_A}lice", CYRILLIC_CAPE, "aIice", "ALICE", "\uff41lice"])
+@pytest.mark.parametrize("username", [f"{CYRILLIC_A}lice", CYRILLIC_CAPE, "aIice", "ALICE", "\uff41lice", "alice.",
+                                      "cape_"])
 def test_api_sign_up_refuses_look_alikes(make_user, username):
     make_user("alice")
     make_user("cape")
