@@ -62,6 +62,8 @@ RECORD_FORMAT_VERSION = 1
 PLATFORM_RESULT_KEYS = ("bot_played_seats", "left_seats")
 # Move sources that mean a bot chose the move (``bot_played_seats`` lists their seats).
 BOT_SOURCES = ("bot", "timeout")
+# Move sources that mean a person chose the move (or asked for the only legal one to be played).
+PERSON_SOURCES = ("web", "api", "email", "auto")
 UNVERIFIABLE_PARTIAL = N_(
     "This record was exported while the game was in play: it holds no seed and only what one seat may see, "
     "so it cannot be verified until the game ends. Export it again once the game is over."
@@ -207,7 +209,7 @@ def _verify(record: Any, report: VerifyReport) -> None:
     moves = _get(record, "moves", list, "record")
     _numbering(moves, report)
     final = _replay(engine, players, options, seed, moves, report)
-    if final is not None:
+    if final is not None and _bots(record, moves, report):
         _end(engine, final, status, record, moves, players, report)
 
 
@@ -338,6 +340,27 @@ def _event_difference(logged: list, replayed: list) -> str:
     return _.ngettext("{logged} event logged but the replay gives {replayed}",
                       "{logged} events logged but the replay gives {replayed}", len(logged)).format(
         logged=len(logged), replayed=len(replayed))
+
+
+def _bots(record: dict, moves: list, report: VerifyReport) -> bool:
+    """Check ``players[].bot`` against the moves' sources: a bot's move is of a seat a bot holds, and a seat a bot
+    took over (a seat passes from a person to a bot, never back) made no move through a person's door after."""
+    held = [row["bot"] for row in record["players"]]
+    taken_at: dict[int, int] = {}
+    for entry in moves:
+        seat, source, seq = entry["seat"], entry.get("source"), entry["seq"]
+        if source == "bot":
+            if not held[seat]:
+                report.check("bots", False, _("move {seq} was a bot's, yet no bot holds seat {seat}").format(
+                    seq=seq, seat=seat))
+                return False
+            taken_at.setdefault(seat, seq)
+        elif source in PERSON_SOURCES and seat in taken_at:
+            report.check("bots", False, _("move {seq} came from a person ({source}) after a bot took seat {seat} at "
+                                          "move {taken}").format(seq=seq, source=source, seat=seat, taken=taken_at[seat]))
+            return False
+    report.check("bots", True, _("each seat's bot agrees with the moves' sources"))
+    return True
 
 
 def _end(engine: Engine, state: dict, status: str, record: dict, moves: list, players: list[str],

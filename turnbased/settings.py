@@ -192,6 +192,12 @@ DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool("DATABASE_DISABLE
 # The hottest queries (a move's locking read, a token's lookup, a stream's read) are prepared on each connection
 # and planned once (turnbased/prepared.py); off behind PgBouncer in transaction pooling, for the same reason.
 DATABASE_PREPARED_STATEMENTS = env.bool("DATABASE_PREPARED_STATEMENTS", default=True)
+if DATABASE_PREPARED_STATEMENTS:
+    # Planned once, not again at each run: PostgreSQL's own choice ("auto") kept re-planning them whenever it
+    # guessed a plan for the values at hand might be cheaper, and for these key lookups it never is. It applies
+    # to prepared statements (and PL/pgSQL's, the events' triggers), never to the other queries Django sends.
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = f"{_options.get('options', '')} -c plan_cache_mode=force_generic_plan".strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts -----------------------------------------------------------------

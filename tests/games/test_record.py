@@ -41,7 +41,7 @@ def test_every_golden_record_verifies(path):
     assert report.verifiable
     assert [name for name, _, _ in report.checks] == [
         "format", "complete", "engine", "players", "options", "commitment", "seq", "seats", "moves", "events",
-        "end", "result",
+        "bots", "end", "result",
     ]
 
 
@@ -166,6 +166,27 @@ def test_a_boolean_for_a_number_is_caught_although_python_calls_them_equal(recor
 def test_a_tampered_result_is_caught(record, change):
     change(record["result"])
     assert_caught(record, "result")
+
+
+def test_a_bots_move_for_a_seat_no_bot_holds_is_caught(record):
+    """Issue 27: players[].bot was outside the proof."""
+    record["players"][2]["bot"] = ""
+    assert "no bot holds seat 2" in assert_caught(record, "bots")
+
+
+def test_a_persons_move_after_a_bot_took_the_seat_is_caught(record):
+    bots = [entry for entry in record["moves"] if entry["source"] == "bot"]
+    later = next(entry for entry in record["moves"] if entry["seat"] == 2 and entry["seq"] > bots[0]["seq"])
+    later["source"] = "web"
+    assert "after a bot took seat 2" in assert_caught(record, "bots")
+
+
+def test_a_person_named_a_bot_whose_moves_came_through_a_persons_door_is_caught(record):
+    record["players"][0]["bot"] = "basic"
+    first = next(entry for entry in record["moves"] if entry["seat"] == 0)
+    first["source"] = "bot"  # as if a bot had played the seat, then its person again
+    report = verify_record(record)
+    assert not report.ok and {"bots", "result"} & set(failed(report))
 
 
 def test_a_missing_result_is_caught(record):

@@ -68,7 +68,7 @@ def test_good_records_exit_0_and_each_check_is_printed(capsys):
     assert main([str(GOOD)]) == 0
     out = capsys.readouterr().out
     for name in ("format", "complete", "engine", "players", "options", "commitment", "seq", "seats", "moves",
-                 "events", "end", "result"):
+                 "events", "bots", "end", "result"):
         assert f"ok    {name}: " in out
     assert out.rstrip().endswith("verdict: verified")
 
