@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy
 
-from turnbased.ratings.rules import BOT_POOL, PEOPLE_POOL, display_rating
+from turnbased.ratings.rules import BOT_POOL, PEOPLE_POOL, PROVISIONAL_GAMES, display_rating
 
 
 class RatingPool(models.TextChoices):
@@ -40,6 +40,16 @@ class Rating(models.Model):
     @property
     def display(self) -> int:
         return display_rating(self.mu, self.sigma)
+
+    @property
+    def display_text(self) -> str:
+        """The rating as pages show it: with a "?" while it is provisional."""
+        return f"{self.display}?" if self.provisional else str(self.display)
+
+    @property
+    def provisional(self) -> bool:
+        """Fewer rated games than ``PROVISIONAL_GAMES``: shown with a "?" (the number says little yet)."""
+        return self.games < PROVISIONAL_GAMES
 
     def __str__(self) -> str:
         return f"{self.user_id} at {self.game_slug} ({self.players} players, {self.pool}): {self.display}"

@@ -20,9 +20,15 @@ MODEL = PlackettLuce()
 DISPLAY_BASE = 1000
 DISPLAY_SCALE = 20
 
-# A game that ends with a resignation logged as one of its first moves is unrated: move n is the n-th
-# entry of the game's log (seq n), so "before move 3" is a resignation at seq 1, 2 or 3.
-RESIGNATION_UNRATED_UP_TO_SEQ = 3
+# Too short to count (issue 27: three quick resignations lifted an account from 1000 to 1168 in a minute): a
+# game that a resignation or a seat handed to a bot ends is rated only when every player had made at least this
+# many moves of their own, as lichess and BGA rate no game abandoned in its first moves.
+RATED_MIN_OWN_MOVES = 3
+# Repeated results between the same accounts count only so often: past this many rated games among the same
+# players in a day, their games are unrated (a second account feeding the first).
+RATED_SAME_PLAYERS_PER_DAY = 3
+# A rating from fewer rated games than this is provisional: shown with a "?", as lichess shows one.
+PROVISIONAL_GAMES = 5
 
 
 def display_rating(mu: float, sigma: float) -> int:
@@ -30,14 +36,22 @@ def display_rating(mu: float, sigma: float) -> int:
     return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(z=3.0, alpha=DISPLAY_SCALE, target=DISPLAY_BASE))
 
 
-def unrated_reason(*, private: bool, bot_seats: bool, seq: int, ended_by_resignation: bool) -> str | None:
-    """Return why a finished game does not count for ratings, or None when it does."""
+def unrated_reason(*, private: bool, bot_seats: bool, fewest_own_moves: int, ended_early: bool,
+                   same_players_rated_today: int) -> str | None:
+    """Return why a finished game does not count for ratings, or None when it does.
+
+    ``ended_early``: a resignation or a seat handed to a bot ended it; ``fewest_own_moves``: the moves of the
+    player who made fewest; ``same_players_rated_today``: the rated games among exactly these players in the
+    last 24 hours.
+    """
     if private:
         return "a private table"
     if bot_seats:
         return "a bot held a seat"
-    if ended_by_resignation and seq <= RESIGNATION_UNRATED_UP_TO_SEQ:
-        return "ended by a resignation before move 3"
+    if ended_early and fewest_own_moves < RATED_MIN_OWN_MOVES:
+        return f"ended by a resignation or a timeout before every player made {RATED_MIN_OWN_MOVES} moves"
+    if same_players_rated_today >= RATED_SAME_PLAYERS_PER_DAY:
+        return f"the same players had {RATED_SAME_PLAYERS_PER_DAY} rated games in the last 24 hours"
     return None
 
 

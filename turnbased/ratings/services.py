@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
 
 from games.base import RESIGN
 from turnbased.accounts.models import is_bot_account
@@ -23,12 +27,22 @@ def _resigned_last(game: Game) -> int | None:
 def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
     """Return why the finished ``game`` does not count for ratings, or None when it does."""
     seats = list(game.seats.all())
-    return unrated_reason(
-        private=game.visibility == Visibility.PRIVATE,
-        bot_seats=any(seat.user_id is None for seat in seats) or len(seats) < 2,
-        seq=game.seq,
-        ended_by_resignation=resigned_last is not None,
-    )
+    if game.visibility == Visibility.PRIVATE or any(seat.user_id is None for seat in seats) or len(seats) < 2:
+        return unrated_reason(private=game.visibility == Visibility.PRIVATE, bot_seats=True, fewest_own_moves=0,
+                              ended_early=False, same_players_rated_today=0)
+    ended_early = resigned_last is not None or bool(game.result.get("left_seats")) or any(seat.bot for seat in seats)
+    fewest = 0
+    if ended_early:
+        # Resignations are no moves of one's own: the platform's, not the game's.
+        made = dict(Move.objects.filter(game=game).exclude(move=RESIGN).values_list("seat").annotate(n=Count("id")))
+        fewest = min(made.get(seat.index, 0) for seat in seats)
+    players = sorted(seat.user_id for seat in seats)
+    since = timezone.now() - timedelta(days=1)
+    # The rated games of the last day among exactly these players: games where each of them was rated, and no one else.
+    together = (RatingChange.objects.filter(created_at__gte=since, game__seat_count=len(players))
+                .values("game").annotate(n=Count("id", filter=Q(user_id__in=players))).filter(n=len(players)))
+    return unrated_reason(private=False, bot_seats=False, fewest_own_moves=fewest, ended_early=ended_early,
+                          same_players_rated_today=together.count())
 
 
 def ratings_record_game(*, game: Game) -> list[RatingChange]:

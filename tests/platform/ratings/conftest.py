@@ -31,9 +31,11 @@ def start(users: list, *, slug: str = "halali", **create) -> Game:
 
 @pytest.fixture
 def finish_game():
-    """Return a function: play ``moves`` moves of a new game, then ``loser`` resigns (a two-player game ends)."""
+    """Return a function: play ``moves`` moves of a new game, then ``loser`` resigns (a two-player game ends).
 
-    def finish(winner, loser, *, moves: int = 3, slug: str = "halali", **create) -> Game:
+    Six by default: three of each player's own, as a game ended by a resignation needs to be rated."""
+
+    def finish(winner, loser, *, moves: int = 6, slug: str = "halali", **create) -> Game:
         game = start([winner, loser], slug=slug, **create)
         play_moves(game, [winner, loser], moves)
         services.resign_game(game_id=game.pk, user=loser)

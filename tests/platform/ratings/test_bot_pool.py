@@ -16,7 +16,7 @@ from turnbased.ratings.rules import BOT_POOL, PEOPLE_POOL, rating_pool
 pytestmark = pytest.mark.django_db
 
 
-def finish_by_api(winner, loser, *, moves: int = 3) -> Game:
+def finish_by_api(winner, loser, *, moves: int = 6) -> Game:
     """Play ``moves`` first-listed moves through the API's door (a bot account's only one), then ``loser`` resigns."""
     game = start([winner, loser])
     users = [winner, loser]

@@ -27,7 +27,7 @@ def test_the_leaderboard_lists_the_rated_best_first_with_whole_number_ratings(al
     finish_game(alice, bob)
     html = page("/ratings/halali/")
     assert html.index('href="/players/alice/"') < html.index('href="/players/bob/"')
-    assert "<strong>1069</strong>" in html and "<strong>963</strong>" in html
+    assert "<strong>1069?</strong>" in html and "<strong>963?</strong>" in html  # provisional: one game each
     assert "Nobody is rated" in page("/ratings/love-letter/?players=3")
 
 
@@ -44,7 +44,7 @@ def test_bad_addresses_are_404_never_500(alice, path):
 def test_the_lobby_shows_my_ratings_and_links_every_leaderboard(alice, bob, finish_game):
     finish_game(alice, bob)
     html = page("/", alice)
-    assert "Halali!, 2 players: <strong>1069</strong>" in html
+    assert "Halali!, 2 players: <strong>1069?</strong>" in html
     for slug in ("love-letter", "halali", "carcassonne-hg", "savernake-forest"):
         assert f'href="/ratings/{slug}/"' in html
     assert 'href="/players/alice/"' in html

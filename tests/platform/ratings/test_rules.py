@@ -60,19 +60,28 @@ def test_a_win_raises_and_a_loss_lowers_and_a_tie_between_equals_moves_neither()
     assert one[0] == two[0] == pytest.approx(MODEL.mu)
 
 
-@pytest.mark.parametrize(("seq", "resigned", "rated"), [
-    (1, True, False),   # resigned at once
-    (2, True, False),
-    (3, True, False),   # the resignation is move 3: move 3 was never played
-    (4, True, True),    # three moves were played, then the resignation
-    (2, False, True),   # a game that ends by its own rules is rated however short
+@pytest.mark.parametrize(("fewest", "early", "rated"), [
+    (0, True, False),   # resigned at once
+    (2, True, False),   # a player had made two moves of their own
+    (3, True, True),    # every player had made three, then a resignation or a timeout ended it
+    (1, False, True),   # a game that ends by its own rules is rated however short
 ])
-def test_a_resignation_before_move_3_leaves_the_game_unrated(seq, resigned, rated):
-    reason = unrated_reason(private=False, bot_seats=False, seq=seq, ended_by_resignation=resigned)
+def test_a_game_abandoned_in_its_first_moves_is_unrated(fewest, early, rated):
+    """Issue 27: three quick resignations lifted an account from 1000 to 1168 in a minute."""
+    reason = unrated_reason(private=False, bot_seats=False, fewest_own_moves=fewest, ended_early=early,
+                            same_players_rated_today=0)
+    assert (reason is None) == rated
+
+
+@pytest.mark.parametrize(("today", "rated"), [(0, True), (2, True), (3, False), (9, False)])
+def test_past_three_rated_games_a_day_among_the_same_players_their_games_are_unrated(today, rated):
+    reason = unrated_reason(private=False, bot_seats=False, fewest_own_moves=9, ended_early=False,
+                            same_players_rated_today=today)
     assert (reason is None) == rated
 
 
 def test_private_tables_and_tables_with_a_bot_are_unrated():
-    assert unrated_reason(private=True, bot_seats=False, seq=40, ended_by_resignation=False) == "a private table"
-    assert unrated_reason(private=False, bot_seats=True, seq=40, ended_by_resignation=False) == "a bot held a seat"
-    assert unrated_reason(private=False, bot_seats=False, seq=40, ended_by_resignation=False) is None
+    played = {"fewest_own_moves": 20, "ended_early": False, "same_players_rated_today": 0}
+    assert unrated_reason(private=True, bot_seats=False, **played) == "a private table"
+    assert unrated_reason(private=False, bot_seats=True, **played) == "a bot held a seat"
+    assert unrated_reason(private=False, bot_seats=False, **played) is None

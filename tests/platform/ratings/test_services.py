@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+import time_machine
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
@@ -17,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_finished_public_game_between_people_moves_both_ratings(alice, bob, finish_game):
-    game = finish_game(alice, bob, moves=3)  # three moves, then bob resigns: move 4
+    game = finish_game(alice, bob, moves=6)  # three moves each, then bob resigns: move 7
     winner, loser = Rating.objects.get(user=alice), Rating.objects.get(user=bob)
     assert (winner.game_slug, winner.players, winner.games) == ("halali", 2, 1)
     assert winner.display > 1000 > loser.display
@@ -61,9 +64,9 @@ def test_a_resignation_before_move_3_rates_nobody(alice, bob, finish_game, moves
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
 
-def test_a_resignation_after_move_3_is_rated(alice, bob, finish_game):
-    game = finish_game(alice, bob, moves=3)
-    assert game.seq == 4
+def test_a_resignation_after_each_players_third_move_is_rated(alice, bob, finish_game):
+    game = finish_game(alice, bob, moves=6)
+    assert game.seq == 7
     assert RatingChange.objects.filter(game=game).count() == 2
 
 
@@ -87,9 +90,10 @@ def test_a_table_with_a_bot_is_unrated(alice, django_capture_on_commit_callbacks
 
 
 def test_each_player_count_has_its_own_rating(alice, bob, carol, finish_game):
-    finish_game(alice, bob, slug="love-letter", moves=3)
+    finish_game(alice, bob, slug="love-letter", moves=10)
     game = start([alice, bob, carol], slug="love-letter")
-    play_moves(game, [alice, bob, carol], 3)
+    play_moves(game, [alice, bob, carol], 18)  # enough for each to have made three of their own (a round's
+    # knocked-out players wait for the next)
     services.resign_game(game_id=game.pk, user=bob)
     services.resign_game(game_id=game.pk, user=carol)  # alice is left alone: she wins
     game.refresh_from_db()
@@ -108,7 +112,7 @@ def test_each_player_count_has_its_own_rating(alice, bob, carol, finish_game):
 def test_ratings_move_in_the_transaction_that_ends_the_game(alice, bob, monkeypatch):
     """If the ratings cannot be updated, the game does not end: the resignation is refused whole."""
     game = start([alice, bob])
-    play_moves(game, [alice, bob], 3)
+    play_moves(game, [alice, bob], 6)
 
     def broken(before, placed):
         raise PlayError("ratings are down")
@@ -117,14 +121,14 @@ def test_ratings_move_in_the_transaction_that_ends_the_game(alice, bob, monkeypa
     with pytest.raises(PlayError):
         services.resign_game(game_id=game.pk, user=bob)
     game.refresh_from_db()
-    assert game.status == GameStatus.ACTIVE and game.seq == 3
-    assert not Move.objects.filter(game=game, seq=4).exists() and not Rating.objects.exists()
+    assert game.status == GameStatus.ACTIVE and game.seq == 6
+    assert not Move.objects.filter(game=game, seq=7).exists() and not Rating.objects.exists()
 
 
 def test_a_seat_a_bot_took_over_still_rates_its_person(alice, bob):
     """A person whose seat a bot took (out of time) is rated as having left, as is one who resigns."""
     game = start([alice, bob])
-    play_moves(game, [alice, bob], 4)
+    play_moves(game, [alice, bob], 6)
     game.seats.filter(index=0).update(bot="random", left_at=timezone.now())  # what a timeout takeover records
     services.resign_game(game_id=game.pk, user=bob)  # bob resigns to the bot: the engine makes seat 0 win
     game.refresh_from_db()
@@ -135,7 +139,7 @@ def test_a_seat_a_bot_took_over_still_rates_its_person(alice, bob):
 
 def test_a_three_player_game_ended_by_resignations_ranks_the_one_who_stayed_first(alice, bob, carol):
     game = start([alice, bob, carol], slug="carcassonne-hg")
-    play_moves(game, [alice, bob, carol], 3)
+    play_moves(game, [alice, bob, carol], 9)
     services.resign_game(game_id=game.pk, user=alice)
     services.resign_game(game_id=game.pk, user=carol)
     game.refresh_from_db()
@@ -143,3 +147,26 @@ def test_a_three_player_game_ended_by_resignations_ranks_the_one_who_stayed_firs
     places = dict(RatingChange.objects.filter(game=game).values_list("user__username", "place"))
     assert places["bob"] == 1 and places["carol"] > 1 and places["alice"] > 1
 
+
+
+def test_a_second_account_cannot_farm_a_rating(alice, bob, carol, finish_game):
+    """Issue 27: three quick resignations lifted an account from 1000 to 1168 in under a minute."""
+    for _ in range(3):
+        finish_game(alice, bob, moves=2)  # resigned before making three moves of their own
+    assert not Rating.objects.exists()
+    rated = [finish_game(alice, bob) for _ in range(4)]  # games long enough to count: three a day between them
+    assert [RatingChange.objects.filter(game=game).count() for game in rated] == [2, 2, 2, 0]
+    assert Rating.objects.get(user=alice, players=2).games == 3
+    # Another pairing the same day still counts, and an older day's games do not hold anyone back.
+    assert RatingChange.objects.filter(game=finish_game(alice, carol)).count() == 2
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        assert RatingChange.objects.filter(game=finish_game(alice, bob)).count() == 2
+
+
+def test_a_rating_is_provisional_until_its_fifth_game(alice, bob, carol, make_user, finish_game):
+    opponents = [bob, carol, *(make_user(f"opponent{number}") for number in range(3))]
+    for number, opponent in enumerate(opponents):
+        finish_game(alice, opponent)
+        rating = Rating.objects.get(user=alice, players=2)
+        assert rating.provisional == (number < 4)
+        assert rating.display_text.endswith("?") == rating.provisional
