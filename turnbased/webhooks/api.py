@@ -63,15 +63,16 @@ class WebhookSerializer(serializers.Serializer):
 
 
 class NewSecretWebhookSerializer(WebhookSerializer):
-    secret = serializers.CharField(help_text="The key of the signatures (X-Turnbased-Signature). Shown only this "
-                                             "once: keep it with the receiver.")
+    secret = serializers.CharField(help_text="The key of the signatures: webhook-signature (Standard Webhooks: "
+                                             "`whsec_` and base64, which its libraries read) and the deprecated "
+                                             "X-Turnbased-Signature. Shown only this once: keep it with the receiver.")
 
     class Meta:
         ref_name = "WebhookWithSecret"
 
 
 class DeliverySerializer(serializers.Serializer):
-    id = serializers.IntegerField(help_text="The X-Turnbased-Delivery header of its requests.")
+    id = serializers.IntegerField(help_text="The webhook-id (and X-Turnbased-Delivery) header of its requests.")
     event = serializers.IntegerField(source="event_id", allow_null=True, help_text="The event's id (null for a ping).")
     kind = serializers.CharField(help_text="The event's kind, or `ping`.")
     state = serializers.ChoiceField(choices=DeliveryState.choices)

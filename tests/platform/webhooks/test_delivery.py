@@ -473,3 +473,25 @@ def test_one_accounts_slow_receivers_delay_anothers_delivery_by_a_few_attempts_a
         assert WebhookDelivery.objects.get(hook=healthy).state == "delivered"
     finally:
         slow.stop()
+
+
+def test_a_delivery_verifies_with_the_standard_webhooks_library_and_still_carries_the_old_headers(alice, receiver):
+    """Issue 27: a receiver checks a delivery with Standard Webhooks' published library, nothing of ours."""
+    from standardwebhooks.webhooks import Webhook as StandardWebhook, WebhookVerificationError
+
+    hook, secret = services.webhook_create(owner=alice, url=receiver.url)
+    event_id = _tell(alice, payload={"n": 7})
+    _sweep_and_send()
+    [request] = receiver.wait_for(1)
+    headers = {name.lower(): value for name, value in request.headers.items()}
+    delivered = StandardWebhook(secret).verify(request.body, headers)
+    assert delivered["id"] == event_id and delivered["kind"] == "your_turn"
+    assert headers["webhook-id"] == str(WebhookDelivery.objects.get(hook=hook).pk)
+    with pytest.raises(WebhookVerificationError):
+        StandardWebhook(secret).verify(request.body.replace(b'"n":7', b'"n":8'), headers)
+    with pytest.raises(WebhookVerificationError):
+        StandardWebhook(signing.new_secret()).verify(request.body, headers)
+    # The headers of before still sign it, announced as deprecated under the API's policy.
+    assert signing.verify(secret, request.body, headers["x-turnbased-timestamp"], headers["x-turnbased-signature"])
+    assert headers["deprecation"].startswith("@") and headers["sunset"].endswith("GMT")
+    assert 'rel="deprecation"' in headers["link"]

@@ -67,9 +67,9 @@ def test_the_readme_verification_accepts_a_real_delivery_and_refuses_a_forged_or
 
     assert verify(request.body, request.headers)
     assert not verify(request.body + b" ", request.headers)
-    assert not verify(request.body, {**request.headers, "X-Turnbased-Signature": "sha256=" + "0" * 64})
-    readme["SECRET"] = "whsec_not_this_one"
+    assert not verify(request.body, {**request.headers, "webhook-signature": "v1," + "A" * 43 + "="})
+    readme["SECRET"] = signing.new_secret()
     assert not verify(request.body, request.headers)
     readme["SECRET"] = secret
-    monkeypatch.setattr(time, "time", lambda: int(request.headers["X-Turnbased-Timestamp"]) + 301)
+    monkeypatch.setattr(time, "time", lambda: int(request.headers["webhook-timestamp"]) + 301)
     assert not verify(request.body, request.headers)
