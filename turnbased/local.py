@@ -57,10 +57,22 @@ def embedded_postgres(watched: list | None = None):
         from turnbased.local_supervision import EmbeddedService
 
         def postgres_alive() -> bool:
+            # Its socket answering, not its pid: a postmaster killed outright may linger as a zombie when nothing
+            # reaps orphans (the pid looks alive, and pgserver would take it for running).
             info = PostmasterInfo.read_from_pgdata(pgdata)
-            return info is not None and info.is_running()
+            if info is None or info.socket_dir is None:
+                return False
+            with socket.socket(socket.AF_UNIX) as probe:
+                probe.settimeout(2)
+                return probe.connect_ex(str(info.socket_dir / f".s.PGSQL.{info.port or 5432}")) == 0
 
         def start_postgres() -> None:
+            import psutil
+
+            info = PostmasterInfo.read_from_pgdata(pgdata)
+            if info is not None and (info.process is None or not info.process.is_running()
+                                     or info.process.status() == psutil.STATUS_ZOMBIE):
+                (pgdata / "postmaster.pid").unlink(missing_ok=True)  # the dead one's: pg_ctl would wait on it
             with server._lock:  # pgserver starts it under its lock; it has no public way to start it again
                 server.ensure_postgres_running()
 

@@ -6,6 +6,7 @@ user's hook answers 404, as one that does not exist.
 
 from __future__ import annotations
 
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -22,7 +23,7 @@ from rest_framework.views import APIView
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.events.models import EventKind
 from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import error
+from turnbased.play.api.schema import created_location, error
 from turnbased.webhooks import selectors, services
 from turnbased.webhooks.models import DeliveryState, Webhook, WebhookDelivery
 from turnbased.webhooks.services import WebhookError
@@ -132,7 +133,7 @@ class WebhookListApi(APIView):
         description="The URL must be https and resolve only to public addresses (it is resolved now, and again "
                     "before each delivery). The answer holds the secret that signs every request: it is shown "
                     "only here (and when rotated).",
-        request=InputSerializer,
+        request=InputSerializer, parameters=[created_location("the new webhook (GET /api/webhooks/{id}/)")],
         responses={201: NewSecretWebhookSerializer,
                    400: error("A URL that may not receive webhooks, an unknown kind, or already the most hooks.")},
         examples=[OpenApiExample("My turns and moves", request_only=True, value={
@@ -145,7 +146,8 @@ class WebhookListApi(APIView):
             hook, _ = services.webhook_create(owner=request.user, **data.validated_data)
         except WebhookError as failure:
             raise _refusal(failure) from None
-        return Response(NewSecretWebhookSerializer(hook).data, status=status.HTTP_201_CREATED)
+        return Response(NewSecretWebhookSerializer(hook).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-webhook", args=[hook.pk])})
 
 
 class WebhookDetailApi(APIView):

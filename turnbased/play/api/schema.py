@@ -25,7 +25,7 @@ gets its parameter marked deprecated and the ``Deprecation``, ``Sunset`` and ``L
 from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.authentication import SessionAuthentication
 
 from turnbased.api_deprecation import deprecations_of
@@ -145,3 +145,9 @@ class ApiSchema(AutoSchema):
         if unsafe:
             codes.append(413)
         return codes
+
+
+def created_location(what: str) -> OpenApiParameter:
+    """The ``Location`` header of a 201: where the resource just made is read (issue 27)."""
+    return OpenApiParameter("Location", str, OpenApiParameter.HEADER, response=[201],
+                            description=f"The address of {what}.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
@@ -17,7 +18,7 @@ from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, paginate
 from turnbased.play import positions, selectors, services
 from turnbased.play.api import examples
 from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import error
+from turnbased.play.api.schema import created_location, error
 from turnbased.play.api.serializers import (
     MAX_SEQ,
     GameListSerializer,
@@ -99,6 +100,7 @@ class GameListApi(APIView):
         operation_id="games_create", tags=["games"], summary="Create a table",
         description="Create a table with me in seat 0 (unless play is false) and bots where asked; "
                     "a table whose seats are all filled starts at once.",
+        parameters=[created_location("the new table (GET /api/games/{id}/)")],
         request=InputSerializer,
         responses={201: GameSerializer, 409: error("I have too many tables waiting for players, or too many tables "
                                                    "of bots only in play (MAX_OPEN_TABLES_PER_ACCOUNT, "
@@ -119,7 +121,8 @@ class GameListApi(APIView):
             creator_plays=data.validated_data["play"],
             time_control=data.validated_data["time_control"],
         )
-        return Response(game_summary(game, request.user), status=status.HTTP_201_CREATED)
+        return Response(game_summary(game, request.user), status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-game", args=[game.pk])})
 
 
 class OpenGameListApi(APIView):
@@ -286,6 +289,7 @@ class MoveSubmitApi(APIView):
                              description="return=minimal (RFC 7240): answer only what the mover needs (MovePlayedMinimal: "
                                          "the position, whose turn, my view, my legal moves when I act again), "
                                          "with Preference-Applied: return=minimal. Without it: the whole game."),
+            created_location("the position the move made (GET /api/games/{id}/positions/{seq}/)"),
         ],
         description="Send exactly one of move (the game's JSON, as legal-moves lists it) or text (the notation), "
                     "with expected_seq, the position you answer. A repeated idempotency_key answers 200 with the "
@@ -324,11 +328,13 @@ class MoveSubmitApi(APIView):
         # The game as the move left it is in memory, seats and clocks included: nothing to read again.
         body = {"seq": outcome.move.seq, "text": outcome.move.text, "replayed": outcome.replayed}
         code = status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED
+        headers = {} if outcome.replayed else {"Location": reverse("api-position", args=[game_id, outcome.move.seq])}
         if prefers_minimal(request):
             return Response({**body, **move_answer(outcome.game, outcome.move.seat)}, status=code,
-                            headers={"Preference-Applied": "return=minimal"})
+                            headers={**headers, "Preference-Applied": "return=minimal"})
         legal = selectors.legal_moves_for(selectors.Viewer(game=outcome.game, seat=outcome.move.seat))
-        return Response({**body, "legal_moves": legal, "game": _game_answer(outcome.game, request.user)}, status=code)
+        return Response({**body, "legal_moves": legal, "game": _game_answer(outcome.game, request.user)}, status=code,
+                        headers=headers)
 
 
 def prefers_minimal(request) -> bool:

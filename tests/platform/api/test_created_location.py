@@ -1,0 +1,44 @@
+"""A 201 says where the resource it made is read: its Location (issue 27), and the schema says so."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.platform.conftest import api_token
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(user)}")
+    return client
+
+
+def test_a_new_table_a_move_and_a_webhook_answer_201_with_a_location_that_reads_them(alice, bob, settings):
+    settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = settings.WEBHOOKS_ALLOW_HTTP = True
+    api, players = _client(alice), {0: _client(alice), 1: _client(bob)}
+    made = api.post("/api/games/", {"game": "love-letter", "players": 2}, format="json")
+    assert made.status_code == 201
+    assert api.get(made["Location"]).json()["id"] == made.json()["id"]
+    game = made.json()["id"]
+    assert players[1].post(f"/api/games/{game}/join/", {}, format="json").status_code == 200
+    mover = players[api.get(f"/api/games/{game}/").json()["to_move"][0]]
+    legal = mover.get(f"/api/games/{game}/legal-moves/").json()
+    move = {"expected_seq": legal["seq"], "move": legal["moves"][0]["move"], "idempotency_key": "once"}
+    played = mover.post(f"/api/games/{game}/moves/", move, format="json")
+    assert played.status_code == 201 and played["Location"] == f"/api/games/{game}/positions/{played.json()['seq']}/"
+    assert mover.get(played["Location"]).status_code == 200
+    again = mover.post(f"/api/games/{game}/moves/", move, format="json")
+    assert again.status_code == 200 and "Location" not in again  # a replay made nothing
+    hook = api.post("/api/webhooks/", {"url": "http://127.0.0.1:8080/hook"}, format="json")
+    assert hook.status_code == 201 and api.get(hook["Location"]).json()["id"] == hook.json()["id"]
+
+
+def test_the_schema_documents_the_location_of_those_201s():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    for path, method in (("/api/games/", "post"), ("/api/games/{game_id}/moves/", "post"), ("/api/webhooks/", "post")):
+        assert "Location" in schema["paths"][path][method]["responses"]["201"]["headers"], path
