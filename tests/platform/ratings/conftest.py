@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from turnbased.play import selectors, services
-from turnbased.play.models import Game, GameStatus
+from turnbased.play.models import Game, GameStatus, Move
+from turnbased.ratings.rules import RATED_MIN_OWN_MOVES
 
 
 def play_moves(game: Game, users: list, count: int) -> Game:
@@ -33,11 +34,17 @@ def start(users: list, *, slug: str = "halali", **create) -> Game:
 def finish_game():
     """Return a function: play ``moves`` moves of a new game, then ``loser`` resigns (a two-player game ends).
 
-    Six by default: three of each player's own, as a game ended by a resignation needs to be rated."""
+    By default, until each player has made three moves of their own, as a game ended by a resignation needs
+    to be rated (in Love Letter a knocked-out player waits for the next round, so a count of moves is not
+    enough)."""
 
-    def finish(winner, loser, *, moves: int = 6, slug: str = "halali", **create) -> Game:
+    def finish(winner, loser, *, moves: int | None = None, slug: str = "halali", **create) -> Game:
         game = start([winner, loser], slug=slug, **create)
-        play_moves(game, [winner, loser], moves)
+        if moves is None:
+            while min(Move.objects.filter(game=game, seat=seat).count() for seat in (0, 1)) < RATED_MIN_OWN_MOVES:
+                game = play_moves(game, [winner, loser], 1)
+        else:
+            play_moves(game, [winner, loser], moves)
         services.resign_game(game_id=game.pk, user=loser)
         game.refresh_from_db()
         assert game.status == GameStatus.FINISHED
