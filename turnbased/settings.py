@@ -467,10 +467,10 @@ WEBHOOKS_READ_TIMEOUT = env.float("WEBHOOKS_READ_TIMEOUT", default=5.0)
 WEBHOOKS_TOTAL_SECONDS = env.float("WEBHOOKS_TOTAL_SECONDS", default=10.0)
 # Fairness between accounts (issue 27: one account's slow receivers held another's delivery for minutes): a
 # receiver answering slower than this pauses its hook as a failure does (the delivery still counts as
-# delivered), and at most this many of one account's deliveries wait in the queue at once, the accounts'
-# deliveries taken in turn.
+# delivered); each sweep takes the accounts' deliveries in turn, and at most this many of one account's wait
+# in the queue at once (20 each WEBHOOKS_SWEEP_SECONDS: about 4 a second for one busy account).
 WEBHOOKS_SLOW_SECONDS = env.float("WEBHOOKS_SLOW_SECONDS", default=3.0)
-WEBHOOKS_QUEUED_PER_OWNER = env.int("WEBHOOKS_QUEUED_PER_OWNER", default=2)
+WEBHOOKS_QUEUED_PER_OWNER = env.int("WEBHOOKS_QUEUED_PER_OWNER", default=20)
 # New deliveries wait at most this long for the sweep that queues them (and retries their due time).
 WEBHOOKS_SWEEP_SECONDS = env.float("WEBHOOKS_SWEEP_SECONDS", default=5.0)
 # A failed attempt is retried after 1, 2, 4 ... times this; a delivery is given up after its last attempt

@@ -451,7 +451,7 @@ def test_one_accounts_slow_receivers_delay_anothers_delivery_by_a_few_attempts_a
                                                                                          settings):
     """Issue 27: one worker served every account in event order, and a receiver answering 200 slowly was never
     paused: five hooks at a slow receiver held another account's delivery for minutes."""
-    settings.WEBHOOKS_SLOW_SECONDS = 0.2
+    settings.WEBHOOKS_SLOW_SECONDS, settings.WEBHOOKS_QUEUED_PER_OWNER = 0.2, 20
     slow = Receiver(delay=0.3).start()
     try:
         slow_hooks = [services.webhook_create(owner=alice, url=slow.url)[0] for _ in range(5)]
@@ -463,7 +463,7 @@ def test_one_accounts_slow_receivers_delay_anothers_delivery_by_a_few_attempts_a
             _sweep_and_send()
         [bobs] = receiver.wait_for(1)
         slow_before = [request for request in slow.received if request.at < bobs.at]
-        assert len(slow_before) <= settings.WEBHOOKS_QUEUED_PER_OWNER
+        assert len(slow_before) <= 1  # the accounts in turn: alice's oldest, then bob's
         # Each of alice's hooks that answered, slowly, pauses as a failing one would; nothing is lost.
         for hook in slow_hooks:
             hook.refresh_from_db()
@@ -495,3 +495,17 @@ def test_a_delivery_verifies_with_the_standard_webhooks_library_and_still_carrie
     assert signing.verify(secret, request.body, headers["x-turnbased-timestamp"], headers["x-turnbased-signature"])
     assert headers["deprecation"].startswith("@") and headers["sunset"].endswith("GMT")
     assert 'rel="deprecation"' in headers["link"]
+
+
+def test_a_busy_account_may_have_only_so_many_deliveries_in_the_queue_at_once(alice, bob, receiver, settings):
+    """The cap: what one account has queued and not yet sent holds back its next ones, never another's."""
+    settings.WEBHOOKS_QUEUED_PER_OWNER = 3
+    services.webhook_create(owner=alice, url=receiver.url)
+    services.webhook_create(owner=bob, url=receiver.url)
+    for _ in range(5):
+        _tell(alice)
+    _tell(bob)
+    queued = delivery.queue_due()
+    owners = list(WebhookDelivery.objects.filter(pk__in=queued).values_list("hook__owner__username", flat=True))
+    assert sorted(owners) == ["alice"] * 3 + ["bob"]
+    assert delivery.queue_due() == []  # alice's three still wait in the queue: none more of hers
