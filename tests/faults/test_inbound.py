@@ -63,6 +63,30 @@ def _deliver(port: int, message: EmailMessage) -> None:
         client.send_message(message)
 
 
+def _scripted_game() -> tuple[Game, object]:
+    """Return a started Love Letter game of alice (to move, holding a Guard and a Handmaid) and bob, and alice."""
+    alice, bob = (account_create(username=name, email=f"{name}@example.com", password="a-long-enough-pass-9",
+                                 email_verified=True) for name in ("alice", "bob"))
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=2,
+                                options={"deck": SCRIPTED_CLASSIC_2P, "first_player": 0})
+    services.join_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    return game, alice
+
+
+def _stack(tmp_path):
+    """Start a broker of the test's own; return it, the inbound port, the environment, a worker and beat (not
+    started: the test starts them when it needs them)."""
+    broker = Broker(tmp_path / "redis")
+    broker.start()
+    inbound_port = free_port()
+    environment = worker_environment(database_url_for(connection.settings_dict["NAME"]), broker.url,
+                                     MAIL_INBOUND_PORT=str(inbound_port), MAIL_SINK="off", **FAST_SWEEP)
+    worker = celery("worker", ["worker", "-Q", "celery", "--concurrency=1", "--loglevel=info"], tmp_path)
+    beat = celery("beat", ["beat", "--loglevel=info", f"--schedule={tmp_path / 'beat-schedule'}"], tmp_path)
+    return broker, inbound_port, environment, worker, beat
+
+
 def _waiting_on_a_lock() -> bool:
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
@@ -71,22 +95,11 @@ def _waiting_on_a_lock() -> bool:
 
 
 def test_a_reply_whose_worker_died_mid_move_is_played_and_answered_once_without_being_sent_again(tmp_path):
-    alice, bob = (account_create(username=name, email=f"{name}@example.com", password="a-long-enough-pass-9",
-                                 email_verified=True) for name in ("alice", "bob"))
-    game = services.create_game(creator=alice, engine_slug="love-letter", players=2,
-                                options={"deck": SCRIPTED_CLASSIC_2P, "first_player": 0})
-    services.join_game(game_id=game.pk, user=bob)
-    game.refresh_from_db()
+    game, alice = _scripted_game()
     reply = _reply(game, alice, "handmaid", make_msgid(domain="example.com"))
     answers_before = OutgoingEmail.objects.filter(kind=EmailKind.ANSWER).count()
 
-    broker = Broker(tmp_path / "redis")
-    broker.start()
-    inbound_port = free_port()
-    environment = worker_environment(database_url_for(connection.settings_dict["NAME"]), broker.url,
-                                     MAIL_INBOUND_PORT=str(inbound_port), MAIL_SINK="off", **FAST_SWEEP)
-    worker = celery("worker", ["worker", "-Q", "celery", "--concurrency=1", "--loglevel=info"], tmp_path)
-    beat = celery("beat", ["beat", "--loglevel=info", f"--schedule={tmp_path / 'beat-schedule'}"], tmp_path)
+    broker, inbound_port, environment, worker, beat = _stack(tmp_path)
     locked, release = threading.Event(), threading.Event()
 
     def hold_the_game() -> None:
@@ -132,20 +145,9 @@ def test_a_reply_whose_worker_died_mid_move_is_played_and_answered_once_without_
 
 
 def test_a_reply_accepted_before_the_broker_died_is_played_and_answered_once(tmp_path):
-    alice, bob = (account_create(username=name, email=f"{name}@example.com", password="a-long-enough-pass-9",
-                                 email_verified=True) for name in ("alice", "bob"))
-    game = services.create_game(creator=alice, engine_slug="love-letter", players=2,
-                                options={"deck": SCRIPTED_CLASSIC_2P, "first_player": 0})
-    services.join_game(game_id=game.pk, user=bob)
-    game.refresh_from_db()
+    game, alice = _scripted_game()
     answers_before = OutgoingEmail.objects.filter(kind=EmailKind.ANSWER).count()
-    broker = Broker(tmp_path / "redis")
-    broker.start()
-    inbound_port = free_port()
-    environment = worker_environment(database_url_for(connection.settings_dict["NAME"]), broker.url,
-                                     MAIL_INBOUND_PORT=str(inbound_port), MAIL_SINK="off", **FAST_SWEEP)
-    worker = celery("worker", ["worker", "-Q", "celery", "--concurrency=1", "--loglevel=info"], tmp_path)
-    beat = celery("beat", ["beat", "--loglevel=info", f"--schedule={tmp_path / 'beat-schedule'}"], tmp_path)
+    broker, inbound_port, environment, worker, beat = _stack(tmp_path)
     mail = _mail_server(environment, tmp_path)
     try:
         wait_for(lambda: port_answers(inbound_port), "the mail server", processes=[mail])

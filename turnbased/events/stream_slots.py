@@ -76,26 +76,25 @@ def take(user_id: int, address: str) -> tuple[Slots | None, str | None]:
 
 def renew(slots: Slots) -> None:
     """Keep a stream's slots from lapsing (called as it waits)."""
-    if slots.token is None:
-        return
-    try:
-        pipe = _client().pipeline(transaction=False)
-        for key in slots.keys:
-            pipe.zadd(key, {slots.token: time.time() + slot_seconds()}, xx=True)
-            pipe.expire(key, int(slot_seconds()) + 1)
-        pipe.execute()
-    except Exception as error:  # noqa: BLE001 - they lapse at worst, and the stream goes on
-        logger.warning("could not renew a stream's slots: %s", error)
+    _each_key(slots, "renew a stream's slots", lambda pipe, key: (
+        pipe.zadd(key, {slots.token: time.time() + slot_seconds()}, xx=True),
+        pipe.expire(key, int(slot_seconds()) + 1)))
 
 
 def give_back(slots: Slots) -> None:
     """Free a stream's slots (it ended)."""
+    _each_key(slots, "free a stream's slots", lambda pipe, key: pipe.zrem(key, slots.token))
+
+
+def _each_key(slots: Slots, what: str, step) -> None:
+    """Send ``step(pipe, key)`` for each of the slots' keys in one round trip; Redis away, log it: the slots lapse
+    by themselves at worst, and the stream goes on."""
     if slots.token is None:
         return
     try:
         pipe = _client().pipeline(transaction=False)
         for key in slots.keys:
-            pipe.zrem(key, slots.token)
+            step(pipe, key)
         pipe.execute()
-    except Exception as error:  # noqa: BLE001 - they lapse by themselves
-        logger.warning("could not free a stream's slots: %s", error)
+    except Exception as error:  # noqa: BLE001 - see above
+        logger.warning("could not %s: %s", what, error)
