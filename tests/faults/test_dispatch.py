@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 
+import psycopg2
 import pytest
 from django.db import connection
 from django.utils import timezone
@@ -47,11 +48,31 @@ FAST = {"SWEEP_SECONDS": "0.5", "MAIL_SWEEP_AFTER_SECONDS": "0", "BOT_MOVE_DELAY
 BOT_TASK = "turnbased.play.tasks.play_bot_turn"
 
 
-def bot_turns_in_hand(log: str) -> set[str]:
-    """Return the ids of the bot turns the worker's log shows received and not yet finished."""
-    received = set(re.findall(rf"Task {BOT_TASK}\[([0-9a-f-]+)\] received", log))
+def bot_turns_in_hand(log: str, since: int = 0) -> set[str]:
+    """Return the ids of the bot turns the worker's log shows received (after offset ``since``) and not yet
+    finished."""
+    received = set(re.findall(rf"Task {BOT_TASK}\[([0-9a-f-]+)\] received", log[since:]))
     finished = set(re.findall(rf"Task {BOT_TASK}\[([0-9a-f-]+)\] (?:succeeded|raised|retry)", log))
     return received - finished
+
+
+def hold_a_bot_turn_in_the_workers_hand(worker, games: list[int], running, attempts: int = 5):
+    """Wait for the worker to receive a bot turn, then lock every game's row so that the turn cannot finish.
+
+    Return the open connection holding the locks. The turn may have finished in the moment before the locks
+    were taken: then let go and wait for the next one, a bounded number of times.
+    """
+    for _ in range(attempts):
+        since = len(worker.output())
+        wait_for(lambda: bot_turns_in_hand(worker.output(), since), "a bot turn in the worker's hand",
+                 processes=running)
+        holding = psycopg2.connect(database_url_for(connection.settings_dict["NAME"]))  # in a transaction
+        holding.cursor().execute(f"SELECT id FROM {Game._meta.db_table} WHERE id = ANY(%s) FOR UPDATE", [games])
+        if bot_turns_in_hand(worker.output(), since):
+            return holding
+        holding.rollback()
+        holding.close()
+    raise AssertionError(f"no bot turn stayed in the worker's hand in {attempts} tries")
 
 
 def test_the_dispatcher_and_the_broker_killed_lose_no_bot_turn_and_no_email_and_double_none(tmp_path):
@@ -109,19 +130,26 @@ def test_the_dispatcher_and_the_broker_killed_lose_no_bot_turn_and_no_email_and_
                 time.sleep(1)
                 broker.start()
                 wait_for(lambda: moves() >= 32, "thirty-two moves, the broker back", processes=running, timeout=120)
-                # The broker's outage with bot turns in the worker's hand.
+                # The broker's outage with bot turns in the worker's hand: a turn received (its countdown
+                # running) is held there by the games' row locks, so that the kill surely finds it unacknowledged.
                 player.send_signal(signal.SIGSTOP)
                 wait_for(every_game_a_persons_to_move, "every game a person's to move", processes=running)
                 player.send_signal(signal.SIGCONT)
-                wait_for(lambda: bot_turns_in_hand(worker.output()), "a bot turn in the worker's hand",
-                         processes=running)
-                broker.kill()
-                deliberate["broker killed with bot turns in hand"] += 1
-                lost = worker.output().count("Connection to broker lost")
-                wait_for(lambda: worker.output().count("Connection to broker lost") > lost,
-                         "the worker to notice the broker is gone", processes=running)
-                # It lost the broker with the bot turns unacknowledged (kombu says so as it gives them back).
-                assert "unacknowledged message(s)" in worker.output().rsplit("Connection to broker lost", 1)[1]
+                holding = hold_a_bot_turn_in_the_workers_hand(worker, games, running)
+                try:
+                    lost = worker.output().count("Connection to broker lost")  # before the kill: it may log at once
+                    broker.kill()
+                    deliberate["broker killed with bot turns in hand"] += 1
+                    wait_for(lambda: worker.output().count("Connection to broker lost") > lost,
+                             "the worker to notice the broker is gone", processes=running)
+                    # It lost the broker with the turn unacknowledged (kombu says so as it gives it back), and
+                    # lives on (wait_for fails at once if a process exits).
+                    wait_for(lambda: "unacknowledged message(s)" in "".join(
+                        worker.output().split("Connection to broker lost")[lost + 1:]),
+                        "the worker to give back the unacknowledged turn", processes=running, timeout=20)
+                finally:
+                    holding.rollback()
+                    holding.close()
                 time.sleep(2)
                 for process in running:
                     process.check_running()
