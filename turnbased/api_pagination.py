@@ -6,10 +6,12 @@ URLs to follow as they are; the cursor in them is opaque. Each list walks an ord
 change while a client pages through it (an id, a seq, a moment that is written once), so a walk
 sees every item once even while items are added.
 
-DRF's ``CursorPagination`` does the walking; this module makes its input strict (a malformed
-cursor or page size answers 400 instead of DRF's 404 or silent default, and a forged cursor's
-position is checked against the column it is compared with before any SQL runs) and gives the
-schema its parameters and page components.
+DRF's ``CursorPagination`` does the walking; this module makes its input strict and gives the
+schema its parameters and page components. A cursor the schema's pattern refuses (not base64, or
+empty) and a bad page size answer 400; a cursor of the right shape that this list did not give out
+answers 404, as DRF does, since it names a page that is not there (issue 27: the schema says what
+a cursor looks like, and a request it allows is not refused as malformed). A forged cursor's
+position is checked against the column it is compared with before any SQL runs.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 CURSOR = "cursor"
 PAGE_SIZE = "page_size"
+# What a cursor looks like: base64, as DRF writes it (the schema's pattern for ``cursor``).
+CURSOR_PATTERN = r"^[A-Za-z0-9+/]+={0,2}$"
 BAD_CURSOR = gettext_lazy("The cursor is not one this list gave out: follow next or previous as they are, or start "
                           "without one.")
 
@@ -73,12 +77,14 @@ class CursorPage(CursorPagination):
 
     def decode_cursor(self, request):
         encoded = request.query_params.get(self.cursor_query_param)
-        if encoded is not None and not _as_given_out(encoded):
+        if encoded is not None and not re.fullmatch(CURSOR_PATTERN, encoded):
             raise _bad(CURSOR, BAD_CURSOR)
+        if encoded is not None and not _as_given_out(encoded):
+            raise NotFound(BAD_CURSOR)
         try:
             cursor = super().decode_cursor(request)
         except NotFound:
-            raise _bad(CURSOR, BAD_CURSOR) from None
+            raise NotFound(BAD_CURSOR) from None
         if cursor is not None and cursor.position is not None:
             # The position is compared with a column in SQL: a forged one must not reach the database as a
             # value of the wrong type (a server error) or one beyond the column's range.
@@ -86,10 +92,10 @@ class CursorPage(CursorPagination):
                 value = self._position_field.to_python(cursor.position)
                 self._position_field.run_validators(value)
             except (DjangoValidationError, TypeError, ValueError, OverflowError):
-                raise _bad(CURSOR, BAD_CURSOR) from None
+                raise NotFound(BAD_CURSOR) from None
             # A moment without its zone would be read in the server's, with a warning: no cursor given out lacks one.
             if value is None or (isinstance(value, datetime) and value.tzinfo is None):
-                raise _bad(CURSOR, BAD_CURSOR)
+                raise NotFound(BAD_CURSOR)
         return cursor
 
 
@@ -152,8 +158,10 @@ def paginate(request, queryset: QuerySet, *, ordering: tuple[str, ...], page_siz
 def cursor_parameters(page_size: int = DEFAULT_PAGE_SIZE) -> list[OpenApiParameter]:
     """Return the query parameters every list takes, for ``extend_schema(parameters=...)``."""
     return [
-        OpenApiParameter(CURSOR, str, description="Where to go on: take it from the next or previous link of an "
-                                                  "earlier answer (opaque); leave it out for the first page."),
+        OpenApiParameter(CURSOR, {"type": "string", "pattern": CURSOR_PATTERN},
+                         description="Where to go on: take it from the next or previous link of an earlier answer "
+                                     "(opaque); leave it out for the first page. One this list did not give out "
+                                     "answers 404."),
         OpenApiParameter(PAGE_SIZE, {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE,
                                      "default": page_size}, description="How many results a page holds."),
     ]

@@ -154,7 +154,7 @@
   // The chat form's refusals carry the form back with the reason: show it rather than drop it.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
-    if (detail.elt && detail.elt.id === "chat-form" && (detail.xhr.status === 400 || detail.xhr.status === 403)) {
+    if (detail.elt && detail.elt.id === "chat-form" && [400, 403, 422].indexOf(detail.xhr.status) !== -1) {
       detail.shouldSwap = true;
       detail.isError = false;
     }

@@ -56,6 +56,11 @@ def test_a_message_posted_at_one_seat_appears_at_the_other(browser, live_server,
     bob_page.click("#chat-form button[type=submit]")
     expect(bob_page.locator("#chat-error")).to_contain_text("at most 500 characters")
     assert Message.objects.count() == 2
+    # So is one with nothing to say once blanks are dropped (a 422, where over the limit is a 400).
+    bob_page.fill("#chat-text", "   ")
+    bob_page.click("#chat-form button[type=submit]")
+    expect(bob_page.locator("#chat-error")).to_contain_text("Write something to say.")
+    assert Message.objects.count() == 2
     bob_page.screenshot(path=str(tmp_path / "bob-chat.png"), full_page=True)
 
 

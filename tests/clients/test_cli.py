@@ -11,11 +11,13 @@ import sys
 import threading
 import time
 
+import httpx
 import pytest
 
 from tests.clients.conftest import CLIENT_SOURCE, PASSWORD
 from turnbased.play import services
 from turnbased_client import cli
+from turnbased_client.client import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,13 +103,28 @@ def test_a_whole_exchange_new_join_show_play_history_and_talk(shell_for):
     assert "Latest:" not in mover("show", str(game), "--history", "0")
 
     next_mover = mover if game in waiting(mover) else other
-    refused = next_mover("play", str(game), "xyzzy", "plugh", status=1)
-    assert "error: 400" in refused and f"turnbased-cli moves {game}" in refused
+    refused = next_mover("play", str(game), "xyzzy", "plugh", status=1)  # names no move: 422
+    assert "error: 422" in refused and f"turnbased-cli moves {game}" in refused
     assert "error: 409" in next_mover("play", str(game), "--seq", "0", "handmaid", status=1)
     assert "error: 404" in ann("show", "999999", status=1)
 
     assert "Said in" in ann("say", str(game), "good", "luck")
     assert "ann: good luck" in bob("chat", str(game))
+
+
+# 422: the rules refused the move; 400: what a server answered before it told the two apart.
+@pytest.mark.parametrize("status", [422, 400])
+def test_a_refused_move_points_to_the_legal_moves(monkeypatch, tmp_path, status):
+    def answer(request: httpx.Request) -> httpx.Response:
+        assert (request.method, request.url.path) == ("POST", "/api/games/7/moves/")
+        return httpx.Response(status, json={"detail": "No card is called xyzzy."})
+
+    monkeypatch.setattr(cli, "Client", lambda url, **options: Client(url, transport=httpx.MockTransport(answer),
+                                                                      **options))
+    refused = Shell({"TURNBASED_URL": "http://game.test", "TURNBASED_TOKEN": "k",
+                     "TURNBASED_CONFIG": str(tmp_path / "config.json")})("play", "7", "--seq", "3", "xyzzy", status=1)
+    assert refused == (f"error: {status}: No card is called xyzzy.\nSee your legal moves with: turnbased-cli moves 7"
+                       "\n")
 
 
 @pytest.mark.parametrize("slug", GAMES)

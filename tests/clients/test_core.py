@@ -29,12 +29,12 @@ def client_answering(*answers, sleeps: list | None = None, **options) -> tuple[C
 
 
 def test_an_error_answer_raises_one_error_with_the_status_and_the_detail():
-    api, _ = client_answering(httpx.Response(400, json={"detail": "Illegal move: no such card.",
+    api, _ = client_answering(httpx.Response(422, json={"detail": "Illegal move: no such card.",
                                                         "errors": {"text": ["bad"]}}))
     with pytest.raises(ApiError) as raised:
         api.submit_move(3, expected_seq=1, text="guard nobody")
-    assert (raised.value.status, raised.value.detail) == (400, "Illegal move: no such card.")
-    assert raised.value.errors == {"text": ["bad"]} and str(raised.value) == "400: Illegal move: no such card."
+    assert (raised.value.status, raised.value.detail) == (422, "Illegal move: no such card.")
+    assert raised.value.errors == {"text": ["bad"]} and str(raised.value) == "422: Illegal move: no such card."
 
 
 def test_a_stale_position_error_carries_the_current_seq():

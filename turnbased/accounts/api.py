@@ -36,6 +36,7 @@ from turnbased.accounts.selectors import tokens_of
 from turnbased.accounts.services.accounts import AccountError, account_signup, email_verification_resend
 from turnbased.accounts.services.bot_accounts import BotAccountStatus, bot_account_enable, bot_account_status
 from turnbased.accounts.services.tokens import default_token_lifetime, token_create, token_revoke
+from turnbased.api_input import BodySerializer, UnprocessableInput
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.limits import LimitReached
 from turnbased.play.api.conditional import conditional_read
@@ -47,7 +48,7 @@ DetailSerializer = inline_serializer("AccountCreated", {"detail": serializers.Ch
 
 
 @extend_schema_serializer(component_name="TokenCreateInput")
-class TokenInputSerializer(serializers.Serializer):
+class TokenInputSerializer(BodySerializer):
     name = serializers.CharField(max_length=100, help_text="What uses the token, to tell it apart when revoking.")
     expires_in_days = serializers.IntegerField(
         min_value=1, max_value=3650, required=False, allow_null=True,
@@ -101,7 +102,7 @@ class AccountCreateApi(APIView):
     # Sign-ups are limited by allauth's own "signup" rate (web and API together, RATE_LIMIT_SIGNUP).
 
     @extend_schema_serializer(component_name="AccountCreateInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         username = serializers.CharField(max_length=150)
         email = serializers.CharField(max_length=254)
         password = serializers.CharField(max_length=128, write_only=True)
@@ -109,6 +110,8 @@ class AccountCreateApi(APIView):
     @extend_schema(
         operation_id="account_create", request=InputSerializer,
         responses={201: DetailSerializer, 400: OpenApiResponse(description="A field is wrong: `errors` says which."),
+                   422: OpenApiResponse(description="The username is taken or not allowed, the address cannot be "
+                                                    "used, or the password is too weak: `errors` says which."),
                    429: OpenApiResponse(description="Too many sign-ups from this address; see Retry-After.")},
         examples=[OpenApiExample("sign up", request_only=True, value={
             "username": "ann", "email": "ann@example.com", "password": "a-long-enough-pass-9"})],
@@ -123,7 +126,7 @@ class AccountCreateApi(APIView):
         try:
             account_signup(request=request._request, **data.validated_data)
         except AccountError as error:
-            raise serializers.ValidationError(error.errors) from None
+            raise UnprocessableInput(error.errors) from None
         return Response({"detail": CHECK_YOUR_EMAIL % {"path": "/api/auth/token/"}}, status=status.HTTP_201_CREATED)
 
 

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.api_deprecation import MESSAGES_LIMIT, deprecated, uses_query_parameter
+from turnbased.api_input import BodySerializer
 from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, page_of, paginate
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, MessageSource
@@ -59,7 +60,7 @@ class MessageListApi(APIView):
 
     throttle_scope = "chat"  # writing; reading counts as any read
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         text = serializers.CharField(max_length=MAX_MESSAGE_CHARS, trim_whitespace=False,
                                      help_text=f"What to say: plain text, 1 to {MAX_MESSAGE_CHARS} characters "
                                                "once control characters and surrounding blanks are dropped.")

@@ -13,7 +13,7 @@ from turnbased.chat.models import MAX_MESSAGE_CHARS, Message, MessageSource, Mut
 from turnbased.chat.selectors import chat_viewer
 from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, row_insert_with_events
-from turnbased.play.errors import InvalidRequest, NotAllowed
+from turnbased.play.errors import InvalidRequest, NotAllowed, Unprocessable
 
 # Control characters other than the line break (NUL, escapes, bidi overrides) never reach a page or an email.
 _UNPRINTABLE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -40,7 +40,7 @@ def message_post(*, game_id: int, user: AbstractBaseUser, text: str, source: str
         raise NotAllowed(gettext("Only the players at this table may write in its chat; spectators read it."))
     text = clean_text(text or "")
     if not text:
-        raise InvalidRequest(gettext("Write something to say."))
+        raise Unprocessable(gettext("Write something to say."))
     if len(text) > MAX_MESSAGE_CHARS:
         raise InvalidRequest(gettext("A message may be at most %(most)s characters; this one has %(count)s.")
                              % {"most": MAX_MESSAGE_CHARS, "count": len(text)})
@@ -62,9 +62,9 @@ def message_post(*, game_id: int, user: AbstractBaseUser, text: str, source: str
 def _other_user(user: AbstractBaseUser, username: str):
     other = get_user_model().objects.filter(username__iexact=(username or "").strip()).first()
     if other is None:
-        raise InvalidRequest(gettext("No player by that name."))
+        raise Unprocessable(gettext("No player by that name."))
     if other.pk == user.pk:
-        raise InvalidRequest(gettext("You cannot mute yourself."))
+        raise Unprocessable(gettext("You cannot mute yourself."))
     return other
 
 
@@ -93,9 +93,9 @@ def message_report(*, game_id: int, user: AbstractBaseUser, message_id: int, rea
         raise NotAllowed(gettext("Log in to report a message."))
     message = Message.objects.filter(pk=message_id, game=viewer.game).first()
     if message is None:
-        raise InvalidRequest(gettext("No such message in this game's chat."))
+        raise Unprocessable(gettext("No such message in this game's chat."))
     if message.author_id == user.pk:
-        raise InvalidRequest(gettext("That message is your own."))
+        raise Unprocessable(gettext("That message is your own."))
     report, _ = Report.objects.get_or_create(message=message, reporter=user,
                                              defaults={"reason": clean_text(reason or "")[:MAX_REASON_CHARS]})
     return report

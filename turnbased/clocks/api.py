@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from django.conf import settings
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.accounts.models import profile_of, validate_language, validate_time_zone
+from turnbased.api_input import BodySerializer, UnprocessableInput
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.clocks.models import Absence
 from turnbased.clocks.services import (
@@ -34,7 +36,7 @@ class AbsenceOutputSerializer(serializers.ModelSerializer):
 class AbsenceListApi(APIView):
     """My current and coming absences, the allowance left; declare a new one."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         starts_on = serializers.DateField(help_text="The first day away, in my time zone (today or later).")
         ends_on = serializers.DateField(help_text="The last day away, in the same year.")
 
@@ -110,20 +112,25 @@ class AbsenceDetailApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@extend_schema_field({"type": "string", "enum": ["", *(code for code, _name in settings.LANGUAGES)]})
+class LanguageField(serializers.CharField):
+    """A language code of the site's, or "" (the schema lists them: a request with another breaks it)."""
+
+
 class ProfileApi(APIView):
     """My language, time zone (weekends and dates are counted in it), reminder lead time, and whether my forced
     moves are played for me."""
 
-    class ProfileSerializer(serializers.Serializer):
-        language = serializers.CharField(
+    class ProfileSerializer(BodySerializer):
+        language = LanguageField(
             max_length=16, allow_blank=True, validators=[validate_language],
             help_text="The language of my pages and emails, and of the API's texts when a request sends no "
                       "Accept-Language: a code of one of the site's languages (" + ", ".join(
                           code for code, _ in settings.LANGUAGES) + "), or \"\" to follow the browser (emails then "
                       "come in English).",
         )
-        time_zone = serializers.CharField(validators=[validate_time_zone],
-                                          help_text="An IANA name, e.g. Europe/London.")
+        # Checked after the shape (a 422): the zones are the installed tz database's, not a list the schema keeps.
+        time_zone = serializers.CharField(max_length=64, help_text="An IANA name, e.g. Europe/London.")
         reminder_lead_hours = serializers.IntegerField(
             min_value=0, max_value=168, help_text="Email a reminder this many hours before a deadline (0: none)."
         )
@@ -153,6 +160,11 @@ class ProfileApi(APIView):
     def patch(self, request):
         data = self.ProfileSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
+        if "time_zone" in data.validated_data:
+            try:
+                validate_time_zone(data.validated_data["time_zone"])
+            except DjangoValidationError as refusal:
+                raise UnprocessableInput({"time_zone": refusal.messages}) from None
         profile = profile_of(request.user)
         for field, value in data.validated_data.items():
             if field == "play_forced_moves":

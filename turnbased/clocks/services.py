@@ -22,7 +22,7 @@ from turnbased import one_statement
 from turnbased.accounts.models import profile_of
 from turnbased.clocks.arithmetic import DAY, counted_seconds, deadline_after
 from turnbased.clocks.models import Absence, ClockKind, ExpiryPolicy, SeatClock, TableClock
-from turnbased.play.errors import InvalidRequest, NotFound
+from turnbased.play.errors import Conflict, InvalidRequest, NotFound, Unprocessable
 from turnbased.play.models import Game, GameStatus, MoveSource, Seat
 
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
@@ -64,7 +64,7 @@ def table_clock_create(*, game: Game, settings: dict | None) -> TableClock:
         if not (isinstance(clock.bank_days, int) and 1 <= clock.bank_days <= 60):
             raise InvalidRequest(gettext("bank_days must be 1 to %(most)s.") % {"most": MAX_CLOCK_DAYS})
         if not (isinstance(clock.increment_days, int) and 0 <= clock.increment_days <= clock.bank_days):
-            raise InvalidRequest(gettext("increment_days must be 0 to bank_days."))
+            raise Unprocessable(gettext("increment_days must be 0 to bank_days."))
     for flag in ("weekends_off", "allow_absence"):
         if not isinstance(getattr(clock, flag), bool):
             raise InvalidRequest(gettext("%(field)s must be true or false.") % {"field": flag})
@@ -212,21 +212,21 @@ def absence_declare(*, user, starts_on: date, ends_on: date) -> Absence:
     """Declare an absence from the yearly allowance; clocks stop in every game that allows it."""
     today = local_today(user)
     if ends_on < starts_on:
-        raise InvalidRequest(gettext("An absence must end on or after the day it starts."))
+        raise Unprocessable(gettext("An absence must end on or after the day it starts."))
     if starts_on < today:
-        raise InvalidRequest(gettext("An absence cannot start in the past."))
+        raise Unprocessable(gettext("An absence cannot start in the past."))
     if starts_on > today + timedelta(days=366):
-        raise InvalidRequest(gettext("An absence can be declared at most a year ahead."))
+        raise Unprocessable(gettext("An absence can be declared at most a year ahead."))
     if starts_on.year != ends_on.year:
-        raise InvalidRequest(gettext("Declare an absence that crosses New Year as two absences, one per year."))
+        raise Unprocessable(gettext("Declare an absence that crosses New Year as two absences, one per year."))
     overlapping = Absence.objects.filter(user=user, ended_at=None, starts_on__lte=ends_on, ends_on__gte=starts_on)
     if overlapping.exists():
-        raise InvalidRequest(gettext("That overlaps an absence you already declared."))
+        raise Conflict(gettext("That overlaps an absence you already declared."))
     allowance = profile_of(user).absence_allowance_days
     used = absence_days_used(user, starts_on.year)
     wanted = (ends_on - starts_on).days + 1
     if used + wanted > allowance:
-        raise InvalidRequest(_over_allowance(wanted=wanted, left=allowance - used, allowance=allowance,
+        raise Unprocessable(_over_allowance(wanted=wanted, left=allowance - used, allowance=allowance,
                                              year=starts_on.year))
     with transaction.atomic():
         absence = Absence.objects.create(user=user, starts_on=starts_on, ends_on=ends_on)
@@ -265,7 +265,7 @@ def absence_cancel(*, user, absence_id: int) -> None:
     if absence is None:
         raise NotFound(gettext("No such absence."))
     if absence.starts_on <= local_today(user):
-        raise InvalidRequest(gettext("That absence has started; come back instead (any move ends it)."))
+        raise Conflict(gettext("That absence has started; come back instead (any move ends it)."))
     with transaction.atomic():
         absence.delete()
         refresh_deadlines(user=user)

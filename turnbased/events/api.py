@@ -34,24 +34,12 @@ EXAMPLE = (
     ": keep-alive\n\n"
 )
 
-# One event of the stream, as an event stream client reads its fields (the standard's parsing): the schema
-# of text/event-stream describes each event. The opening is an event with only ``retry`` (and ``id``).
-EVENT_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string", "pattern": "^[0-9]+$",
-               "description": "The event's id: send the last one received as Last-Event-ID to resume after it."},
-        "event": {"type": "string", "enum": list(EventKind.values), "description": "The event's kind."},
-        "data": {"type": "string", "description": "JSON, on one line: {id, kind, game, seq, created_at, data}."},
-        "retry": {"type": "integer", "minimum": 0,
-                  "description": "Milliseconds to wait before reconnecting (the stream's first lines)."},
-    },
-}
-
 DESCRIPTION = f"""My events, as they happen, as [Server-Sent Events](https://html.spec.whatwg.org/multipage/server-sent-events.html)
 (`text/event-stream`): {", ".join(f"`{kind}` ({label})" for kind, label in EventKind.choices)}.
 
-Each event has an `id:` (it grows), an `event:` (its kind) and one `data:` line of JSON:
+The answer is text that does not end (no schema describes it as one document: read it as it comes,
+with an event stream client). Each event has an `id:` (it grows, digits), an `event:` (its kind) and
+one `data:` line of JSON:
 `{{id, kind, game, seq, created_at, data}}`, where `data` is the kind's own payload, worded for me
 (a move as my seat may see it: never another seat's hidden cards).
 
@@ -95,9 +83,12 @@ class StreamApi(APIView):
         operation_id="stream", tags=["stream"], summary="My events as they happen (Server-Sent Events)",
         description=DESCRIPTION,
         parameters=[
-            OpenApiParameter("Last-Event-ID", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-                             description="The id of the last event received: the stream resumes after it."),
-            OpenApiParameter("last_event_id", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
+            OpenApiParameter("Last-Event-ID", {"type": "string", "pattern": "^([0-9]{1,18})?$"},
+                             OpenApiParameter.HEADER, required=False,
+                             description="The id of the last event received: the stream resumes after it (empty: "
+                                         "as if not sent)."),
+            OpenApiParameter("last_event_id", {"type": "integer", "minimum": 0, "maximum": 10**18 - 1},
+                             OpenApiParameter.QUERY, required=False,
                              description="The same, for clients that cannot set headers (the header wins)."),
             OpenApiParameter("include", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, enum=["actions"],
                              description="actions: each your_turn still current when sent carries my view and "
@@ -106,7 +97,9 @@ class StreamApi(APIView):
         ],
         responses={
             (200, "text/event-stream"): OpenApiResponse(
-                EVENT_SCHEMA, description="The event stream: the schema is that of each event.",
+                OpenApiTypes.STR, description="The event stream: text that does not end, read as it comes, never one JSON document "
+                            "(so no schema: a generated client must not wait for its end to parse it). The "
+                            "description above says what each event holds.",
                 examples=[OpenApiExample("A move and my turn", value=EXAMPLE, media_type="text/event-stream")],
             ),
         },

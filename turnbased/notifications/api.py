@@ -14,6 +14,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.api_input import BodySerializer, UnprocessableInput
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.notifications import selectors, services
 from turnbased.notifications.devices import BadSubscription
@@ -39,7 +40,7 @@ class PushSubscriptionSerializer(serializers.Serializer):
         ref_name = "PushSubscription"
 
 
-class PushKeysSerializer(serializers.Serializer):
+class PushKeysSerializer(BodySerializer):
     p256dh = serializers.CharField(max_length=100, help_text="The browser's P-256 public key, base64url.")
     auth = serializers.CharField(max_length=40, help_text="Its 16-byte authentication secret, base64url.")
 
@@ -50,7 +51,7 @@ class PushKeysSerializer(serializers.Serializer):
 class PushSubscriptionListApi(APIView):
     """The devices that tell me when it is my turn; subscribe one (a browser's push subscription)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         endpoint = serializers.CharField(max_length=2000, help_text="The push service's URL for this browser.")
         keys = PushKeysSerializer()
 
@@ -90,7 +91,7 @@ class PushSubscriptionListApi(APIView):
                 p256dh=data.validated_data["keys"]["p256dh"], auth=data.validated_data["keys"]["auth"],
                 user_agent=request.META.get("HTTP_USER_AGENT", ""))
         except BadSubscription as failure:
-            raise serializers.ValidationError({failure.field: [str(failure)]}) from None
+            raise UnprocessableInput({failure.field: [str(failure)]}) from None
         return Response(PushSubscriptionSerializer(subscription).data,
                         status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 

@@ -25,10 +25,16 @@ class InvalidRequest(PlayError):
     status = 400
 
 
-class IllegalMoveError(PlayError):
-    """The engine refused the move; ``detail`` is the engine's reason."""
+class Unprocessable(PlayError):
+    """The request has the shape the API's schema describes, but what it asks cannot be done: a move the
+    rules refuse, a player count the game does not take, an absence in the past (422; 400 is for a request
+    that breaks the schema)."""
 
-    status = 400
+    status = 422
+
+
+class IllegalMoveError(Unprocessable):
+    """The engine refused the move; ``detail`` is the engine's reason."""
 
 
 class NotAllowed(PlayError):

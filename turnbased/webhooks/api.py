@@ -20,6 +20,7 @@ from rest_framework.exceptions import APIException, NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.api_input import BodySerializer, UnprocessableInput
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.events.models import EventKind
 from turnbased.play.api.conditional import conditional_read
@@ -40,12 +41,13 @@ class Conflict(APIException):
 
 
 def _refusal(failure: WebhookError) -> APIException:
-    """Return the API's answer to a service's refusal: 404, 409, or 400 naming the field."""
+    """Return the API's answer to a service's refusal: 404, 409, or 422 or 400 naming the field."""
     if isinstance(failure, services.WebhookNotFound):
         return NotFound(failure.detail)
     if failure.status == status.HTTP_409_CONFLICT:
         return Conflict(failure.detail)
-    return serializers.ValidationError({failure.field: [failure.detail]} if failure.field else failure.detail)
+    refusal = UnprocessableInput if failure.status == status.HTTP_422_UNPROCESSABLE_ENTITY else serializers.ValidationError
+    return refusal({failure.field: [failure.detail]} if failure.field else failure.detail)
 
 
 class WebhookSerializer(serializers.Serializer):
@@ -97,7 +99,7 @@ class DeliverySerializer(serializers.Serializer):
         return serializers.DateTimeField().to_representation(delivery.next_attempt_at)
 
 
-class WebhookInputSerializer(serializers.Serializer):
+class WebhookInputSerializer(BodySerializer):
     url = serializers.CharField(max_length=2000, help_text="Where to POST: https, a public address.")
     kinds = serializers.ListField(child=serializers.ChoiceField(choices=EventKind.choices), allow_empty=False,
                                   max_length=len(EventKind.choices), help_text=KIND_HELP + ".")

@@ -40,6 +40,16 @@ class WebhookNotFound(WebhookError):
         super().__init__(gettext("No such webhook."))
 
 
+class UnusableUrl(WebhookError):
+    """A URL of the right shape that webhooks may not be sent to (not https, a private address, no such host)."""
+
+    status = 422
+
+
+class TooManyWebhooks(WebhookError):
+    status = 409
+
+
 class WebhookOff(WebhookError):
     status = 409
 
@@ -50,7 +60,7 @@ def checked_url(url: str) -> str:
         addresses.check(url, allow_private=settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES,
                         allow_http=settings.WEBHOOKS_ALLOW_HTTP)
     except addresses.UnsafeAddress as error:
-        raise WebhookError(str(error), field="url") from None
+        raise UnusableUrl(str(error), field="url") from None
     return url
 
 
@@ -87,9 +97,9 @@ def webhook_create(*, owner, url: str, kinds: Iterable[str] | None = None) -> tu
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, owner.pk])
         if Webhook.objects.filter(owner=owner).count() >= settings.WEBHOOKS_MAX_PER_USER:
             most = settings.WEBHOOKS_MAX_PER_USER
-            raise WebhookError(ngettext("You have %(count)s webhook, the most an account may have: delete it first.",
-                                        "You have %(count)s webhooks, the most an account may have: delete one first.",
-                                        most) % {"count": most})
+            refusal = ngettext("You have %(count)s webhook, the most an account may have: delete it first.",
+                               "You have %(count)s webhooks, the most an account may have: delete one first.", most)
+            raise TooManyWebhooks(refusal % {"count": most})
         secret = signing.new_secret()
         hook = Webhook.objects.create(owner=owner, url=url, kinds=kinds, secret=secret)
     return hook, secret

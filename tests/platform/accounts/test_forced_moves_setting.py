@@ -67,7 +67,7 @@ def test_the_api_turns_it_on_for_a_person_and_refuses_what_is_no_yes_or_no(alice
     assert api.get("/api/me/").json() == {"language": "", "time_zone": "UTC", "reminder_lead_hours": 12,
                                           "play_forced_moves": False}
     assert api.patch("/api/me/", {"play_forced_moves": True}, format="json").json()["play_forced_moves"] is True
-    for bad in ("maybe", None, [], {"on": True}, 2):
+    for bad in ("maybe", None, [], {"on": True}, 2, 0, 1, "true"):  # a JSON boolean only, as the schema says
         answer = api.patch("/api/me/", {"play_forced_moves": bad}, format="json")
         assert answer.status_code == 400 and "play_forced_moves" in answer.json()["errors"], bad
     assert Profile.objects.get(user=alice).play_forced_moves is True

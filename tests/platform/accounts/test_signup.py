@@ -82,7 +82,7 @@ def test_an_unverified_account_cannot_log_in_on_the_web_and_gets_a_new_link(make
 def test_api_sign_up_checks_the_same_rules_as_the_web_form(make_user):
     make_user("alice")
     response = api_signup(APIClient(), "Alice", "not-an-address", password="alice")
-    assert response.status_code == 400
+    assert response.status_code == 422  # each field a string the schema allows: refused for what it says
     errors = response.json()["errors"]
     assert set(errors) == {"username", "email", "password"}
     assert "taken" in errors["username"][0]

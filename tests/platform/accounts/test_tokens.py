@@ -117,7 +117,8 @@ def test_a_wrong_key_with_a_tokens_prefix_notes_no_use(alice):
 
 
 @pytest.mark.parametrize("body", [{}, {"name": "   "}, {"name": "x" * 101}, {"name": "ok", "expires_in_days": 0},
-                                  {"name": "ok", "expires_in_days": "soon"}, {"name": "ok", "expires_in_days": 10**9}])
+                                  {"name": "ok", "expires_in_days": "soon"}, {"name": "ok", "expires_in_days": 10**9},
+                                  {"name": 0}, {"name": "ok", "expires_in_days": "30"}])
 def test_bad_token_requests_are_400_and_create_nothing(alice, body):
     client = authed(api_token(alice))
     assert client.post("/api/tokens/", body, format="json").status_code == 400

@@ -40,5 +40,20 @@ def test_the_schema_documents_the_location_of_those_201s():
     from drf_spectacular.generators import SchemaGenerator
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
-    for path, method in (("/api/games/", "post"), ("/api/games/{game_id}/moves/", "post"), ("/api/webhooks/", "post")):
+    for path, method in (("/api/games/", "post"), ("/api/games/{game_id}/moves/", "post"), ("/api/webhooks/", "post"),
+                         ("/api/games/{game_id}/rematch/", "post")):
         assert "Location" in schema["paths"][path][method]["responses"]["201"]["headers"], path
+
+
+def test_a_rematch_answers_201_with_its_location_once_and_200_after(alice, bob):
+    from turnbased.play import services
+
+    game = services.create_game(creator=alice, engine_slug="halali", players=2)
+    services.join_game(game_id=game.pk, user=bob)
+    services.resign_game(game_id=game.pk, user=bob)
+    api = _client(alice)
+    asked = api.post(f"/api/games/{game.pk}/rematch/", format="json")
+    assert asked.status_code == 201 and asked["Location"] == f"/api/games/{game.pk}/rematch/"
+    assert api.get(asked["Location"]).json() == asked.json()
+    again = api.post(f"/api/games/{game.pk}/rematch/", format="json")
+    assert again.status_code == 200 and "Location" not in again

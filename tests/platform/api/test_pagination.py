@@ -1,8 +1,9 @@
 """Every list of the API pages by cursor: one answer shape, next and previous to follow, a strict cursor and page size.
 
 The lists are found in the schema (an answer with ``results``), so a list added later is held to
-the same: it must take ``cursor`` and ``page_size``, refuse bad ones with 400, and a walk through
-it a page at a time must see every item once, forwards and back.
+the same: it must take ``cursor`` and ``page_size``, refuse ones that break the schema with 400 and a
+cursor of the right shape it did not give out with 404, and a walk through it a page at a time must
+see every item once, forwards and back.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.platform.conftest import api_token
-from turnbased.api_pagination import MAX_PAGE_SIZE
+from turnbased.api_pagination import BAD_CURSOR, MAX_PAGE_SIZE
 from turnbased.chat import services as chat_services
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import services, store
@@ -155,27 +156,49 @@ def test_a_walk_a_page_at_a_time_sees_every_item_once_forwards_and_back(world, p
     assert forward == whole["results"] and backward == whole["results"]
 
 
-@pytest.mark.parametrize("query", [
-    "cursor=x", "cursor=%C3%A9", f"cursor={base64.b64encode(b'p=not-a-number').decode()}",
-    f"cursor={base64.b64encode(b'o=x').decode()}", f"cursor={base64.b64encode(b'r=x').decode()}",
-    # Issue 27: shapes DRF read as no cursor at all, answering the first page with 200.
-    "cursor=", "cursor=AAAA", f"cursor={base64.b64encode(b'x=1').decode()}",
-    f"cursor={base64.b64encode(b'p=1&p=2').decode()}", f"cursor={base64.b64encode(b'o=1&zz=2').decode()}",
-    "page_size=0", "page_size=-1", f"page_size={MAX_PAGE_SIZE + 1}", "page_size=x", "page_size=%C2%B2",
-])
-def test_a_bad_cursor_or_page_size_is_refused_with_400_on_every_list(world, query):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'prober')}")
+def _list_urls(world, query: str) -> list[str]:
+    """Return every list's URL (found in the schema) with ``query``."""
     paths = [path.replace("{game_id}", str(world["game"].pk)).replace("{username}", "alice")
              .replace("{webhook_id}", str(world["webhook"].pk))
              for path in _lists(_schema())]
-    for path in paths:
-        separator = "&" if "?" in path else "?"
-        url = f"{path}{separator}{query}" + ("&game=halali" if path == "/api/ratings/" else "")
+    return [f"{path}{'&' if '?' in path else '?'}{query}" + ("&game=halali" if path == "/api/ratings/" else "")
+            for path in paths]
+
+
+# What breaks the schema: a cursor off its pattern (not base64, or empty), a page size that is not a whole number
+# from 1 to the maximum.
+@pytest.mark.parametrize("query", [
+    "cursor=%C3%A9", "cursor=x!", "cursor=%25%25", "cursor=a%20b", "cursor=AAAA===",
+    # Issue 27: a shape DRF read as no cursor at all, answering the first page with 200.
+    "cursor=",
+    "page_size=0", "page_size=-1", f"page_size={MAX_PAGE_SIZE + 1}", "page_size=x", "page_size=%C2%B2",
+])
+def test_a_malformed_cursor_or_page_size_is_refused_with_400_on_every_list(world, query):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'prober')}")
+    for url in _list_urls(world, query):
         answer = client.get(url)
         assert answer.status_code == 400, (url, answer.status_code, answer.content[:200])
         field = query.split("=")[0]
         assert field in answer.json()["errors"], (url, answer.json())
+
+
+# Cursors of the schema's shape that no list gave out (they do not decode, or hold other keys or positions): they
+# name a page that is not there.
+@pytest.mark.parametrize("query", [
+    "cursor=x", f"cursor={base64.b64encode(b'p=not-a-number').decode()}",
+    f"cursor={base64.b64encode(b'o=x').decode()}", f"cursor={base64.b64encode(b'r=x').decode()}",
+    # Issue 27: shapes DRF read as no cursor at all, answering the first page with 200.
+    "cursor=AAAA", f"cursor={base64.b64encode(b'x=1').decode()}",
+    f"cursor={base64.b64encode(b'p=1&p=2').decode()}", f"cursor={base64.b64encode(b'o=1&zz=2').decode()}",
+])
+def test_a_cursor_the_list_did_not_give_out_is_a_404_naming_it_on_every_list(world, query):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'prober')}")
+    for url in _list_urls(world, query):
+        answer = client.get(url)
+        assert answer.status_code == 404, (url, answer.status_code, answer.content[:200])
+        assert answer.json()["detail"] == BAD_CURSOR, (url, answer.json())
 
 
 def _cursor(position: str) -> str:
@@ -186,11 +209,12 @@ def _cursor(position: str) -> str:
 def test_a_forged_position_the_column_cannot_hold_is_refused_before_any_sql(world):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'prober')}")
-    assert client.get(f"/api/games/?cursor={_cursor(str(10**30))}").status_code == 400  # beyond a bigint
+    # Of the cursor's shape, so not a 400, but no page is there: 404.
+    assert client.get(f"/api/games/?cursor={_cursor(str(10**30))}").status_code == 404  # beyond a bigint
     assert client.get(f"/api/games/?cursor={_cursor(str(2**40))}").status_code == 200  # an id no game has yet
-    assert client.get(f"/api/me/turns/?cursor={_cursor('2026-01-01 00:00:00')}").status_code == 400  # no zone
+    assert client.get(f"/api/me/turns/?cursor={_cursor('2026-01-01 00:00:00')}").status_code == 404  # no zone
     assert client.get(f"/api/me/turns/?cursor={_cursor('2026-01-01 00:00:00+00:00')}").status_code == 200
-    assert client.get(f"/api/absences/?cursor={_cursor('2026-02-30')}").status_code == 400
+    assert client.get(f"/api/absences/?cursor={_cursor('2026-02-30')}").status_code == 404
     assert client.get(f"/api/ratings/?game=halali&cursor={_cursor('nan')}").status_code == 200  # a float
 
 

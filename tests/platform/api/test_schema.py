@@ -19,6 +19,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from tests.platform.conftest import api_token
+from turnbased.api_pagination import CURSOR_PATTERN
 
 pytestmark = pytest.mark.django_db
 
@@ -75,8 +76,10 @@ def test_every_answer_has_a_shape_and_every_error_is_detail_json(schema):
                 continue
             if label == "GET /api/stream/" and code == "200":  # the event stream: text, not JSON
                 assert set(answer["content"]) == {"text/event-stream"}, label
-                event = answer["content"]["text/event-stream"]["schema"]  # each event's fields
-                assert set(event["properties"]) == {"id", "event", "data", "retry"}, label
+                stream = answer["content"]["text/event-stream"]
+                # Text that never ends, not one JSON document: no object schema a client would wait to parse.
+                assert stream.get("schema", {}).get("type", "string") == "string", label
+                assert all("\nevent: " in example["value"] for example in stream["examples"].values()), label
                 continue
             shape = answer["content"]["application/json"]["schema"]
             assert shape.get("$ref") or shape.get("items", {}).get("$ref"), (label, code)
@@ -89,13 +92,18 @@ def test_every_operation_documents_the_errors_it_can_give(schema):
         codes = set(operation["responses"])
         assert "429" in codes and "Retry-After" in operation["responses"]["429"]["headers"], label
         if "requestBody" in operation:
-            assert {"400", "413", "415"} <= codes, label
-        if any(parameter["in"] == "path" for parameter in operation.get("parameters", [])):
-            assert "404" in codes, label
+            # 400: the body breaks the schema; 422: it has the schema's shape but cannot be done.
+            assert {"400", "413", "415", "422"} <= codes, label
+        parameters = operation.get("parameters", [])
+        if any(parameter["in"] == "path" or parameter["name"] == "cursor" for parameter in parameters):
+            assert "404" in codes, label  # a path naming nothing, or a cursor the list did not give out
+        for cursor in (parameter for parameter in parameters if parameter["name"] == "cursor"):
+            assert cursor["schema"]["pattern"] == CURSOR_PATTERN, label  # off the pattern: a 400
         if operation.get("security"):
             assert {"401", "403"} & codes, label
     moves = schema["paths"]["/api/games/{game_id}/moves/"]["post"]["responses"]
-    assert {"200", "201", "400", "403", "404", "409"} <= set(moves)
+    assert {"200", "201", "400", "403", "404", "409", "422"} <= set(moves)
+    assert "refused" in moves["422"]["description"]  # an illegal move: of the schema's shape, refused by the rules
     assert component(schema, moves["409"]["content"]["application/json"]["schema"]["$ref"])["properties"].keys() >= {
         "detail", "seq", "game"}
 
@@ -133,7 +141,7 @@ def test_an_endpoint_annotated_its_own_way_gets_a_unique_name_and_the_shared_err
     answers = schema["paths"]["/api/things/{thing_id}/"]["post"]["responses"]
     assert answers["404"]["description"] == "No such thing."
     assert answers["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
-    assert set(answers) == {"204", "400", "401", "403", "404", "413", "415", "429"}
+    assert set(answers) == {"204", "400", "401", "403", "404", "413", "415", "422", "429"}
     assert "ThingRequest" in schema["components"]["schemas"]
 
 

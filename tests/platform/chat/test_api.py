@@ -50,10 +50,19 @@ def test_limit_still_sets_the_page_size_and_says_it_is_deprecated(started_game, 
 
 @pytest.mark.parametrize("query", [{"after": "-1"}, {"after": "x"}, {"after": "²"}, {"limit": "0"}, {"limit": "201"},
                                    {"after": "9" * 30}, {"page_size": "0"}, {"page_size": "201"},
-                                   {"page_size": "x"}, {"cursor": "x"}, {"cursor": "cD1hYmM="}])
+                                   {"page_size": "x"}, {"cursor": "x!"}, {"cursor": ""}])
 def test_bad_pages_are_400(started_game, alice, api_client_for, query):
     answer = api_client_for(alice).get(url(started_game), query)
     assert answer.status_code == 400 and "detail" in answer.json()
+    assert set(query) <= set(answer.json()["errors"])
+
+
+# Of a cursor's shape, but not one the list gave out: no such page.
+@pytest.mark.parametrize("cursor", ["x", "cD1hYmM="])
+def test_a_cursor_the_chat_did_not_give_out_is_404(started_game, alice, api_client_for, cursor):
+    answer = api_client_for(alice).get(url(started_game), {"cursor": cursor})
+    assert answer.status_code == 404
+    assert answer.json()["detail"].startswith("The cursor is not one this list gave out")
 
 
 def test_a_spectator_of_a_public_game_reads_but_may_not_write(started_game, alice, carol, api_client_for):
@@ -75,11 +84,21 @@ def test_a_private_games_chat_is_404_to_strangers(start_scripted_game, alice, bo
     assert api_client_for(bob).get(url(game)).json()["results"][0]["text"] == "secret plans"
 
 
-@pytest.mark.parametrize("body", [{}, {"text": ""}, {"text": "   "}, {"text": "x" * 501},
-                                  {"text": ["a"]}, {"text": "\x00"}])
-def test_bad_messages_are_400_and_change_nothing(started_game, alice, api_client_for, body):
+@pytest.mark.parametrize("body", [{}, {"text": ""}, {"text": "x" * 501}, {"text": ["a"]}, {"text": 0},
+                                  {"text": None}, {"text": "\x00"}])
+def test_malformed_messages_are_400_and_change_nothing(started_game, alice, api_client_for, body):
     answer = api_client_for(alice).post(url(started_game), body, format="json")
     assert answer.status_code == 400 and "detail" in answer.json()
+    assert "text" in answer.json()["errors"]
+    assert not Message.objects.exists()
+
+
+# A string of the schema's shape that holds nothing to say once blanks and control characters are dropped.
+@pytest.mark.parametrize("text", ["   ", "\n\t ", "\x1b\x07"])
+def test_messages_blank_once_cleaned_are_422_and_change_nothing(started_game, alice, api_client_for, text):
+    answer = api_client_for(alice).post(url(started_game), {"text": text}, format="json")
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == "Write something to say."
     assert not Message.objects.exists()
 
 

@@ -43,6 +43,13 @@ def test_a_refused_post_shows_why_and_keeps_the_text(started_game, alice):
     assert "HX-Trigger" not in answer and not Message.objects.exists()
 
 
+def test_a_blank_post_shows_why_with_the_services_status(started_game, alice):
+    # Nothing to say once cleaned: the service's 422 (the chat form's script must show it in place, as a 400).
+    answer = client_for(alice).post(f"/games/{started_game.pk}/chat/post/", {"text": "  \t "}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 422 and "Write something to say." in answer.content.decode()
+    assert "HX-Trigger" not in answer and not Message.objects.exists()
+
+
 def test_without_htmx_a_post_redirects_to_the_game(started_game, alice):
     answer = client_for(alice).post(f"/games/{started_game.pk}/chat/post/", {"text": "plain form"})
     assert answer.status_code == 302 and answer["Location"] == f"/games/{started_game.pk}/"

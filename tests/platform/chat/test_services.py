@@ -9,7 +9,7 @@ from django.db.utils import InternalError
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, Message, Report
 from turnbased.play import services as play_services
-from turnbased.play.errors import GameNotFound, InvalidRequest, NotAllowed
+from turnbased.play.errors import GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 
 pytestmark = pytest.mark.django_db
 
@@ -35,10 +35,18 @@ def test_a_spectator_may_not_write_and_a_stranger_may_not_see_a_private_chat(sta
     assert not Message.objects.exists()
 
 
-@pytest.mark.parametrize("text", ["", "   \n\t ", "\x00\x1b", "x" * (MAX_MESSAGE_CHARS + 1)])
-def test_an_empty_or_too_long_message_is_refused_and_changes_nothing(started_game, alice, text):
-    with pytest.raises(InvalidRequest):
+@pytest.mark.parametrize("text", ["", "   \n\t ", "\x00\x1b"])
+def test_an_empty_message_is_refused_and_changes_nothing(started_game, alice, text):
+    # Nothing to say once cleaned: a string of the right shape that cannot be posted (422).
+    with pytest.raises(Unprocessable, match="Write something to say"):
         services.message_post(game_id=started_game.pk, user=alice, text=text)
+    assert not Message.objects.exists()
+
+
+def test_a_too_long_message_is_refused_and_changes_nothing(started_game, alice):
+    # Longer than the schema's maxLength: a 400.
+    with pytest.raises(InvalidRequest, match="at most 500 characters"):
+        services.message_post(game_id=started_game.pk, user=alice, text="x" * (MAX_MESSAGE_CHARS + 1))
     assert not Message.objects.exists()
 
 
@@ -67,10 +75,11 @@ def test_a_muted_player_is_hidden_from_the_muter_only_until_unmuted(started_game
 
 
 def test_muting_oneself_or_nobody_is_refused(alice):
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(Unprocessable, match="yourself"):
         services.player_mute(user=alice, username="alice")
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(Unprocessable, match="No player by that name"):
         services.player_mute(user=alice, username="nobody")
+    assert selectors.muted_players(alice) == []
 
 
 def test_a_report_is_recorded_once_for_the_admins(started_game, alice, bob, carol):
@@ -79,17 +88,19 @@ def test_a_report_is_recorded_once_for_the_admins(started_game, alice, bob, caro
     services.message_report(game_id=started_game.pk, user=alice, message_id=message.pk, reason="again")
     services.message_report(game_id=started_game.pk, user=carol, message_id=message.pk)  # a spectator of a public game
     assert sorted(Report.objects.values_list("reporter__username", "reason")) == [("alice", "rude"), ("carol", "")]
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(Unprocessable, match="your own"):
         services.message_report(game_id=started_game.pk, user=bob, message_id=message.pk)  # one's own
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(Unprocessable, match="No such message"):
         services.message_report(game_id=started_game.pk, user=alice, message_id=message.pk + 1000)
+    assert Report.objects.count() == 2
 
 
 def test_a_report_of_a_message_of_another_game_is_refused(start_scripted_game, started_game, alice, bob, carol):
     other = start_scripted_game(carol, bob)
     message = services.message_post(game_id=other.pk, user=carol, text="elsewhere")
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(Unprocessable, match="No such message"):
         services.message_report(game_id=started_game.pk, user=alice, message_id=message.pk)
+    assert not Report.objects.exists()
 
 
 def test_unread_counts_others_messages_after_the_read_mark(started_game, alice, bob):

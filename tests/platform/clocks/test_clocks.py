@@ -13,12 +13,12 @@ from django.db import connection
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from turnbased.accounts.models import profile_of
 from turnbased.clocks import sweep
-from turnbased.clocks.models import SeatClock
+from turnbased.clocks.models import Absence, SeatClock
 from turnbased.clocks.services import absence_declare, clock_summaries
 from turnbased.mail import delivery
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import services
-from turnbased.play.errors import InvalidRequest
+from turnbased.play.errors import Conflict, InvalidRequest, Unprocessable
 from turnbased.play.models import Game, Move, Seat
 
 FRIDAY_NOON = datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)
@@ -91,10 +91,15 @@ def test_a_time_bank_is_charged_and_refilled_up_to_its_start(clock, alice, bob):
 
 
 def test_bad_time_controls_are_refused(alice):
-    for control in ({"kind": "per_move", "days_per_move": 4}, {"kind": "sundial"},
-                    {"kind": "bank", "bank_days": 3, "increment_days": 5}, {"kind": "none", "speed": 1}):
+    # Off the schema (a value off an enum or range, an unknown key the service is given): 400.
+    for control in ({"kind": "per_move", "days_per_move": 4}, {"kind": "sundial"}, {"kind": "bank", "bank_days": 0},
+                    {"kind": "none", "speed": 1}, {"kind": "none", "weekends_off": 1}):
         with pytest.raises(InvalidRequest):
             services.create_game(creator=alice, engine_slug="love-letter", players=2, time_control=control)
+    # Each value in range, but together they cannot be (an increment over the bank): 422.
+    with pytest.raises(Unprocessable, match="increment_days must be 0 to bank_days"):
+        services.create_game(creator=alice, engine_slug="love-letter", players=2,
+                             time_control={"kind": "bank", "bank_days": 3, "increment_days": 5})
     assert not Game.objects.exists()
 
 
@@ -138,10 +143,19 @@ def test_a_table_without_absence_keeps_the_clock_running(clock, alice, bob):
 
 def test_the_yearly_allowance_is_enforced(clock, alice):
     absence_declare(user=alice, starts_on=date(2026, 12, 1), ends_on=date(2026, 12, 20))
-    with pytest.raises(InvalidRequest, match="10 of your 30 days left"):
+    with pytest.raises(Unprocessable, match="10 of your 30 days left"):
         absence_declare(user=alice, starts_on=date(2026, 12, 21), ends_on=date(2026, 12, 31))
-    with pytest.raises(InvalidRequest, match="past"):
+    with pytest.raises(Unprocessable, match="past"):
         absence_declare(user=alice, starts_on=date(2026, 11, 1), ends_on=date(2026, 11, 2))
+    with pytest.raises(Unprocessable, match="on or after the day it starts"):
+        absence_declare(user=alice, starts_on=date(2026, 12, 22), ends_on=date(2026, 12, 21))
+    with pytest.raises(Unprocessable, match="two absences, one per year"):
+        absence_declare(user=alice, starts_on=date(2026, 12, 31), ends_on=date(2027, 1, 1))
+    with pytest.raises(Unprocessable, match="at most a year ahead"):
+        absence_declare(user=alice, starts_on=date(2027, 12, 1), ends_on=date(2027, 12, 2))
+    with pytest.raises(Conflict, match="overlaps"):
+        absence_declare(user=alice, starts_on=date(2026, 12, 20), ends_on=date(2026, 12, 20))
+    assert Absence.objects.filter(user=alice).count() == 1
 
 
 def test_a_late_turn_is_played_by_the_bot_and_three_in_a_row_hand_it_the_seat(clock, alice, bob):
@@ -226,16 +240,52 @@ def test_two_sweeps_at_once_act_once(make_user):
 
 def test_absences_and_settings_through_the_api(clock, alice, api_client_for):
     api = api_client_for(alice)
-    assert api.patch("/api/me/", {"time_zone": "Mars/Olympus"}, format="json").status_code == 400
+    # A string that names no zone of the tz database: of the schema's shape, so 422; not a string: 400.
+    unknown_zone = api.patch("/api/me/", {"time_zone": "Mars/Olympus"}, format="json")
+    assert unknown_zone.status_code == 422 and "time_zone" in unknown_zone.json()["errors"]
+    assert api.patch("/api/me/", {"time_zone": 0}, format="json").status_code == 400
+    assert api.patch("/api/me/", {"play_forced_moves": 0}, format="json").status_code == 400
+    assert profile_of(alice).time_zone != "Mars/Olympus"
     assert api.patch("/api/me/", {"time_zone": "Europe/Paris"}, format="json").json()["time_zone"] == "Europe/Paris"
     created = api.post("/api/absences/", {"starts_on": "2026-11-28", "ends_on": "2026-11-29"}, format="json")
     assert created.status_code == 201
     listing = api.get("/api/absences/").json()
     assert listing["used_days"] == 2 and listing["allowance_days"] == 30
     refused = api.post("/api/absences/", {"starts_on": "2026-11-29", "ends_on": "2026-11-30"}, format="json")
-    assert refused.status_code == 400 and "overlaps" in refused.json()["detail"]
+    assert refused.status_code == 409 and "overlaps" in refused.json()["detail"]
+    past = api.post("/api/absences/", {"starts_on": "2026-11-01", "ends_on": "2026-11-02"}, format="json")
+    assert past.status_code == 422 and "past" in past.json()["detail"]
+    not_a_date = api.post("/api/absences/", {"starts_on": "2026-11-31", "ends_on": "2026-12-01"}, format="json")
+    assert not_a_date.status_code == 400 and "starts_on" in not_a_date.json()["errors"]
+    assert api.get("/api/absences/").json()["used_days"] == 2
     assert api.delete(f"/api/absences/{created.json()['id']}/").status_code == 204
     assert api.get("/api/absences/").json()["results"] == []
+
+
+def test_an_absence_that_has_started_cannot_be_withdrawn_through_the_api(clock, alice, api_client_for):
+    api = api_client_for(alice)
+    created = api.post("/api/absences/", {"starts_on": "2026-11-28", "ends_on": "2026-11-29"}, format="json").json()
+    clock.shift(DAY + timedelta(hours=1))
+    refused = api.delete(f"/api/absences/{created['id']}/")
+    assert refused.status_code == 409 and "has started" in refused.json()["detail"]
+    assert Absence.objects.filter(pk=created["id"]).exists()
+
+
+def test_the_absences_page_shows_a_refusal_and_changes_nothing(clock, alice, client):
+    # The web page declares and withdraws through the same services as the API: a refusal is a message on the page.
+    client.force_login(alice)
+    refused = client.post("/accounts/absence/", {"action": "declare", "starts_on": "2026-11-01",
+                                                 "ends_on": "2026-11-02"})
+    assert refused.status_code == 200 and "cannot start in the past" in refused.content.decode()
+    absence_declare(user=alice, starts_on=date(2026, 11, 28), ends_on=date(2026, 11, 29))
+    overlapping = client.post("/accounts/absence/", {"action": "declare", "starts_on": "2026-11-29",
+                                                     "ends_on": "2026-11-30"})
+    assert overlapping.status_code == 200 and "overlaps an absence" in overlapping.content.decode()
+    clock.shift(DAY + timedelta(hours=1))
+    started = Absence.objects.get(user=alice)
+    withdrawn = client.post("/accounts/absence/", {"action": "cancel", "absence": str(started.pk)})
+    assert withdrawn.status_code == 200 and "has started" in withdrawn.content.decode()
+    assert list(Absence.objects.filter(user=alice).values_list("starts_on", flat=True)) == [date(2026, 11, 28)]
 
 
 def test_one_failing_game_does_not_stop_the_sweep(clock, alice, bob, carol, monkeypatch):

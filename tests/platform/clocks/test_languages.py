@@ -62,7 +62,7 @@ def test_an_absence_refused_answers_in_the_language_asked_with_the_same_status(a
     english = client.post("/api/absences/", body, format="json")
     german = client.post("/api/absences/", body, format="json", HTTP_ACCEPT_LANGUAGE="de")
     hungarian = client.post("/api/absences/", body, format="json", HTTP_ACCEPT_LANGUAGE="hu")
-    assert english.status_code == german.status_code == hungarian.status_code == 400
+    assert english.status_code == german.status_code == hungarian.status_code == 422  # of the schema's shape
     assert english.json()["detail"] == "An absence cannot start in the past."
     assert german.json()["detail"] == "Eine Abwesenheit kann nicht in der Vergangenheit beginnen."
     assert hungarian.json()["detail"] == "Távollét nem kezdődhet a múltban."

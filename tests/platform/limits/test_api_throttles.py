@@ -23,10 +23,12 @@ HERE = {"REMOTE_ADDR": "198.51.100.7"}
 
 
 def a_wrong_move(client, game, **meta):
+    """A move the game refuses (its text names none): of the schema's shape, so a 422."""
     return client.post(f"/api/games/{game.pk}/moves/", {"text": "fly away", "expected_seq": 0}, format="json", **meta)
 
 
 def a_bad_table(client, **meta):
+    """A table of a game not on the schema's list: a 400."""
     return client.post("/api/games/", {"game": "chess"}, format="json", **meta)
 
 
@@ -82,7 +84,7 @@ def test_creating_tables_is_limited_but_listing_them_is_not(alice, api_client_fo
 
 def test_moves_are_limited_and_a_refused_move_is_not_played(started_game, alice, api_client_for):
     client = api_client_for(alice)
-    assert {a_wrong_move(client, started_game).status_code for _ in range(60)} == {400}
+    assert {a_wrong_move(client, started_game).status_code for _ in range(60)} == {422}
     refused = client.post(f"/api/games/{started_game.pk}/moves/", {"text": "handmaid", "expected_seq": 0},
                           format="json")
     assert_refused(refused, counted="moves")
@@ -122,14 +124,14 @@ def test_retry_after_is_when_the_oldest_counted_request_leaves_the_window(starte
     client = api_client_for(alice)
     with time_machine.travel(datetime(2026, 3, 2, 12, tzinfo=timezone.utc), tick=False) as clock:
         for _ in range(3):
-            assert a_wrong_move(client, started_game).status_code == 400
+            assert a_wrong_move(client, started_game).status_code == 422
             clock.shift(timedelta(seconds=10))
         clock.shift(timedelta(seconds=5))  # 35 s after the first of the three
         assert assert_refused(a_wrong_move(client, started_game), counted="moves") == 25
         clock.shift(timedelta(seconds=24))
         assert assert_refused(a_wrong_move(client, started_game), counted="moves") == 1
         clock.shift(timedelta(seconds=1))
-        assert a_wrong_move(client, started_game).status_code == 400
+        assert a_wrong_move(client, started_game).status_code == 422
 
 
 def test_many_accounts_from_one_address_share_its_budget(started_game, alice, bob, carol, api_client_for, rates):
@@ -144,7 +146,7 @@ def test_one_account_from_many_addresses_shares_its_budget(started_game, alice, 
     rates(moves="2/min")
     client = api_client_for(alice)
     for address in ("203.0.113.1", "203.0.113.2"):
-        assert a_wrong_move(client, started_game, REMOTE_ADDR=address).status_code == 400
+        assert a_wrong_move(client, started_game, REMOTE_ADDR=address).status_code == 422
     assert a_wrong_move(client, started_game, REMOTE_ADDR="203.0.113.3").status_code == 429
     assert a_wrong_move(api_client_for(bob), started_game, REMOTE_ADDR="203.0.113.4").status_code != 429
 
@@ -194,13 +196,13 @@ def test_rate_limits_off_lets_every_request_through(started_game, alice, api_cli
     rates(api="1/min", moves="1/min", table_create="1/min", auth="1/min")
     settings.RATE_LIMITS_ON = False
     client = api_client_for(alice)
-    assert {a_wrong_move(client, started_game).status_code for _ in range(5)} == {400}
+    assert {a_wrong_move(client, started_game).status_code for _ in range(5)} == {422}
     assert {a_bad_table(client).status_code for _ in range(5)} == {400}
     assert {client.get(f"/api/games/{started_game.pk}/").status_code for _ in range(5)} == {200}
     factory = APIRequestFactory()
     assert {PasswordCheckApi.as_view()(factory.post("/", {}, format="json")).status_code for _ in range(5)} == {401}
     settings.RATE_LIMITS_ON = True
-    assert [a_wrong_move(client, started_game).status_code for _ in range(2)] == [400, 429]
+    assert [a_wrong_move(client, started_game).status_code for _ in range(2)] == [422, 429]
 
 
 def api_view_classes(patterns=None):
@@ -240,4 +242,4 @@ def test_a_cache_outage_lets_requests_through_instead_of_failing_them(settings, 
     alice = api_client_for(started_game.seats.get(index=0).user)
     assert alice.get("/api/game-types/", **HERE).status_code == 200
     for _ in range(3):
-        assert a_wrong_move(alice, started_game, **HERE).status_code == 400
+        assert a_wrong_move(alice, started_game, **HERE).status_code == 422

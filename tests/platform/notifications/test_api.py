@@ -51,18 +51,23 @@ def test_another_users_device_is_not_found(alice, bob, push_service, api_client_
     assert PushSubscription.objects.filter(user=alice).count() == 1
 
 
-@pytest.mark.parametrize(("change", "field"), [
-    ({"endpoint": "https://example.org/push/1"}, "endpoint"),  # not a push service we send to
-    ({"endpoint": "http://127.0.0.1:1/push/1"}, "endpoint"),  # loopback, plain http: only in the tests' settings
-    ({"endpoint": "not a url"}, "endpoint"),
-    ({"endpoint": "https://fcm.googleapis.com.example.org/x"}, "endpoint"),
-    ({"endpoint": "https://user@fcm.googleapis.com/x"}, "endpoint"),
-    ({"keys": {"p256dh": "BAAA", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}, "keys"),
-    ({"keys": {"p256dh": "B" + "A" * 86, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}, "keys"),  # 65 bytes, not on the curve
-    ({"keys": {"p256dh": None, "auth": "x"}}, "keys"),
-    ({"keys": "no"}, "keys"),
-], ids=["elsewhere", "loopback", "not-a-url", "lookalike", "userinfo", "short-key", "off-curve", "null", "not-keys"])
-def test_a_subscription_we_cannot_push_to_is_refused_and_kept_nowhere(change, field, alice, push_service,
+# 400: the body breaks the schema (a field missing, null or of the wrong JSON type); 422: strings of the schema's
+# shape that are no push service we send to, or no key we can push with.
+@pytest.mark.parametrize(("change", "field", "status"), [
+    ({"endpoint": "https://example.org/push/1"}, "endpoint", 422),  # not a push service we send to
+    ({"endpoint": "http://127.0.0.1:1/push/1"}, "endpoint", 422),  # loopback, plain http: only in the tests' settings
+    ({"endpoint": "not a url"}, "endpoint", 422),
+    ({"endpoint": "https://fcm.googleapis.com.example.org/x"}, "endpoint", 422),
+    ({"endpoint": "https://user@fcm.googleapis.com/x"}, "endpoint", 422),
+    ({"keys": {"p256dh": "BAAA", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}, "keys", 422),
+    ({"keys": {"p256dh": "B" + "A" * 86, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}, "keys", 422),  # 65 bytes, off the curve
+    ({"keys": {"p256dh": None, "auth": "x"}}, "keys", 400),
+    ({"keys": "no"}, "keys", 400),
+    ({"keys": {"p256dh": 0, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}, "keys", 400),
+    ({"endpoint": 0}, "endpoint", 400),
+], ids=["elsewhere", "loopback", "not-a-url", "lookalike", "userinfo", "short-key", "off-curve", "null", "not-keys",
+        "key-not-a-string", "endpoint-not-a-string"])
+def test_a_subscription_we_cannot_push_to_is_refused_and_kept_nowhere(change, field, status, alice, push_service,
                                                                       api_client_for, settings):
     settings.WEB_PUSH_SERVICES = ["fcm.googleapis.com"]
     settings.WEB_PUSH_ALLOW_HTTP = False
@@ -70,7 +75,7 @@ def test_a_subscription_we_cannot_push_to_is_refused_and_kept_nowhere(change, fi
     body["endpoint"] = "https://fcm.googleapis.com/fcm/send/abc"
     body.update(change)
     answer = api_client_for(alice).post(LIST, body, format="json")
-    assert answer.status_code == 400, answer.json()
+    assert answer.status_code == status, answer.json()
     assert field in answer.json()["errors"]
     assert not PushSubscription.objects.exists()
 
@@ -79,7 +84,8 @@ def test_a_bad_auth_secret_is_refused(alice, push_service, api_client_for):
     body = push_service.device("phone").subscription()
     body["keys"]["auth"] = "c2hvcnQ"
     answer = api_client_for(alice).post(LIST, body, format="json")
-    assert answer.status_code == 400 and "16 bytes" in answer.json()["errors"]["keys"][0]
+    assert answer.status_code == 422 and "16 bytes" in answer.json()["errors"]["keys"][0]
+    assert not PushSubscription.objects.exists()
 
 
 def test_beyond_the_most_devices_the_one_unused_longest_goes(alice, push_service, api_client_for, settings):

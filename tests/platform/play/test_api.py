@@ -9,7 +9,7 @@ from django.core import mail
 from django.test import Client
 from rest_framework.test import APIClient
 
-from turnbased.play.models import Move
+from turnbased.play.models import Game, Move
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +82,25 @@ def test_create_refuses_scripted_options_from_users(alice, api_client_for):
     response = api_client_for(alice).post(
         "/api/games/", {"game": "love-letter", "players": 2, "options": {"deck": ["guard"] * 16}}, format="json"
     )
-    assert response.status_code == 400 and "Unknown option" in response.json()["detail"]
+    assert response.status_code == 422 and "Unknown option" in response.json()["detail"]
+    assert not Game.objects.exists()
+
+
+def test_the_time_control_is_read_as_its_schema_says(alice, api_client_for):
+    client = api_client_for(alice)
+    # A key the schema does not name is ignored, as elsewhere in bodies; a value off its range is a 400 whatever the
+    # kind; values in range that cannot go together are a 422.
+    ignored = client.post("/api/games/", {"game": "love-letter", "players": 2,
+                                          "time_control": {"kind": "per_move", "days_per_move": 2, "colour": "red"}},
+                          format="json")
+    assert ignored.status_code == 201, ignored.json()
+    assert Game.objects.get(pk=ignored.json()["id"]).clock.days_per_move == 2
+    for control, status in (({"kind": "none", "bank_days": 0}, 400), ({"kind": "per_move", "days_per_move": 4}, 400),
+                            ({"kind": "bank", "bank_days": 3, "increment_days": 5}, 422)):
+        refused = client.post("/api/games/", {"game": "love-letter", "players": 2, "time_control": control},
+                              format="json")
+        assert refused.status_code == status, (control, refused.json())
+    assert Game.objects.count() == 1
 
 
 def test_scripted_deck_and_seed_never_appear_in_the_api(started_game, alice, api_client_for):
@@ -94,9 +112,14 @@ def test_scripted_deck_and_seed_never_appear_in_the_api(started_game, alice, api
 @pytest.mark.parametrize(
     ("payload", "status", "needle"),
     [
-        ({"move": {"card": "princess"}, "expected_seq": 0}, 400, ""),
-        ({"text": "fly away", "expected_seq": 0}, 400, ""),
+        # Of the schema's shape, refused by the rules or naming no move: 422.
+        ({"move": {"card": "princess"}, "expected_seq": 0}, 422, ""),
+        ({"text": "fly away", "expected_seq": 0}, 422, ""),
+        # Breaking the schema: 400.
         ({"move": {"card": "handmaid"}}, 400, "expected_seq"),
+        ({"text": 0, "expected_seq": 0}, 400, "text"),
+        ({"move": {"card": "handmaid"}, "text": "handmaid", "expected_seq": 0}, 400, "not both"),
+        ({"expected_seq": 0}, 400, "neither"),
         ({"move": {"card": "handmaid"}, "expected_seq": 5}, 409, "moved on"),
     ],
 )
@@ -178,8 +201,12 @@ def test_signup_errors_name_the_field():
     response = client.post(
         "/api/accounts/", {"username": "dora", "email": "not-an-address", "password": "123"}, format="json"
     )
-    assert response.status_code == 400
+    # Each a string the schema allows, refused at sign-up: 422, naming every field.
+    assert response.status_code == 422
     assert set(response.json()["errors"]) == {"username", "email", "password"}
+    malformed = client.post("/api/accounts/", {"username": 0, "email": "d@example.com", "password": "x" * 20},
+                            format="json")
+    assert malformed.status_code == 400 and set(malformed.json()["errors"]) == {"username"}
 
 
 def test_history_since_must_be_a_number(started_game, alice, api_client_for):

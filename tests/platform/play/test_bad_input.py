@@ -1,7 +1,10 @@
 """Bad input gets a clear 4xx, JSON where the API promises JSON, and changes nothing.
 
 One table of requests a careless client or an attacker might send, each with the answer it must
-get; every row also proves that no row of the database changed.
+get; every row also proves that no row of the database changed. A request that breaks the API's
+schema (a value of the wrong JSON type, off an enum or range, a required field missing) is a 400;
+one of the schema's shape that cannot be done for what it says (a move the rules refuse, a player
+count or bot seat the game does not take, an unknown time zone) is a 422.
 """
 
 from __future__ import annotations
@@ -45,12 +48,14 @@ def post_json(name, url, body, status=400, says="", who="alice"):
     return Bad(name, "POST", url, status, who=who, body=body, says=says)
 
 
-def create(name, says="", **fields):
-    return post_json(f"create with {name}", "/api/games/", {"game": "love-letter", **fields}, says=says)
+def create(name, says="", status=400, **fields):
+    return post_json(f"create with {name}", "/api/games/", {"game": "love-letter", **fields}, says=says,
+                     status=status)
 
 
-def move(name, says="", **fields):
-    return post_json(f"move with {name}", "/api/games/{game}/moves/", {"expected_seq": 0, **fields}, says=says)
+def move(name, says="", status=400, **fields):
+    return post_json(f"move with {name}", "/api/games/{game}/moves/", {"expected_seq": 0, **fields}, says=says,
+                     status=status)
 
 
 CASES = [
@@ -99,39 +104,62 @@ CASES = [
     Bad("anonymous: API detail of a private table", "GET", "/api/games/{private}/", 404, who="anonymous"),
     # Numbers beyond any column, and every field of the API with the wrong JSON type.
     move("expected_seq 10**30", move={"card": "handmaid"}, expected_seq=HUGE, says="expected_seq"),
-    create("players 10**30", players=HUGE, says="players"),
-    create("a bot in seat 10**30", players=2, bots={str(HUGE): "basic"}, says="Seat"),
+    # Whole numbers the schema allows that the game does not take: 422.
+    create("players 10**30", players=HUGE, says="players", status=422),
+    create("a bot in seat 10**30", players=2, bots={str(HUGE): "basic"}, says="Seat", status=422),
     *[create(f"time_control {control!r}", time_control=control) for control in (
         {"kind": "none", "days_per_move": "x"}, {"kind": "none", "bank_days": HUGE}, {"kind": "per_move",
         "days_per_move": [3]}, {"kind": "bank", "bank_days": 5, "increment_days": "x"}, {"kind": []},
-        {"kind": "bank", "bank_days": True}, {"weekends_off": "yes"}, {"expiry": {}}, {"colour": "red"}, [], "x",
+        {"kind": "bank", "bank_days": True}, {"weekends_off": "yes"}, {"expiry": {}}, [], "x",
+        {"kind": "none", "bank_days": 0}, {"kind": "per_move", "days_per_move": 4}, {"kind": "sundial"},
+        {"weekends_off": 0},
     )],
+    create("time_control with an increment over the bank", time_control={"kind": "bank", "bank_days": 3,
+           "increment_days": 5}, says="increment_days", status=422),
     *[create(f"{name}={value!r}", **{name: value}) for name, values in {
         "game": [5, [], {}, None, "chess"],
-        "players": ["x", [], True, None, 1.5, -1],
-        "options": [[], "x", None, {"edition": []}, {"deck": ["guard"]}],
+        "players": ["x", "2", [], True, None, 1.5],
+        "options": [[], "x", None],
         "visibility": [5, [], None, "secret"],
-        "bots": [[], None, {"1": []}, {"x": "basic"}, {"1": "nope"}, {"-1": "basic"}],
-        "play": ["maybe", [], None],
+        "bots": [[], None, {"1": []}, {"1": 0}],
+        "play": ["maybe", [], None, 0],
     }.items() for value in values],
+    *[create(f"{name}={value!r}", status=422, **{name: value}) for name, values in {
+        "players": [-1, 1, 7],
+        "options": [{"edition": []}, {"edition": "1999"}, {"deck": ["guard"]}],
+        "bots": [{"x": "basic"}, {"1": "nope"}, {"-1": "basic"}, {"0": "basic"}, {"5": "basic"}],
+    }.items() for value in values],
+    # move is a JSON object in the schema: anything else breaks it (400); an object the rules refuse is a 422.
     *[move(f"{name}={value!r}", **{name: value}) for name, values in {
-        "move": ["x", 5, [], None, {}, {"card": []}, {"card": {}}, {"card": "guard", "target": []},
-                 {"card": "guard", "target": HUGE, "guess": {}}],
+        "move": ["x", 5, [], None],
         "expected_seq": ["x", -1, None, True, 1.5, [], {}],
-        "idempotency_key": [[], {}, "x" * 101, ""],
+        "idempotency_key": [[], {}, "x" * 101, "", 0],
     }.items() for value in values],
+    *[move(f"move={value!r}", move=value, status=422) for value in (
+        {}, {"card": []}, {"card": {}}, {"card": "guard", "target": []}, {"card": "guard", "target": HUGE,
+        "guess": {}}, {"card": "princess"},
+    )],
     *[post_json(f"move text={value!r}", "/api/games/{game}/moves/", {"text": value, "expected_seq": 0})
-      for value in ([], {}, "\x00", "guard " * 40, "٣", "guard ²", "")],
+      for value in ([], {}, 0, None, "\x00", "guard " * 40, "")],
+    *[post_json(f"move text={value!r}", "/api/games/{game}/moves/", {"text": value, "expected_seq": 0}, status=422)
+      for value in ("٣", "guard ²", "fly away")],
     *[post_json(f"join with invite_code={value!r}", "/api/games/{open}/join/", {"invite_code": value}, who="carol")
-      for value in ([], {}, None)],
+      for value in ([], {}, None, 0)],
     *[post_json(f"absence {body!r}", "/api/absences/", body) for body in (
         {"starts_on": "x", "ends_on": "y"}, {"starts_on": 5, "ends_on": []}, {"starts_on": "2030-02-30", "ends_on":
-        "2030-03-01"}, {"starts_on": "9999-12-31", "ends_on": "9999-12-31"}, {"starts_on": "2030-01-01"},
+        "2030-03-01"}, {"starts_on": "2030-01-01"}, {"starts_on": 20300101, "ends_on": "2030-01-02"},
+    )],
+    *[post_json(f"absence {body!r}", "/api/absences/", body, status=422, says=says) for body, says in (
+        ({"starts_on": "9999-12-31", "ends_on": "9999-12-31"}, "at most a year ahead"),
+        ({"starts_on": "2000-01-01", "ends_on": "2000-01-02"}, "in the past"),
     )],
     *[Bad(f"profile {body!r}", "PATCH", "/api/me/", 400, body=body) for body in (
-        {"time_zone": "../../etc/passwd"}, {"time_zone": []}, {"time_zone": "\x00"}, {"reminder_lead_hours": HUGE},
-        {"reminder_lead_hours": "soon"},
+        {"time_zone": []}, {"time_zone": "\x00"}, {"time_zone": 0}, {"reminder_lead_hours": HUGE},
+        {"reminder_lead_hours": "soon"}, {"reminder_lead_hours": "6"}, {"play_forced_moves": 0},
+        {"language": "xx"},
     )],
+    Bad("profile with a time zone that is no zone", "PATCH", "/api/me/", 422, body={"time_zone": "../../etc/passwd"},
+        says="not a time zone name"),
     # Malformed and unknown addresses: JSON under /api/, whatever Django's URL resolver says.
     *[Bad(f"GET {url}", "GET", url, 404) for url in (
         "/api/games/abc/", f"/api/games/{HUGE}/", f"/api/games/{HUGE}/history/", "/api/nothing/", "/api/games/1/x/",

@@ -11,7 +11,7 @@ from django.db import connection
 
 from turnbased.celery import app
 from turnbased.play import selectors, services
-from turnbased.play.errors import Conflict, InvalidRequest
+from turnbased.play.errors import Conflict, Unprocessable
 from turnbased.play.models import Game, GameStatus, Move
 
 
@@ -46,12 +46,15 @@ def test_bots_answer_a_persons_move(db, alice, django_capture_on_commit_callback
 
 
 def test_bad_bot_requests_are_refused(db, alice):
-    with pytest.raises(InvalidRequest, match="no bot called"):
+    # Each of the request's shape, but no seat that can take that bot: 422.
+    with pytest.raises(Unprocessable, match="no bot called"):
         services.create_game(creator=alice, engine_slug="love-letter", players=2, bots={1: "genius"})
-    with pytest.raises(InvalidRequest, match="yours"):
+    with pytest.raises(Unprocessable, match="yours"):
         services.create_game(creator=alice, engine_slug="love-letter", players=2, bots={0: "random"})
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(Unprocessable, match="Seat 5 cannot take a bot"):
         services.create_game(creator=alice, engine_slug="love-letter", players=2, bots={5: "random"})
+    with pytest.raises(Unprocessable, match="bots must map seat numbers"):
+        services.create_game(creator=alice, engine_slug="love-letter", players=2, bots={"first": "random"})
     assert not Game.objects.exists()
 
 

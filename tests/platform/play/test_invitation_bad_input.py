@@ -27,12 +27,14 @@ def invite(name: str, body, status: int = 400, says: str = "", who: str = "alice
 
 
 CASES = [
-    *[invite(f"username={value!r}", {"username": value}) for value in ([], {}, None, True, "x" * 151, "")],
+    # Breaking the schema (400): not a string, too long, blank, missing, not an object.
+    *[invite(f"username={value!r}", {"username": value}) for value in ([], {}, None, True, 0, "x" * 151, "")],
     invite("without a username", {}),
     invite("a JSON list", ["bob"]),
-    invite("a name nobody has", {"username": "nobody"}, says="No player is called"),
     invite("a name with a NUL", {"username": "bo\x00b"}),
-    invite("myself", {"username": "ALICE"}, says="cannot invite yourself"),
+    # Of the schema's shape, but no one who can be invited (422).
+    invite("a name nobody has", {"username": "nobody"}, status=422, says="No player is called"),
+    invite("myself", {"username": "ALICE"}, status=422, says="cannot invite yourself"),
     invite("someone seated", {"username": "bob"}, status=409, says="already has a seat"),
     invite("to a game in play", {"username": "carol"}, status=409, says="no longer taking players", table="game"),
     invite("to a table I do not sit at", {"username": "carol"}, status=403, says="Only the players", table="open"),

@@ -12,7 +12,7 @@ from tests.platform.play.test_pages import logged_in
 from turnbased.mail import delivery
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import services
-from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
+from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.play.models import GameStatus, Invitation, Seat
 
 pytestmark = pytest.mark.django_db
@@ -93,9 +93,11 @@ def test_a_declined_invitation_to_a_private_table_closes_it_again(private_table,
         services.join_game(game_id=private_table.pk, user=bob)
 
 
+# No name at all is a request without its required field (400); a name of no account, or one's own, cannot be
+# invited (422).
 @pytest.mark.parametrize("username, error", [
-    ("nobody", InvalidRequest), ("", InvalidRequest), ("  ", InvalidRequest), ("a\x00b", InvalidRequest),
-    ("x" * 500, InvalidRequest), ("alice", InvalidRequest),
+    ("", InvalidRequest), ("  ", InvalidRequest),
+    ("nobody", Unprocessable), ("a\x00b", Unprocessable), ("x" * 500, Unprocessable), ("alice", Unprocessable),
 ])
 def test_a_bad_username_is_refused_and_changes_nothing(table, alice, username, error):
     with pytest.raises(error):
@@ -106,9 +108,9 @@ def test_a_bad_username_is_refused_and_changes_nothing(table, alice, username, e
 def test_a_closed_account_reads_as_nobody(table, alice, bob):
     bob.is_active = False
     bob.save()
-    with pytest.raises(InvalidRequest) as closed:
+    with pytest.raises(Unprocessable) as closed:
         services.invitation_create(game_id=table.pk, user=alice, username="bob")
-    with pytest.raises(InvalidRequest) as nobody:
+    with pytest.raises(Unprocessable) as nobody:
         services.invitation_create(game_id=table.pk, user=alice, username="zed")
     assert closed.value.detail.replace("bob", "?") == nobody.value.detail.replace("zed", "?")
 
@@ -181,10 +183,10 @@ def test_the_api_invites_lists_and_declines(table, alice, bob, api_client_for):
     assert host.get(f"/api/games/{table.pk}/invitations/").json()["results"][0]["status"] == "declined"
 
 
-def test_the_api_refuses_an_unknown_name_with_a_clear_400(table, alice, api_client_for):
+def test_the_api_refuses_an_unknown_name_with_a_clear_422(table, alice, api_client_for):
     response = api_client_for(alice).post(f"/api/games/{table.pk}/invitations/", {"username": "nobody"},
                                           format="json")
-    assert response.status_code == 400 and "No player is called" in response.json()["detail"]
+    assert response.status_code == 422 and "No player is called" in response.json()["detail"]
     assert not Invitation.objects.exists()
 
 

@@ -6,7 +6,15 @@ import pytest
 
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import services
-from turnbased.play.errors import Conflict, GameNotFound, IllegalMoveError, InvalidRequest, NotAllowed, StaleSequence
+from turnbased.play.errors import (
+    Conflict,
+    GameNotFound,
+    IllegalMoveError,
+    InvalidRequest,
+    NotAllowed,
+    StaleSequence,
+    Unprocessable,
+)
 from turnbased.play.models import Game, GameStatus, Move, Visibility
 
 HANDMAID = {"card": "handmaid"}
@@ -25,10 +33,22 @@ def test_create_game_seats_the_creator_and_waits(alice):
     assert len(game.seed) == 32 and game.invite_code
 
 
-@pytest.mark.parametrize("players", [1, 5, "two", True])
+@pytest.mark.parametrize("players", [1, 5])
 def test_create_game_refuses_unplayable_player_counts(alice, players):
-    with pytest.raises(InvalidRequest):
+    # A whole number the game (or its default edition) does not take: the request has its shape, but cannot be
+    # done (422).
+    with pytest.raises(Unprocessable, match="player") as refused:
         services.create_game(creator=alice, engine_slug="love-letter", players=players)
+    assert refused.value.status == 422
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("players", ["two", True])
+def test_create_game_refuses_a_player_count_that_is_not_a_whole_number(alice, players):
+    with pytest.raises(InvalidRequest, match="whole number") as refused:
+        services.create_game(creator=alice, engine_slug="love-letter", players=players)
+    assert refused.value.status == 400
+    assert not Game.objects.exists()
 
 
 def test_create_game_refuses_unknown_game(alice):
@@ -37,9 +57,9 @@ def test_create_game_refuses_unknown_game(alice):
 
 
 def test_user_options_keep_scripted_decks_out_of_players_hands():
-    with pytest.raises(InvalidRequest, match="Unknown option"):
+    with pytest.raises(Unprocessable, match="Unknown option"):
         services.user_options("love-letter", {"deck": ["guard"]})
-    with pytest.raises(InvalidRequest, match="must be one of"):
+    with pytest.raises(Unprocessable, match="must be one of"):
         services.user_options("love-letter", {"edition": "1999"})
     assert services.user_options("love-letter", {"edition": "2019"}) == {"edition": "2019"}
 

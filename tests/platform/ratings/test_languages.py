@@ -83,5 +83,5 @@ def test_an_api_refusal_answers_in_the_language_asked(alice):
     missing = client.get("/api/players/nobody-here/")
     assert missing.status_code == 404 and missing.json()["detail"] == "Nincs ilyen játékos."
     too_many = client.get("/api/ratings/?game=halali&players=5")
-    assert too_many.status_code == 400 and "players" in too_many.json()["errors"]
+    assert too_many.status_code == 422 and "players" in too_many.json()["errors"]
     assert too_many.json()["errors"]["players"] == ["Halali! 2–2 játékossal játszható."]

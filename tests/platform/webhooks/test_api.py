@@ -43,28 +43,43 @@ def test_without_kinds_a_hook_gets_every_kind(api):
     assert _register(api).json()["kinds"] == ALL_KINDS
 
 
+# 400: the body breaks the schema (a kind off the enum, a blank or overlong URL, a value of the wrong JSON type).
 @pytest.mark.parametrize(("fields", "detail"), [
     ({"kinds": []}, "kinds"),
     ({"kinds": ["ping"]}, "kinds"),
     ({"kinds": ["your_turn", "nonsense"]}, "kinds"),
     ({"kinds": "your_turn"}, "kinds"),
-    ({"url": "ftp://127.0.0.1/"}, "url: The URL must start with https:// or http://."),
-    ({"url": "http://127.0.0.1:25/"}, "url: Port 25 is not allowed"),
-    ({"url": "http://user:pw@127.0.0.1:8000/"}, "url: The URL may not carry a user name or password."),
+    ({"kinds": [0]}, "kinds"),
     ({"url": ""}, "url"),
     ({"url": "x" * 2001}, "url"),
+    ({"url": 0}, "url"),
 ])
-def test_a_bad_registration_is_refused_and_writes_nothing(api, fields, detail):
+def test_a_malformed_registration_is_a_400_and_writes_nothing(api, fields, detail):
     answer = _register(api, **fields)
     assert answer.status_code == 400, answer.json()
     assert answer.json()["detail"].startswith(detail)
+    assert detail in answer.json()["errors"]
+    assert not Webhook.objects.exists()
+
+
+# 422: a string the schema allows, but not a URL webhooks may be sent to.
+@pytest.mark.parametrize(("url", "detail"), [
+    ("ftp://127.0.0.1/", "url: The URL must start with https:// or http://."),
+    ("http://127.0.0.1:25/", "url: Port 25 is not allowed"),
+    ("http://user:pw@127.0.0.1:8000/", "url: The URL may not carry a user name or password."),
+])
+def test_a_url_webhooks_may_not_go_to_is_a_422_and_writes_nothing(api, url, detail):
+    answer = _register(api, url=url)
+    assert answer.status_code == 422, answer.json()
+    assert answer.json()["detail"].startswith(detail)
+    assert "url" in answer.json()["errors"]
     assert not Webhook.objects.exists()
 
 
 def test_a_private_address_is_refused_unless_the_setting_allows_it(api, settings):
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = False
     answer = _register(api, url="http://127.0.0.1:8000/hook")
-    assert answer.status_code == 400
+    assert answer.status_code == 422
     assert answer.json()["detail"] == ("url: The host 127.0.0.1 does not resolve only to public addresses: webhooks "
                                        "are sent only to public addresses.")
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = True
@@ -75,7 +90,7 @@ def test_an_account_may_register_five_hooks_and_no_more(api, api_client_for, bob
     for number in range(5):
         assert _register(api, url=f"http://127.0.0.1:9999/{number}").status_code == 201
     answer = _register(api, url="http://127.0.0.1:9999/6")
-    assert answer.status_code == 400
+    assert answer.status_code == 409
     assert answer.json()["detail"] == "You have 5 webhooks, the most an account may have: delete one first."
     assert Webhook.objects.count() == 5
     # Someone else's count is their own; deleting one makes room.
@@ -110,7 +125,9 @@ def test_changing_the_url_kinds_and_state(api):
     assert (off["active"], off["disabled_reason"]) == (False, "turned off by its owner")
     assert off["disabled_at"] is not None
     refused = api.patch(path, {"url": "gopher://127.0.0.1/"}, format="json")
-    assert refused.status_code == 400
+    assert refused.status_code == 422
+    assert api.patch(path, {"active": 0}, format="json").status_code == 400  # not a boolean: breaks the schema
+    assert Webhook.objects.get(pk=hook["id"]).url == "http://127.0.0.1:9999/new"
     on = api.patch(path, {"active": True}, format="json").json()
     assert (on["active"], on["disabled_at"], on["disabled_reason"], on["url"]) == (True, None, "",
                                                                                  "http://127.0.0.1:9999/new")
@@ -175,12 +192,26 @@ def test_the_delivery_log_is_newest_first_in_cursor_pages(api, alice):
     assert (row["kind"], row["state"], row["attempts"], row["status_code"], row["error"]) == (
         "your_turn", "pending", 0, None, "")
     assert row["next_attempt_at"] is not None and row["event"] is not None
-    assert api.get(first["next"].replace("cursor=", "cursor=x")).status_code == 400
+    # A cursor of the right shape that the list did not give out names no page (404); one that is not base64 breaks
+    # the schema's pattern (400).
+    assert api.get(first["next"].replace("cursor=", "cursor=x")).status_code == 404
+    assert api.get(first["next"].replace("cursor=", "cursor=x!")).status_code == 400
 
 
-# Cursors a client could forge: not a number where an id goes, beyond a bigint, not base64 at all.
-@pytest.mark.parametrize("cursor", ["cD1hYmM=", "cD05OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5", "%FF", "é"])
-def test_a_cursor_the_list_did_not_give_out_is_a_400_naming_it(api, cursor):
+# Cursors a client could forge, of the shape the schema gives a cursor: not a number where an id goes, beyond a
+# bigint. They name a page that is not there.
+@pytest.mark.parametrize("cursor", ["cD1hYmM=", "cD05OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5", "x"])
+def test_a_cursor_the_list_did_not_give_out_is_a_404_naming_it(api, cursor):
+    hook = _register(api).json()
+    for path in ("/api/webhooks/", f"/api/webhooks/{hook['id']}/deliveries/"):
+        answer = api.get(f"{path}?cursor={cursor}")
+        assert answer.status_code == 404, (path, cursor, answer.content)
+        assert answer.json()["detail"].startswith("The cursor is not one this list gave out")
+
+
+# Cursors that are not base64 at all break the schema's pattern for a cursor.
+@pytest.mark.parametrize("cursor", ["%FF", "é", "x!", ""])
+def test_a_cursor_that_is_not_base64_is_a_400_naming_it(api, cursor):
     hook = _register(api).json()
     for path in ("/api/webhooks/", f"/api/webhooks/{hook['id']}/deliveries/"):
         answer = api.get(f"{path}?cursor={cursor}")

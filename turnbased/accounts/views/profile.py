@@ -26,7 +26,7 @@ from turnbased.clocks.services import (
     local_today,
     refresh_deadlines,
 )
-from turnbased.play.errors import InvalidRequest, NotFound
+from turnbased.play.errors import InvalidRequest, PlayError
 
 
 class LanguageSelect(forms.Select):
@@ -148,7 +148,7 @@ def absences(request):
                 absence_cancel(user=request.user, absence_id=int(request.POST.get("absence", "0")))
                 messages.success(request, gettext("Absence withdrawn."))
                 return redirect("absences")
-        except (InvalidRequest, NotFound, ValueError) as error:
+        except (PlayError, ValueError) as error:  # refused (400, 409, 422) or not found: the reason, nothing changed
             messages.error(request, getattr(error, "detail", str(error)))
     today = local_today(request.user)
     profile = profile_of(request.user)

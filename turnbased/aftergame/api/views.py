@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -13,7 +14,7 @@ from turnbased.aftergame import selectors, services
 from turnbased.aftergame.api.serializers import RematchSerializer
 from turnbased.play import selectors as play_selectors
 from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import error
+from turnbased.play.api.schema import created_location, error
 from turnbased.play.errors import GameNotFound
 
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The finished game's id.")
@@ -57,7 +58,8 @@ class RematchApi(APIView):
         return Response(rematch_body(rematch, request.user))
 
     @extend_schema(
-        operation_id="rematch_create", tags=["games"], summary="Ask for a rematch", parameters=[GAME_ID], request=None,
+        operation_id="rematch_create", tags=["games"], summary="Ask for a rematch", request=None,
+        parameters=[GAME_ID, created_location("the rematch (GET /api/games/{id}/rematch/)")],
         description="The first call by a player of the finished game creates the rematch's table (the caller seated, "
                     "bots seated, a seat kept for each other person, who is told by email) and answers 201. Later "
                     "calls answer 200 with the same rematch; from a player it still waits for, they accept it.",
@@ -70,8 +72,10 @@ class RematchApi(APIView):
     )
     def post(self, request, game_id: int):
         rematch, created = services.rematch_propose(game_id=game_id, user=request.user)
-        return Response(rematch_body(rematch, request.user),
-                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        if not created:
+            return Response(rematch_body(rematch, request.user))
+        return Response(rematch_body(rematch, request.user), status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-game-rematch", args=[game_id])})
 
 
 class RematchAcceptApi(APIView):

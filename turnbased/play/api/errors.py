@@ -40,8 +40,9 @@ def _answer(exc, context) -> Response | None:
         refusal = Refusal.of(scope_of(context["request"], context["view"]), exc.wait, getattr(exc, "reason", ""))
         return refusal.applied_to(Response({"detail": refusal.detail, "retry_after": refusal.wait}))
     if isinstance(exc, exceptions.ValidationError):
+        # 400, or 422 for a request of the schema's shape that cannot be done (api_input.UnprocessableInput).
         return Response({"detail": _first_message(exc.detail), "errors": _per_field(exc.detail)},
-                        status=status.HTTP_400_BAD_REQUEST)
+                        status=exc.status_code)
     response = exception_handler(exc, context)
     if response is not None and not (isinstance(response.data, dict) and "detail" in response.data):
         response.data = {"detail": _first_message(response.data), "errors": _per_field(response.data)}

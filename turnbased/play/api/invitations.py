@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.accounts.models import is_bot_account
+from turnbased.api_input import BodySerializer
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.play import selectors, services
 from turnbased.play.api.conditional import conditional_read
@@ -77,7 +78,7 @@ class GameInvitationsApi(APIView):
 
     throttle_scope = "invitations"  # inviting; reading the list counts as any read
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         username = serializers.CharField(max_length=150, help_text="The username of the person to invite (any case).")
 
         class Meta:

@@ -4,11 +4,12 @@ Every API view shares the same error machinery (``errors.json_exception_handler`
 ``request_guards``), so the answers it can give for reasons of its own kind are
 added here, from what the view is, rather than repeated on each endpoint:
 
-- 400 when it reads a body or query parameters; 415 when it reads a body;
+- 400 when it reads a body or query parameters (the request breaks the schema); 415 and 422 when it reads a
+  body (422: of the schema's shape, but what it asks cannot be done, ``api_input``);
 - 401 when it authenticates with a token (a bad token is refused even where no login is needed);
 - 403 on unsafe methods with session authentication (a missing CSRF token, or a bot account's session:
   ``accounts.bot_sessions``);
-- 404 when its path names something (a game, an absence);
+- 404 when its path names something (a game, an absence), or it is a list (a cursor it did not give out);
 - 413 on unsafe methods (a body over the size limit);
 - 429 everywhere, with ``Retry-After``.
 
@@ -24,15 +25,23 @@ gets its parameter marked deprecated and the ``Deprecation``, ``Sunset`` and ``L
 
 from __future__ import annotations
 
+from django.core.validators import RegexValidator
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 
 from turnbased.api_deprecation import deprecations_of
+from turnbased.api_input import BodySerializer
+from turnbased.api_pagination import CURSOR
 from turnbased.play.api.conditional import ETAG_HEADER, IF_NONE_MATCH, NOT_MODIFIED, is_conditional
 from turnbased.play.api.serializers import ErrorSerializer
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+# Strings as DRF reads them: no NUL character (PostgreSQL's text cannot hold one), and where blank is refused
+# after trimming, a character that is not white space.
+NO_NUL = r"^[^\u0000]*$"
+NOT_BLANK = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
 
 ERROR_DESCRIPTIONS = {
     400: "The request is malformed or invalid: `detail` says what is wrong, `errors` which field.",
@@ -41,6 +50,8 @@ ERROR_DESCRIPTIONS = {
     404: "Not found.",
     413: "The request body is larger than the limit.",
     415: "The body is not JSON: send `Content-Type: application/json`.",
+    422: "The request is as the schema says, but what it asks cannot be done: `detail` says why (a move the rules "
+         "refuse, a value this game or account does not take).",
     429: "Too many requests: wait the number of seconds in `Retry-After`, then try again.",
 }
 DEPRECATION_HEADERS = {
@@ -57,6 +68,11 @@ RETRY_AFTER = {
         "description": "Seconds to wait before the next request.",
     }
 }
+
+
+# Media types of answers that are never one document (an event stream does not end): they keep no schema, so
+# that a client generated from the schema does not wait for the end to parse it (issue 27).
+ENDLESS_MEDIA_TYPES = ("text/event-stream",)
 
 
 def error(description: str, serializer=ErrorSerializer) -> OpenApiResponse:
@@ -81,6 +97,30 @@ class ApiSchema(AutoSchema):
         # component after that class, or every endpoint's input would be one component "Input".
         return _nested_name(serializer.__class__) or super().get_serializer_name(serializer, direction)
 
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if direction == "request" and not field.read_only and isinstance(field.root, BodySerializer):
+            # What DRF refuses, the schema says (issue 27): a blank string where blank is not allowed (DRF trims
+            # first, so a string needs a character that is not white space), an empty list where one is not.
+            # DRF refuses a NUL character in any string, so the pattern says that too.
+            if isinstance(field, serializers.CharField) and schema.get("type") == "string":
+                has_pattern = any(isinstance(validator, RegexValidator) for validator in field.validators)
+                if not field.allow_blank:
+                    schema["minLength"] = max(schema.get("minLength", 0), 1)
+                if not has_pattern:
+                    schema.setdefault("pattern", NO_NUL if field.allow_blank or not field.trim_whitespace
+                                      else NOT_BLANK)
+            if isinstance(field, serializers.ListField) and not field.allow_empty:
+                schema["minItems"] = max(schema.get("minItems", 0), 1)
+        return schema
+
+    def _map_basic_serializer(self, serializer, direction):
+        schema = super()._map_basic_serializer(serializer, direction)
+        exactly_one = getattr(serializer, "exactly_one_of", ())
+        if exactly_one:
+            schema["oneOf"] = [{"required": [name]} for name in exactly_one]
+        return schema
+
     def get_operation(self, path, path_regex, path_prefix, method, registry):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
@@ -100,6 +140,10 @@ class ApiSchema(AutoSchema):
                 answer.setdefault("content", error)
         if "429" in responses:
             responses["429"].setdefault("headers", RETRY_AFTER)
+        for answer in responses.values():
+            for media_type, media in answer.get("content", {}).items():
+                if media_type in ENDLESS_MEDIA_TYPES:
+                    media.pop("schema", None)
         operation["responses"] = dict(sorted(responses.items()))
         return operation
 
@@ -131,7 +175,7 @@ class ApiSchema(AutoSchema):
         parameters = operation.get("parameters", [])
         codes = [429]
         if "requestBody" in operation:
-            codes += [400, 415]
+            codes += [400, 415, 422]
         elif any(parameter["in"] == "query" for parameter in parameters):
             codes.append(400)
         if authenticators:
@@ -140,7 +184,7 @@ class ApiSchema(AutoSchema):
             codes.append(401 if authenticators[0].authenticate_header(self.view.request) else 403)
         if unsafe and any(isinstance(authenticator, SessionAuthentication) for authenticator in authenticators):
             codes.append(403)
-        if any(parameter["in"] == "path" for parameter in parameters):
+        if any(parameter["in"] == "path" or parameter["name"] == CURSOR for parameter in parameters):
             codes.append(404)
         if unsafe:
             codes.append(413)

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from games import engines
 from turnbased.aftergame.selectors import after_game_summary
+from turnbased.api_input import BodySerializer
 from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, paginate
 from turnbased.play import positions, selectors, services
 from turnbased.play.api import examples
@@ -32,7 +33,7 @@ from turnbased.play.api.serializers import (
     MovePlayedSerializer,
     OpenGameListSerializer,
     PositionSerializer,
-    TimeControlField,
+    TimeControlRequestSerializer,
     game_slugs,
 )
 from turnbased.play.assets import asset_urls
@@ -62,7 +63,7 @@ class GameListApi(APIView):
 
     throttle_scope = "table_create"  # creating; reading the list counts as any read
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         game = serializers.ChoiceField(choices=[], help_text="Engine slug, see GET /api/game-types/.")
         players = serializers.IntegerField(required=False, help_text="Number of seats (default: the game's usual).")
         options = serializers.DictField(required=False, default=dict,
@@ -72,7 +73,7 @@ class GameListApi(APIView):
         bots = serializers.DictField(child=serializers.CharField(), required=False, default=dict,
                                      help_text='Seat number to bot name, e.g. {"1": "basic"}.')
         play = serializers.BooleanField(default=True, help_text="False: create the table without a seat for me.")
-        time_control = TimeControlField(required=False, default=dict, help_text="No clock unless asked.")
+        time_control = TimeControlRequestSerializer(required=False, help_text="No clock unless asked.")
 
         class Meta:
             ref_name = "GameCreateRequest"
@@ -119,7 +120,7 @@ class GameListApi(APIView):
             visibility=data.validated_data["visibility"],
             bots=data.validated_data["bots"],
             creator_plays=data.validated_data["play"],
-            time_control=data.validated_data["time_control"],
+            time_control=data.validated_data.get("time_control", {}),
         )
         return Response(game_summary(game, request.user), status=status.HTTP_201_CREATED,
                         headers={"Location": reverse("api-game", args=[game.pk])})
@@ -170,7 +171,7 @@ class GameDetailApi(APIView):
 class GameJoinApi(APIView):
     """Take a free seat; the game starts when every seat is taken."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         invite_code = serializers.CharField(required=False, help_text="Needed for a private table.")
 
     @extend_schema(
@@ -271,7 +272,7 @@ class MoveSubmitApi(APIView):
 
     throttle_scope = "moves"
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(BodySerializer):
         move = JSONObjectField(required=False, help_text="A move as legal-moves lists it (send this or text).")
         text = serializers.CharField(required=False, max_length=200,
                                      help_text="The move in the text notation (send this or move).")
@@ -281,12 +282,18 @@ class MoveSubmitApi(APIView):
             required=False, max_length=100,
             help_text="Your name for this submission: sending it again returns the first answer and plays nothing.",
         )
+        exactly_one_of = ("move", "text")  # the schema's oneOf
+
+        def validate(self, attrs):
+            if ("move" in attrs) == ("text" in attrs):
+                raise serializers.ValidationError(gettext("Send either a move or its text, not both or neither."))
+            return attrs
 
     @extend_schema(
         operation_id="moves_create", tags=["moves"], summary="Play a move", parameters=[
             GAME_ID,
-            OpenApiParameter("Prefer", str, OpenApiParameter.HEADER, enum=["return=minimal"],
-                             description="return=minimal (RFC 7240): answer only what the mover needs (MovePlayedMinimal: "
+            OpenApiParameter("Prefer", str, OpenApiParameter.HEADER,
+                             description="return=minimal (RFC 7240; other preferences are ignored): answer only what the mover needs (MovePlayedMinimal: "
                                          "the position, whose turn, my view, my legal moves when I act again), "
                                          "with Preference-Applied: return=minimal. Without it: the whole game."),
             created_location("the position the move made (GET /api/games/{id}/positions/{seq}/)"),
@@ -301,7 +308,8 @@ class MoveSubmitApi(APIView):
             201: OpenApiResponse(MOVE_PLAYED, description="The move was played: the whole game, or with Prefer: "
                                                           "return=minimal the lean answer."),
             200: OpenApiResponse(MOVE_PLAYED, description="A repeated idempotency_key: the first answer."),
-            400: error("Malformed, or the game refused the move: detail is the game's reason."),
+            400: error("Malformed: not as the schema says (neither or both of move and text, for one)."),
+            422: error("The game refused the move, or its text names no move: detail is the game's reason."),
             403: error("I watch this game but have no seat in it."),
             404: NO_SUCH_GAME,
             409: error("Not my turn, the game is not in play, a bot plays my seat, or a stale expected_seq "

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
-from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
+from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.play.models import Game, GameStatus, Invitation
 from turnbased.play.services.tables import hidden_from, locked_table
 
@@ -48,10 +48,10 @@ def invitation_create(*, game_id: int, user: AbstractBaseUser, username: str) ->
         invitee = _active_user_called(name)
         if invitee is None:
             # The same words for a name nobody has and for a closed account: player pages show no more.
-            raise InvalidRequest(gettext("No player is called “%(name)s”. Check the spelling.")
+            raise Unprocessable(gettext("No player is called “%(name)s”. Check the spelling.")
                                  % {"name": name[:USERNAME_MAX_LENGTH]})
         if invitee.pk == user.pk:
-            raise InvalidRequest(gettext("You cannot invite yourself."))
+            raise Unprocessable(gettext("You cannot invite yourself."))
         if any(seat.user_id == invitee.pk for seat in seats):
             raise Conflict(gettext("%(name)s already has a seat at this table.") % {"name": invitee.get_username()})
         # The table's row lock orders invitations to it: no other can come between this read and the insert.

@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 from games import record as game_record
 from turnbased.clocks.services import table_clock_create
 from turnbased.play import store
-from turnbased.play.errors import Conflict, InvalidRequest
+from turnbased.play.errors import Conflict, InvalidRequest, Unprocessable
 from turnbased.play.models import IMPORTED_SEAT, Game, Move, MoveSource, Seat, Visibility
 
 
@@ -35,7 +35,7 @@ def _when(value, where: str) -> datetime | None:
     except ValueError:  # well formed, but no such time
         moment = None
     if moment is None:
-        raise InvalidRequest(gettext("%(where)s is not an ISO 8601 time: %(value)r.") % {"where": where, "value": value})
+        raise Unprocessable(gettext("%(where)s is not an ISO 8601 time: %(value)r.") % {"where": where, "value": value})
     return moment if timezone.is_aware(moment) else timezone.make_aware(moment, dt_timezone.utc)
 
 
@@ -51,13 +51,13 @@ def already_imported(record: dict) -> Game | None:
 def record_import(*, record: dict, owner: AbstractBaseUser, site: str = "") -> Game:
     """Verify a complete record and write it as a finished, public game; return the new game.
 
-    Raises ``InvalidRequest`` for a record that does not verify (the failed checks in its detail) and
+    Raises ``Unprocessable`` for a record that does not verify (the failed checks in its detail) and
     ``Conflict`` for one imported before.
     """
     report = game_record.verify_record(record)
     if not report.ok:
         failed = "; ".join(f"{name}: {detail}" for name, passed, detail in report.checks if not passed)
-        raise InvalidRequest(gettext("The record does not verify, so it was not imported. %(failed)s") % {"failed": failed})
+        raise Unprocessable(gettext("The record does not verify, so it was not imported. %(failed)s") % {"failed": failed})
     earlier = already_imported(record)
     if earlier is not None:
         raise Conflict(gettext("This record was imported already, as game %(id)s.") % {"id": earlier.pk})

@@ -19,7 +19,7 @@ from turnbased.clocks.services import clocks_start, seats_with_time, table_clock
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play import player_events, store
-from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
+from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
 from turnbased.play.services.forced_moves import schedule_forced_moves
 from turnbased.ratings.services import ratings_record_game
@@ -114,7 +114,7 @@ def create_game(
     if not isinstance(players, int) or isinstance(players, bool):
         raise InvalidRequest(gettext("players must be a whole number."))
     if not engine.min_players <= players <= engine.max_players:
-        raise InvalidRequest(
+        raise Unprocessable(
             ngettext("%(game)s takes %(min)s to %(max)s player.", "%(game)s takes %(min)s to %(max)s players.",
                      engine.max_players)
             % {"game": engine.display_name(), "min": engine.min_players, "max": engine.max_players}
@@ -124,7 +124,7 @@ def create_game(
     try:
         options = engine.validate_options(players, dict(options or {}))
     except InvalidOptions as error:
-        raise InvalidRequest(error.reason) from None
+        raise Unprocessable(error.reason) from None
     bots = _checked_bots(engine, players, bots or {}, creator_plays)
     with transaction.atomic():
         seated = len(bots) + (1 if creator_plays else 0)
@@ -189,13 +189,13 @@ def _checked_bots(engine, players: int, bots: dict, creator_plays: bool) -> dict
         try:
             index = int(raw_index)
         except (TypeError, ValueError):
-            raise InvalidRequest(gettext("bots must map seat numbers to bot names.")) from None
+            raise Unprocessable(gettext("bots must map seat numbers to bot names.")) from None
         if not 0 <= index < players or (creator_plays and index == 0):
             refusal = (gettext("Seat %(index)s cannot take a bot (it is yours).") if index == 0
                        else gettext("Seat %(index)s cannot take a bot."))
-            raise InvalidRequest(refusal % {"index": index})
+            raise Unprocessable(refusal % {"index": index})
         if name not in offered:
-            raise InvalidRequest(gettext("%(game)s has no bot called %(name)r; it has: %(bots)s.")
+            raise Unprocessable(gettext("%(game)s has no bot called %(name)r; it has: %(bots)s.")
                                  % {"game": engine.display_name(), "name": name, "bots": ", ".join(offered)})
         checked[index] = name
     return checked
@@ -210,14 +210,14 @@ def user_options(engine_slug: str, raw: dict) -> dict:
     if unknown:
         named = {"unknown": ", ".join(unknown), "known": ", ".join(specs)}
         if specs:
-            raise InvalidRequest(ngettext("Unknown option %(unknown)s; this game has: %(known)s.",
+            raise Unprocessable(ngettext("Unknown option %(unknown)s; this game has: %(known)s.",
                                           "Unknown options %(unknown)s; this game has: %(known)s.", len(unknown)) % named)
-        raise InvalidRequest(ngettext("Unknown option %(unknown)s; this game has none.",
+        raise Unprocessable(ngettext("Unknown option %(unknown)s; this game has none.",
                                       "Unknown options %(unknown)s; this game has none.", len(unknown)) % named)
     for name, value in raw.items():
         allowed = [choice for choice, _ in specs[name].choices]
         if value not in allowed:
-            raise InvalidRequest(gettext("Option %(name)s must be one of: %(allowed)s.")
+            raise Unprocessable(gettext("Option %(name)s must be one of: %(allowed)s.")
                                  % {"name": name, "allowed": ", ".join(map(str, allowed))})
     return dict(raw)
 

@@ -29,9 +29,11 @@ class RatingsQuerySerializer(PageQuerySerializer):
 
 
 class ArchiveQuerySerializer(PageQuerySerializer):
-    game = serializers.ChoiceField(choices=[], required=False, help_text="Only games of this engine slug.")
-    opponent = serializers.RegexField(r"^[\w.@+-]+\Z", max_length=150, required=False,
-                                      help_text="Only games where this username also played.")
+    # Empty filters are allowed, and mean none: DRF reads an empty optional query parameter as one not sent.
+    game = serializers.ChoiceField(choices=[], required=False, allow_blank=True,
+                                   help_text="Only games of this engine slug (empty: any).")
+    opponent = serializers.RegexField(r"^[\w.@+-]*\Z", max_length=150, required=False, allow_blank=True,
+                                      help_text="Only games where this username also played (empty: anyone).")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

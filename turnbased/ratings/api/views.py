@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.core.paginator import InvalidPage, Page
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -15,6 +14,7 @@ from rest_framework.views import APIView
 from games import get_engine
 from turnbased.accounts.models import is_bot_account
 from turnbased.api_deprecation import ARCHIVE_PAGE, RATINGS_PAGE, deprecated, uses_query_parameter
+from turnbased.api_input import UnprocessableInput
 from turnbased.api_pagination import CURSOR, cursor_parameters, paginate
 from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import error
@@ -58,7 +58,7 @@ def _links(request, page: Page) -> dict:
 def _numbered(request, query: dict) -> bool:
     """Tell whether the request asks for a numbered page (deprecated) rather than walking by cursor."""
     if "page" in query and CURSOR in request.query_params:
-        raise serializers.ValidationError(
+        raise UnprocessableInput(
             {"page": [gettext("Send page or cursor, not both: follow next and previous.")]})
     return "page" in query
 
@@ -81,7 +81,8 @@ class RatingListApi(APIView):
                     "Only public games between people are rated; a game with a bot account at the table counts in "
                     "the bot pool (pool=bots), never among people (see the README's Ratings and players).",
         parameters=[RatingsQuerySerializer, *cursor_parameters(selectors.LEADERBOARD_PAGE_SIZE)],
-        responses={200: LeaderboardSerializer, 404: NO_SUCH_PAGE},
+        responses={200: LeaderboardSerializer, 404: NO_SUCH_PAGE, 422: error(
+            "The game does not take that many players, or both page and cursor were sent.")},
     )
     @deprecated(RATINGS_PAGE, when=uses_query_parameter("page"))
     @conditional_read
@@ -91,7 +92,7 @@ class RatingListApi(APIView):
         engine = get_engine(slug)
         players = query.get("players", engine.default_players)
         if players not in selectors.player_counts(slug):
-            raise serializers.ValidationError(
+            raise UnprocessableInput(
                 {"players": [gettext("%(game)s takes %(low)s to %(high)s players.") % {
                     "game": engine.display_name(), "low": engine.min_players, "high": engine.max_players}]}
             )
@@ -160,14 +161,15 @@ class PlayerGamesApi(APIView):
         description="Newest first, 20 a page (follow next and previous); only games I may see (public ones, and "
                     "private ones I sit at or created). Filter by game and by an opponent's username.",
         parameters=[USERNAME, ArchiveQuerySerializer, *cursor_parameters(selectors.ARCHIVE_PAGE_SIZE)],
-        responses={200: ArchiveSerializer, 404: NO_SUCH_PLAYER_OR_PAGE},
+        responses={200: ArchiveSerializer, 404: NO_SUCH_PLAYER_OR_PAGE,
+                   422: error("Both page and cursor were sent: follow next and previous.")},
     )
     @deprecated(ARCHIVE_PAGE, when=uses_query_parameter("page"))
     @conditional_read
     def get(self, request, username: str):
         player = _player(username)
         query = _query(ArchiveQuerySerializer, request)
-        filters = {"game_slug": query.get("game"), "opponent": query.get("opponent")}
+        filters = {"game_slug": query.get("game") or None, "opponent": query.get("opponent") or None}
         if _numbered(request, query):
             page = _page(request, lambda number: selectors.archive_page(player, request.user, number, **filters),
                          query["page"])

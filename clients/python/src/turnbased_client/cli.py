@@ -122,7 +122,8 @@ def cmd_play(run: Run) -> None:
     try:
         played = run.api.submit_move(game_id, expected_seq=seq, text=text)
     except ApiError as refused:
-        if refused.status == 400:
+        # The rules refused the move, or its text names none: 422 (a server before that contract answered 400).
+        if refused.status in (400, 422):
             refused.detail += f"\nSee your legal moves with: turnbased-cli moves {game_id}"
         raise
     run.out(f"Played: {played['text']} (#{game_id} is now at seq {played['seq']}).",

@@ -19,6 +19,7 @@ RematchStatus = Literal["waiting", "started", "finished", "declined", "aborted"]
 RatingPool = Literal["people", "bots"]
 EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near"]
 WebhookDeliveryState = Literal["pending", "delivered", "failed"]
+Language = Literal["en", "de", "hu"]  # the site's languages (settings.LANGUAGES)
 
 
 # -- accounts and tokens -------------------------------------------------------
@@ -40,7 +41,7 @@ class NewToken(Token):
 
 
 class Profile(TypedDict):
-    language: str  # "" when none is chosen
+    language: Language | Literal[""]  # "" when none is chosen (the schema: LanguageEnum or BlankEnum)
     time_zone: str
     reminder_lead_hours: int
     play_forced_moves: bool  # my only legal move is played for me at once (on by default for a bot account)
