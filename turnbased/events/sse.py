@@ -33,9 +33,12 @@ def last_event_id(header: str | None, query: str | None) -> int | None:
     An empty header counts as none (the standard lets a browser send one). Raise ``BadLastEventId``
     for anything that is not a whole number.
     """
-    given = header if header else query  # an empty header is none
-    if given is None:
-        return None
+    # Both are read, though the header wins: a malformed parameter is refused even beside a good header.
+    resume = None if query is None else _event_id(query)
+    return _event_id(header) if header else resume
+
+
+def _event_id(given: str) -> int:
     if not _EVENT_ID.fullmatch(given):
         raise BadLastEventId(gettext("Last-Event-ID (or last_event_id) must be an event id: a whole number of "
                                      "at most 18 digits."))
