@@ -167,6 +167,12 @@ def _list_urls(world, query: str) -> list[str]:
 
 # What breaks the schema: a cursor off its pattern (not base64, or empty), a page size that is not a whole number
 # from 1 to the maximum.
+def _prober(world) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'prober')}")
+    return client
+
+
 @pytest.mark.parametrize("query", [
     "cursor=%C3%A9", "cursor=x!", "cursor=%25%25", "cursor=a%20b", "cursor=AAAA===",
     # Issue 27: a shape DRF read as no cursor at all, answering the first page with 200.
@@ -174,8 +180,7 @@ def _list_urls(world, query: str) -> list[str]:
     "page_size=0", "page_size=-1", f"page_size={MAX_PAGE_SIZE + 1}", "page_size=x", "page_size=%C2%B2",
 ])
 def test_a_malformed_cursor_or_page_size_is_refused_with_400_on_every_list(world, query):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'prober')}")
+    client = _prober(world)
     for url in _list_urls(world, query):
         answer = client.get(url)
         assert answer.status_code == 400, (url, answer.status_code, answer.content[:200])
@@ -193,8 +198,7 @@ def test_a_malformed_cursor_or_page_size_is_refused_with_400_on_every_list(world
     f"cursor={base64.b64encode(b'p=1&p=2').decode()}", f"cursor={base64.b64encode(b'o=1&zz=2').decode()}",
 ])
 def test_a_cursor_the_list_did_not_give_out_is_a_404_naming_it_on_every_list(world, query):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'prober')}")
+    client = _prober(world)
     for url in _list_urls(world, query):
         answer = client.get(url)
         assert answer.status_code == 404, (url, answer.status_code, answer.content[:200])
@@ -207,8 +211,7 @@ def _cursor(position: str) -> str:
 
 
 def test_a_forged_position_the_column_cannot_hold_is_refused_before_any_sql(world):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'prober')}")
+    client = _prober(world)
     # Of the cursor's shape, so not a 400, but no page is there: 404.
     assert client.get(f"/api/games/?cursor={_cursor(str(10**30))}").status_code == 404  # beyond a bigint
     assert client.get(f"/api/games/?cursor={_cursor(str(2**40))}").status_code == 200  # an id no game has yet
