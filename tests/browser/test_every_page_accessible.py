@@ -5,7 +5,9 @@ configuration itself, so a page added later is checked too): every walked route 
 HTML page. A game's pages (the game, its replay, its invitation, its record…) are read for each game
 mid-game, by the player to move, and finished; the site's other pages (the lobby, settings, a
 player's page, the leaderboard, the help…) by a player and by a visitor who has not logged in.
-Each is opened in Chromium at 1280 × 1000 and at 390 × 844 and axe runs on the whole page.
+Each is opened in Chromium at 1280 × 1000 and at 390 × 844 and axe runs on the whole page; on a
+game's page, every tile and card of the board must also be named for what it is and whose
+(``positions.assert_board_named``), with no stray letter read out.
 
 What axe finds of moderate impact on a page must be listed in ``MODERATE`` with the reason it stays;
 anything else of moderate impact fails too, so a new one is either fixed or justified here. Minor
@@ -14,12 +16,14 @@ findings are printed (``-s``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from tests.browser.axe import axe_violations, described, serious
-from tests.browser.test_board_accessibility import BOARD_READY, SIZES, position
+from tests.browser.positions import BOARD_READY, SIZES, assert_board_named, position
 from tests.browser.test_play_in_browser import log_in
 from tests.platform.secrecy import doors
 from turnbased.mail import compose
@@ -54,10 +58,12 @@ def html_pages(door: doors.Door, client: Client, game_pages: bool) -> list[str]:
     return found
 
 
-def check(page, base: str, paths: list[str], ready: dict[str, str] | None = None) -> dict[str, list[dict]]:
+def check(page, base: str, paths: list[str], ready: dict[str, str] | None = None,
+          also: dict[str, Callable] | None = None) -> dict[str, list[dict]]:
     """Open each path at each size, run axe on the whole page, and return what it finds, by size and path.
 
-    ``ready`` names, for a path, what must be drawn before axe runs (a board, Swagger UI's operations).
+    ``ready`` names, for a path, what must be drawn before axe runs (a board, Swagger UI's operations);
+    ``also``, a check of its own to run on a path's page once it is drawn (the board's names).
     """
     found: dict[str, list[dict]] = {}
     for size, viewport in SIZES.items():
@@ -69,6 +75,8 @@ def check(page, base: str, paths: list[str], ready: dict[str, str] | None = None
                 page.wait_for_selector(ready[path])
                 page.wait_for_timeout(300)  # what scripts draw settles
             found[f"{size} {path}"] = axe_violations(page)
+            if also and path in also:
+                also[path](page)
     return found
 
 
@@ -97,7 +105,9 @@ def test_every_page_of_a_game_has_nothing_critical_or_serious(browser, live_serv
     assert f"/games/{game.pk}/" in paths and any("replay" in path for path in paths), paths
     page = log_in(browser, live_server, viewer.username)
     boards = {f"/games/{game.pk}/": BOARD_READY[slug], f"/games/{game.pk}/replay/": "#board"}
-    assert_clean(check(page, live_server.url, paths, ready=boards))
+    # The board's pieces are named for a screen reader at both sizes (axe checks names exist, not what they say).
+    named = {f"/games/{game.pk}/": lambda page: assert_board_named(page, slug)}
+    assert_clean(check(page, live_server.url, paths, ready=boards, also=named))
 
 
 def test_every_other_page_has_nothing_critical_or_serious(browser, live_server, alice, bob, settings):

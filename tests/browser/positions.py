@@ -1,26 +1,19 @@
-"""axe-core on every game's board, mid-game and finished, at desktop and phone sizes: nothing critical or serious.
+"""Each game's board mid-game and finished, for the browser tests that look at it (test_every_page_accessible.py).
 
 Each game's position is built through the services (the game's own bot chooses the moves, from fixed
-seeds; Carcassonne's finished game on a short scripted stack), then its page is opened by a player at
-1280 × 1000 and at 390 × 844, and axe runs on the board alone (``#board``: the rest of the page is
-another part's). What it finds of lesser impact is printed, not failed (``-s`` shows it).
+seeds; Carcassonne's finished game on a short scripted stack); ``assert_board_named`` checks what a
+screen reader says of the board's pieces.
 """
 
 from __future__ import annotations
 
 import re
 
-import pytest
-
 from games import get_engine
 from games.bots import bot_move
 from games.carcassonne_hg import tiles
-from tests.browser.axe import axe_violations, described, serious
-from tests.browser.test_play_in_browser import log_in
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus
-
-pytestmark = pytest.mark.django_db(transaction=True)
 
 SIZES = {"desktop": {"width": 1280, "height": 1000}, "phone": {"width": 390, "height": 844}}
 MID_GAME = {"carcassonne-hg": 16, "halali": 14, "love-letter": 4, "savernake-forest": 12}
@@ -82,25 +75,9 @@ def names_on_the_board(page, slug: str) -> list[str]:
         || (node.querySelector(":scope > title") || {}).textContent || node.innerText.replace(/\\s+/g, " ").trim())""")
 
 
-@pytest.mark.parametrize("finished", [False, True], ids=["mid-game", "finished"])
-@pytest.mark.parametrize("slug", sorted(MID_GAME))
-def test_the_board_has_nothing_critical_or_serious_for_axe(browser, live_server, alice, bob, slug, finished):
-    people = [alice, bob]
-    game = position(slug, people, finished)
-    viewer = people[game.to_move[0]] if game.status == GameStatus.ACTIVE else alice
-    page = log_in(browser, live_server, viewer.username)
-    found = {}
-    for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.goto(f"{live_server.url}/games/{game.pk}/")
-        page.wait_for_selector(BOARD_READY[slug])
-        page.wait_for_timeout(300)  # boards drawn by script settle
-        found[size] = axe_violations(page, within="#board")
-        # Every tile and card has a name that says what it is (and whose), and no stray letter is read out.
-        named = names_on_the_board(page, slug)
-        assert named and all(NAMED[slug][1].search(name) for name in named), named
-        assert not STRAY.findall(page.locator("#board").aria_snapshot())
-    for size, violations in found.items():
-        print(f"\n{slug} {'finished' if finished else 'mid-game'} at {size}:\n{described(violations)}")
-    assert {size: serious(violations) for size, violations in found.items()} == {"desktop": [], "phone": []}, "\n".join(
-        f"{size}:\n{described(serious(violations))}" for size, violations in found.items())
+def assert_board_named(page, slug: str) -> None:
+    """Every tile and card on the board has a name that says what it is (and whose), and no stray letter is read
+    out (a letter drawn on a piece, say)."""
+    named = names_on_the_board(page, slug)
+    assert named and all(NAMED[slug][1].search(name) for name in named), named
+    assert not STRAY.findall(page.locator("#board").aria_snapshot())
