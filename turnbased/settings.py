@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "turnbased.aftergame",
     "turnbased.events",  # issue 15: the event stream
     "turnbased.webhooks",  # issue 15: webhooks
+    "turnbased.idempotency",  # issue 27: Idempotency-Key on the API's creates
     "anymail",
     "csp",
     "allauth",
@@ -408,7 +409,14 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-clocks": {"task": "turnbased.clocks.tasks.sweep_clocks", "schedule": SWEEP_SECONDS},
     "sweep-accepted-replies": {"task": "turnbased.mail.tasks.sweep_accepted_replies", "schedule": SWEEP_SECONDS},
     "prune-events": {"task": "turnbased.events.tasks.prune_events", "schedule": crontab(minute=17)},
+    "prune-idempotency-keys": {"task": "turnbased.idempotency.tasks.prune_idempotency_keys",
+                               "schedule": crontab(minute=29)},
 }
+# An Idempotency-Key is kept (and a request sent again under it replayed) at least this many hours.
+IDEMPOTENCY_KEEP_HOURS = env.int("IDEMPOTENCY_KEEP_HOURS", default=24)
+if IDEMPOTENCY_KEEP_HOURS < 24:
+    raise ImproperlyConfigured(f"IDEMPOTENCY_KEEP_HOURS={IDEMPOTENCY_KEEP_HOURS}: keys are kept at least 24 hours "
+                               "(clients sending a request again rely on it: docs/api.md).")
 # Bots wait this long before moving, so their moves read like a player's and not a flash.
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=2.0)
 # A bot turn (or a forced move) waiting longer than this lost its task (a dispatcher or broker outage, a crash):

@@ -87,6 +87,25 @@ def test_a_read_is_sent_again_after_a_dropped_connection_but_a_post_is_not():
     assert len(seen) == 1
 
 
+def test_a_create_is_sent_again_under_its_idempotency_key_after_a_dropped_connection():
+    table = {"id": 7, "status": "open"}
+    api, seen = client_answering(httpx.ReadTimeout("slow"), httpx.Response(201, json=table))
+    assert api.create_game("halali") == table and len(seen) == 2
+    keys = [request.headers["Idempotency-Key"] for request in seen]
+    assert keys[0] == keys[1] and len(keys[0]) >= 16
+    api.http.close()
+    api, seen = client_answering(httpx.Response(201, json=table), httpx.Response(201, json=table))
+    api.create_game("halali")
+    api.create_game("halali")
+    assert seen[0].headers["Idempotency-Key"] != seen[1].headers["Idempotency-Key"]  # a key per call
+    # A move names its body's key in the header too.
+    played = {"seq": 2, "text": "handmaid", "replayed": False, "game": {}}
+    api, seen = client_answering(httpx.ConnectError("refused"), httpx.Response(201, json=played))
+    api.submit_move(3, expected_seq=1, text="handmaid", idempotency_key="mine")
+    assert [request.headers["Idempotency-Key"] for request in seen] == ["mine", "mine"]
+    assert all(json.loads(request.content)["idempotency_key"] == "mine" for request in seen)
+
+
 def test_a_game_read_sends_its_etag_back_and_a_304_returns_the_answer_it_had():
     game = {"id": 5, "seq": 3}
     api, seen = client_answering(httpx.Response(200, json=game, headers={"ETag": '"v1"'}),

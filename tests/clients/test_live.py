@@ -114,18 +114,20 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
 
     spare = ann.create_token("spare", expires_in_days=None)
     assert spare["expiry"] is None and any(token["current"] for token in ann.tokens())
+    assert ann.api_token(spare["id"])["name"] == "spare"
     ann.revoke_token(spare["id"])
     assert spare["id"] not in [token["id"] for token in ann.tokens()]
     assert ann.update_me(time_zone="Europe/London")["time_zone"] == ann.me()["time_zone"] == "Europe/London"
     day = (date.today() + timedelta(days=10)).isoformat()
     absence = ann.declare_absence(day, day)
-    assert [row["id"] for row in ann.absences()["results"]] == [absence["id"]]
+    assert [row["id"] for row in ann.absences()["results"]] == [absence["id"]] == [ann.absence(absence["id"])["id"]]
     ann.withdraw_absence(absence["id"])
     ann.end_absence()
 
     # A private table: an invitation by name, one declined, a join with the code, a leave, an abort.
     private = ann.create_game("halali", visibility="private")
-    assert ann.invite(private["id"], "bob")["status"] == "pending"
+    invitation = ann.invite(private["id"], "bob")
+    assert invitation["status"] == ann.invitation(private["id"], invitation["id"])["status"] == "pending"
     assert [row["game"] for row in bob.my_invitations()] == [private["id"]]
     bob.decline_invitation(private["id"])
     assert ann.game_invitations(private["id"])[0]["status"] == "declined"
@@ -145,7 +147,8 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     assert mover.position(game["id"], 1)["mover"] == game["to_move"][0]
     assert mover.history(game["id"])["seq"] == 1 and mover.position_text(game["id"])["seq"] == 1
     assert ann.messages(game["id"], after=0, page_size=5) == []
-    ann.send_message(game["id"], "hello")
+    said = ann.send_message(game["id"], "hello")
+    assert bob.message(game["id"], said["id"])["text"] == "hello"
     assert ann.record(game["id"])["complete"] is False
     finished = bob.resign(game["id"])
     assert finished["status"] == "finished" and finished["ending"]["how"] == "resignation"

@@ -3,8 +3,9 @@
 The schema is generated here from the code, as ``/api/schema/`` serves it. Every operation in it
 must have exactly one method of ``turnbased_client.Client`` (its ``@operation`` mark), calling the
 same method and path with the same path, query and body parameters, sending If-None-Match where
-the operation reads it, and typed with the answer's shape field by field. So a new endpoint, a
-renamed field or a changed answer fails here until the client follows.
+the operation reads it and an Idempotency-Key where it takes one, and typed with the answer's shape
+field by field. So a new endpoint, a renamed field or a changed answer fails here until the client
+follows.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def schema_operations(schema: dict) -> dict[str, dict]:
                 "query": {p["name"]: p for p in parameters if p["in"] == "query"},
                 "deprecated": {p["name"] for p in parameters if p["in"] == "query" and p.get("deprecated")},
                 "conditional": any(p["in"] == "header" and p["name"] == "If-None-Match" for p in parameters),
+                "idempotent": any(p["in"] == "header" and p["name"] == "Idempotency-Key" for p in parameters),
                 "body": resolve(schema, body) if body else None,
                 "answer": answer_schema(answers),
                 "streams": any("text/event-stream" in answer.get("content", {}) for answer in answers.values()),
@@ -185,6 +187,8 @@ def method_problems(schema: dict, served: dict, op: Operation, method, name: str
                  for field in (*op.query, *op.body) if field not in parameters]
     if op.conditional != served["conditional"]:
         problems.append(f"{where}: If-None-Match is {served['conditional']} served, {op.conditional} in the client")
+    if op.idempotent != served["idempotent"]:
+        problems.append(f"{where}: Idempotency-Key is {served['idempotent']} served, {op.idempotent} in the client")
     hints = get_type_hints(method)
     returned = hints["return"]
     if served["streams"]:  # Server-Sent Events: the method yields them

@@ -14,6 +14,7 @@ from allauth.account.internal.flows.login import derive_login_method
 from allauth.account.utils import has_verified_email
 from allauth.core import ratelimit
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import (
@@ -38,9 +39,10 @@ from turnbased.accounts.services.bot_accounts import BotAccountStatus, bot_accou
 from turnbased.accounts.services.tokens import default_token_lifetime, token_create, token_revoke
 from turnbased.api_input import BodySerializer, UnprocessableInput
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
+from turnbased.idempotency.once import idempotent, key_of, keyed, run_once
 from turnbased.limits import LimitReached
 from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import error
+from turnbased.play.api.schema import created_location, error
 
 CHECK_YOUR_EMAIL = gettext_lazy("Check your email: we sent a link to confirm the address. Follow it, then ask for a "
                                 "token at %(path)s.")
@@ -109,6 +111,7 @@ class AccountCreateApi(APIView):
 
     @extend_schema(
         operation_id="account_create", request=InputSerializer,
+        parameters=[created_location("the account (GET /api/me/, with a token once the address is confirmed)")],
         responses={201: DetailSerializer, 400: OpenApiResponse(description="A field is wrong: `errors` says which."),
                    422: OpenApiResponse(description="The username is taken or not allowed, the address cannot be "
                                                     "used, or the password is too weak: `errors` says which."),
@@ -127,7 +130,9 @@ class AccountCreateApi(APIView):
             account_signup(request=request._request, **data.validated_data)
         except AccountError as error:
             raise UnprocessableInput(error.errors) from None
-        return Response({"detail": CHECK_YOUR_EMAIL % {"path": "/api/auth/token/"}}, status=status.HTTP_201_CREATED)
+        # The account is read at /api/me/ once its address is confirmed and a token taken.
+        return Response({"detail": CHECK_YOUR_EMAIL % {"path": "/api/auth/token/"}}, status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-me")})
 
 
 class TokenObtainApi(APIView):
@@ -154,6 +159,7 @@ class TokenObtainApi(APIView):
         examples=[OpenApiExample("log in", request_only=True, value={
             "username": "ann", "password": "a-long-enough-pass-9", "name": "my bot", "expires_in_days": 30})],
     )
+    @keyed  # honoured once the account is known (run_once below)
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -171,7 +177,11 @@ class TokenObtainApi(APIView):
             email_verification_resend(request=request._request, user=user)
             raise PermissionDenied(_("Confirm your email address first: follow the link we emailed you "
                                      "(we sent a new one if the last was more than a few minutes ago)."))
-        return Response(_new_token_body(request, user, data))
+        # Known only now whose keys to look in: a log in sent again under its key answers the same token.
+        key = key_of(request)
+        if key is None:
+            return Response(_new_token_body(request, user, data))
+        return run_once(request, user, key, lambda: Response(_new_token_body(request, user, data)))
 
 
 TokenListSerializer = page_of("TokenList", TokenOutputSerializer, description="My tokens, the newest first.")
@@ -187,17 +197,30 @@ class TokenListApi(APIView):
         return Response(page.body(TokenOutputSerializer(page.items, many=True, context={"request": request}).data))
 
     @extend_schema(operation_id="tokens_create", request=TokenInputSerializer,
+                   parameters=[created_location("the new token (GET /api/tokens/{id}/; never its key)")],
                    responses={201: NewTokenOutputSerializer},
                    examples=[OpenApiExample("new token", request_only=True,
                                             value={"name": "laptop script", "expires_in_days": 90})])
+    @idempotent
     def post(self, request):
         data = TokenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(_new_token_body(request, request.user, data), status=status.HTTP_201_CREATED)
+        body = _new_token_body(request, request.user, data)
+        return Response(body, status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-token-detail", args=[body["id"]])})
 
 
 class TokenDetailApi(APIView):
-    """Revoke one of my tokens: it stops working at once."""
+    """One of my tokens (never its key); revoke it: it stops working at once."""
+
+    @extend_schema(operation_id="tokens_retrieve",
+                   responses={200: TokenOutputSerializer, 404: OpenApiResponse(description="No such token of mine.")})
+    @conditional_read
+    def get(self, request, token_id: int):
+        token = tokens_of(request.user).filter(pk=token_id).first()
+        if token is None:
+            raise NotFound(_("No such token."))
+        return Response(TokenOutputSerializer(token, context={"request": request}).data)
 
     @extend_schema(operation_id="tokens_revoke", request=None,
                    responses={204: None, 404: OpenApiResponse(description="No such token of mine.")})
@@ -242,5 +265,6 @@ class BotAccountApi(APIView):
         responses={200: BotAccountSerializer,
                    409: error("The account has already shared a table with other people.")},
     )
+    @idempotent
     def post(self, request):
         return Response(_bot_account_body(bot_account_enable(user=request.user)))

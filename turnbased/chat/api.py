@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,8 +19,9 @@ from turnbased.api_input import BodySerializer
 from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, page_of, paginate
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, MessageSource
+from turnbased.idempotency.once import idempotent
 from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import error
+from turnbased.play.api.schema import created_location, error
 
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
 MAX_MESSAGE_ID = 2**63 - 1
@@ -101,7 +104,8 @@ class MessageListApi(APIView):
     @extend_schema(
         operation_id="messages_create", tags=["chat"], summary="Say something at the table",
         description="Players only. The message follows the game's current move in its history.",
-        parameters=[GAME_ID], request=InputSerializer,
+        parameters=[GAME_ID, created_location("the message (GET /api/games/{id}/messages/{message_id}/)")],
+        request=InputSerializer,
         responses={
             201: MessageSerializer,
             400: error("An empty message, or one over the length limit."),
@@ -109,9 +113,33 @@ class MessageListApi(APIView):
             404: error("No such game, or a private game you are not part of."),
         },
     )
+    @idempotent
     def post(self, request, game_id: int):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         message = services.message_post(game_id=game_id, user=request.user, text=data.validated_data["text"],
                                         source=MessageSource.API)
-        return Response(MessageSerializer(message).data, status=status.HTTP_201_CREATED)
+        return Response(MessageSerializer(message).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-message", args=[game_id, message.pk])})
+
+
+class MessageDetailApi(APIView):
+    """One message of a game's table talk, read by whoever may read that talk (and has not muted its author)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="messages_retrieve", tags=["chat"], summary="One message of the table talk",
+        parameters=[GAME_ID, OpenApiParameter("message_id", int, OpenApiParameter.PATH,
+                                              description="The message's id.")],
+        responses={200: MessageSerializer,
+                   404: error("No such message in this game's talk as I may read it, no such game, or a private "
+                              "game you are not part of.")},
+    )
+    @conditional_read
+    def get(self, request, game_id: int, message_id: int):
+        viewer = selectors.chat_viewer(game_id, request.user)
+        message = selectors.visible_messages(viewer.game, request.user).filter(pk=message_id).first()
+        if message is None:
+            raise NotFound(gettext("No such message."))
+        return Response(MessageSerializer(message).data)

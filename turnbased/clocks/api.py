@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -13,6 +16,7 @@ from turnbased.accounts.models import profile_of, validate_language, validate_ti
 from turnbased.api_input import BodySerializer, UnprocessableInput
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.clocks.models import Absence
+from turnbased.clocks.selectors import absence_of
 from turnbased.clocks.services import (
     absence_cancel,
     absence_days_used,
@@ -22,8 +26,9 @@ from turnbased.clocks.services import (
     local_today,
     refresh_deadlines,
 )
+from turnbased.idempotency.once import idempotent
 from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import error
+from turnbased.play.api.schema import created_location, error
 
 
 class AbsenceOutputSerializer(serializers.ModelSerializer):
@@ -70,7 +75,7 @@ class AbsenceListApi(APIView):
         operation_id="absences_create", tags=["absences"], summary="Declare an absence",
         description="My clocks stop on these days in every game that allows absences; the days come from a yearly "
                     "allowance.",
-        request=InputSerializer,
+        request=InputSerializer, parameters=[created_location("the new absence (GET /api/absences/{id}/)")],
         responses={
             201: AbsenceOutputSerializer,
             400: error("Invalid dates, an overlap, or over the allowance."),
@@ -78,11 +83,13 @@ class AbsenceListApi(APIView):
         examples=[OpenApiExample("A long weekend", request_only=True,
                                  value={"starts_on": "2025-06-06", "ends_on": "2025-06-09"})],
     )
+    @idempotent
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         absence = absence_declare(user=request.user, **data.validated_data)
-        return Response(AbsenceOutputSerializer(absence).data, status=status.HTTP_201_CREATED)
+        return Response(AbsenceOutputSerializer(absence).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-absence", args=[absence.pk])})
 
 
 class AbsenceEndApi(APIView):
@@ -95,12 +102,25 @@ class AbsenceEndApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+ABSENCE_ID = OpenApiParameter("absence_id", int, OpenApiParameter.PATH, description="The absence's id.")
+
+
 class AbsenceDetailApi(APIView):
-    """Withdraw an absence that has not started."""
+    """One of my absences (an ended one too: ``ended_at`` says when I came back); withdraw one not started."""
+
+    @extend_schema(operation_id="absences_retrieve", tags=["absences"], summary="One of my absences",
+                   parameters=[ABSENCE_ID],
+                   responses={200: AbsenceOutputSerializer, 404: error("No such absence of mine.")})
+    @conditional_read
+    def get(self, request, absence_id: int):
+        absence = absence_of(request.user, absence_id)
+        if absence is None:
+            raise NotFound(gettext("No such absence."))
+        return Response(AbsenceOutputSerializer(absence).data)
 
     @extend_schema(
         operation_id="absences_destroy", tags=["absences"], summary="Withdraw an absence",
-        parameters=[OpenApiParameter("absence_id", int, OpenApiParameter.PATH, description="The absence's id.")],
+        parameters=[ABSENCE_ID],
         responses={
             204: OpenApiResponse(description="Withdrawn."),
             400: error("The absence has started (come back instead)."),

@@ -7,6 +7,7 @@ does not exist.
 
 from __future__ import annotations
 
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -16,11 +17,12 @@ from rest_framework.views import APIView
 
 from turnbased.api_input import BodySerializer, UnprocessableInput
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
+from turnbased.idempotency.once import idempotent
 from turnbased.notifications import selectors, services
 from turnbased.notifications.devices import BadSubscription
 from turnbased.notifications.models import PushSubscription
 from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import error
+from turnbased.play.api.schema import created_location, error
 
 SUBSCRIPTION_ID = OpenApiParameter("subscription_id", int, OpenApiParameter.PATH,
                                    description="The subscription's id.")
@@ -75,6 +77,7 @@ class PushSubscriptionListApi(APIView):
                     "rules of turn emails (none while I have that game open, none with the digest or no turn "
                     "emails).",
         request=InputSerializer,
+        parameters=[created_location("the new device (GET /api/me/push-subscriptions/{id}/)")],
         responses={201: PushSubscriptionSerializer, 200: PushSubscriptionSerializer,
                    400: error("Not a push service the site sends to, or keys that are not keys.")},
         examples=[OpenApiExample("A browser's subscription", request_only=True, value={
@@ -82,6 +85,7 @@ class PushSubscriptionListApi(APIView):
             "keys": {"p256dh": "BHaSadIID9s6dZT7y3AzPN5p9P6RLR4fZMaLTR1vwDoHXb_wDS2xsLu4DTRYujXWSItB6CQpHDeldwGZJDFq6Vk",
                      "auth": "rFldA8HvlxU4t2mZ1DatvQ"}})],
     )
+    @idempotent
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -92,8 +96,10 @@ class PushSubscriptionListApi(APIView):
                 user_agent=request.META.get("HTTP_USER_AGENT", ""))
         except BadSubscription as failure:
             raise UnprocessableInput({failure.field: [str(failure)]}) from None
-        return Response(PushSubscriptionSerializer(subscription).data,
-                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        if not created:
+            return Response(PushSubscriptionSerializer(subscription).data)
+        return Response(PushSubscriptionSerializer(subscription).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-me-push-subscription", args=[subscription.pk])})
 
 
 class PushSubscriptionDetailApi(APIView):

@@ -494,6 +494,7 @@ def pending_invitations_query(user: AbstractBaseUser) -> QuerySet[Invitation]:
 def invitation_row(invitation: Invitation, status: str) -> dict:
     """Return an invitation as the API and the table page show it: who, by whom, when, where it stands."""
     return {
+        "id": invitation.pk,
         "username": invitation.user.get_username(),
         "bot_account": is_bot_account(invitation.user),
         "invited_by": invitation.invited_by.get_username(),

@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 from turnbased.api_input import BodySerializer, UnprocessableInput
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
 from turnbased.events.models import EventKind
+from turnbased.idempotency.once import idempotent
 from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import created_location, error
 from turnbased.webhooks import selectors, services
@@ -141,6 +142,7 @@ class WebhookListApi(APIView):
         examples=[OpenApiExample("My turns and moves", request_only=True, value={
             "url": "https://bot.example.org/turnbased", "kinds": ["your_turn", "move_played"]})],
     )
+    @idempotent
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -182,7 +182,7 @@ def test_the_schema_describes_the_token_endpoints_and_scheme():
         "/api/accounts/": {"post": "account_create"},
         "/api/auth/token/": {"post": "auth_token_create"},
         "/api/tokens/": {"get": "tokens_list", "post": "tokens_create"},
-        "/api/tokens/{token_id}/": {"delete": "tokens_revoke"},
+        "/api/tokens/{token_id}/": {"get": "tokens_retrieve", "delete": "tokens_revoke"},
     }
     assert schema["components"]["securitySchemes"]["tokenAuth"] == {"type": "apiKey", "in": "header", "name": "Authorization", "description": "Token-based authentication with required prefix \"Token\""}
     assert "token" in schema["components"]["schemas"]["NewToken"]["properties"]

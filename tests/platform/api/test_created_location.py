@@ -6,6 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.platform.conftest import api_token
+from tests.platform.notifications.conftest import push_service, vapid_key  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +58,31 @@ def test_a_rematch_answers_201_with_its_location_once_and_200_after(alice, bob):
     assert api.get(asked["Location"]).json() == asked.json()
     again = api.post(f"/api/games/{game.pk}/rematch/", format="json")
     assert again.status_code == 200 and "Location" not in again
+
+
+def test_a_new_token_absence_message_and_device_answer_201_with_a_location_that_reads_them(alice, bob,
+                                                                                         push_service):
+    from datetime import timedelta
+
+    from turnbased.clocks.services import local_today
+    from turnbased.play import services
+
+    api = _client(alice)
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=3)
+    soon = local_today(alice) + timedelta(days=3)
+    made = {
+        "token": api.post("/api/tokens/", {"name": "laptop"}, format="json"),
+        "absence": api.post("/api/absences/", {"starts_on": str(soon), "ends_on": str(soon)}, format="json"),
+        "message": api.post(f"/api/games/{game.pk}/messages/", {"text": "hello"}, format="json"),
+        "device": api.post("/api/me/push-subscriptions/", push_service.device("phone").subscription(),
+                           format="json"),
+    }
+    for what, answer in made.items():
+        assert answer.status_code == 201, (what, answer.json())
+        read = api.get(answer["Location"])
+        assert read.status_code == 200 and read.json()["id"] == answer.json()["id"], what
+    assert "token" not in api.get(made["token"]["Location"]).json()  # the key is shown once, when made
+    # Another account reads none of what is alice's own; a public table's talk is for anyone to read.
+    other = _client(bob)
+    assert {what: other.get(answer["Location"]).status_code for what, answer in made.items()} == {
+        "token": 404, "absence": 404, "message": 200, "device": 404}

@@ -32,9 +32,11 @@ from tests.platform.conftest import api_token
 from tests.platform.notifications.push_service import Device
 from tests.platform.play.test_bad_input import database_rows
 from turnbased.accounts.services.tokens import token_create
+from turnbased.chat.services import message_post
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import services
 from turnbased.notifications.services import push_subscription_save
+from turnbased.play.services.invitations import invitation_create
 from turnbased.webhooks.services import webhook_create
 
 pytestmark = pytest.mark.django_db
@@ -52,6 +54,9 @@ BAD_VALUES = {
     "username": ["nobody", "bot1"],
     "webhook_id": ["0", str(HUGE), "{bens_webhook}"],
     "subscription_id": ["0", str(HUGE), "{bens_device}"],  # issue 25: a device told of turns
+    # Issue 27: one chat message (of the private game, of another game) and one invitation (to another table).
+    "message_id": ["0", str(HUGE), "{hidden_message}"],
+    "invitation_id": ["0", str(HUGE), "{other_invitation}"],
 }
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 _PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
@@ -97,16 +102,24 @@ def world(alice, bob, carol, settings):
     settings.WEB_PUSH_SERVICES = ["fcm.googleapis.com"]
     devices = {user.username: push_subscription_save(user=user, **device_keys(user.username))[0].pk
                for user in (alice, ben)}
+    message = message_post(game_id=game.pk, user=alice, text="hello").pk
+    hidden_message = message_post(game_id=hidden.pk, user=bob, text="psst").pk
+    table = services.create_game(creator=alice, engine_slug="love-letter", players=3)
+    invitation = invitation_create(game_id=table.pk, user=alice, username="carol")[0].pk
+    other_table = services.create_game(creator=bob, engine_slug="love-letter", players=3)
+    other_invitation = invitation_create(game_id=other_table.pk, user=bob, username="carol")[0].pk
     return {
         "alice": alice,
         "key": api_token(alice),
         "good": {"game_id": str(game.pk), "seq": "0", "absence_id": str(absences["alice"]),
+                 "message_id": str(message), "invitation_id": str(invitation),
                  "token_id": str(token_create(user=alice, name="spare", lifetime=None)[0].pk), "username": "alice",
                  "webhook_id": str(hooks["alice"]), "subscription_id": str(devices["alice"])},
         "hidden": {"game_id": str(hidden.pk)},
         "fill": {"missing_game": str(hidden.pk + 1000), "bens_absence": str(absences["bob"]),
                  "bens_token": str(token_create(user=ben, name="ben's", lifetime=None)[0].pk),
-                 "bens_webhook": str(hooks["bob"]), "bens_device": str(devices["bob"])},
+                 "bens_webhook": str(hooks["bob"]), "bens_device": str(devices["bob"]),
+                 "hidden_message": str(hidden_message), "other_invitation": str(other_invitation)},
     }
 
 

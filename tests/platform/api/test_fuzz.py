@@ -42,9 +42,11 @@ from schemathesis import GenerationMode
 from games import engines
 from tests.platform.conftest import api_token
 from turnbased.accounts.services.tokens import token_create
+from turnbased.chat.services import message_post
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import selectors, services
 from turnbased.play.models import Game
+from turnbased.play.services.invitations import invitation_create
 from turnbased.webhooks.services import webhook_create
 
 # Drawn requests per operation (any path parameters), and per world object its path names. The boundaries of
@@ -114,8 +116,17 @@ def build_world(make_user) -> World:
     tokens["no such token"] = max(tokens.values()) + 1000
     # Player pages: hers, a player whose private game she may not see, and nobody.
     usernames = {"ann": "ann", "ben": "ben", "no such player": "nobody"}
+    # Table talk and invitations (first, so that a path naming one of these and a drawn game meets it sometimes).
+    messages = {"ann's message": message_post(game_id=games["ann's love-letter in play"].pk, user=ann,
+                                              text="good luck").pk,
+                "ben's message in the private game": message_post(game_id=hidden.pk, user=ben, text="psst").pk}
+    messages["no such message"] = max(messages.values()) + 1000
+    invitations = {"ann's invitation of cat": invitation_create(game_id=games["ann's open table"].pk, user=ann,
+                                                                username="cat")[0].pk}
+    invitations["no such invitation"] = max(invitations.values()) + 1000
     return World(player=ann, targets={"game_id": game_ids, "absence_id": absences, "token_id": tokens,
-                                      "username": usernames, "webhook_id": webhooks})
+                                      "username": usernames, "webhook_id": webhooks, "message_id": messages,
+                                      "invitation_id": invitations})
 
 
 def move_bodies(game: Game, drawn: dict, player) -> st.SearchStrategy[dict]:

@@ -167,20 +167,26 @@ def test_the_api_invites_lists_and_declines(table, alice, bob, api_client_for):
     host = api_client_for(alice)
     response = host.post(f"/api/games/{table.pk}/invitations/", {"username": "bob"}, format="json")
     assert response.status_code == 201
+    invitation = Invitation.objects.get()
     assert response.json() | {"created_at": None} == {
-        "username": "bob", "bot_account": False, "invited_by": "alice", "invited_by_bot_account": False,
-        "status": "pending", "created_at": None}
+        "id": invitation.pk, "username": "bob", "bot_account": False, "invited_by": "alice",
+        "invited_by_bot_account": False, "status": "pending", "created_at": None}
+    assert response["Location"] == f"/api/games/{table.pk}/invitations/{invitation.pk}/"
+    assert host.get(response["Location"]).json() == response.json()
     again = host.post(f"/api/games/{table.pk}/invitations/", {"username": "BOB"}, format="json")
-    assert again.status_code == 200 and Invitation.objects.count() == 1
+    assert again.status_code == 200 and Invitation.objects.count() == 1 and "Location" not in again
     assert [row["username"] for row in host.get(f"/api/games/{table.pk}/invitations/").json()["results"]] == ["bob"]
     guest = api_client_for(bob)
     mine = guest.get("/api/invitations/").json()["results"]
     assert mine == [{**mine[0], "game": table.pk, "name": f"Love Letter #{table.pk}", "invited_by": "alice",
                      "seated": 1, "seat_count": 3}]
     assert guest.get(f"/api/games/{table.pk}/invitations/").status_code == 403
+    assert guest.get(f"/api/games/{table.pk}/invitations/{invitation.pk}/").status_code == 403
+    assert host.get(f"/api/games/{table.pk}/invitations/{invitation.pk + 1}/").status_code == 404
     assert guest.post(f"/api/games/{table.pk}/invitations/decline/").status_code == 204
     assert guest.get("/api/invitations/").json()["results"] == []
     assert host.get(f"/api/games/{table.pk}/invitations/").json()["results"][0]["status"] == "declined"
+    assert host.get(f"/api/games/{table.pk}/invitations/{invitation.pk}/").json()["status"] == "declined"
 
 
 def test_the_api_refuses_an_unknown_name_with_a_clear_422(table, alice, api_client_for):
@@ -195,6 +201,7 @@ def test_the_api_hides_a_private_table_from_strangers(private_table, bob, api_cl
     assert stranger.post(f"/api/games/{private_table.pk}/invitations/", {"username": "carol"},
                          format="json").status_code == 404
     assert stranger.get(f"/api/games/{private_table.pk}/invitations/").status_code == 404
+    assert stranger.get(f"/api/games/{private_table.pk}/invitations/1/").status_code == 404
     assert stranger.post(f"/api/games/{private_table.pk}/invitations/decline/").status_code == 404
 
 

@@ -19,8 +19,10 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.platform.conftest import api_token
+from turnbased.chat.models import Message
 from turnbased.mail import compose
 from turnbased.mail.tokens import unsubscribe_token
+from turnbased.play.models import Invitation
 
 # Whole parts of the site that show no game to anyone but staff or a mail provider.
 LEFT_OUT_PREFIXES = {
@@ -58,7 +60,14 @@ PARAMETERS: dict[str, Callable[["Door", Any], str]] = {
     "game_slug": lambda door, user: door.game.engine,
     # A position of the game (the replay): ``read_all`` walks every one, from the start to now.
     "seq": lambda door, user: str(door.game.seq),
+    # The table talk's first message and the table's first invitation (0 where there is none: a 404 to everyone).
+    "message_id": lambda door, user: str(_first_id(Message.objects.filter(game=door.game))),
+    "invitation_id": lambda door, user: str(_first_id(Invitation.objects.filter(game=door.game))),
 }
+
+
+def _first_id(rows) -> int:
+    return rows.order_by("pk").values_list("pk", flat=True).first() or 0
 
 
 def _move_posts(game, api: bool) -> list[dict]:

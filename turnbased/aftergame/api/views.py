@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from turnbased.aftergame import selectors, services
 from turnbased.aftergame.api.serializers import RematchSerializer
+from turnbased.idempotency.once import idempotent
 from turnbased.play import selectors as play_selectors
 from turnbased.play.api.conditional import conditional_read
 from turnbased.play.api.schema import created_location, error
@@ -70,6 +71,7 @@ class RematchApi(APIView):
             409: error("The game is not finished, or you have too many tables waiting for players."),
         },
     )
+    @idempotent
     def post(self, request, game_id: int):
         rematch, created = services.rematch_propose(game_id=game_id, user=request.user)
         if not created:
@@ -85,6 +87,7 @@ class RematchAcceptApi(APIView):
         operation_id="rematch_accept", tags=["games"], summary="Accept a rematch", parameters=[GAME_ID], request=None,
         responses={200: RematchSerializer, 403: NOT_INVITED, 404: NO_REMATCH, 409: NOT_WAITING},
     )
+    @idempotent
     def post(self, request, game_id: int):
         rematch = services.rematch_accept(game_id=game_id, user=request.user)
         return Response(rematch_body(rematch, request.user))

@@ -5,18 +5,21 @@ Taking the seat is ``POST /api/games/{id}/join/``, which an invitation opens eve
 
 from __future__ import annotations
 
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.api_input import BodySerializer
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
+from turnbased.idempotency.once import idempotent
 from turnbased.play import selectors, services
 from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import error
+from turnbased.play.api.schema import created_location, error
 from turnbased.play.errors import NotAllowed
 
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
@@ -24,6 +27,7 @@ STATUSES = [("pending", "not answered yet"), ("declined", "declined"), ("seated"
 
 
 class InvitationSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The invitation's id (GET /api/games/{id}/invitations/{invitation_id}/).")
     username = serializers.CharField(help_text="Who is invited.")
     bot_account = serializers.BooleanField(help_text="Whether they are a bot account.")
     invited_by = serializers.CharField(help_text="Who invited them.")
@@ -101,7 +105,8 @@ class GameInvitationsApi(APIView):
         description="The invited person sees the invitation in their lobby (and GET /api/invitations/) and gets an "
                     "email; they take the seat with POST /api/games/{id}/join/ or decline. Inviting someone already "
                     "invited changes nothing (200); nothing changes on any error.",
-        parameters=[GAME_ID], request=InputSerializer,
+        parameters=[GAME_ID, created_location("the invitation (GET /api/games/{id}/invitations/{invitation_id}/)")],
+        request=InputSerializer,
         examples=[OpenApiExample("Invite ben", request_only=True, value={"username": "ben"})],
         responses={
             201: InvitationSerializer, 200: InvitationSerializer,
@@ -112,6 +117,7 @@ class GameInvitationsApi(APIView):
                        "or they declined an invitation to it."),
         },
     )
+    @idempotent
     def post(self, request, game_id: int):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -119,7 +125,30 @@ class GameInvitationsApi(APIView):
                                                 username=data.validated_data["username"])
         # An invitation answered here is pending: the service refuses a declined one and a seated guest.
         row = selectors.invitation_row(invitation, "pending")
-        return Response(InvitationSerializer(row).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        if not created:
+            return Response(InvitationSerializer(row).data)
+        return Response(InvitationSerializer(row).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-game-invitation", args=[game_id, invitation.pk])})
+
+
+class GameInvitationDetailApi(APIView):
+    """One invitation to a table I play at: whom, by whom, when, and where it stands."""
+
+    @extend_schema(
+        operation_id="games_invitations_retrieve", tags=["invitations"], summary="One invitation to the table",
+        parameters=[GAME_ID, OpenApiParameter("invitation_id", int, OpenApiParameter.PATH,
+                                              description="The invitation's id.")],
+        responses={200: InvitationSerializer, 403: error("I do not play at this table."),
+                   404: error("No such invitation to this table, no such game, or a private game you are not "
+                              "part of.")},
+    )
+    @conditional_read
+    def get(self, request, game_id: int, invitation_id: int):
+        game = _table_of_player(game_id, request.user)
+        invitation = selectors.invitations_to(game).filter(pk=invitation_id).first()
+        if invitation is None:
+            raise NotFound(gettext("No such invitation."))
+        return Response(InvitationSerializer(selectors.invitation_rows(game, [invitation])[0]).data)
 
 
 class InvitationDeclineApi(APIView):

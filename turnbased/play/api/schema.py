@@ -20,7 +20,10 @@ shared ``{"detail": ...}`` body.
 Two more things come from how a view method is wrapped rather than from its annotation:
 a conditional read (``conditional.conditional_read``) gets the ``If-None-Match`` parameter,
 the ``ETag`` header and its 304; a deprecated one (``turnbased.api_deprecation.deprecated``)
-gets its parameter marked deprecated and the ``Deprecation``, ``Sunset`` and ``Link`` headers.
+gets its parameter marked deprecated and the ``Deprecation``, ``Sunset`` and ``Link`` headers;
+a create that honours ``Idempotency-Key`` (``idempotency.once.idempotent``) gets that header, the
+``Idempotent-Replayed`` header on its successes, 400 for a malformed key and 422 for a key reused for
+another request.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from rest_framework.authentication import SessionAuthentication
 from turnbased.api_deprecation import deprecations_of
 from turnbased.api_input import BodySerializer
 from turnbased.api_pagination import CURSOR
+from turnbased.idempotency import once
 from turnbased.play.api.conditional import ETAG_HEADER, IF_NONE_MATCH, NOT_MODIFIED, is_conditional
 from turnbased.play.api.serializers import ErrorSerializer
 
@@ -61,6 +65,18 @@ DEPRECATION_HEADERS = {
                "description": "RFC 8594: from this date (an HTTP date) it may stop working."},
     "Link": {"schema": {"type": "string"},
              "description": 'rel="deprecation": where the notice says what to use instead.'},
+}
+IDEMPOTENCY_KEY = {
+    "name": once.HEADER, "in": "header", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": once.KEY_PATTERN},
+    "description": "A name of your own for this request (a UUID, say): sending the same request again with it "
+                   "does nothing again and answers as the first time did, with Idempotent-Replayed: true. Kept "
+                   "at least 24 hours; the same key with another method, path or body is refused (422).",
+}
+REPLAYED_HEADER = {
+    once.REPLAYED_HEADER: {"schema": {"type": "string", "enum": ["true"]},
+                           "description": "This answer is the first one to this Idempotency-Key, replayed: "
+                                          "nothing was done again."},
 }
 RETRY_AFTER = {
     "Retry-After": {
@@ -130,6 +146,8 @@ class ApiSchema(AutoSchema):
             self._add_conditional_read(operation)
         for notice in deprecations_of(handler):
             self._add_deprecation(operation, notice)
+        if getattr(handler, "idempotent", False):
+            self._add_idempotency_key(operation)
         error = {"application/json": {"schema": self.resolve_serializer(ErrorSerializer, "response").ref}}
         responses = operation["responses"]
         for code in self._error_codes(operation):
@@ -156,6 +174,14 @@ class ApiSchema(AutoSchema):
         responses["200"].setdefault("headers", {}).update(ETAG_HEADER)
         responses["304"].setdefault("headers", {}).update(ETAG_HEADER)
 
+    def _add_idempotency_key(self, operation: dict) -> None:
+        operation.setdefault("parameters", []).append(dict(IDEMPOTENCY_KEY))
+        for code, answer in operation["responses"].items():
+            if code.startswith("2"):
+                answer.setdefault("headers", {}).update(REPLAYED_HEADER)
+        operation["responses"].setdefault("409", {"description": "The Idempotency-Key was used, but its answer "
+                                                                 "can no longer be replayed: use a new key."})
+
     def _add_deprecation(self, operation: dict, notice) -> None:
         if notice.parameter is None:
             operation["deprecated"] = True
@@ -176,8 +202,10 @@ class ApiSchema(AutoSchema):
         codes = [429]
         if "requestBody" in operation:
             codes += [400, 415, 422]
-        elif any(parameter["in"] == "query" for parameter in parameters):
+        elif any(parameter["in"] == "query" or parameter["name"] == once.HEADER for parameter in parameters):
             codes.append(400)
+        if any(parameter["name"] == once.HEADER for parameter in parameters):
+            codes.append(422)
         if authenticators:
             # DRF refuses missing or bad credentials with 401 when its first authenticator names a
             # scheme for WWW-Authenticate (a token), with 403 otherwise (a session).

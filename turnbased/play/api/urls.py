@@ -20,6 +20,8 @@ urlpatterns = [
     path("games/<int:game_id>/verify/", records.GameVerifyApi.as_view(), name="api-game-verify"),
     path("games/<int:game_id>/positions/<int:seq>/", views.PositionApi.as_view(), name="api-position"),
     path("games/<int:game_id>/invitations/", invitations.GameInvitationsApi.as_view(), name="api-game-invitations"),
+    path("games/<int:game_id>/invitations/<int:invitation_id>/", invitations.GameInvitationDetailApi.as_view(),
+         name="api-game-invitation"),
     path("games/<int:game_id>/invitations/decline/", invitations.InvitationDeclineApi.as_view(),
          name="api-game-invitation-decline"),
     path("me/turns/", turns.MyTurnsApi.as_view(), name="api-my-turns"),

@@ -14,8 +14,9 @@ from rest_framework.views import APIView
 
 from games import engines
 from turnbased.aftergame.selectors import after_game_summary
-from turnbased.api_input import BodySerializer
+from turnbased.api_input import BodySerializer, UnprocessableInput
 from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, paginate
+from turnbased.idempotency.once import REPLAYED_HEADER, idempotent, key_of, keyed
 from turnbased.play import positions, selectors, services
 from turnbased.play.api import examples
 from turnbased.play.api.conditional import conditional_read
@@ -108,6 +109,7 @@ class GameListApi(APIView):
                                                    "MAX_BOT_TABLES_PER_ACCOUNT).")},
         examples=examples.CREATE_GAME,
     )
+    @idempotent
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -183,6 +185,7 @@ class GameJoinApi(APIView):
             409: error("I already sit at this table, or it is full or no longer taking players."),
         },
     )
+    @idempotent
     def post(self, request, game_id: int):
         data = self.InputSerializer(data=request.data or {})
         data.is_valid(raise_exception=True)
@@ -267,6 +270,15 @@ class LegalMovesApi(APIView):
         return Response({"seq": viewer.game.seq, "moves": selectors.legal_moves_for(viewer)})
 
 
+def _move_key(request, in_body: str | None) -> str | None:
+    """A move's key: its body's idempotency_key or the Idempotency-Key header, as the other creates take it."""
+    in_header = key_of(request)
+    if in_header is not None and in_body is not None and in_header != in_body:
+        raise UnprocessableInput({"idempotency_key": [gettext(
+            "The Idempotency-Key header and idempotency_key name different keys: send one, or the same in both.")]})
+    return in_body if in_body is not None else in_header
+
+
 class MoveSubmitApi(APIView):
     """Play a move: ``move`` (JSON) or ``text`` (notation), for the position ``expected_seq``."""
 
@@ -316,6 +328,7 @@ class MoveSubmitApi(APIView):
                        "(then seq and game carry the current position).", MoveConflictSerializer),
         },
     )
+    @keyed
     def post(self, request, game_id: int):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -327,7 +340,7 @@ class MoveSubmitApi(APIView):
                 move=data.validated_data.get("move"),
                 text=data.validated_data.get("text"),
                 source=MoveSource.API,
-                idempotency_key=data.validated_data.get("idempotency_key"),
+                idempotency_key=_move_key(request, data.validated_data.get("idempotency_key")),
             )
         except StaleSequence as stale:
             # Hand back the fresh position so the client can decide again without another request.
@@ -336,7 +349,8 @@ class MoveSubmitApi(APIView):
         # The game as the move left it is in memory, seats and clocks included: nothing to read again.
         body = {"seq": outcome.move.seq, "text": outcome.move.text, "replayed": outcome.replayed}
         code = status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED
-        headers = {} if outcome.replayed else {"Location": reverse("api-position", args=[game_id, outcome.move.seq])}
+        headers = ({REPLAYED_HEADER: "true"} if outcome.replayed
+                   else {"Location": reverse("api-position", args=[game_id, outcome.move.seq])})
         if prefers_minimal(request):
             return Response({**body, **move_answer(outcome.game, outcome.move.seat)}, status=code,
                             headers={**headers, "Preference-Applied": "return=minimal"})

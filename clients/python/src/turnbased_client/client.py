@@ -45,7 +45,7 @@ class Client(ApiCore):
         return self._call("account_create", body={"username": username, "email": email, "password": password})
 
     @operation("auth_token_create", "POST", "/api/auth/token/",
-               body=("username", "password", "name", "expires_in_days"))
+               body=("username", "password", "name", "expires_in_days"), idempotent=True)
     def obtain_token(self, username: str, password: str, *, name: str | Unset = UNSET,
                      expires_in_days: int | None | Unset = UNSET) -> NewToken:
         """Log in with a username (or email address) and password: a new named token, its key in ``token``."""
@@ -57,7 +57,7 @@ class Client(ApiCore):
         """My tokens (never their keys), newest first; ``current`` marks the one this client sends."""
         return self._call("tokens_list", query={"page_size": page_size})
 
-    @operation("tokens_create", "POST", "/api/tokens/", body=("name", "expires_in_days"))
+    @operation("tokens_create", "POST", "/api/tokens/", body=("name", "expires_in_days"), idempotent=True)
     def create_token(self, name: str, *, expires_in_days: int | None | Unset = UNSET) -> NewToken:
         """Make another token (``expires_in_days=None``: never expires); its key is shown only this once."""
         return self._call("tokens_create", body={"name": name, "expires_in_days": expires_in_days})
@@ -66,6 +66,11 @@ class Client(ApiCore):
     def revoke_token(self, token_id: int) -> None:
         """Revoke a token: the next request with it answers 401."""
         return self._call("tokens_revoke", {"token_id": token_id})
+
+    @operation("tokens_retrieve", "GET", "/api/tokens/{token_id}/", conditional=True)
+    def api_token(self, token_id: int) -> Token:
+        """One of my tokens (never its key)."""
+        return self._call("tokens_retrieve", {"token_id": token_id})
 
     @operation("me_retrieve", "GET", "/api/me/", conditional=True)
     def me(self) -> Profile:
@@ -78,7 +83,8 @@ class Client(ApiCore):
         """The devices told of my turns (browsers subscribed to push), newest first."""
         return self._call("me_push_subscriptions_list", query={"page_size": page_size})
 
-    @operation("me_push_subscriptions_create", "POST", "/api/me/push-subscriptions/", body=("endpoint", "keys"))
+    @operation("me_push_subscriptions_create", "POST", "/api/me/push-subscriptions/", body=("endpoint", "keys"),
+               idempotent=True)
     def subscribe_push(self, endpoint: str, keys: PushSubscriptionKeys) -> PushSubscription:
         """Tell a browser of my turns: what its ``PushSubscription.toJSON()`` gave (endpoint and keys)."""
         return self._call("me_push_subscriptions_create", body={"endpoint": endpoint, "keys": keys})
@@ -110,7 +116,7 @@ class Client(ApiCore):
         """My current and coming absences (``results``, every page's), and the year's allowance."""
         return self._call("absences_list", query={"page_size": page_size})
 
-    @operation("absences_create", "POST", "/api/absences/", body=("starts_on", "ends_on"))
+    @operation("absences_create", "POST", "/api/absences/", body=("starts_on", "ends_on"), idempotent=True)
     def declare_absence(self, starts_on: str, ends_on: str) -> Absence:
         """Declare days away (ISO dates in my time zone, within one year): my clocks stop."""
         return self._call("absences_create", body={"starts_on": starts_on, "ends_on": ends_on})
@@ -125,12 +131,17 @@ class Client(ApiCore):
         """Withdraw an absence that has not started."""
         return self._call("absences_destroy", {"absence_id": absence_id})
 
+    @operation("absences_retrieve", "GET", "/api/absences/{absence_id}/", conditional=True)
+    def absence(self, absence_id: int) -> Absence:
+        """One of my absences (``ended_at``: when I came back from it)."""
+        return self._call("absences_retrieve", {"absence_id": absence_id})
+
     @operation("me_bot_retrieve", "GET", "/api/me/bot/", conditional=True)
     def bot_account(self) -> BotAccount:
         """Whether my account is a bot account, or may become one (and why not)."""
         return self._call("me_bot_retrieve")
 
-    @operation("me_bot_create", "POST", "/api/me/bot/")
+    @operation("me_bot_create", "POST", "/api/me/bot/", idempotent=True)
     def become_bot_account(self) -> BotAccount:
         """Make my account a bot account, for good (only one that has played nobody yet)."""
         return self._call("me_bot_create")
@@ -152,7 +163,7 @@ class Client(ApiCore):
         return self._call("games_open_list", query={"page_size": page_size})
 
     @operation("games_create", "POST", "/api/games/",
-               body=("game", "players", "options", "visibility", "bots", "play", "time_control"))
+               body=("game", "players", "options", "visibility", "bots", "play", "time_control"), idempotent=True)
     def create_game(self, game: str, *, players: int | Unset = UNSET, options: Mapping[str, Any] | Unset = UNSET,
                     visibility: Visibility | Unset = UNSET,
                     bots: Mapping[int, str] | Mapping[str, str] | Unset = UNSET,
@@ -173,7 +184,7 @@ class Client(ApiCore):
         """The position drawn in plain text as I may see it, and my legal moves in the notation (ETag-cached)."""
         return self._call("games_text", {"game_id": game_id})
 
-    @operation("games_join", "POST", "/api/games/{game_id}/join/", body=("invite_code",))
+    @operation("games_join", "POST", "/api/games/{game_id}/join/", body=("invite_code",), idempotent=True)
     def join(self, game_id: int, *, invite_code: str | Unset = UNSET) -> Game:
         """Take a free seat (a private table needs its invite code unless I was invited by name)."""
         return self._call("games_join", {"game_id": game_id}, body={"invite_code": invite_code})
@@ -210,7 +221,7 @@ class Client(ApiCore):
         return self._call("legal_moves_list", {"game_id": game_id})
 
     @operation("moves_create", "POST", "/api/games/{game_id}/moves/",
-               body=("move", "text", "expected_seq", "idempotency_key"))
+               body=("move", "text", "expected_seq", "idempotency_key"), idempotent=True)
     def submit_move(self, game_id: int, *, expected_seq: int, move: Mapping[str, Any] | Unset = UNSET,
                     text: str | Unset = UNSET, idempotency_key: str | Unset = UNSET,
                     minimal: bool = False) -> MovePlayed | MovePlayedMinimal:
@@ -259,10 +270,17 @@ class Client(ApiCore):
         """The invitations to one of my tables, the first invited first."""
         return self._call("games_invitations_list", {"game_id": game_id}, query={"page_size": page_size})
 
-    @operation("games_invitations_create", "POST", "/api/games/{game_id}/invitations/", body=("username",))
+    @operation("games_invitations_create", "POST", "/api/games/{game_id}/invitations/", body=("username",),
+               idempotent=True)
     def invite(self, game_id: int, username: str) -> Invitation:
         """Invite a person by username to my table."""
         return self._call("games_invitations_create", {"game_id": game_id}, body={"username": username})
+
+    @operation("games_invitations_retrieve", "GET", "/api/games/{game_id}/invitations/{invitation_id}/",
+               conditional=True)
+    def invitation(self, game_id: int, invitation_id: int) -> Invitation:
+        """One invitation to a table I play at, and where it stands."""
+        return self._call("games_invitations_retrieve", {"game_id": game_id, "invitation_id": invitation_id})
 
     @operation("games_invitations_decline", "POST", "/api/games/{game_id}/invitations/decline/")
     def decline_invitation(self, game_id: int) -> None:
@@ -291,10 +309,15 @@ class Client(ApiCore):
         """
         return self._call("messages_list", {"game_id": game_id}, query={"after": after, "page_size": page_size})
 
-    @operation("messages_create", "POST", "/api/games/{game_id}/messages/", body=("text",))
+    @operation("messages_create", "POST", "/api/games/{game_id}/messages/", body=("text",), idempotent=True)
     def send_message(self, game_id: int, text: str) -> ChatMessage:
         """Say something at the table (players only, 1 to 500 characters)."""
         return self._call("messages_create", {"game_id": game_id}, body={"text": text})
+
+    @operation("messages_retrieve", "GET", "/api/games/{game_id}/messages/{message_id}/", conditional=True)
+    def message(self, game_id: int, message_id: int) -> ChatMessage:
+        """One message of the table talk I may read."""
+        return self._call("messages_retrieve", {"game_id": game_id, "message_id": message_id})
 
     # -- after the game ------------------------------------------------------------------------
     @operation("rematch_retrieve", "GET", "/api/games/{game_id}/rematch/", conditional=True)
@@ -302,12 +325,12 @@ class Client(ApiCore):
         """The rematch of a finished game, if one was proposed."""
         return self._call("rematch_retrieve", {"game_id": game_id})
 
-    @operation("rematch_create", "POST", "/api/games/{game_id}/rematch/")
+    @operation("rematch_create", "POST", "/api/games/{game_id}/rematch/", idempotent=True)
     def propose_rematch(self, game_id: int) -> Rematch:
         """Propose a rematch of a finished game (or get the one proposed)."""
         return self._call("rematch_create", {"game_id": game_id})
 
-    @operation("rematch_accept", "POST", "/api/games/{game_id}/rematch/accept/")
+    @operation("rematch_accept", "POST", "/api/games/{game_id}/rematch/accept/", idempotent=True)
     def accept_rematch(self, game_id: int) -> Rematch:
         """Accept the rematch: take my seat at its table."""
         return self._call("rematch_accept", {"game_id": game_id})
@@ -345,7 +368,7 @@ class Client(ApiCore):
         """My webhooks (never their secrets)."""
         return self._call("webhooks_list", query={"page_size": page_size})
 
-    @operation("webhooks_create", "POST", "/api/webhooks/", body=("url", "kinds"))
+    @operation("webhooks_create", "POST", "/api/webhooks/", body=("url", "kinds"), idempotent=True)
     def create_webhook(self, url: str, *, kinds: list[EventKind] | Unset = UNSET) -> WebhookWithSecret:
         """Register a URL to be sent my events (``kinds``: all of them if left out); its ``secret`` is shown once."""
         return self._call("webhooks_create", body={"url": url, "kinds": kinds})

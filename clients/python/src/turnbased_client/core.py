@@ -12,6 +12,7 @@ import copy
 import enum
 import random
 import time
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ UNSET = Unset.UNSET
 DEFAULT_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
 # 429 and 503 change nothing on the server, so any request may be sent again after Retry-After.
 RETRIED_STATUSES = (429, 503)
+IDEMPOTENCY_KEY = "Idempotency-Key"
 ETAG_CACHE_SIZE = 128
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -56,6 +58,9 @@ class Operation:
     # A page with keys of its own beside ``results`` (the history's ``seq``): the method returns the first
     # page with every page's results in ``results`` (``next`` null), not the bare list.
     gathered: bool = False
+    # A create that takes an Idempotency-Key: each call sends a key of its own, so that a call whose answer was
+    # lost (a timeout, a dropped connection) is sent again safely: the server answers it as it did the first.
+    idempotent: bool = False
 
     @property
     def path_parameters(self) -> tuple[str, ...]:
@@ -64,12 +69,13 @@ class Operation:
 
 def operation(operation_id: str, method: str, path: str, *, query: tuple[str, ...] = (),
               body: tuple[str, ...] = (), conditional: bool = False, listed: str | None = None,
-              gathered: bool = False) -> Callable[[F], F]:
+              gathered: bool = False, idempotent: bool = False) -> Callable[[F], F]:
     """Mark a client method as calling one operation of the schema."""
 
     def mark(method_function: F) -> F:
         method_function.operation = Operation(  # type: ignore[attr-defined]
-            operation_id, method, path, query, body, conditional, "results" if gathered else listed, gathered)
+            operation_id, method, path, query, body, conditional, "results" if gathered else listed, gathered,
+            idempotent)
         return method_function
 
     return mark
@@ -146,6 +152,9 @@ class ApiCore:
             raise TypeError(f"{operation_id}: parameters {sorted(path)}, {sorted(query)}, {sorted(body)} do not match")
         url = op.path.format(**{name: quote(str(value), safe="") for name, value in path.items()})
         json_body = body if op.body else None
+        if op.idempotent:
+            # A move's own idempotency_key names it in the header too (the server refuses two different keys).
+            headers = {IDEMPOTENCY_KEY: str(body.get("idempotency_key") or uuid.uuid4().hex), **(headers or {})}
         answer = self._request(op.method, url, params=query or None, json=json_body, conditional=op.conditional,
                                headers=headers)
         if op.gathered:
@@ -166,8 +175,9 @@ class ApiCore:
             try:
                 response = self.http.request(method, url, params=params, json=json, headers=headers)
             except httpx.TransportError as problem:
-                # Only a read may be sent again blindly: a POST that timed out may have been played.
-                if method == "GET" and attempt < self.retries:
+                # Only a read, or a create under its Idempotency-Key, may be sent again: another POST that timed
+                # out may have been carried out.
+                if (method == "GET" or IDEMPOTENCY_KEY in headers) and attempt < self.retries:
                     self._sleep(min(2.0**attempt, self.max_retry_wait) * random.uniform(0.5, 1.0))
                     continue
                 raise ConnectionFailed(f"{method} {self.base_url}{url}: {problem!r}") from problem

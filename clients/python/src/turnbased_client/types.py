@@ -342,6 +342,7 @@ class Verification(TypedDict):
 
 # -- invitations, chat, after the game ---------------------------------------------
 class Invitation(TypedDict):
+    id: int
     username: str
     bot_account: bool
     invited_by: str
