@@ -7,8 +7,9 @@ know the difference (the blind seats, a signed-in stranger, an anonymous
 visitor), and so are the emails a blind seat would get; the two worlds must
 read the same, byte for byte once ids, tokens and times are masked.
 
-Each scenario is read in English and again in a second language (Hungarian
-or German, in turn): every viewer's account, and the visitor's browser, in it.
+Each game is read in English, Hungarian and German over its scenarios (``_readings``): every viewer's
+account, and the visitor's browser, in the reading's language. A game with several scenarios reads
+each in one language, in turn; a game with one scenario reads it in English and in Hungarian or German.
 """
 
 from __future__ import annotations
@@ -98,9 +99,29 @@ def players(make_user):
     return users
 
 
-# Every scenario in English, and in Hungarian or German in turn: both languages over the whole walk.
-READINGS = [(scenario, language) for number, scenario in enumerate(SCENARIOS)
-            for language in ("en", ("hu", "de")[number % 2])]
+
+
+def _readings(scenarios: list[Scenario]) -> list[tuple[Scenario, str]]:
+    """Every game is read in every language over its scenarios, and every scenario in one language at least: a game
+    with several scenarios reads each in one language, English, Hungarian and German in turn; a game with one reads
+    it in English and in Hungarian or German (in turn between such games)."""
+    by_game: dict[str, list[Scenario]] = {}
+    for scenario in scenarios:
+        by_game.setdefault(scenario.slug, []).append(scenario)
+    readings, alone = [], 0
+    for game_scenarios in by_game.values():
+        if len(game_scenarios) >= len(LANGUAGES):
+            readings += [(scenario, LANGUAGES[number % len(LANGUAGES)])
+                         for number, scenario in enumerate(game_scenarios)]
+        else:
+            readings += [(scenario, language) for scenario in game_scenarios
+                         for language in ("en", ("hu", "de")[alone % 2])]
+            alone += 1
+    return readings
+
+
+LANGUAGES = ("en", "hu", "de")
+READINGS = _readings(SCENARIOS)
 
 
 @pytest.mark.parametrize("scenario, language", READINGS,
@@ -142,6 +163,15 @@ def test_a_seat_that_holds_the_secret_does_see_a_difference(scenario, players):
 
 def test_every_game_has_a_scenario():
     assert {scenario.slug for scenario in SCENARIOS} == set(engines())
+
+
+def test_every_scenario_is_read_and_every_game_in_two_languages_at_least():
+    assert {scenario.id for scenario, _ in READINGS} == {scenario.id for scenario in SCENARIOS}
+    languages: dict[str, set[str]] = {}
+    for scenario, language in READINGS:
+        languages.setdefault(scenario.slug, set()).add(language)
+    assert all(len(read) >= 2 and "en" in read for read in languages.values()), languages
+    assert set().union(*languages.values()) == set(LANGUAGES)
 
 
 def test_every_route_is_walked_or_explained():
