@@ -1,6 +1,6 @@
 """A Love Letter bot for turnbased: it takes every invitation to a Love Letter table and plays its turns legally.
 
-Make a bot account first (README, "Bot accounts"), then run the bot with one of its API tokens:
+Make a bot account first (docs/api-guide.md, "Bot accounts"), then run the bot with one of its API tokens:
 
     pip install ./clients/python
     TURNBASED_URL=http://127.0.0.1:8000 TURNBASED_STREAM_URL=http://127.0.0.1:8001 \\

@@ -1,5 +1,5 @@
 """A bot account's browser session reads every page but plays nothing: a bot account acts through the API with a
-token (README, "Bot accounts").
+token (docs/api-guide.md, "Bot accounts").
 
 Its owner may still sign in as it to manage it: the account pages (settings, API tokens, password, log out), the
 email settings and an unsubscribe link. Any other form it sends, and any write to the API made with the session

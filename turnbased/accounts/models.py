@@ -55,7 +55,7 @@ class Profile(models.Model):
         help_text=_("When you have exactly one legal move, it is played for you at once, and your history says "
                     "so. The others see it as any move of yours, though they may notice how soon it came."),
     )
-    # A bot account: a program its owner runs, playing through the API with a token (README, "Bot accounts").
+    # A bot account: a program its owner runs, playing through the API with a token (docs/api-guide.md, "Bot accounts").
     # Set by ``services.bot_accounts.bot_account_enable``; only staff turn it back, in the admin.
     is_bot_account = models.BooleanField(
         "Bot account", default=False,

@@ -3,9 +3,9 @@
 A client sends ``Authorization: Token <key>``, checked as every API request checks it
 (``ApiTokenAuthentication``). A page of the site sends its session cookie instead (an
 ``EventSource``): the session must not have ended or expired, its account must be active and not a
-bot account (a bot plays through the API with a token, README "Bot accounts"), and the session must
-still match the account's password, as Django checks it for every page; a refused session is
-answered as a revoked token is (401). Nothing is written: a session is only read. A stream is a GET
+bot account (a bot plays through the API with a token: docs/api-guide.md, "Bot accounts"), and the
+session must still match the account's password, as Django checks it for every page; a refused
+session is answered as a revoked token is (401). Nothing is written: a session is only read. A stream is a GET
 that changes nothing, so it needs no CSRF token.
 
 Under ``make run`` the pages (port 8000) and the stream (port 8001) are two origins of one site: a

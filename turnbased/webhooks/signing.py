@@ -1,4 +1,5 @@
-"""The signatures of a webhook delivery, and the checks a receiver makes (the README shows them).
+"""The signatures of a webhook delivery, and the checks a receiver makes (docs/api-guide.md shows them, under
+"Verifying a delivery").
 
 Every attempt is signed the Standard Webhooks way (https://www.standardwebhooks.com/, issue 27), so a receiver
 can check it with that convention's published libraries: ``webhook-id`` (the delivery's id, the same on every
@@ -42,7 +43,7 @@ LEGACY_HEADERS = Deprecated(
     instead="webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks)",
     deprecated_on=date(2026, 12, 2), sunset_on=date(2027, 6, 1), notice="/api/docs/#/webhooks",
 )
-# How far from its own clock a receiver accepts a timestamp (the README's example uses the same).
+# How far from its own clock a receiver accepts a timestamp (docs/api-guide.md's example uses the same).
 TOLERANCE_SECONDS = 300
 
 

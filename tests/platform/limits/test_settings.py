@@ -77,9 +77,9 @@ def test_an_unreadable_rate_stops_the_service_at_start(monkeypatch, rate):
         settings_from(monkeypatch, RATE_LIMIT_MOVES=rate)
 
 
-def test_the_readme_documents_every_limit_with_its_default():
-    readme = (ROOT / "README.md").read_text()
-    security = readme.split("\n## Security\n", 1)[1].split("\n## ", 1)[0]
+def test_the_operating_guide_documents_every_limit_with_its_default():
+    guide = (ROOT / "docs" / "operating.md").read_text()
+    security = guide.split("\n## Security\n", 1)[1].split("\n## ", 1)[0]
     for variable, default in DEFAULTS.items():
         assert re.search(rf"^\| `{variable}` \| `{re.escape(default)}` \| \S", security, re.M), variable
 

@@ -1,4 +1,4 @@
-"""Signatures: what the server sends, and the receiver's check the README shows, run on real deliveries."""
+"""Signatures: what the server sends, and the receiver's check docs/api-guide.md shows, run on real deliveries."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from turnbased.webhooks import services, signing
 from turnbased.webhooks.tasks import sweep_webhooks
 
 
-def readme_verification():
-    """Return the README's ``verify`` (the Python block under "Verifying a delivery") and its module."""
-    readme = (settings.BASE_DIR / "README.md").read_text()
-    section = readme.split("### Verifying a delivery", 1)[1]
+def guide_verification():
+    """Return the API guide's ``verify`` (the Python block under "Verifying a delivery") and its module."""
+    guide = (settings.BASE_DIR / "docs" / "api-guide.md").read_text()
+    section = guide.split("### Verifying a delivery", 1)[1]
     block = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
     namespace: dict = {}
-    exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102 (our own documentation)
+    exec(compile(block, "docs/api-guide.md", "exec"), namespace)  # noqa: S102 (our own documentation)
     return namespace
 
 
@@ -55,21 +55,21 @@ def test_the_receivers_check_accepts_only_a_recent_request_signed_with_the_secre
 
 
 @pytest.mark.django_db
-def test_the_readme_verification_accepts_a_real_delivery_and_refuses_a_forged_or_old_one(alice, receiver,
-                                                                                        monkeypatch):
+def test_the_guides_verification_accepts_a_real_delivery_and_refuses_a_forged_or_old_one(alice, receiver,
+                                                                                         monkeypatch):
     hook, secret = services.webhook_create(owner=alice, url=receiver.url)
     events_record(events=[NewEvent(user_id=alice.pk, kind="your_turn", payload={"name": "Love Letter #1"})])
     sweep_webhooks.delay().get()
     [request] = receiver.wait_for(1)
-    readme = readme_verification()
-    readme["SECRET"] = secret
-    verify = readme["verify"]
+    guide = guide_verification()
+    guide["SECRET"] = secret
+    verify = guide["verify"]
 
     assert verify(request.body, request.headers)
     assert not verify(request.body + b" ", request.headers)
     assert not verify(request.body, {**request.headers, "webhook-signature": "v1," + "A" * 43 + "="})
-    readme["SECRET"] = signing.new_secret()
+    guide["SECRET"] = signing.new_secret()
     assert not verify(request.body, request.headers)
-    readme["SECRET"] = secret
+    guide["SECRET"] = secret
     monkeypatch.setattr(time, "time", lambda: int(request.headers["webhook-timestamp"]) + 301)
     assert not verify(request.body, request.headers)

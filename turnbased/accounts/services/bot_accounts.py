@@ -1,4 +1,4 @@
-"""Bot accounts: an account that has never played with people becomes one for good (README, "Bot accounts").
+"""Bot accounts: an account that has never played with people becomes one for good (docs/api-guide.md, "Bot accounts").
 
 Like lichess's bot accounts: a program its owner runs, playing through the API with a token. The mark is
 final through the API; staff may take it back in the admin (``accounts.admin.ProfileAdmin``).

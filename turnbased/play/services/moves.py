@@ -46,7 +46,8 @@ from turnbased.play.services.tables import (
 # After this many timeouts in a row, the bot keeps the seat for the rest of the game.
 TIMEOUTS_BEFORE_TAKEOVER = 3
 
-# The doors a bot account may not play through: it plays with an API token (README, "Bot accounts").
+# The doors a bot account may not play through: it plays with an API token (docs/api-guide.md, "Bot
+# accounts").
 PEOPLE_ONLY_SOURCES = (MoveSource.WEB, MoveSource.EMAIL)
 BOT_ACCOUNT_PLAYS_BY_API = gettext_lazy("%(name)s is a bot account: it plays through the API with a token, not by "
                                         "the web page or by email.")

@@ -79,7 +79,7 @@ class RatingListApi(APIView):
         operation_id="ratings_list", tags=["ratings"], summary="A leaderboard, best first",
         description="Ratings at one game, player count and pool, best first, 50 a page (follow next and previous). "
                     "Only public games between people are rated; a game with a bot account at the table counts in "
-                    "the bot pool (pool=bots), never among people (see the README's Ratings and players).",
+                    "the bot pool (pool=bots), never among people (docs/players.md, \"Ratings and players\").",
         parameters=[RatingsQuerySerializer, *cursor_parameters(selectors.LEADERBOARD_PAGE_SIZE)],
         responses={200: LeaderboardSerializer, 404: NO_SUCH_PAGE, 422: error(
             "The game does not take that many players, or both page and cursor were sent.")},

@@ -1,6 +1,6 @@
-"""The README's complete client session ("Writing a client or a bot") plays, as written, against a bot that moves at once.
+"""The API guide's complete client session ("Writing a client or a bot") plays, as written, against a bot that moves at once.
 
-The script is taken from the README as a reader copies it (only its two addresses pointed at the test's servers),
+The script is taken from docs/api-guide.md as a reader copies it (only its two addresses pointed at the test's servers),
 run as a program of its own with the username and password on its input, against the live test server and the
 stream process. The bot answers each move at once (the test server runs its turn in the request), so a turn the
 script did not look for the right way would be missed and the script would wait for ever (issue 27: it slept,
@@ -28,18 +28,18 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]  # the 
 MOVES_TO_SEE = 4
 
 
-def readme_script() -> str:
-    readme = (settings.BASE_DIR / "README.md").read_text()
-    section = readme.split("## Writing a client or a bot", 1)[1]
+def guide_script() -> str:
+    guide = (settings.BASE_DIR / "docs" / "api-guide.md").read_text()
+    section = guide.split("## Writing a client or a bot", 1)[1]
     return re.search(r"cat > my_client\.py <<'PY'\n(.*?)\nPY\n", section, re.DOTALL).group(1)
 
 
-def test_the_readmes_client_session_keeps_playing_against_a_bot_that_moves_at_once(live_server, make_user, tmp_path,
-                                                                                     settings):
+def test_the_guides_client_session_keeps_playing_against_a_bot_that_moves_at_once(live_server, make_user, tmp_path,
+                                                                                    settings):
     settings.RATE_LIMITS_ON = False
     alice = make_user("alice")
     with stream_process(tmp_path, STREAM_HEARTBEAT_SECONDS="1") as stream:
-        script = readme_script().replace('"http://127.0.0.1:8000"', repr(live_server.url)).replace(
+        script = guide_script().replace('"http://127.0.0.1:8000"', repr(live_server.url)).replace(
             '"http://127.0.0.1:8001"', repr(f"http://127.0.0.1:{stream.port}"))
         environment = {**os.environ, "PYTHONPATH": str(CLIENT_SOURCE), "PYTHONUNBUFFERED": "1"}
         output = (tmp_path / "client.log").open("w")
