@@ -102,27 +102,25 @@ def deprecations_of(method) -> tuple[Deprecated, ...]:
 # -- what is deprecated now -------------------------------------------------------------------------
 # Each entry is listed in docs/api.md under "Deprecated now" (tests/platform/api/test_deprecation.py checks).
 
-RATINGS_PAGE = Deprecated(
-    what="the page parameter of GET /api/ratings/ (numbered pages)",
-    instead="cursor: follow next and previous, as on every list",
-    deprecated_on=date(2026, 12, 1),
-    sunset_on=date(2027, 6, 1),
-    notice="/api/docs/#/ratings/ratings_list",
-    parameter="page",
-)
-ARCHIVE_PAGE = Deprecated(
-    what="the page parameter of GET /api/players/{username}/games/ (numbered pages)",
-    instead="cursor: follow next and previous, as on every list",
-    deprecated_on=date(2026, 12, 1),
-    sunset_on=date(2027, 6, 1),
-    notice="/api/docs/#/players/players_games_list",
-    parameter="page",
-)
+# The first deprecations, announced together on the day lists began to page by cursor.
+FIRST_NOTICE = date(2026, 12, 1)
+FIRST_SUNSET = date(2027, 6, 1)
+
+
+def _numbered_pages(endpoint: str, notice: str) -> Deprecated:
+    """The ``page`` parameter of a list that pages by cursor now, as every list does."""
+    return Deprecated(what=f"the page parameter of GET {endpoint} (numbered pages)",
+                      instead="cursor: follow next and previous, as on every list",
+                      deprecated_on=FIRST_NOTICE, sunset_on=FIRST_SUNSET, notice=notice, parameter="page")
+
+
+RATINGS_PAGE = _numbered_pages("/api/ratings/", "/api/docs/#/ratings/ratings_list")
+ARCHIVE_PAGE = _numbered_pages("/api/players/{username}/games/", "/api/docs/#/players/players_games_list")
 MESSAGES_LIMIT = Deprecated(
     what="the limit parameter of GET /api/games/{game_id}/messages/",
     instead="page_size, as on every list",
-    deprecated_on=date(2026, 12, 1),
-    sunset_on=date(2027, 6, 1),
+    deprecated_on=FIRST_NOTICE,
+    sunset_on=FIRST_SUNSET,
     notice="/api/docs/#/chat/messages_list",
     parameter="limit",
 )
