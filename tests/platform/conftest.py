@@ -113,3 +113,15 @@ def start_scripted_game():
 def started_game(start_scripted_game, alice, bob):
     """A classic two-player game between alice (seat 0, to move) and bob, on the scripted deck."""
     return start_scripted_game(alice, bob)
+
+
+def settings_error(**environment: str) -> str:
+    """Return what starting Django with these settings in the environment prints to stderr; fail if it starts."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", "import django; django.setup()"], capture_output=True, text=True,
+                         env={"DJANGO_SETTINGS_MODULE": "turnbased.settings", "DJANGO_DEBUG": "1",
+                              "DATABASE_URL": "postgres://nobody@/nothing", "PATH": "", **environment})
+    assert run.returncode != 0, "the settings were accepted"
+    return run.stderr
