@@ -19,6 +19,8 @@ from collections.abc import Mapping
 
 from rest_framework import exceptions, serializers, status
 
+from games import engines
+
 # DRF's own words (its catalogs translate them): "A valid integer is required."
 _WHOLE_NUMBER = serializers.IntegerField.default_error_messages["invalid"]
 
@@ -80,3 +82,8 @@ class BodySerializer(serializers.Serializer):
             if errors:
                 raise exceptions.ValidationError(errors)
         return super().to_internal_value(data)
+
+
+def game_slugs() -> list[tuple[str, str]]:
+    """Return the engine slugs as choices (the ``GameSlug`` enum of the schema)."""
+    return [(slug, slug) for slug in engines()]

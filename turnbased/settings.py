@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "turnbased.accounts",
     "turnbased.play",
+    "turnbased.web",  # the table's pages (the core's web door: docs/design.md)
     "turnbased.notifications",
     "turnbased.mail",
     "turnbased.clocks",
@@ -76,7 +77,7 @@ MIDDLEWARE = [
     "turnbased.accounts.readers.ReaderMiddleware",  # each person's pages in their zone and language
     "django.contrib.messages.middleware.MessageMiddleware",
     "turnbased.accounts.bot_sessions.BotAccountSessionMiddleware",  # issue 15: a bot account plays by API token
-    "turnbased.play.middleware.EngineUnavailableMiddleware",  # issue 13: a game pinned to an engine version not installed
+    "turnbased.web.middleware.EngineUnavailableMiddleware",  # issue 13: a game pinned to an engine version not installed
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -297,8 +298,8 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PARSER_CLASSES": ["turnbased.request_guards.BoundedJSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "turnbased.play.api.schema.ApiSchema",
-    "EXCEPTION_HANDLER": "turnbased.play.api.errors.json_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "turnbased.api_schema.ApiSchema",
+    "EXCEPTION_HANDLER": "turnbased.api_errors.json_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
@@ -347,7 +348,7 @@ SPECTACULAR_SETTINGS = {
                                             "logs, a test event, a new secret."},
     ],
     "ENUM_NAME_OVERRIDES": {
-        "GameSlug": "turnbased.play.api.serializers.game_slugs",
+        "GameSlug": "turnbased.api_input.game_slugs",
         "GameStatus": "turnbased.play.models.GameStatus",
         "Visibility": "turnbased.play.models.Visibility",
         "ClockKind": "turnbased.clocks.models.ClockKind",

@@ -7,7 +7,7 @@ from django.urls import URLPattern, include, path
 from django.views.decorators.http import require_safe
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from turnbased.accounts import api as accounts_api
+from turnbased.api import accounts as accounts_api
 from turnbased.clocks import api as clocks_api
 from turnbased.events import api as events_api
 from turnbased.request_guards import only_for_a_configured_mail_provider
@@ -37,7 +37,7 @@ api_patterns = [
     path("stream/", events_api.StreamApi.as_view(), name="api-stream"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
-    path("", include("turnbased.play.api.urls")),
+    path("", include("turnbased.api.urls")),
     path("", include("turnbased.ratings.api.urls")),
     path("", include("turnbased.chat.api_urls")),  # issue 12, table talk
     path("", include("turnbased.aftergame.api.urls")),
@@ -65,12 +65,12 @@ def favicon(request):
 
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
-    path("accounts/", include("turnbased.accounts.urls")),
+    path("accounts/", include("turnbased.web.account_urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),
     path("anymail/", include((anymail_patterns, anymail_urls.app_name))),
     path("", include("turnbased.mail.urls")),
-    path("", include("turnbased.play.urls")),
+    path("", include("turnbased.web.urls")),
     path("", include("turnbased.ratings.urls")),
     path("", include("turnbased.chat.urls")),  # issue 12, table talk
     path("", include("turnbased.aftergame.urls")),

@@ -1,6 +1,6 @@
 """Every word the web board of Carcassonne: Hunters and Gatherers shows, in the reader's language (``board_data``).
 
-The board template (``turnbased/play/templates/games/carcassonne-hg/board.html``) and its script
+The board template (``turnbased/web/templates/games/carcassonne-hg/board.html``) and its script
 (``static/js/carcassonne-board.js``) hold no words of their own: the template prints ``words`` (the
 labels, the same for every position of a language, built once per language and kept) and ``text``
 (the sentences about this position: the line without the script, the drawn tile, the seats'

@@ -1,6 +1,6 @@
 """Every word the Halali! board shows, in the reader's language: the engine's ``board_data``.
 
-The board template (``turnbased/play/templates/games/halali/board.html``) holds markup, names and
+The board template (``turnbased/web/templates/games/halali/board.html``) holds markup, names and
 numbers only and prints what this returns: ``words`` (the fixed texts), labels and titles per
 square, per gate, per destination and per seat, and ``script`` (the texts the board script writes,
 read from the page as JSON). A text with markup in it (``"Leg <strong>1</strong> of 2"``) is escaped

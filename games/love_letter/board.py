@@ -1,6 +1,6 @@
 """Every word the Love Letter board shows, in the reader's language (the engine contract's ``board_data``).
 
-The board template (``turnbased/play/templates/games/love-letter/board.html``) holds markup only:
+The board template (``turnbased/web/templates/games/love-letter/board.html``) holds markup only:
 it prints what this module words from the view, and its script (``static/js/love-letter-board.js``)
 reads its sentences from ``script`` (a ``json_script`` block), filling in ``{placeholders}`` with
 the names of cards and players. ``board_data`` runs on every page view and in the replay (with no
@@ -16,8 +16,16 @@ from games.love_letter import cards
 from games.love_letter.notation import card_word
 from games.love_letter.player_view import private_lines, revealed_lines
 from games.love_letter.round_summary import prompt, round_end
-from games.love_letter.words import (card_effects, card_names, card_objects, card_subjects, edition_names, name,
-                                     object_, per_language)
+from games.love_letter.words import (
+    card_effects,
+    card_names,
+    card_objects,
+    card_subjects,
+    edition_names,
+    name,
+    object_,
+    per_language,
+)
 
 _ = catalog_of(__name__)
 

@@ -15,8 +15,8 @@ from tests.browser.test_play_in_browser import log_in
 from tests.platform.conftest import PASSWORD
 from tests.platform.play.test_carcassonne_board import STACK, start
 from turnbased.play import services
-from turnbased.play.assets import asset_url
 from turnbased.play.models import Move
+from turnbased.web.assets import asset_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = get_engine("carcassonne-hg")

@@ -8,9 +8,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from turnbased.accounts.services.accounts import account_create
-from turnbased.accounts.services.bot_accounts import bot_account_enable
 from turnbased.accounts.services.tokens import token_create
 from turnbased.play import services
+from turnbased.play.services.bot_accounts import bot_account_enable
 
 PASSWORD = "a-long-enough-pass-9"
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from turnbased.accounts.models import ApiToken
 from turnbased.accounts.readers import asks_for_a_language, offered_language
 from turnbased.accounts.services.languages import language_choose
-from turnbased.accounts.services.time_zones import zone_choose
+from turnbased.accounts.services.time_zones import zone_set
 from turnbased.accounts.time_zones import DEFAULT_ZONE, zone_names
 
 # Days a new token lasts; 0 is never.
@@ -45,7 +45,7 @@ class SignupForm(allauth_forms.SignupForm):
         """
         zone = self.cleaned_data.get("time_zone")
         if zone:
-            zone_choose(user=user, zone=zone)
+            zone_set(user=user, zone=zone)  # a new account has no deadline the zone would move
         named = request is not None and (asks_for_a_language(request)
                                          or settings.LANGUAGE_COOKIE_NAME in request.COOKIES)
         if named:

@@ -18,8 +18,9 @@ from turnbased.accounts.models import is_bot_account
 from turnbased.aftergame.models import Rematch
 from turnbased.play import store
 from turnbased.play.models import Game, GameStatus, Move
+from turnbased.play.seat_labels import SeatLabel, seat_label
 from turnbased.ratings.models import RatingPool
-from turnbased.ratings.selectors import SeatLabel, rating_changes_of, seat_label
+from turnbased.ratings.selectors import rating_changes_of
 
 RESIGNATION = "resignation"
 TIMEOUT = "timeout"

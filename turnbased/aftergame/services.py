@@ -17,9 +17,9 @@ from django.utils.translation import gettext
 
 from turnbased.aftergame.models import Rematch, RematchInvite
 from turnbased.clocks.services import table_clock_create, table_clock_of
+from turnbased.errors import Conflict, GameNotFound, NotAllowed
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
-from turnbased.play.errors import Conflict, GameNotFound, NotAllowed
 from turnbased.play.models import Game, GameStatus, Seat
 from turnbased.play.presenters import public_options
 from turnbased.play.services.tables import _check_table_caps, _start, game_transition, hidden_from, locked_table

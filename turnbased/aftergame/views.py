@@ -6,13 +6,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render, resolve_url
 from django.utils.translation import gettext
-from django.views.decorators.http import require_safe, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from turnbased.aftergame import selectors, services
 from turnbased.aftergame.templatetags.aftergame import rematch_box_context
+from turnbased.errors import GameNotFound
+from turnbased.page_actions import act_on_game
 from turnbased.play import selectors as play_selectors
-from turnbased.play.errors import GameNotFound
-from turnbased.play.page_actions import act_on_game
 from turnbased.play.models import GameStatus
 
 

@@ -14,14 +14,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.accounts.models import is_bot_account
+from turnbased.api_conditional import conditional_read
 from turnbased.api_deprecation import MESSAGES_LIMIT, deprecated, uses_query_parameter
 from turnbased.api_input import BodySerializer
 from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, page_of, paginate
+from turnbased.api_schema import created_location, error
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, MessageSource
 from turnbased.idempotency.once import idempotent
-from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import created_location, error
 
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
 MAX_MESSAGE_ID = 2**63 - 1

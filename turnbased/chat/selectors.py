@@ -18,8 +18,8 @@ from django.db.models.functions import Coalesce
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.chat.models import Message, Mute, ReadMark
+from turnbased.errors import GameNotFound
 from turnbased.play import selectors as play_selectors
-from turnbased.play.errors import GameNotFound
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
 
 # The game page shows this many latest messages; a page of the API holds API_PAGE unless asked otherwise.

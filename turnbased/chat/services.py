@@ -11,9 +11,9 @@ from django.utils.translation import gettext
 
 from turnbased.chat.models import MAX_MESSAGE_CHARS, Message, MessageSource, Mute, ReadMark, Report
 from turnbased.chat.selectors import chat_viewer
+from turnbased.errors import InvalidRequest, NotAllowed, Unprocessable
 from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, row_insert_with_events
-from turnbased.play.errors import InvalidRequest, NotAllowed, Unprocessable
 
 # Control characters other than the line break (NUL, escapes, bidi overrides) never reach a page or an email.
 _UNPRINTABLE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")

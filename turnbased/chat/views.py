@@ -14,12 +14,12 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_safe, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, MessageSource
+from turnbased.errors import GameNotFound, PlayError
 from turnbased.limits import page_refusal
-from turnbased.play.errors import GameNotFound, PlayError
 
 
 def _id_param(raw: str | None) -> int | None:

@@ -13,8 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.accounts.models import profile_of, validate_language, validate_time_zone
+from turnbased.api_conditional import conditional_read
 from turnbased.api_input import BodySerializer, UnprocessableInput
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
+from turnbased.api_schema import created_location, error
 from turnbased.clocks.models import Absence
 from turnbased.clocks.selectors import absence_of
 from turnbased.clocks.services import (
@@ -27,8 +29,6 @@ from turnbased.clocks.services import (
     refresh_deadlines,
 )
 from turnbased.idempotency.once import idempotent
-from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import created_location, error
 
 
 class AbsenceOutputSerializer(serializers.ModelSerializer):

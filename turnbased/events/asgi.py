@@ -52,9 +52,9 @@ from rest_framework.exceptions import AuthenticationFailed, MethodNotAllowed, No
 from turnbased.database_reconnect import without_health_check  # noqa: E402
 from turnbased.events import credentials, selectors, sse, stream_slots  # noqa: E402
 from turnbased.events.credentials import authenticate  # noqa: E402
+from turnbased.events.presence import PRESENCE_WINDOW, record_visit  # noqa: E402
 from turnbased.events.wakeups import Wakeups  # noqa: E402
 from turnbased.limits import client_address  # noqa: E402
-from turnbased.notifications.presence import PRESENCE_WINDOW, record_visit  # noqa: E402
 
 logger = logging.getLogger(__name__)
 

@@ -16,11 +16,11 @@ from django.utils import timezone
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.accounts.selectors import verified_email
+from turnbased.events.presence import is_present
 from turnbased.mail import compose, outbox
 from turnbased.mail.models import EmailKind, MailPreference, TurnEmails
 from turnbased.notifications import push
 from turnbased.notifications.models import Notification, NotificationKind
-from turnbased.notifications.presence import is_present
 from turnbased.play.models import Game, GameStatus
 
 # Rows still unsettled after this long are picked up by the sweep (a lost task, a broker outage).

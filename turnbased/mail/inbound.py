@@ -55,13 +55,13 @@ from turnbased.accounts.models import is_bot_account
 from turnbased.accounts.selectors import verified_email
 from turnbased.chat import services as chat_services
 from turnbased.chat.models import MessageSource
+from turnbased.errors import Conflict, GameNotFound, IllegalMoveError, NotAllowed, PlayError, StaleSequence
 from turnbased.limits import account_refusal
 from turnbased.mail import commands, compose, inbound_limits, outbox, sender_auth
 from turnbased.mail.models import EmailKind, InboundDrop, InboundDropReason, InboundEmail, InboundStatus
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command, said_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, ReplyToken, find_reply_addresses, read_reply_address
 from turnbased.play import services, store
-from turnbased.play.errors import Conflict, GameNotFound, IllegalMoveError, NotAllowed, PlayError, StaleSequence
 from turnbased.play.models import Game, GameStatus, MoveSource
 
 logger = logging.getLogger(__name__)

@@ -34,9 +34,9 @@ from django.utils.translation import gettext as _
 from pywebpush import WebPushException, webpush
 
 from turnbased.accounts.readers import for_reader
+from turnbased.events.presence import is_present
 from turnbased.notifications.devices import BadSubscription, check_endpoint
 from turnbased.notifications.models import Notification, NotificationKind, PushSubscription
-from turnbased.notifications.presence import is_present
 from turnbased.notifications.vapid import signer
 from turnbased.play.models import GameStatus
 

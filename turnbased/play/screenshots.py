@@ -26,7 +26,7 @@ from django.test import Client
 from games import engines
 from games.bots import bot_move
 from turnbased.accounts.services.accounts import account_create
-from turnbased.accounts.services.time_zones import zone_choose
+from turnbased.clocks.time_zone_choice import zone_choose
 from turnbased.play import services, store
 from turnbased.play.models import Game, GameStatus
 

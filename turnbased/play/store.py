@@ -8,9 +8,8 @@ log are bounded by the position asked for (``events_between``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import Case, F, Model, OuterRef, QuerySet, Subquery, When
@@ -20,7 +19,7 @@ from games import UnknownEngineVersion, engine_at
 from games.base import Engine, Event
 from turnbased import one_statement
 from turnbased.clocks.services import clocks_of_seats, seats_with_clocks, seats_with_time
-from turnbased.play.errors import EngineUnavailable, StaleSequence
+from turnbased.errors import EngineUnavailable, StaleSequence
 from turnbased.play.models import Game, Move, Seat
 from turnbased.prepared import PreparedQuery
 

@@ -21,9 +21,9 @@ from django.utils.translation import gettext, pgettext
 
 from games import engines, get_engine
 from games.base import RESIGN
-from turnbased.accounts.models import is_bot_account
 from turnbased.clocks.models import ClockKind
-from turnbased.play.models import IMPORTED_SEAT, Game, GameStatus, Move, MoveSource, Seat, Visibility
+from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, Visibility
+from turnbased.play.seat_labels import SeatLabel, seat_label
 from turnbased.ratings.models import Rating, RatingChange, RatingPool
 from turnbased.ratings.rules import places
 
@@ -38,14 +38,6 @@ Viewer = AbstractBaseUser | AnonymousUser
 class NoSuchPlayer(Exception):
     """No account has that username (bots have no page)."""
 
-
-def bot_label(bot: str) -> str:
-    """Return how a bot is named wherever a player would be: by its kind ("Basic bot"), in the active language."""
-    if bot == "random":
-        return gettext("Random bot")
-    if bot == "basic":
-        return gettext("Basic bot")
-    return gettext("%(kind)s bot") % {"kind": bot.capitalize()}  # a bot a game adds later, named by its slug
 
 
 def player_named(username: str) -> AbstractBaseUser:
@@ -188,16 +180,6 @@ def reliability(player: AbstractBaseUser, viewer: Viewer) -> Reliability:
 
 
 @dataclass(frozen=True)
-class SeatLabel:
-    """A name at a table: a person (with their page; ``bot_account`` when the account is one) or a bot by its kind."""
-
-    name: str
-    username: str | None
-    bot: str | None
-    bot_account: bool = False
-
-
-@dataclass(frozen=True)
 class ArchivedGame:
     """One finished game in a player's archive, as the viewer may see it."""
 
@@ -236,19 +218,6 @@ def ordinal(number: int) -> str:
     else:
         form = pgettext("an ordinal number ending in th: 4th, 11th, 12th", "%(number)sth")
     return form % {"number": number}
-
-
-def seat_label(seat: Seat) -> SeatLabel:
-    """Return how a seat is named: the person who sat there, or for a bot's seat from the start, its kind.
-
-    Whether the person is a bot account is read from the profile loaded with the seat's user.
-    """
-    if seat.user_id is None and seat.bot == IMPORTED_SEAT:  # a game imported from a record: its player's name
-        return SeatLabel(name=seat.display_name, username=None, bot=None)
-    if seat.user_id is None:
-        return SeatLabel(name=bot_label(seat.bot or "random"), username=None, bot=seat.bot or "random")
-    return SeatLabel(name=seat.user.get_username(), username=seat.user.get_username(), bot=None,
-                     bot_account=is_bot_account(seat.user))
 
 
 def archive(player: AbstractBaseUser, viewer: Viewer, *, game_slug: str | None = None,

@@ -8,24 +8,18 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils.translation import gettext
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiParameter,
-    OpenApiResponse,
-    extend_schema,
-    extend_schema_field,
-)
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.api_conditional import conditional_read
 from turnbased.api_input import BodySerializer, UnprocessableInput
 from turnbased.api_pagination import cursor_parameters, page_of, paginate
+from turnbased.api_schema import created_location, error
 from turnbased.events.models import EventKind
 from turnbased.idempotency.once import idempotent
-from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import created_location, error
 from turnbased.webhooks import selectors, services
 from turnbased.webhooks.models import DeliveryState, Webhook, WebhookDelivery
 from turnbased.webhooks.services import WebhookError

@@ -269,7 +269,7 @@ def test_the_board_speaks_the_language_for_the_mover_a_waiting_player_and_a_spec
 
 
 def test_the_board_template_and_script_hold_no_words_of_their_own():
-    template = (REPOSITORY / "turnbased/play/templates/games/savernake-forest/board.html").read_text(encoding="utf-8")
+    template = (REPOSITORY / "turnbased/web/templates/games/savernake-forest/board.html").read_text(encoding="utf-8")
     markup = re.sub(r"\{% comment %\}.*?\{% endcomment %\}|\{#.*?#\}|\{\{.*?\}\}|\{%.*?%\}", "", template, flags=re.S)
     texts = [text.strip() for text in re.findall(r">([^<]*)<", markup)]
     texts += re.findall(r'(?:title|aria-label|alt|placeholder)="([^"]*)"', markup)

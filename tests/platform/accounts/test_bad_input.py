@@ -8,7 +8,7 @@ from django.urls import URLPattern
 from rest_framework.test import APIClient
 
 from tests.platform.conftest import api_token
-from turnbased.accounts.urls import urlpatterns
+from turnbased.web.account_urls import urlpatterns
 
 pytestmark = pytest.mark.django_db
 

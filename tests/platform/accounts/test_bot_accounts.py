@@ -12,10 +12,10 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from turnbased.accounts.models import Profile, is_bot_account
-from turnbased.accounts.services.bot_accounts import PLAYED_WITH_PEOPLE, bot_account_enable
+from turnbased.errors import Conflict, NotAllowed
 from turnbased.play import services
-from turnbased.play.errors import Conflict, NotAllowed
 from turnbased.play.models import Game, Move
+from turnbased.play.services.bot_accounts import PLAYED_WITH_PEOPLE, bot_account_enable
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from turnbased.accounts.models import Profile, plays_forced_moves, profile_of
-from turnbased.accounts.services.bot_accounts import bot_account_enable
+from turnbased.play.services.bot_accounts import bot_account_enable
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.platform.play.costs import token_client
+from turnbased.api_conditional import is_conditional
 from turnbased.chat import services as chat_services
 from turnbased.play import services
-from turnbased.play.api.conditional import is_conditional
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from django.db.utils import InternalError
 
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, Message, Report
+from turnbased.errors import GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.play import services as play_services
-from turnbased.play.errors import GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 
 pytestmark = pytest.mark.django_db
 

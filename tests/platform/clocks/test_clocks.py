@@ -15,10 +15,10 @@ from turnbased.accounts.models import profile_of
 from turnbased.clocks import sweep
 from turnbased.clocks.models import Absence, SeatClock
 from turnbased.clocks.services import absence_declare, clock_summaries
+from turnbased.errors import Conflict, InvalidRequest, Unprocessable
 from turnbased.mail import delivery
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import services
-from turnbased.play.errors import Conflict, InvalidRequest, Unprocessable
 from turnbased.play.models import Game, Move, Seat
 
 FRIDAY_NOON = datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)

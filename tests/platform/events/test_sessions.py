@@ -23,7 +23,7 @@ from tests.platform.conftest import api_token
 from tests.platform.events.streams import reading, stream_process
 from tests.waiting import wait_for
 from turnbased.events.models import Event
-from turnbased.notifications.presence import is_present
+from turnbased.events.presence import is_present
 from turnbased.play import services
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -162,8 +162,7 @@ def test_an_idle_page_stream_asks_the_database_nothing_and_keeps_its_player_pres
     """In this process, counting the application's trips to the database: a session costs them at the start only,
     and noting the page open every so often goes to Redis."""
     from tests.platform.events.test_asgi import CountingApplication, nothing, run_stream
-    from turnbased.events import asgi
-    from turnbased.notifications import presence
+    from turnbased.events import asgi, presence
 
     settings.STREAM_HEARTBEAT_SECONDS = 0.05
     monkeypatch.setattr(asgi, "PRESENCE_EVERY_SECONDS", 0.1)

@@ -7,18 +7,18 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 import time_machine
+from rest_framework.test import APIClient
 
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P, api_token
 from turnbased.accounts.models import profile_of
 from turnbased.chat import services as chat
 from turnbased.clocks import sweep
+from turnbased.errors import IllegalMoveError, StaleSequence
 from turnbased.events.models import Event, EventKind
 from turnbased.events.wording import worded_payload
 from turnbased.play import services
-from turnbased.play.errors import IllegalMoveError, StaleSequence
 from turnbased.play.models import Game
 from turnbased.play.services import tables
-from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
 

@@ -15,11 +15,11 @@ from django.utils import timezone
 
 from tests.platform.notifications.conftest import turn_row
 from turnbased.accounts.services.languages import language_choose
+from turnbased.events.presence import record_visit
 from turnbased.mail import delivery
 from turnbased.mail.models import MailPreference, TurnEmails
 from turnbased.notifications import push, tasks
 from turnbased.notifications.models import PushSubscription
-from turnbased.notifications.presence import record_visit
 from turnbased.play import services as play
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ from celery.signals import task_postrun
 from django.db import connection
 
 from turnbased.celery import app
+from turnbased.errors import Conflict, Unprocessable
 from turnbased.play import selectors, services
-from turnbased.play.errors import Conflict, Unprocessable
 from turnbased.play.models import Game, GameStatus, Move
 
 

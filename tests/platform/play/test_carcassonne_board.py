@@ -28,8 +28,8 @@ from games.carcassonne_hg.player_view import tile_name
 from tests.platform.conftest import PASSWORD, api_token
 from tests.platform.secrecy.doors import masked
 from turnbased.play import services
-from turnbased.play.assets import asset_url
 from turnbased.play.models import Move
+from turnbased.web.assets import asset_url
 
 pytestmark = pytest.mark.django_db
 

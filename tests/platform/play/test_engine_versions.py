@@ -7,8 +7,8 @@ from django.test import Client
 
 from games import engines
 from tests.platform.conftest import PASSWORD
+from turnbased.errors import EngineUnavailable
 from turnbased.play import services, store
-from turnbased.play.errors import EngineUnavailable
 from turnbased.play.models import Game
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from django.template import Context, Template
 from django.test import Client
 
 from games import engines, get_engine
-from turnbased.play import assets
+from turnbased.web import assets
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,10 @@ import time_machine
 from rest_framework.test import APIClient
 
 from tests.platform.play.test_pages import logged_in
+from turnbased.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.mail import delivery
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import services
-from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.play.models import GameStatus, Invitation, Seat
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 
 from turnbased.clocks.models import SeatClock
+from turnbased.errors import PlayError, StaleSequence
 from turnbased.play import selectors, services, store
-from turnbased.play.errors import PlayError, StaleSequence
 from turnbased.play.models import Game, GameStatus, Move
 
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from turnbased.notifications.models import Notification, NotificationKind
-from turnbased.play import services
-from turnbased.play.errors import (
+from turnbased.errors import (
     Conflict,
     GameNotFound,
     IllegalMoveError,
@@ -15,6 +13,8 @@ from turnbased.play.errors import (
     StaleSequence,
     Unprocessable,
 )
+from turnbased.notifications.models import Notification, NotificationKind
+from turnbased.play import services
 from turnbased.play.models import Game, GameStatus, Move, Visibility
 
 HANDMAID = {"card": "handmaid"}

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 
+from turnbased.errors import Conflict
 from turnbased.play import services
-from turnbased.play.errors import Conflict
 from turnbased.play.models import Game, GameStatus
 
 pytestmark = pytest.mark.django_db

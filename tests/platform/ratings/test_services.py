@@ -10,8 +10,8 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from tests.platform.ratings.conftest import play_moves, start
+from turnbased.errors import PlayError
 from turnbased.play import services
-from turnbased.play.errors import PlayError
 from turnbased.play.models import Game, GameStatus, Move
 from turnbased.ratings.models import Rating, RatingChange
 from turnbased.ratings.services import ratings_record_game

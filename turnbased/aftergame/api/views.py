@@ -12,11 +12,11 @@ from rest_framework.views import APIView
 
 from turnbased.aftergame import selectors, services
 from turnbased.aftergame.api.serializers import RematchSerializer
+from turnbased.api_conditional import conditional_read
+from turnbased.api_schema import created_location, error
+from turnbased.errors import GameNotFound
 from turnbased.idempotency.once import idempotent
 from turnbased.play import selectors as play_selectors
-from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import created_location, error
-from turnbased.play.errors import GameNotFound
 
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The finished game's id.")
 NO_REMATCH = error("No such game, a private game you are not part of, or no rematch proposed for it.")

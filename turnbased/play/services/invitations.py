@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from turnbased.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
-from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.play.models import Game, GameStatus, Invitation
 from turnbased.play.services.tables import hidden_from, locked_table
 

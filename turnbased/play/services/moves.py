@@ -22,16 +22,16 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from games.base import RESIGN, BadNotation, IllegalMove
-from games.i18n import in_english
 from games.bots import bot_move, history_window
+from games.i18n import in_english
 from turnbased import one_statement
 from turnbased.accounts.models import is_bot_account
 from turnbased.clocks.models import ClockKind, ExpiryPolicy, SeatClock
 from turnbased.clocks.services import clocks_after_move, now, table_clock_of
+from turnbased.errors import Conflict, GameNotFound, IllegalMoveError, InvalidRequest, NotAllowed, StaleSequence
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play import player_events, store
-from turnbased.play.errors import Conflict, GameNotFound, IllegalMoveError, InvalidRequest, NotAllowed, StaleSequence
 from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat
 from turnbased.play.services.forced_moves import forced_seats, schedule_forced_moves, take_due
 from turnbased.play.services.tables import (

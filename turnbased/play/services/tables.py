@@ -16,10 +16,10 @@ from games import engines, get_engine
 from games.base import InvalidOptions
 from turnbased import dispatch
 from turnbased.clocks.services import clocks_start, seats_with_time, table_clock_create
+from turnbased.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play import player_events, store
-from turnbased.play.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
 from turnbased.play.services.forced_moves import schedule_forced_moves
 from turnbased.ratings.services import ratings_record_game
@@ -228,7 +228,7 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
     A private game needs its invite code, or an invitation by name; to a stranger without either the
     game does not exist.
     """
-    from turnbased.play.selectors import is_invited
+    from turnbased.play.invitation_selectors import is_invited
 
     with transaction.atomic():
         game = locked_table(game_id)

@@ -13,11 +13,11 @@ from rest_framework.views import APIView
 
 from games import get_engine
 from turnbased.accounts.models import is_bot_account
+from turnbased.api_conditional import conditional_read
 from turnbased.api_deprecation import ARCHIVE_PAGE, RATINGS_PAGE, deprecated, uses_query_parameter
 from turnbased.api_input import UnprocessableInput
 from turnbased.api_pagination import CURSOR, cursor_parameters, paginate
-from turnbased.play.api.conditional import conditional_read
-from turnbased.play.api.schema import error
+from turnbased.api_schema import error
 from turnbased.ratings import selectors
 from turnbased.ratings.api.serializers import (
     ArchiveQuerySerializer,

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.play.models import Seat
+from turnbased.play.seat_labels import SeatLabel
 from turnbased.ratings import selectors
 
 register = template.Library()
@@ -36,7 +37,7 @@ def _named(value) -> tuple[str | None, str, bool]:
         if value.user_id is None:
             return None, value.display_name, False
         value = value.user
-    if isinstance(value, selectors.SeatLabel):
+    if isinstance(value, SeatLabel):
         return value.username, value.name, value.bot_account
     if isinstance(value, AbstractBaseUser):
         return value.get_username(), value.get_username(), is_bot_account(value)
@@ -53,7 +54,7 @@ def player_link(value) -> SafeString:
     """
     username, name, bot_account = _named(value)
     if username is None:
-        if isinstance(value, selectors.SeatLabel):
+        if isinstance(value, SeatLabel):
             return format_html('<span class="bot-name">{}</span>', name)
         return format_html("{}", name)
     link = format_html('<a class="player-link" href="{}">{}</a>', reverse("player", args=[username]), username)

@@ -9,8 +9,8 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from turnbased.errors import PlayError
 from turnbased.play import services
-from turnbased.play.errors import PlayError
 
 
 def _records(name: str) -> list[tuple[str, object]]:

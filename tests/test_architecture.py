@@ -1,0 +1,155 @@
+"""The shape of the code holds: layers only point down, no circle of files, modules of a readable size.
+
+The layers and the features that must not know each other are import-linter contracts (``.importlinter``,
+drawn in docs/design.md); this runs them, and adds what a contract cannot say: every module of the
+platform sits in a layer (a new app cannot escape the contract), every ignored import is explained, no two
+files import each other even through a chain, and no module grows past what a reader takes in at once.
+"""
+
+from __future__ import annotations
+
+import configparser
+import sys
+from pathlib import Path
+
+import grimp
+import pytest
+from importlinter import configuration
+from importlinter.application.use_cases import lint_imports
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTRACTS = ROOT / ".importlinter"
+PACKAGES = ("games", "turnbased")
+# A module a reader takes in at once; the engines and apps are split by concern below it.
+MAX_MODULE_LINES = 500
+
+
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    return grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True)
+
+
+def _modules(graph: grimp.ImportGraph) -> list[str]:
+    return sorted(module for module in graph.modules if ".migrations" not in module)
+
+
+def _contracts() -> configparser.ConfigParser:
+    config = configparser.ConfigParser(inline_comment_prefixes=None, comment_prefixes=(";",))
+    config.read(CONTRACTS, encoding="utf-8")
+    return config
+
+
+def _layers() -> list[list[str]]:
+    raw = _contracts()["importlinter:contract:layers"]["layers"]
+    return [[name.strip() for name in line.replace("|", ":").split(":")]
+            for line in raw.splitlines() if line.strip()]
+
+
+def test_the_import_contracts_hold(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.syspath_prepend(str(ROOT))
+    configuration.configure()  # what import-linter's command does first: its readers and printer
+    assert lint_imports(config_filename=str(CONTRACTS), cache_dir=None, no_logo=True), \
+        "an import breaks a contract of .importlinter: run .venv/bin/lint-imports to see which"
+
+
+def test_every_module_of_the_platform_sits_in_a_layer(graph):
+    layered = [name for layer in _layers() for name in layer]
+    loose = [module for module in _modules(graph) if module.count(".") >= 1 and module != "turnbased.__init__"
+             and not any(module == name or module.startswith(name + ".") for name in layered)]
+    assert loose == [], f"add these to a layer of .importlinter (docs/design.md says which): {loose}"
+
+
+def test_every_ignored_import_is_explained():
+    lines = CONTRACTS.read_text(encoding="utf-8").splitlines()
+    unexplained, in_ignores, explained = [], False, False
+    for line in lines:
+        stripped = line.strip()
+        if not line.startswith((" ", "\t")) and stripped:
+            in_ignores = stripped.startswith("ignore_imports")
+            explained = False
+            continue
+        if not in_ignores:
+            continue
+        if stripped.startswith(";"):
+            explained = True
+        elif stripped:
+            if not explained:
+                unexplained.append(stripped)
+        else:
+            explained = False
+    assert unexplained == [], f"explain these ignored imports in a comment above them: {unexplained}"
+
+
+def _circles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """Return the strongly connected groups of files (Tarjan's algorithm, without recursion)."""
+    modules = _modules(graph)
+    known = set(modules)
+    edges = {module: sorted(found for found in graph.find_modules_directly_imported_by(module) if found in known)
+             for module in modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    for start in modules:
+        if start in index:
+            continue
+        work = [(start, 0)]
+        while work:
+            module, position = work.pop()
+            if position == 0:
+                index[module] = low[module] = len(index)
+                stack.append(module)
+                on_stack.add(module)
+            for offset, found in enumerate(edges[module][position:], start=position):
+                if found not in index:
+                    work.append((module, offset + 1))
+                    work.append((found, 0))
+                    break
+                if found in on_stack:
+                    low[module] = min(low[module], index[found])
+            else:
+                if low[module] == index[module]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == module:
+                            break
+                    if len(group) > 1:
+                        groups.append(sorted(group))
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[module])
+    return groups
+
+
+def test_no_circle_of_files(graph):
+    """An import inside a function counts too: the two files still need each other."""
+    assert _circles(graph) == []
+
+
+def test_the_circle_finder_finds_a_circle():
+    made = grimp.ImportGraph()
+    for module in ("pkg", "pkg.a", "pkg.b", "pkg.c"):
+        made.add_module(module)
+    made.add_import(importer="pkg.a", imported="pkg.b")
+    made.add_import(importer="pkg.b", imported="pkg.c")
+    made.add_import(importer="pkg.c", imported="pkg.a")
+    assert _circles(made) == [["pkg.a", "pkg.b", "pkg.c"]]
+
+
+def test_every_module_is_shorter_than_a_reader_takes_in_at_once():
+    long = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines >= MAX_MODULE_LINES:
+                long[str(path.relative_to(ROOT))] = lines
+    assert long == {}, f"split these by concern (docs/design.md): {long}"
