@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from games.i18n import Catalog, catalog_of, current_language, locale_name
+from games.random_bot import RandomBot
 
 _ = catalog_of(__name__)
 
@@ -418,8 +419,6 @@ class Engine(ABC):
     # -- bots ---------------------------------------------------------------
     def bots(self) -> dict[str, Any]:
         """Return the bots this game offers by name (see ``games.bots``); every game has ``random``."""
-        from games.bots import RandomBot
-
         return {"random": RandomBot()}
 
     # -- leaving ------------------------------------------------------------

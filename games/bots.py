@@ -19,6 +19,7 @@ import random
 from typing import Any, Protocol
 
 from games.base import Engine, Event, IllegalMove, Move, State, seeded_rng
+from games.random_bot import RandomBot  # noqa: F401  (every game's "random" bot, named here too)
 
 
 class Bot(Protocol):
@@ -29,15 +30,6 @@ class Bot(Protocol):
 
     def choose(self, view: dict[str, Any], moves: list[Move], history: list[dict[str, Any]], rng: random.Random) -> Move:
         ...
-
-
-class RandomBot:
-    """Pick uniformly among the legal moves."""
-
-    history_moves = 0
-
-    def choose(self, view, moves, history, rng):
-        return rng.choice(moves)
 
 
 def history_window(engine: Engine, bot_name: str) -> int:

@@ -1,5 +1,10 @@
 """Settings for the turnbased service, read from the environment (django-environ).
 
+Every environment variable is read here, with its default and why it is there. What no variable
+changes comes from ``turnbased/config/``, a module per concern: the apps, middleware and templates
+(``application.py``), the secret key's check and the Content-Security-Policy (``security.py``), the
+REST API and its schema (``api.py``), and Celery's queues and beat schedule (``schedule.py``).
+
 Locally, ``python -m turnbased.local`` starts the embedded PostgreSQL and Redis
 and sets ``DATABASE_URL`` and ``CELERY_BROKER_URL`` before Django starts.
 """
@@ -8,11 +13,11 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import environ
-from celery.schedules import crontab
-from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 from turnbased.catalogs import offered_languages
+from turnbased.config import api, application, schedule, security
+from turnbased.config.security import production_secret_key as _production_secret_key
 from turnbased.events.origins import stream_connect_sources
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -29,104 +34,17 @@ SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 DEFAULT_GAME = env("DEFAULT_GAME", default="love-letter")
 DATA_DIR = Path(env("TURNBASED_DATA_DIR", default=str(BASE_DIR / ".data")))
 
-INSTALLED_APPS = [
-    "django.contrib.admin",
-    "django.contrib.auth",
-    "django.contrib.contenttypes",
-    "django.contrib.sessions",
-    "django.contrib.messages",
-    "django.contrib.staticfiles",
-    "django.contrib.humanize",  # allauth's sessions page
-    "rest_framework",
-    "knox",
-    "drf_spectacular",
-    "drf_spectacular_sidecar",
-    "turnbased.accounts",
-    "turnbased.play",
-    "turnbased.web",  # the table's pages (the core's web door: docs/design.md)
-    "turnbased.notifications",
-    "turnbased.mail",
-    "turnbased.clocks",
-    "turnbased.ratings",
-    "turnbased.chat",  # issue 12, table talk
-    "turnbased.aftergame",
-    "turnbased.events",  # issue 15: the event stream
-    "turnbased.webhooks",  # issue 15: webhooks
-    "turnbased.idempotency",  # issue 27: Idempotency-Key on the API's creates
-    "anymail",
-    "csp",
-    "allauth",
-    "allauth.account",
-    "allauth.usersessions",
-]
-
-MIDDLEWARE = [
-    "turnbased.request_guards.DatabaseOutageMiddleware",  # issue 27: a database outage is a 503, DEBUG or not
-    "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "csp.middleware.CSPMiddleware",
-    "turnbased.request_guards.RequestBodyLimitMiddleware",
-    "turnbased.request_guards.MalformedJSONMiddleware",  # issue 15: a broken JSON body is 400 at every endpoint
-    # Issue 26: no SELECT 1 per request; a request whose kept connection died runs again on a new one.
-    "turnbased.database_reconnect.ReconnectMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "turnbased.accounts.readers.ReaderMiddleware",  # each person's pages in their zone and language
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "turnbased.accounts.bot_sessions.BotAccountSessionMiddleware",  # issue 15: a bot account plays by API token
-    "turnbased.web.middleware.EngineUnavailableMiddleware",  # issue 13: a game pinned to an engine version not installed
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "allauth.account.middleware.AccountMiddleware",
-]
-
+# The apps, the middleware and the templates: turnbased/config/application.py.
+INSTALLED_APPS = list(application.INSTALLED_APPS)
+MIDDLEWARE = list(application.MIDDLEWARE)
+TEMPLATES = application.templates(BASE_DIR)
 ROOT_URLCONF = "turnbased.urls"
 WSGI_APPLICATION = "turnbased.wsgi.application"
 
-TEMPLATES = [
-    {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
-        "OPTIONS": {
-            "context_processors": [
-                "django.template.context_processors.request",
-                "django.contrib.auth.context_processors.auth",
-                "django.contrib.messages.context_processors.messages",
-                "turnbased.mail.context_processors.mailbox_link",
-            ],
-        },
-    },
-]
-
 # --- Security -----------------------------------------------------------------
 # The secret key signs sessions, password resets and the reply and unsubscribe addresses in every
-# email: whoever knows it can play and unsubscribe for anyone. Without DEBUG the service refuses to
-# start with a missing, short or example key.
-EXAMPLE_SECRET_KEYS = {"change-me", "changeme", "insecure-local-key-change-me", "secret", "build"}
-SECRET_KEY_HOWTO = "Make one with: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
-
-
-def _production_secret_key(key: str) -> str:
-    why = "it signs sessions and the reply and unsubscribe addresses in every email"
-    if not key:
-        raise ImproperlyConfigured(f"DJANGO_SECRET_KEY is not set; {why}. {SECRET_KEY_HOWTO}")
-    if key.lower() in EXAMPLE_SECRET_KEYS or "change-me" in key.lower() or key.startswith("django-insecure-"):
-        raise ImproperlyConfigured(
-            f"DJANGO_SECRET_KEY is an example value that anyone can read; {why}. {SECRET_KEY_HOWTO}"
-        )
-    if len(key) < 50:
-        raise ImproperlyConfigured(
-            f"DJANGO_SECRET_KEY is too short ({len(key)} characters, at least 50 needed); {why}. {SECRET_KEY_HOWTO}"
-        )
-    if len(set(key)) < 5:
-        raise ImproperlyConfigured(f"DJANGO_SECRET_KEY is too simple (under 5 different characters); {why}. "
-                                   f"{SECRET_KEY_HOWTO}")
-    return key
-
-
+# email: without DEBUG the service refuses to start with a missing, short or example key
+# (turnbased/config/security.py).
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
 if DEBUG:
     SECRET_KEY = SECRET_KEY or "insecure-local-key-change-me"
@@ -151,22 +69,9 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
-# Scripts only from this site's files: no inline scripts, no eval. Styles may be inline (style=""
-# attributes in the boards, the API docs page's <style>); they cannot run code.
-CONTENT_SECURITY_POLICY = {
-    "DIRECTIVES": {
-        "default-src": [SELF],
-        "script-src": [SELF],
-        "style-src": [SELF, UNSAFE_INLINE],
-        "img-src": [SELF, "data:"],
-        "connect-src": [SELF],
-        "object-src": [NONE],
-        "base-uri": [NONE],
-        "form-action": [SELF],
-        "frame-ancestors": [NONE],
-        "upgrade-insecure-requests": HTTPS,
-    },
-}
+# Scripts only from this site's files, no inline scripts and no eval (turnbased/config/security.py); the event
+# stream's origin is added below.
+CONTENT_SECURITY_POLICY = security.content_security_policy(https=HTTPS)
 
 # The largest request body (JSON, forms, provider webhooks) in bytes; larger ones answer 413
 # (JSON under /api/) before anything reads them. nginx's client_max_body_size must be above it.
@@ -287,84 +192,8 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 
 # --- REST API -----------------------------------------------------------------
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "turnbased.accounts.authentication.AccountApiTokenAuthentication",
-        "turnbased.accounts.authentication.AccountSessionAuthentication",
-    ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": [
-        "turnbased.json_codec.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
-    ],
-    "DEFAULT_PARSER_CLASSES": ["turnbased.request_guards.BoundedJSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "turnbased.api_schema.ApiSchema",
-    "EXCEPTION_HANDLER": "turnbased.api_errors.json_exception_handler",
-    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-}
-SPECTACULAR_SETTINGS = {
-    "TITLE": "turnbased API",
-    "DESCRIPTION": (
-        "Play turn-based board games asynchronously: games, seats, private views, legal moves, moves and history.\n\n"
-        "**Conventions** (the repository's docs/api.md says more). *Versioning*: one version, 1, that changes only "
-        "by additions: ignore keys you do not know. What will stop working is deprecated first, for at least 6 "
-        "months: answers to requests that use it carry `Deprecation`, `Sunset` and a `Link` with "
-        "`rel=\"deprecation\"`, and this schema marks it deprecated. *Lists* answer "
-        "`{next, previous, results}`: follow `next` and `previous` as they are, set `page_size` (1 to 200). "
-        "*Conditional reads*: GET answers carry an `ETag`; send it in `If-None-Match` for a 304 while nothing "
-        "changed. *Errors* (every 4xx and 5xx) are JSON of one shape, the `Error` component: `detail` always, "
-        "`errors` per field for invalid input, `retry_after` for 429. *Languages*: the texts a person reads "
-        "(`detail` and `errors` messages, history and event `text`, move `text`, names, labels, the result's "
-        "`summary`, a position as text) come in the language the request asks for with `Accept-Language` "
-        "(English, Hungarian `hu` or German `de`), else in the account's (`PATCH /api/me/`), else in English; "
-        "answers say which in `Content-Language`. Machine fields (codes, kinds, slugs, keys, statuses, move "
-        "JSON, a record's notation) never change with the language."
-    ),
-    "VERSION": "1",
-    "SERVE_INCLUDE_SCHEMA": False,
-    # One tag per area, in this order in the docs; an endpoint with a tag not listed here fails
-    # tests/platform/api/test_schema.py.
-    "TAGS": [
-        {"name": "games", "description": "Tables and games: create, list, join, start, leave, abort, resign."},
-        {"name": "moves", "description": "Play: my legal moves, submitting a move, the history I may see."},
-        {"name": "game-types", "description": "The games offered, their options and move notation."},
-        {"name": "me", "description": "My settings: language, time zone and reminders; whether I am a bot account."},
-        {"name": "absences", "description": "Days away, when my clocks stop."},
-        {"name": "accounts", "description": "Sign up."},
-        {"name": "auth", "description": "Log in: exchange a username and password for a new API token."},
-        {"name": "tokens", "description": "My API tokens: list, create with a name, revoke."},
-        # Issue 12, ratings and players.
-        {"name": "ratings", "description": "Leaderboards: the ratings at one game and player count, best first."},
-        {"name": "players", "description": "A player's profile and finished games, as I may see them."},
-        # Issue 12, table talk.
-        {"name": "chat", "description": "A game's table talk: read it (players and public spectators), write it (players)."},
-        # Issue 12: setup.
-        {"name": "invitations", "description": "Invite people by username to an open table; see and decline mine."},
-        # Issue 15: the event stream.
-        {"name": "stream", "description": "My events as they happen (Server-Sent Events), resumable with "
-                                          "Last-Event-ID."},
-        # Issue 15: webhooks.
-        {"name": "webhooks", "description": "My webhooks: URLs sent my events as signed POSTs; their delivery "
-                                            "logs, a test event, a new secret."},
-    ],
-    "ENUM_NAME_OVERRIDES": {
-        "GameSlug": "turnbased.api_input.game_slugs",
-        "GameStatus": "turnbased.play.models.GameStatus",
-        "Visibility": "turnbased.play.models.Visibility",
-        "ClockKind": "turnbased.clocks.models.ClockKind",
-        "ExpiryPolicy": "turnbased.clocks.models.ExpiryPolicy",
-        "EventKind": "turnbased.events.models.EventKind",
-        "WebhookDeliveryState": "turnbased.webhooks.models.DeliveryState",
-    },
-    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
-    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
-    # The docs page's assets are served from the installed sidecar package, not a CDN.
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    # Without deep links an operation's summary is one button, not a button holding a link (a screen reader
-    # and a keyboard meet one control each; axe's nested-interactive rule); its address is in the schema.
-    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
-}
+# The schema and its docs page (turnbased/config/api.py); REST_FRAMEWORK is set below with the throttles' rates.
+SPECTACULAR_SETTINGS = api.spectacular_settings()
 
 # --- Celery -------------------------------------------------------------------
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
@@ -385,34 +214,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBIL
 if urlsplit(CELERY_BROKER_URL).scheme == "redis":
     CELERY_BROKER_TRANSPORT = "turnbased.broker:Transport"
 CELERY_TIMEZONE = "UTC"
-# Email has a queue and a worker of its own (Procfile, deploy/compose.yaml): a stalled relay delays only
-# mail, never moves, bots or sweeps. Answers to replies are written by handle_accepted_reply, which
-# makes moves and stays on the default queue with its sweep.
-CELERY_TASK_ROUTES = {
-    f"turnbased.mail.tasks.{name}": {"queue": "mail"}
-    for name in ("send_email", "deliver_notification", "deliver_game_notifications", "sweep_outbox",
-                 "send_daily_digests", "tell_webhook_disabled")
-}
-# Webhooks too (issue 15): a slow receiver, someone else's server, delays only webhooks.
-CELERY_TASK_ROUTES.update({
-    f"turnbased.webhooks.tasks.{name}": {"queue": "webhooks"}
-    for name in ("deliver_webhook", "sweep_webhooks", "prune_webhook_deliveries")
-})
+# Email, webhooks and pushes have queues and workers of their own (turnbased/config/schedule.py).
+CELERY_TASK_ROUTES = schedule.task_routes()
 # No task runs unbounded: past the soft limit it is interrupted, past the hard one its process is
 # replaced. Tasks that need other limits set them (turnbased/mail/tasks.py).
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=120)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=150)
 # The minute sweeps (unsent mail, late turns, stalled bots); the fault tests run them faster.
 SWEEP_SECONDS = env.float("SWEEP_SECONDS", default=60.0)
-CELERY_BEAT_SCHEDULE = {
-    "sweep-outbox": {"task": "turnbased.mail.tasks.sweep_outbox", "schedule": SWEEP_SECONDS},
-    "daily-digests": {"task": "turnbased.mail.tasks.send_daily_digests", "schedule": crontab(minute=0, hour=7)},
-    "sweep-clocks": {"task": "turnbased.clocks.tasks.sweep_clocks", "schedule": SWEEP_SECONDS},
-    "sweep-accepted-replies": {"task": "turnbased.mail.tasks.sweep_accepted_replies", "schedule": SWEEP_SECONDS},
-    "prune-events": {"task": "turnbased.events.tasks.prune_events", "schedule": crontab(minute=17)},
-    "prune-idempotency-keys": {"task": "turnbased.idempotency.tasks.prune_idempotency_keys",
-                               "schedule": crontab(minute=29)},
-}
 # An Idempotency-Key is kept (and a request sent again under it replayed) at least this many hours.
 IDEMPOTENCY_KEEP_HOURS = env.int("IDEMPOTENCY_KEEP_HOURS", default=24)
 if IDEMPOTENCY_KEEP_HOURS < 24:
@@ -492,10 +301,9 @@ WEBHOOKS_DISABLE_AFTER_FAILURES = env.int("WEBHOOKS_DISABLE_AFTER_FAILURES", def
 WEBHOOKS_DISABLE_AFTER_HOURS = env.float("WEBHOOKS_DISABLE_AFTER_HOURS", default=4.0)
 # Days the delivery log is kept.
 WEBHOOKS_KEEP_DAYS = env.int("WEBHOOKS_KEEP_DAYS", default=30)
-CELERY_BEAT_SCHEDULE["sweep-webhooks"] = {"task": "turnbased.webhooks.tasks.sweep_webhooks",
-                                          "schedule": WEBHOOKS_SWEEP_SECONDS}
-CELERY_BEAT_SCHEDULE["prune-webhook-deliveries"] = {"task": "turnbased.webhooks.tasks.prune_webhook_deliveries",
-                                                    "schedule": crontab(minute=41)}
+# What Celery beat runs when: the sweeps above, the daily digests, the pruning (turnbased/config/schedule.py).
+CELERY_BEAT_SCHEDULE = schedule.beat_schedule(sweep_seconds=SWEEP_SECONDS,
+                                              webhooks_sweep_seconds=WEBHOOKS_SWEEP_SECONDS)
 
 # --- Email --------------------------------------------------------------------
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
@@ -559,12 +367,6 @@ if VAPID_PRIVATE_KEY:
     from turnbased.notifications.vapid import check_private_key, check_subject
 
     VAPID_PRIVATE_KEY, VAPID_SUBJECT = check_private_key(VAPID_PRIVATE_KEY), check_subject(VAPID_SUBJECT)
-# Pushes are outgoing notices like mail: on the mail queue and its worker, never delaying moves.
-CELERY_TASK_ROUTES.update({
-    f"turnbased.notifications.tasks.{name}": {"queue": "mail"} for name in ("push_turn", "sweep_pushes")
-})
-CELERY_BEAT_SCHEDULE["sweep-pushes"] = {"task": "turnbased.notifications.tasks.sweep_pushes",
-                                        "schedule": SWEEP_SECONDS}
 
 # --- Cache and abuse limits -------------------------------------------------------
 # Rate limits (DRF throttles, the account limits) keep their counters in this cache, so every web
@@ -590,42 +392,33 @@ if not RATE_LIMITS_ON:
 
 def _rate(variable: str, default: str) -> str:
     """Read a rate such as ``60/min`` from the environment; refuse to start on one DRF cannot read."""
-    import re
-
-    from django.core.exceptions import ImproperlyConfigured
-
-    rate = env(variable, default=default).strip()
-    if not re.fullmatch(r"\d+/(s|sec|second|m|min|minute|h|hour|d|day)", rate):
-        raise ImproperlyConfigured(f"{variable}={rate!r}: write a rate as <requests>/<second|minute|hour|day>, e.g. 60/min")
-    return rate
+    return api.checked_rate(variable, env(variable, default=default).strip())
 
 
-# Each scope's rate counts per account and, separately, per client address (turnbased/limits.py), for the
-# API and for the pages that create tables and make moves. The scope of a request is its view's
-# throttle_scope for a write, "api" for everything else.
-REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = [
-    "turnbased.limits.AccountRateThrottle",
-    "turnbased.limits.AddressRateThrottle",
-]
-REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
-    # Reads and plain writes: a client polling a few endpoints once a second stays well below it.
-    "api": _rate("RATE_LIMIT_API", "300/min"),
-    # POST /api/auth/token/: password guesses.
-    "auth": _rate("RATE_LIMIT_AUTH", "10/min"),
-    # POST /api/games/ and the new-table page.
-    "table_create": _rate("RATE_LIMIT_TABLE_CREATE", "30/hour"),
-    # POST /api/games/{id}/moves/ and the game page's moves: a person moves every few seconds at most.
-    "moves": _rate("RATE_LIMIT_MOVES", "60/min"),
-    # Issue 12, table talk: chat messages, from the game page and POST /api/games/{id}/messages/.
-    "chat": _rate("RATE_LIMIT_CHAT", "10/min"),
-    # Inviting people by username, on the table's page and POST /api/games/{id}/invitations/ (issue 12: setup).
-    "invitations": _rate("RATE_LIMIT_INVITATIONS", "30/hour"),
-    # Registering, changing, pinging and deleting webhooks (issue 15): a ping makes the server send a request.
-    "webhooks": _rate("RATE_LIMIT_WEBHOOKS", "60/hour"),
-}
-# How many reverse proxies in front of the web process append to X-Forwarded-For (nginx in deploy/: 1).
-# At 0 the client address is REMOTE_ADDR and X-Forwarded-For is ignored, so a client cannot forge it.
-REST_FRAMEWORK["NUM_PROXIES"] = env.int("TRUSTED_PROXY_COUNT", default=0)
+# The API's settings with each throttle scope's rate (turnbased/config/api.py). Each scope's rate counts per
+# account and, separately, per client address (turnbased/limits.py), for the API and for the pages that create
+# tables and make moves. The scope of a request is its view's throttle_scope for a write, "api" for everything else.
+REST_FRAMEWORK = api.rest_framework(
+    throttle_rates={
+        # Reads and plain writes: a client polling a few endpoints once a second stays well below it.
+        "api": _rate("RATE_LIMIT_API", "300/min"),
+        # POST /api/auth/token/: password guesses.
+        "auth": _rate("RATE_LIMIT_AUTH", "10/min"),
+        # POST /api/games/ and the new-table page.
+        "table_create": _rate("RATE_LIMIT_TABLE_CREATE", "30/hour"),
+        # POST /api/games/{id}/moves/ and the game page's moves: a person moves every few seconds at most.
+        "moves": _rate("RATE_LIMIT_MOVES", "60/min"),
+        # Issue 12, table talk: chat messages, from the game page and POST /api/games/{id}/messages/.
+        "chat": _rate("RATE_LIMIT_CHAT", "10/min"),
+        # Inviting people by username, on the table's page and POST /api/games/{id}/invitations/ (issue 12: setup).
+        "invitations": _rate("RATE_LIMIT_INVITATIONS", "30/hour"),
+        # Registering, changing, pinging and deleting webhooks (issue 15): a ping makes the server send a request.
+        "webhooks": _rate("RATE_LIMIT_WEBHOOKS", "60/hour"),
+    },
+    # How many reverse proxies in front of the web process append to X-Forwarded-For (nginx in deploy/: 1).
+    # At 0 the client address is REMOTE_ADDR and X-Forwarded-For is ignored, so a client cannot forge it.
+    num_proxies=env.int("TRUSTED_PROXY_COUNT", default=0),
+)
 # Caps per account: tables it created that wait for players, and tables of bots only (no person
 # playing a seat) in play at once.
 MAX_OPEN_TABLES_PER_ACCOUNT = env.int("MAX_OPEN_TABLES_PER_ACCOUNT", default=10)

@@ -2,7 +2,7 @@
 
 ``legal_moves`` lists every legal move; ``check_play`` and ``check_chancellor`` accept a move or
 raise ``IllegalMove`` with the reason in the reader's language. The phases are those of the §3.3
-state machine that ``engine.py`` runs.
+state machine that ``rounds.py`` runs.
 """
 
 from __future__ import annotations

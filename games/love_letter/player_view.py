@@ -4,7 +4,7 @@ Implements the visibility spec of the rules file, §7: a seat sees the public
 standing state, its own hand, its private log for the current round and its
 card tracker (counts from public cards and its own hand only, §7.4); a
 spectator (seat None) sees public information only. The state keeps the
-round's private events (``engine._emit``), so a view reads no event log.
+round's private events (``changes.emit``), so a view reads no event log.
 
 A view is machine data (the API sends it as it is, the platform caches it): codes and numbers,
 never words. Its private log holds each event's kind and data; ``history.describe_event`` words

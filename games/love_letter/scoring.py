@@ -1,6 +1,6 @@
 """Who wins a Love Letter round and the game (the rules file, §6): the showdown, the Spy bonus, the result.
 
-Pure functions of a state; ``engine._end_round`` hands out the tokens they decide.
+Pure functions of a state; ``rounds.end_round`` hands out the tokens they decide.
 """
 
 from __future__ import annotations

@@ -1,0 +1,77 @@
+"""What the Django project is made of: its apps, its middleware (in order, and why) and its templates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+INSTALLED_APPS = (
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",  # allauth's sessions page
+    "rest_framework",
+    "knox",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "turnbased.accounts",
+    "turnbased.play",
+    "turnbased.web",  # the table's pages (the core's web door: docs/design.md)
+    "turnbased.notifications",
+    "turnbased.mail",
+    "turnbased.clocks",
+    "turnbased.ratings",
+    "turnbased.chat",  # issue 12, table talk
+    "turnbased.aftergame",
+    "turnbased.events",  # issue 15: the event stream
+    "turnbased.webhooks",  # issue 15: webhooks
+    "turnbased.idempotency",  # issue 27: Idempotency-Key on the API's creates
+    "anymail",
+    "csp",
+    "allauth",
+    "allauth.account",
+    "allauth.usersessions",
+)
+
+MIDDLEWARE = (
+    "turnbased.request_guards.DatabaseOutageMiddleware",  # issue 27: a database outage is a 503, DEBUG or not
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "turnbased.request_guards.RequestBodyLimitMiddleware",
+    "turnbased.request_guards.MalformedJSONMiddleware",  # issue 15: a broken JSON body is 400 at every endpoint
+    # Issue 26: no SELECT 1 per request; a request whose kept connection died runs again on a new one.
+    "turnbased.database_reconnect.ReconnectMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "turnbased.accounts.readers.ReaderMiddleware",  # each person's pages in their zone and language
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "turnbased.accounts.bot_sessions.BotAccountSessionMiddleware",  # issue 15: a bot account plays by API token
+    "turnbased.web.middleware.EngineUnavailableMiddleware",  # issue 13: a game pinned to an engine version not installed
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+)
+
+
+def templates(base_dir: Path) -> list:
+    """Return ``TEMPLATES``, a new one at each call: the project's ``templates/`` folder, then each app's."""
+    return [
+        {
+            "BACKEND": "django.template.backends.django.DjangoTemplates",
+            "DIRS": [base_dir / "templates"],
+            "APP_DIRS": True,
+            "OPTIONS": {
+                "context_processors": [
+                    "django.template.context_processors.request",
+                    "django.contrib.auth.context_processors.auth",
+                    "django.contrib.messages.context_processors.messages",
+                    "turnbased.mail.context_processors.mailbox_link",
+                ],
+            },
+        },
+    ]
