@@ -3,11 +3,12 @@
 A tile fits an empty square next to the board when every edge it shares with a neighbour is of
 the same kind. Which rotations of a tile type fit an edge requirement is memoised per tile type
 and requirement (``_rotations``): tile types and requirements are few, frontier squares many.
+``placement_error`` says why a placement a player asked for does not fit.
 """
 
 from __future__ import annotations
 
-from games.carcassonne_hg import tiles
+from games.carcassonne_hg import board, reasons, tiles
 from games.carcassonne_hg.analysis import Analysis
 from games.carcassonne_hg.board import Square
 
@@ -39,3 +40,17 @@ def placeable(an: Analysis, tile_id: str) -> bool:
 
 def _fits(edges: tuple[str, ...], need: tuple[str | None, ...]) -> bool:
     return all(n is None or n == e for n, e in zip(need, edges))
+
+
+def placement_error(an: Analysis, tile: tiles.Tile, square: Square) -> str | None:
+    """Return why ``tile`` (oriented) may not go on ``square``, or None if it fits (§4.1)."""
+    where = board.name(square)
+    if square in an.index:
+        return reasons.square_taken(where)
+    need = an.needs.get(square)
+    if need is None:
+        return reasons.square_alone(where)
+    for direction, wanted, have in zip(tiles.DIRECTIONS, need, tile.edges):
+        if wanted is not None and wanted != have:
+            return reasons.edge_mismatch(direction, have, wanted, board.name(board.neighbour(square, direction)))
+    return None
