@@ -6,7 +6,9 @@ middles to each other, to a lake or to a spring; lakes are blobs where their riv
 between them is shared out on a 40 × 40 raster by growing every forest and meadow from its edge
 segments (forests grow slower, so they stay near their edges). Two different meadows (or forests)
 must never touch, as on a real tile, so where they meet the neighbouring forest, lake or meadow
-fills the gap. Forest and lake outlines are traced from the raster and smoothed.
+fills the gap. Forest and lake outlines are traced from the raster and smoothed. The curves
+(river courses, smoothing) are in ``art_curves.py``; this module is the raster and what is read
+from it.
 
 ``tile_art`` returns plain data (shapes, icon spots, one anchor per region where a piece stands)
 used by the web board (its SVG part, stored and served as a static asset: ``web_art.py``) and the
@@ -21,17 +23,23 @@ from functools import cache
 from typing import Any
 
 from games.carcassonne_hg import tiles
+from games.carcassonne_hg.art_curves import (
+    CENTRE,
+    SIZE,
+    Point,
+    lake_centre,
+    river_courses,
+    simplify,
+    smooth_path,
+    smooth_points,
+    toward,
+)
 from games.carcassonne_hg.tiles import FOREST, LAKE, MEADOW, RIVER, Tile
 
-SIZE = 100.0
 GRID = 40
 CELL = SIZE / GRID
 RIVER_HALF_WIDTH = 4.5
 GROWTH_COST = {FOREST: 1.55, MEADOW: 1.0}
-MIDDLE = {"N": (50.0, 0.0), "E": (100.0, 50.0), "S": (50.0, 100.0), "W": (0.0, 50.0)}
-CENTRE = (50.0, 50.0)
-
-Point = tuple[float, float]
 
 
 def edge_point(direction: str, t: float) -> Point:
@@ -49,57 +57,6 @@ def segment_span(tile: Tile, direction: str, index: int) -> tuple[float, float]:
     edge = tile.edges[tiles.DIRECTIONS.index(direction)]
     cuts = (0.0, 40.0, 60.0, 100.0) if edge == "R" else (0.0, 100 / 3, 200 / 3, 100.0)
     return cuts[index], cuts[index + 1]
-
-
-def _river_edges(region) -> list[str]:
-    return [d for d, i in region.segments if i == 1]
-
-
-def _lake_centre(tile: Tile, lake) -> Point:
-    ends = [MIDDLE[d] for river in lake.rivers for d in _river_edges(tile.region(river))]
-    x = (2 * CENTRE[0] + sum(p[0] for p in ends)) / (2 + len(ends))
-    y = (2 * CENTRE[1] + sum(p[1] for p in ends)) / (2 + len(ends))
-    return x, y
-
-
-def _quad(a: Point, c: Point, b: Point, steps: int = 24) -> list[Point]:
-    return [
-        (
-            (1 - t) ** 2 * a[0] + 2 * (1 - t) * t * c[0] + t * t * b[0],
-            (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * c[1] + t * t * b[1],
-        )
-        for t in (k / steps for k in range(steps + 1))
-    ]
-
-
-def _toward(a: Point, b: Point, share: float) -> Point:
-    return a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share
-
-
-def _rivers(tile: Tile, lakes: dict[str, Point]) -> dict[str, dict[str, Any]]:
-    """Return each river's course: its SVG path, points along it, and where it ends (lake or spring)."""
-    lake_of = {river: lake.id for lake in tile.regions if lake.kind == LAKE for river in lake.rivers}
-    result = {}
-    for region in tile.regions:
-        if region.kind != RIVER:
-            continue
-        ends = _river_edges(region)
-        start = MIDDLE[ends[0]]
-        spring = None
-        if len(ends) >= 2:
-            stop = MIDDLE[ends[1]]
-            control = CENTRE
-        elif region.lake or region.id in lake_of:
-            stop = lakes[region.lake or lake_of[region.id]]
-            control = _toward(start, stop, 0.5)
-        else:
-            stop = _toward(start, CENTRE, 0.48)
-            control = _toward(start, stop, 0.5)
-            spring = stop
-        points = _quad(start, control, stop)
-        d = f"M{_n(start[0])} {_n(start[1])}Q{_n(control[0])} {_n(control[1])} {_n(stop[0])} {_n(stop[1])}"
-        result[region.id] = {"d": d, "points": points, "spring": spring}
-    return result
 
 
 # -- the raster partition ------------------------------------------------------------------
@@ -122,7 +79,7 @@ def _dense(points: list[Point], step: float = 1.0) -> list[Point]:
     out = [points[0]]
     for a, b in zip(points, points[1:]):
         n = max(1, int(math.dist(a, b) / step))
-        out.extend(_toward(a, b, k / n) for k in range(1, n + 1))
+        out.extend(toward(a, b, k / n) for k in range(1, n + 1))
     return out
 
 
@@ -270,7 +227,7 @@ def _separate(label: dict[tuple[int, int], str], kind: dict[str, str]) -> None:
         label.update({cell: found for cell, (rank, found) in changes.items() if rank == best})
 
 
-# -- outlines ---------------------------------------------------------------------------
+# -- outlines traced from the raster -----------------------------------------------------
 
 
 def _outline(cells: set[tuple[int, int]]) -> list[list[Point]]:
@@ -301,67 +258,6 @@ def _outline(cells: set[tuple[int, int]]) -> list[list[Point]]:
             point = nxt
         loops.append([(x * CELL, y * CELL) for x, y in loop])
     return loops
-
-
-def _simplify(points: list[Point], tolerance: float) -> list[Point]:
-    """Douglas–Peucker on a closed loop."""
-    if len(points) < 4:
-        return points
-
-    def dp(seq: list[Point]) -> list[Point]:
-        a, b = seq[0], seq[-1]
-        best, index = 0.0, 0
-        length = math.dist(a, b) or 1e-9
-        for k in range(1, len(seq) - 1):
-            p = seq[k]
-            d = abs((b[0] - a[0]) * (a[1] - p[1]) - (a[0] - p[0]) * (b[1] - a[1])) / length
-            if d > best:
-                best, index = d, k
-        if best <= tolerance:
-            return [a, b]
-        return dp(seq[: index + 1])[:-1] + dp(seq[index:])
-
-    far = max(range(len(points)), key=lambda k: math.dist(points[0], points[k]))
-    first = dp(points[: far + 1])
-    second = dp(points[far:] + [points[0]])
-    return first[:-1] + second[:-1]
-
-
-def _on_border(p: Point) -> bool:
-    return p[0] <= 0.01 or p[0] >= SIZE - 0.01 or p[1] <= 0.01 or p[1] >= SIZE - 0.01
-
-
-def smooth_path(points: list[Point]) -> str:
-    """Return an SVG path through a closed loop: corners on the tile border stay, inner ones round off."""
-    n = len(points)
-    mids = [((points[k][0] + points[(k + 1) % n][0]) / 2, (points[k][1] + points[(k + 1) % n][1]) / 2) for k in range(n)]
-    parts = [f"M{_n(mids[-1][0])} {_n(mids[-1][1])}"]
-    for k in range(n):
-        p, m = points[k], mids[k]
-        if _on_border(p):
-            parts.append(f"L{_n(p[0])} {_n(p[1])}L{_n(m[0])} {_n(m[1])}")
-        else:
-            parts.append(f"Q{_n(p[0])} {_n(p[1])} {_n(m[0])} {_n(m[1])}")
-    return "".join(parts) + "Z"
-
-
-def smooth_points(points: list[Point], steps: int = 4) -> list[Point]:
-    """Return the same curve as ``smooth_path`` as a polygon (for Pillow)."""
-    n = len(points)
-    mids = [((points[k][0] + points[(k + 1) % n][0]) / 2, (points[k][1] + points[(k + 1) % n][1]) / 2) for k in range(n)]
-    out = [mids[-1]]
-    for k in range(n):
-        p, m = points[k], mids[k]
-        if _on_border(p):
-            out.extend([p, m])
-        else:
-            out.extend(_quad(out[-1], p, m, steps)[1:])
-    return out
-
-
-def _n(value: float) -> str:
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
 
 
 # -- spots for pieces and icons ------------------------------------------------------------
@@ -425,8 +321,8 @@ def tile_art(edition: str, tile_id: str) -> dict[str, Any]:
     mushrooms and the bonus powers); ``anchors``: ``{region id: [x, y]}`` where a piece stands.
     """
     tile = tiles.tile(edition, tile_id)
-    lakes = {r.id: _lake_centre(tile, r) for r in tile.regions if r.kind == LAKE}
-    rivers = _rivers(tile, lakes)
+    lakes = {r.id: lake_centre(tile, r) for r in tile.regions if r.kind == LAKE}
+    rivers = river_courses(tile, lakes)
     label = _partition(tile, lakes, rivers)
     cells: dict[str, set[tuple[int, int]]] = {r.id: set() for r in tile.regions}
     for cell, region_id in label.items():
@@ -435,7 +331,7 @@ def tile_art(edition: str, tile_id: str) -> dict[str, Any]:
     for region in tile.regions:
         if region.kind in (FOREST, LAKE) and cells[region.id]:
             for loop in _outline(cells[region.id]):
-                simple = _simplify(loop, 2.2)
+                simple = simplify(loop, 2.2)
                 if len(simple) < 3:
                     continue
                 shapes.append(
@@ -520,8 +416,8 @@ def tile_art(edition: str, tile_id: str) -> dict[str, Any]:
 def region_cells(edition: str, tile_id: str) -> dict[str, set[tuple[int, int]]]:
     """Return the raster cells of each region (for tests of the drawing's topology)."""
     tile = tiles.tile(edition, tile_id)
-    lakes = {r.id: _lake_centre(tile, r) for r in tile.regions if r.kind == LAKE}
-    label = _partition(tile, lakes, _rivers(tile, lakes))
+    lakes = {r.id: lake_centre(tile, r) for r in tile.regions if r.kind == LAKE}
+    label = _partition(tile, lakes, river_courses(tile, lakes))
     cells: dict[str, set[tuple[int, int]]] = {r.id: set() for r in tile.regions}
     for cell, region_id in label.items():
         cells[region_id].add(cell)

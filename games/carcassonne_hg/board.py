@@ -33,6 +33,7 @@ CORNER = {
 TOKEN_ORDER = ("N", "E", "S", "W", "NE", "SE", "SW", "NW")
 
 Square = tuple[int, int]
+Node = tuple[int, int, str]  # (x, y, region id): one region of a placed tile
 
 
 def neighbour(square: Square, direction: str) -> Square:

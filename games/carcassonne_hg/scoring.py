@@ -11,7 +11,8 @@ from collections import Counter
 from typing import Iterable
 
 from games.carcassonne_hg import tiles
-from games.carcassonne_hg.features import Analysis, Node, System, Zone
+from games.carcassonne_hg.analysis import Analysis, System, Zone
+from games.carcassonne_hg.board import Node
 from games.carcassonne_hg.tiles import CLASSIC, REVISED
 
 MUSHROOM_POINTS = {REVISED: 3, CLASSIC: 2}

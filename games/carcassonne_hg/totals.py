@@ -1,23 +1,38 @@
 """What a Carcassonne: Hunters and Gatherers board's tiles add up to, worked out from the tiles when asked.
 
-An analysis read back from the snapshot's labels (``features._from_labels``) knows which feature
+An analysis read back from the snapshot's labels (``labels.from_labels``) knows which feature
 each region belongs to and nothing more: the running totals of a feature (its nodes, open edges,
 icons) and the open squares round the board are added up here, only for what a caller asks for.
 Both are passes over tiles of a late board, so they are kept lean: each tile type's regions are
 read from a table made once per rotation (``_facts``), not through their attributes.
+
+The shape of the totals is defined here, and what is read of an analysis is a ``Partition``, so this
+module needs nothing of ``analysis.py``, which calls it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from games.carcassonne_hg import tiles
-from games.carcassonne_hg.board import DELTA, OPPOSITE, Square
+from games.carcassonne_hg.board import DELTA, OPPOSITE, Node, Square
 from games.carcassonne_hg.tiles import DIRECTIONS, LAKE, RIVER, Tile
 
-if TYPE_CHECKING:
-    from games.carcassonne_hg.features import Analysis, _SystemTotals, _ZoneTotals
+# Running totals of one feature, kept per feature id (plain tuples: cheap to copy, never mutated).
+# zone:   (nodes, kind, open, menhirs, mushrooms, fish, lakes)
+# system: (nodes, fish, lakes, raft)
+ZoneTotals = tuple[tuple[Node, ...], str, int, int, int, int, frozenset[Node]]
+SystemTotals = tuple[tuple[Node, ...], int, frozenset[Node], bool]
+
+
+class Partition(Protocol):
+    """What ``totals_of`` reads of a board's analysis (an ``analysis.Analysis``): its tiles and each node's feature id."""
+
+    edition: str
+    index: dict[Square, Tile]
+    zone_of: dict[Node, int]
+    system_of: dict[Node, int]
 
 _DELTAS = tuple(DELTA[d] for d in DIRECTIONS)
 _FACING = tuple(DIRECTIONS.index(OPPOSITE[d]) for d in DIRECTIONS)  # the slot a neighbour's edge fills
@@ -55,8 +70,8 @@ def _facts(edition: str, tile: Tile) -> tuple[tuple, ...]:
 
 
 def totals_of(
-    an: Analysis, zone_roots: set[int] | None = None, system_roots: set[int] | None = None
-) -> tuple[dict[int, _ZoneTotals], dict[int, _SystemTotals]]:
+    an: Partition, zone_roots: set[int] | None = None, system_roots: set[int] | None = None
+) -> tuple[dict[int, ZoneTotals], dict[int, SystemTotals]]:
     """Return the running totals of the zones and systems of ``an`` named (neither named: of every one).
 
     They are worked out from the tiles and the partition; with features named, only from the squares

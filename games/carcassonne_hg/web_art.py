@@ -3,9 +3,9 @@
 They depend on no game, so the engine hands them to the platform once as static assets
 (``Engine.assets``: ``art-revised``, ``art-classic``), served at a content-hashed URL that browsers
 keep, instead of repeating them in every view. Drawing a whole tile set takes seconds, so the
-drawings are stored in ``hg-art.json``; after changing ``art.py`` write it again with
-``python -m games.carcassonne_hg.web_art`` (``tests/games/carcassonne_hg/test_web_art.py`` fails
-until the stored drawings are what ``art.py`` draws).
+drawings are stored in ``hg-art.json``; after changing ``art.py`` or ``art_curves.py`` write it
+again with ``python -m games.carcassonne_hg.web_art`` (``tests/games/carcassonne_hg/test_web_art.py``
+fails until the stored drawings are what ``art.py`` draws).
 """
 
 from __future__ import annotations

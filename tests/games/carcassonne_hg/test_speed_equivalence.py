@@ -29,7 +29,8 @@ import pytest
 from games.base import IllegalMove
 from games.carcassonne_hg import ENGINE, engine, features, tiles
 from games.carcassonne_hg.board import hut_spots, region_names
-from games.carcassonne_hg.engine import HUNTER, HUT, PLACE_FOR, ROLE, TRIBE, _node, _recallable
+from games.carcassonne_hg.engine import HUNTER, HUT, PLACE_FOR, ROLE, TRIBE
+from games.carcassonne_hg.pieces import node_of as _node, recallable as _recallable
 
 from . import NAMES
 
