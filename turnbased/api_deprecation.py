@@ -9,15 +9,16 @@ it goes. Every answer to a request that uses it then carries
 - ``Link: <url>; rel="deprecation"; type="text/html"`` (RFC 9745): where the notice says what to use instead.
 
 A view method opts in with ``@deprecated(NOTICE, when=...)``; ``when`` tells whether a request uses
-the deprecated thing (a query parameter, say), and without it the whole endpoint is deprecated.
-The schema marks what is deprecated and documents the headers (``play.api.schema``).
+the deprecated thing (a query parameter, say, or an answer it would get), and without it the whole
+endpoint is deprecated. The schema marks what is deprecated and documents the headers
+(``turnbased.api_schema``): the parameter, the answer's key, or the operation.
 """
 
 from __future__ import annotations
 
 import calendar
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, timezone
 from functools import wraps
 from typing import Callable
 
@@ -36,10 +37,15 @@ class Deprecated:
     sunset_on: date
     notice: str  # a path on this site (or a whole URL) where a person reads about it
     parameter: str | None = None  # a query parameter that is deprecated, for the schema to mark
+    answer: str | None = None  # a key of the answer that is deprecated (the serializer marks it in the schema)
 
     def __post_init__(self):
         if self.sunset_on - self.deprecated_on < timedelta(days=MINIMUM_NOTICE_DAYS):
             raise ValueError(f"{self.what}: the policy gives at least {MINIMUM_NOTICE_DAYS} days' notice")
+
+    def is_past_sunset(self, today: date | None = None) -> bool:
+        """Tell whether the sunset has come (UTC): what was announced may stop working from that day."""
+        return (today or datetime.now(timezone.utc).date()) >= self.sunset_on
 
     def headers(self, request) -> dict[str, str]:
         """Return the Deprecation, Sunset and Link headers, the notice as a whole URL for this request's site."""
@@ -125,4 +131,17 @@ MESSAGES_LIMIT = Deprecated(
     parameter="limit",
 )
 
-DEPRECATIONS = (RATINGS_PAGE, ARCHIVE_PAGE, MESSAGES_LIMIT)
+# A move's answer carries what the mover needs (``presenters.move_answer``); the rest of the game is the GET's.
+# Until the sunset a move sent without ``Prefer: return=minimal`` still gets the whole game besides; from it on,
+# every move gets the mover's answer.
+WHOLE_MOVE_ANSWER = Deprecated(
+    what="the whole game (game) in the answer to POST /api/games/{game_id}/moves/",
+    instead="Prefer: return=minimal, the mover's answer (the position, whose turn, my view, my legal moves, "
+            "the result); GET /api/games/{game_id}/ for the rest of the game",
+    deprecated_on=date(2026, 12, 2),
+    sunset_on=date(2027, 6, 2),
+    notice="/api/docs/#/moves/moves_create",
+    answer="game",
+)
+
+DEPRECATIONS = (RATINGS_PAGE, ARCHIVE_PAGE, MESSAGES_LIMIT, WHOLE_MOVE_ANSWER)

@@ -183,7 +183,7 @@ class ApiSchema(AutoSchema):
                                                                  "can no longer be replayed: use a new key."})
 
     def _add_deprecation(self, operation: dict, notice) -> None:
-        if notice.parameter is None:
+        if notice.parameter is None and notice.answer is None:
             operation["deprecated"] = True
         for parameter in operation.get("parameters", []):
             if parameter["in"] == "query" and parameter["name"] == notice.parameter:

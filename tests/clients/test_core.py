@@ -44,6 +44,15 @@ def test_a_stale_position_error_carries_the_current_seq():
     assert raised.value.current_seq == 9 and raised.value.body["game"] == {"id": 3}
 
 
+def test_a_move_asks_for_the_movers_answer_unless_told_otherwise():
+    played = {"seq": 2, "text": "handmaid", "replayed": False, "game_seq": 2, "status": "active", "to_move": [1],
+              "view": {}, "legal_moves": [], "result": None}
+    api, seen = client_answering(httpx.Response(201, json=played), httpx.Response(201, json=played))
+    api.submit_move(3, expected_seq=1, text="handmaid")
+    api.submit_move(3, expected_seq=1, text="handmaid", minimal=False)
+    assert [request.headers.get("Prefer") for request in seen] == ["return=minimal", None]
+
+
 def test_a_problem_document_and_a_body_that_is_not_json_give_a_detail_too():
     problem = {"type": "about:blank", "title": "Not Found", "status": 404}
     assert ApiError.from_answer(404, problem).detail == "Not Found"

@@ -56,7 +56,7 @@ def test_sign_up_get_a_token_play_read_the_history_and_talk(connect, player, mai
     played = mover.submit_move(game["id"], expected_seq=legal["seq"], text=legal["moves"][0]["text"])
     assert (played["seq"], played["replayed"], played["text"]) == (1, False, legal["moves"][0]["text"])
 
-    mover = by_seat[played["game"]["to_move"][0]]  # the other player, or the same one after a round's end
+    mover = by_seat[played["to_move"][0]]  # the other player, or the same one after a round's end (the mover's answer)
     answer = mover.legal_moves(game["id"])["moves"][0]["text"]
     first = mover.submit_move(game["id"], expected_seq=1, text=answer, idempotency_key="answer-1")
     again = mover.submit_move(game["id"], expected_seq=1, text=answer, idempotency_key="answer-1")
@@ -65,7 +65,7 @@ def test_sign_up_get_a_token_play_read_the_history_and_talk(connect, player, mai
         mover.submit_move(game["id"], expected_seq=1, text=answer)
     assert stale.value.status == 409 and stale.value.current_seq == 2 and stale.value.body["game"]["seq"] == 2
     with pytest.raises(ApiError) as refused:
-        by_seat[first["game"]["to_move"][0]].submit_move(game["id"], expected_seq=2, text="xyzzy plugh")
+        by_seat[first["to_move"][0]].submit_move(game["id"], expected_seq=2, text="xyzzy plugh")
     assert refused.value.status == 422 and refused.value.detail  # of the schema's shape, naming no move
 
     history = ann.history(game["id"])

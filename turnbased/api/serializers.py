@@ -9,7 +9,7 @@ and event ``data`` are each game's own JSON, so they are free-form objects.
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from turnbased.aftergame.api.serializers import EndingSerializer, ScoreRowSerializer
@@ -234,7 +234,11 @@ class LegalMovesSerializer(serializers.Serializer):
         ref_name = "LegalMoves"
 
 
+@extend_schema_serializer(deprecate_fields=["game"])
 class MovePlayedSerializer(serializers.Serializer):
+    """The answer to a move sent without ``Prefer: return=minimal``, until its deprecation's sunset
+    (``api_deprecation.WHOLE_MOVE_ANSWER``): the mover's answer is ``MovePlayedMinimal``."""
+
     seq = serializers.IntegerField(help_text="The position your move made.")
     text = serializers.CharField(help_text="Your move in the text notation.")
     replayed = serializers.BooleanField(
@@ -243,7 +247,9 @@ class MovePlayedSerializer(serializers.Serializer):
     legal_moves = LegalMoveSerializer(
         many=True, help_text="Your legal moves now: not empty only when you are to act again at once (the "
                              "Chancellor's second step, a Carcassonne piece after its tile).")
-    game = GameSerializer(help_text="The game after your move.")
+    game = GameSerializer(help_text="The game after your move. Deprecated: send Prefer: return=minimal (the mover's "
+                                    "answer) and GET /api/games/{id}/ for the rest; from the sunset on, every move "
+                                    "gets the mover's answer.")
 
     class Meta:
         ref_name = "MovePlayed"

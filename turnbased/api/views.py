@@ -31,6 +31,7 @@ from turnbased.api.serializers import (
     TimeControlRequestSerializer,
 )
 from turnbased.api_conditional import conditional_read
+from turnbased.api_deprecation import WHOLE_MOVE_ANSWER, deprecated
 from turnbased.api_input import BodySerializer, UnprocessableInput, game_slugs
 from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, paginate
 from turnbased.api_schema import created_location, error
@@ -304,9 +305,12 @@ class MoveSubmitApi(APIView):
         operation_id="moves_create", tags=["moves"], summary="Play a move", parameters=[
             GAME_ID,
             OpenApiParameter("Prefer", str, OpenApiParameter.HEADER,
-                             description="return=minimal (RFC 7240; other preferences are ignored): answer only what the mover needs (MovePlayedMinimal: "
-                                         "the position, whose turn, my view, my legal moves when I act again), "
-                                         "with Preference-Applied: return=minimal. Without it: the whole game."),
+                             description="return=minimal (RFC 7240; other preferences are ignored): answer only what "
+                                         "the mover needs (MovePlayedMinimal: the position, whose turn, my view, my "
+                                         "legal moves when I act again), with Preference-Applied: return=minimal. "
+                                         "Without it, until " + WHOLE_MOVE_ANSWER.sunset_on.isoformat() + ": the "
+                                         "whole game besides (MovePlayed, deprecated); from then on, the mover's "
+                                         "answer whatever is sent."),
             created_location("the position the move made (GET /api/games/{id}/positions/{seq}/)"),
         ],
         description="Send exactly one of move (the game's JSON, as legal-moves lists it) or text (the notation), "
@@ -316,8 +320,9 @@ class MoveSubmitApi(APIView):
                     "legal-moves.",
         request=InputSerializer, examples=examples.SUBMIT_MOVE,
         responses={
-            201: OpenApiResponse(MOVE_PLAYED, description="The move was played: the whole game, or with Prefer: "
-                                                          "return=minimal the lean answer."),
+            201: OpenApiResponse(MOVE_PLAYED, description="The move was played: the mover's answer (with Prefer: "
+                                                          "return=minimal, and for every move from the sunset on), "
+                                                          "or the whole game besides (deprecated)."),
             200: OpenApiResponse(MOVE_PLAYED, description="A repeated idempotency_key: the first answer."),
             400: error("Malformed: not as the schema says (neither or both of move and text, for one)."),
             422: error("The game refused the move, or its text names no move: detail is the game's reason."),
@@ -327,6 +332,7 @@ class MoveSubmitApi(APIView):
                        "(then seq and game carry the current position).", MoveConflictSerializer),
         },
     )
+    @deprecated(WHOLE_MOVE_ANSWER, when=lambda request: answers_the_whole_game(request))
     @keyed
     def post(self, request, game_id: int):
         data = self.InputSerializer(data=request.data)
@@ -350,12 +356,20 @@ class MoveSubmitApi(APIView):
         code = status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED
         headers = ({REPLAYED_HEADER: "true"} if outcome.replayed
                    else {"Location": reverse("api-position", args=[game_id, outcome.move.seq])})
-        if prefers_minimal(request):
+        if not answers_the_whole_game(request):
+            applied = {"Preference-Applied": "return=minimal"} if prefers_minimal(request) else {}
             return Response({**body, **move_answer(outcome.game, outcome.move.seat)}, status=code,
-                            headers={**headers, "Preference-Applied": "return=minimal"})
+                            headers={**headers, **applied})
+        # Deprecated (WHOLE_MOVE_ANSWER): the whole game besides, as the GET answers it, until the sunset.
         legal = selectors.legal_moves_for(selectors.Viewer(game=outcome.game, seat=outcome.move.seat))
         return Response({**body, "legal_moves": legal, "game": _game_answer(outcome.game, request.user)}, status=code,
                         headers=headers)
+
+
+def answers_the_whole_game(request) -> bool:
+    """Tell whether a move's answer still carries the whole game: asked without ``Prefer: return=minimal``, before
+    the deprecation's sunset (from then on every move gets the mover's answer, ``presenters.move_answer``)."""
+    return not prefers_minimal(request) and not WHOLE_MOVE_ANSWER.is_past_sunset()
 
 
 def prefers_minimal(request) -> bool:

@@ -88,11 +88,24 @@ def test_the_schema_marks_each_deprecated_parameter_and_documents_the_headers():
                     assert {"Deprecation", "Sunset", "Link"} <= set(operation["responses"]["200"]["headers"])
     assert sorted(marked) == sorted([("/api/ratings/", "page"), ("/api/players/{username}/games/", "page"),
                                      ("/api/games/{game_id}/messages/", "limit")])
-    assert len(marked) == len(DEPRECATIONS)
+    assert len(marked) == len([notice for notice in DEPRECATIONS if notice.parameter])
+
+
+@pytest.mark.django_db
+def test_the_schema_marks_each_deprecated_key_of_an_answer_and_documents_the_headers():
+    schema = Client().get("/api/schema/?format=json").json()
+    marked = sorted((name, key) for name, component in schema["components"]["schemas"].items()
+                    for key, field in component.get("properties", {}).items() if field.get("deprecated"))
+    assert marked == [("MovePlayed", "game")]
+    move = schema["paths"]["/api/games/{game_id}/moves/"]["post"]
+    assert not move.get("deprecated")  # the operation stays; one of its answers' keys goes
+    assert {"Deprecation", "Sunset", "Link"} <= set(move["responses"]["201"]["headers"])
+    assert len(marked) == len([notice for notice in DEPRECATIONS if notice.answer])
 
 
 def test_every_deprecation_is_listed_in_the_api_docs_with_its_sunset():
     docs = (Path(settings.BASE_DIR) / "docs" / "api.md").read_text()
     listed = docs[docs.index("### Deprecated now"):]
     for notice in DEPRECATIONS:
-        assert notice.sunset_on.isoformat() in listed and f"`{notice.parameter}`" in listed, notice.what
+        named = notice.parameter or notice.answer
+        assert notice.sunset_on.isoformat() in listed and f"`{named}`" in listed, notice.what

@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P, api_token
 from tests.platform.events.test_asgi import nothing, run_stream
 from tests.platform.play.costs import token_client
 from tests.platform.secrecy.worlds import love_letter_deck
+from turnbased.api_deprecation import WHOLE_MOVE_ANSWER
 from turnbased.events.asgi import StreamApplication
 from turnbased.events.models import Event, EventKind
 from turnbased.play import services
@@ -129,6 +131,30 @@ def test_any_other_preference_gets_the_whole_answer(alice, bob, prefer):
                                                                          "expected_seq": 0},
                                         format="json", HTTP_PREFER=prefer)
     assert response.status_code == 201 and "game" in response.json() and "Preference-Applied" not in response
+
+
+def test_the_whole_game_in_a_moves_answer_is_announced_as_deprecated_and_the_lean_one_is_not(alice, bob):
+    game = started(alice, bob)
+    api = token_client(alice)
+    whole = api.post(f"/api/games/{game.pk}/moves/", {"move": {"card": "handmaid"}, "expected_seq": 0}, format="json")
+    assert whole.status_code == 201 and "game" in whole.json()
+    assert whole["Sunset"] == "Wed, 02 Jun 2027 00:00:00 GMT" and whole["Deprecation"].startswith("@")
+    assert 'rel="deprecation"' in whole["Link"]
+    move = token_client(bob).get(f"/api/games/{game.pk}/legal-moves/").json()["moves"][0]["move"]
+    lean = token_client(bob).post(f"/api/games/{game.pk}/moves/", {"move": move, "expected_seq": 1}, format="json",
+                                  HTTP_PREFER="return=minimal")
+    assert lean.status_code == 201 and "game" not in lean.json()
+    assert not {"Deprecation", "Sunset", "Link"} & set(lean.headers)
+
+
+def test_from_the_sunset_on_every_move_gets_the_movers_answer(alice, bob):
+    game = started(alice, bob)
+    with time_machine.travel(WHOLE_MOVE_ANSWER.sunset_on.isoformat() + "T00:00:01Z"):
+        response = token_client(alice).post(f"/api/games/{game.pk}/moves/",
+                                            {"move": {"card": "handmaid"}, "expected_seq": 0}, format="json")
+    assert response.status_code == 201 and "Preference-Applied" not in response and "Sunset" not in response
+    assert set(response.json()) == {"seq", "text", "replayed", "game_seq", "status", "to_move", "view",
+                                    "legal_moves", "result"}
 
 
 def test_a_streams_read_of_a_current_turn_costs_two_statements_however_many_turns(alice, bob, carol):

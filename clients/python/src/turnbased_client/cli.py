@@ -126,8 +126,9 @@ def cmd_play(run: Run) -> None:
         if refused.status in (400, 422):
             refused.detail += f"\nSee your legal moves with: turnbased-cli moves {game_id}"
         raise
+    # The move's answer is the mover's; where the game stands, seats named, is the game's read.
     run.out(f"Played: {played['text']} (#{game_id} is now at seq {played['seq']}).",
-            f"#{game_id}: {render.standing(played['game'])}")
+            f"#{game_id}: {render.standing(run.api.game(game_id))}")
     if played.get("legal_moves"):  # my move goes on (the Chancellor's second step): no need to ask for them
         run.out(f"Your move again, at seq {played['seq']}:", *[choice["text"] for choice in played["legal_moves"]])
 

@@ -224,12 +224,13 @@ class Client(ApiCore):
                body=("move", "text", "expected_seq", "idempotency_key"), idempotent=True)
     def submit_move(self, game_id: int, *, expected_seq: int, move: Mapping[str, Any] | Unset = UNSET,
                     text: str | Unset = UNSET, idempotency_key: str | Unset = UNSET,
-                    minimal: bool = False) -> MovePlayed | MovePlayedMinimal:
+                    minimal: bool = True) -> MovePlayed | MovePlayedMinimal:
         """Play ``move`` (JSON, as legal-moves lists it) or ``text`` (the notation) at position ``expected_seq``.
 
         The answer carries ``legal_moves``: mine when I am to act again at once (the Chancellor's second step),
-        else empty. With ``minimal`` (``Prefer: return=minimal``) it is lean (``MovePlayedMinimal``: the
-        position, whose turn, my view, my legal moves), else it holds the whole ``game``. Without an
+        else empty. It is what the mover needs (``MovePlayedMinimal``: the position, whose turn, my view, my
+        legal moves, the result; ``Prefer: return=minimal``). ``minimal=False`` asks for the whole ``game``
+        besides, which the API deprecates (it goes on 2027-06-02: ``game()`` reads it instead). Without an
         ``idempotency_key`` one is made up, so sending the same call again after a timeout plays nothing
         twice: pass your own to retry across runs. A stale ``expected_seq`` raises ``ApiError`` 409 whose
         ``current_seq`` and ``body["game"]`` hold the position now.
