@@ -15,6 +15,7 @@ from games.base import InvalidOptions, OptionSpec
 from games.carcassonne_hg import tiles
 from games.carcassonne_hg.tiles import BONUS, CLASSIC, LAND, REVISED
 from games.i18n import catalog_of
+from games.option_checks import first_player, options_object
 
 _ = catalog_of(__name__)
 N_ = _.noop
@@ -130,9 +131,7 @@ CHOICES = {spec.name: tuple(value for value, _ in spec.choices) for spec in OPTI
 
 def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
     """Return the complete options (edition defaults resolved) or raise ``InvalidOptions``."""
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidOptions(_("Options must be an object"))
+    options = options_object(options)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
         raise InvalidOptions(_("{game} is for 2 to 5 players, not {players}").format(game=_(NAME), players=players))
     unknown = sorted(str(key) for key in options if key not in DEFAULTS and key not in INTERNAL_OPTIONS)
@@ -161,10 +160,7 @@ def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, 
             raise InvalidOptions(_("tiles must list at least one land tile"))
     if options.get("bonus_tiles") is not None:
         result["bonus_tiles"] = _validated_stack(edition, options["bonus_tiles"], BONUS, "bonus_tiles")
-    if options.get("first_player") is not None:
-        first = options["first_player"]
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-            raise InvalidOptions(_("first_player must be a seat from 0 to {last}").format(last=players - 1))
+    if (first := first_player(options, players)) is not None:
         result["first_player"] = first
     return result
 

@@ -13,6 +13,7 @@ from games.base import InvalidOptions, OptionSpec
 from games.halali import board, tiles
 from games.halali.board import name
 from games.i18n import catalog_of
+from games.option_checks import options_object
 
 _ = catalog_of(__name__)
 N_ = _.noop
@@ -74,9 +75,7 @@ DEFAULTS = {spec.name: spec.default for spec in OPTION_SPECS}
 
 def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
     """Return the complete options or raise ``InvalidOptions``."""
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidOptions(_("Options must be an object"))
+    options = options_object(options)
     if isinstance(players, bool) or players != 2:
         raise InvalidOptions(_("Halali! is for exactly 2 players, not {players}").format(players=players))
     known = set(DEFAULTS) | set(INTERNAL_OPTIONS)

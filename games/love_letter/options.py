@@ -12,6 +12,7 @@ from typing import Any
 
 from games.base import InvalidOptions, OptionSpec
 from games.i18n import catalog_of
+from games.option_checks import first_player, options_object
 from games.love_letter import cards
 from games.love_letter.cards import CLASSIC
 
@@ -45,9 +46,7 @@ OPTION_SPECS = (
 
 def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
     """Return the complete options for ``players`` seats or raise ``InvalidOptions``."""
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidOptions(_("Options must be an object"))
+    options = options_object(options)
     known = {spec.name for spec in OPTION_SPECS} | set(INTERNAL_OPTIONS)
     unknown = sorted(str(key) for key in options if key not in known)
     if unknown:
@@ -71,10 +70,7 @@ def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, 
     result: dict[str, Any] = {"edition": edition, "classic_final_tie": final_tie}
     if options.get("deck") is not None:
         result["deck"] = _validated_decks(edition, options["deck"])
-    if options.get("first_player") is not None:
-        first = options["first_player"]
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-            raise InvalidOptions(_("first_player must be a seat from 0 to {last}").format(last=players - 1))
+    if (first := first_player(options, players)) is not None:
         result["first_player"] = first
     return result
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from games.base import InvalidOptions, OptionSpec
 from games.i18n import catalog_of
+from games.option_checks import first_player, options_object
 from games.savernake_forest import cards
 
 _ = catalog_of(__name__)
@@ -52,9 +53,7 @@ DEFAULTS = {spec.name: spec.default for spec in OPTION_SPECS}
 
 def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
     """Return the complete options for ``players`` seats or raise ``InvalidOptions``."""
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidOptions(_("Options must be an object"))
+    options = options_object(options)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise InvalidOptions(_("Savernake Forest is for 2 to 4 players, not {players}").format(players=players))
     known = set(DEFAULTS) | set(INTERNAL_OPTIONS)
@@ -74,10 +73,7 @@ def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, 
             players=players))
     if options.get("deck") is not None:
         result["deck"] = _validated_deck(options["deck"])
-    if options.get("first_player") is not None:
-        first = options["first_player"]
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-            raise InvalidOptions(_("first_player must be a seat from 0 to {last}").format(last=players - 1))
+    if (first := first_player(options, players)) is not None:
         result["first_player"] = first
     return result
 
