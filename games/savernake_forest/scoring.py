@@ -45,8 +45,9 @@ def nodes(forest: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
-def components(forest: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Return every path: ``{"nodes": [[card, part], ...], "animals": [ids], "foods": [...]}`` (§8.1)."""
+def linked(forest: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[tuple[int, int, int], int], list[int]]:
+    """Return the forest's path nodes, each open end ``(x, y, side)`` -> its node, and each node's path: the index
+    of the path's first node, once every two ends that meet are joined (§8.1)."""
     found = nodes(forest)
     ends = {(node["x"], node["y"], side): i for i, node in enumerate(found) for side in node["sides"]}
     parent = list(range(len(found)))
@@ -65,9 +66,15 @@ def components(forest: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 a, b = root(i), root(j)
                 if a != b:
                     parent[max(a, b)] = min(a, b)
+    return found, ends, [root(i) for i in range(len(found))]
+
+
+def components(forest: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return every path: ``{"nodes": [[card, part], ...], "animals": [ids], "foods": [...]}`` (§8.1)."""
+    found, _ends, path_of = linked(forest)
     groups: dict[int, dict[str, Any]] = {}
     for i, node in enumerate(found):
-        group = groups.setdefault(root(i), {"nodes": [], "animals": [], "foods": []})
+        group = groups.setdefault(path_of[i], {"nodes": [], "animals": [], "foods": []})
         group["nodes"].append([node["card"], node["part"]])
         if cards.is_animal(node["card"]):
             group["animals"].append(node["card"])
@@ -90,30 +97,13 @@ class Paths:
     """
 
     def __init__(self, forest: list[dict[str, Any]]):
-        found = nodes(forest)
-        ends = {(node["x"], node["y"], side): i for i, node in enumerate(found) for side in node["sides"]}
-        parent = list(range(len(found)))
-
-        def root(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        for i, node in enumerate(found):
-            for side in node["sides"]:
-                dx, dy = DELTA[side]
-                j = ends.get((node["x"] + dx, node["y"] + dy, (side + 2) % 4))
-                if j is not None:
-                    a, b = root(i), root(j)
-                    if a != b:
-                        parent[max(a, b)] = min(a, b)
+        found, ends, path_of = linked(forest)
         # A path is known by its root, its first node: paths are listed in that order (see ``components``).
-        self.root_at = {end: root(i) for end, i in ends.items()}
+        self.root_at = {end: path_of[i] for end, i in ends.items()}
         self.animals: dict[int, list[str]] = {}
         for i, node in enumerate(found):
             if cards.is_animal(node["card"]):
-                self.animals.setdefault(root(i), []).append(node["card"])
+                self.animals.setdefault(path_of[i], []).append(node["card"])
         self.already_shared = [(path, animals) for path, animals in self.animals.items() if len(animals) > 1]
         self.count = len(found)
         self.new_nodes: dict[tuple[str, int], list[tuple[tuple[int, ...], str | None]]] = {}
