@@ -260,16 +260,7 @@ def game_result(state: State) -> dict[str, Any] | None:
     """Return the outcome once the game is over, else None."""
     if state["result"] is None:
         return None
-    result = state["result"]
-    return {
-        **result,
-        "winners": list(result["winners"]),
-        "scores": list(result["scores"]),
-        "ranking": list(result["ranking"]),
-        "stored": list(result["stored"]),
-        "animals": [[dict(item) for item in sheet] for sheet in result["animals"]],
-        "resigned": list(result.get("resigned", [])),
-    }
+    return player_view.result_copy(state["result"])
 
 
 class SavernakeForestEngine(Engine):

@@ -70,7 +70,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "supply": dict(state["supply"]),
         "seats": seats,
         "cards": {card: cards.card_info(card) for card in sorted(visible)},
-        "result": None if not over else _result_copy(state["result"]),
+        "result": None if not over else result_copy(state["result"]),
     }
 
 
@@ -108,7 +108,8 @@ def _entry(entry: dict[str, Any]) -> dict[str, Any]:
     return shown
 
 
-def _result_copy(result: dict[str, Any]) -> dict[str, Any]:
+def result_copy(result: dict[str, Any]) -> dict[str, Any]:
+    """Return a copy of a stored result that shares no list with the state (the view's and ``Engine.result``'s)."""
     return {
         **result,
         "winners": list(result["winners"]),
