@@ -8,10 +8,11 @@ edges, and a river on its west edge flowing into a lake with 1 fish.
 
 from __future__ import annotations
 
-import copy
+from functools import partial
 
-from games.base import Event
 from games.carcassonne_hg import ENGINE, features, tiles
+from tests.games import scripting
+from tests.games.scripting import clone, kinds, only  # noqa: F401 (the game's tests import them from here)
 
 # A ring of forest north of the start, closed by R-L38 on 0,2 turned 0. R-L41 on 0,1 has two separate
 # forest parts (east and west) that the ring joins: 6 tiles, 7 forest parts.
@@ -90,44 +91,12 @@ def position(
     return state
 
 
-def act(state: dict, move: dict | str, seat: int | None = None) -> tuple[dict, list[Event]]:
-    """Apply ``move`` (a move object or its notation) for ``seat`` (default: the seat to move)."""
-    seat = ENGINE.to_move(state)[0] if seat is None else seat
-    if isinstance(move, str):
-        move = ENGINE.parse_move(move, state, seat)
-    return ENGINE.apply(state, seat, move)
-
-
-def play(state: dict, *moves: dict | str) -> tuple[dict, list[Event]]:
-    """Apply several moves in turn, each by the seat to move; return the last state and all events."""
-    events: list[Event] = []
-    for move in moves:
-        state, new = act(state, move)
-        events.extend(new)
-    return state, events
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [event.kind for event in events]
-
-
-def only(events: list[Event], kind: str) -> Event:
-    """Return the single event of ``kind``."""
-    found = [event for event in events if event.kind == kind]
-    assert len(found) == 1, (kind, kinds(events))
-    return found[0]
-
-
-def legal_texts(state: dict, seat: int | None = None) -> set[str]:
-    """Return the notation of every legal move of ``seat`` (default: the seat to move)."""
-    seat = ENGINE.to_move(state)[0] if seat is None else seat
-    return {ENGINE.describe_move(state, move) for move in ENGINE.legal_moves(state, seat)}
-
-
 def spots(state: dict) -> set[tuple[int, int, int]]:
     """Return the (x, y, rot) placements of the drawn tile."""
     return {(m["x"], m["y"], m["rot"]) for m in ENGINE.legal_moves(state, ENGINE.to_move(state)[0])}
 
 
-def clone(state: dict) -> dict:
-    return copy.deepcopy(state)
+# Scripted play, the same for every game (tests/games/scripting.py).
+act = partial(scripting.act, ENGINE)
+play = partial(scripting.play, ENGINE)
+legal_texts = partial(scripting.legal_texts, ENGINE)

@@ -8,10 +8,11 @@ tokens in lower case are face-down tiles.
 
 from __future__ import annotations
 
-import copy
+from functools import partial
 
-from games.base import Event
 from games.halali import ENGINE, tiles
+from tests.games import scripting
+from tests.games.scripting import clone, kinds, only  # noqa: F401 (the game's tests import them from here)
 
 NAMES = ["Alice", "Bob"]
 ALICE, BOB = 0, 1
@@ -86,29 +87,6 @@ def position(
     return state
 
 
-def act(state: dict, move: dict | str, seat: int | None = None) -> tuple[dict, list[Event]]:
-    """Apply ``move`` (a move object or its notation) for ``seat`` (default: the seat to move)."""
-    seat = ENGINE.to_move(state)[0] if seat is None else seat
-    if isinstance(move, str):
-        move = ENGINE.parse_move(move, state, seat)
-    return ENGINE.apply(state, seat, move)
-
-
-def play(state: dict, *moves: dict | str) -> tuple[dict, list[Event]]:
-    """Apply several moves in turn, each by the seat to move; return the last state and all events."""
-    events: list[Event] = []
-    for move in moves:
-        state, new = act(state, move)
-        events.extend(new)
-    return state, events
-
-
-def texts(state: dict, seat: int | None = None) -> set[str]:
-    """Return the notation of every legal move of ``seat`` (default: the seat to move)."""
-    seat = ENGINE.to_move(state)[0] if seat is None else seat
-    return {ENGINE.describe_move(state, move) for move in ENGINE.legal_moves(state, seat)}
-
-
 def destinations(state: dict, square: str, seat: int | None = None) -> set[str]:
     """Return where the tile on ``square`` may legally go now ("out N" for an exit)."""
     seat = ENGINE.to_move(state)[0] if seat is None else seat
@@ -119,18 +97,7 @@ def destinations(state: dict, square: str, seat: int | None = None) -> set[str]:
     return found
 
 
-def kinds(events: list[Event]) -> list[str]:
-    """Return the kinds of ``events`` in order."""
-    return [event.kind for event in events]
-
-
-def only(events: list[Event], kind: str) -> Event:
-    """Return the single event of ``kind``."""
-    found = [event for event in events if event.kind == kind]
-    assert len(found) == 1, (kind, kinds(events))
-    return found[0]
-
-
-def clone(state: dict) -> dict:
-    """Return a deep copy for surgery."""
-    return copy.deepcopy(state)
+# Scripted play, the same for every game (tests/games/scripting.py).
+act = partial(scripting.act, ENGINE)
+play = partial(scripting.play, ENGINE)
+texts = partial(scripting.legal_texts, ENGINE)

@@ -8,6 +8,7 @@ from collections import Counter
 from games.base import Event
 from games.love_letter import ENGINE, cards
 from games.love_letter.player_view import private_lines
+from tests.games.scripting import kinds, only  # noqa: F401 (the game's tests import them from here)
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
 
@@ -64,18 +65,6 @@ def shorten_deck(state: dict, left: int) -> dict:
     state["face_up"] = state["face_up"] + state["deck"][left:]
     state["deck"] = state["deck"][:left]
     return state
-
-
-def kinds(events: list[Event]) -> list[str]:
-    """Return the kinds of ``events`` in order."""
-    return [event.kind for event in events]
-
-
-def only(events: list[Event], kind: str) -> Event:
-    """Return the single event of ``kind``."""
-    found = [event for event in events if event.kind == kind]
-    assert len(found) == 1, (kind, kinds(events))
-    return found[0]
 
 
 def private_texts(view: dict, kind: str | None = None) -> list[str]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import Any
 
-from games.base import Event
 from games.savernake_forest import ENGINE, cards
+from tests.games import scripting
+from tests.games.scripting import kinds, only  # noqa: F401 (the game's tests import them from here)
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 ALICE, BOB, CAROL, DAVE = range(4)
@@ -30,34 +32,6 @@ def deal(starts: list[str], rows: list[tuple] = (), *, first: int = 0, seed: int
     """Return a new game with scripted starting animals and market rows; seat ``first`` starts."""
     n = len(starts)
     return ENGINE.setup(NAMES[:n], {"deck": deck(starts, rows), "first_player": first, **options}, seed)
-
-
-def act(state: dict, move: dict | str, seat: int | None = None) -> tuple[dict, list[Event]]:
-    """Apply ``move`` (a move or its notation) for ``seat`` (default: the seat to move)."""
-    seat = ENGINE.to_move(state)[0] if seat is None else seat
-    if isinstance(move, str):
-        move = ENGINE.parse_move(move, state, seat)
-    return ENGINE.apply(state, seat, move)
-
-
-def play(state: dict, *moves: dict | str) -> tuple[dict, list[Event]]:
-    """Apply several moves in turn, each by the seat to move; return the last state and all events."""
-    events: list[Event] = []
-    for move in moves:
-        state, new = act(state, move)
-        events.extend(new)
-    return state, events
-
-
-def kinds(events: list[Event]) -> list[str]:
-    return [event.kind for event in events]
-
-
-def only(events: list[Event], kind: str) -> Event:
-    """Return the single event of ``kind``."""
-    found = [event for event in events if event.kind == kind]
-    assert len(found) == 1, (kind, kinds(events))
-    return found[0]
 
 
 def animal(card: str, x: int = 0, y: int = 0, rot: int = 0, *, up: bool = True, drops: str = "", burrows: int = 0):
@@ -90,3 +64,8 @@ def live(state: dict, seat: int) -> int:
 def scored(state: dict, seat: int, card: str) -> dict:
     """Return the live score sheet of one animal."""
     return next(item for item in seat_view(state, seat)["animals"] if item["card"] == card)
+
+
+# Scripted play, the same for every game (tests/games/scripting.py).
+act = partial(scripting.act, ENGINE)
+play = partial(scripting.play, ENGINE)
