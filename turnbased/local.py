@@ -316,8 +316,9 @@ def parallel(pytest_args: list[str]) -> list[str]:
     if any(arg in ("-n", "--numprocesses", "no:xdist") or arg.startswith(("-n", "--numprocesses="))
            for arg in pytest_args):
         return []
-    # A test module's tests share their fixtures (a live server, a browser): they stay in one worker.
-    return ["-n", str(TEST_WORKERS), "--dist", "loadfile"]
+    # A test module's tests share their fixtures (a live server, a browser): they stay in one worker. Files are
+    # handed out in the order collected, the heaviest first (tests/conftest.py), not by their number of tests.
+    return ["-n", str(TEST_WORKERS), "--dist", "loadfile", "--no-loadscope-reorder"]
 
 
 def manage_command(args: list[str]) -> int:
