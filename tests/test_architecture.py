@@ -52,7 +52,7 @@ def test_the_import_contracts_hold(monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT))
     configuration.configure()  # what import-linter's command does first: its readers and printer
     assert lint_imports(config_filename=str(CONTRACTS), cache_dir=None, no_logo=True), \
-        "an import breaks a contract of .importlinter: run .venv/bin/lint-imports to see which"
+        "an import breaks a contract of .importlinter: run PYTHONPATH=. .venv/bin/lint-imports to see which"
 
 
 def test_every_module_of_the_platform_sits_in_a_layer(graph):
