@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import configparser
 import sys
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import grimp
@@ -83,54 +84,22 @@ def test_every_ignored_import_is_explained():
     assert unexplained == [], f"explain these ignored imports in a comment above them: {unexplained}"
 
 
-def _circles(graph: grimp.ImportGraph) -> list[list[str]]:
-    """Return the strongly connected groups of files (Tarjan's algorithm, without recursion)."""
+def _circle(graph: grimp.ImportGraph) -> list[str]:
+    """Return one circle of files (the first module again at its end), or an empty list when there is none."""
     modules = _modules(graph)
     known = set(modules)
-    edges = {module: sorted(found for found in graph.find_modules_directly_imported_by(module) if found in known)
-             for module in modules}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    groups: list[list[str]] = []
-    for start in modules:
-        if start in index:
-            continue
-        work = [(start, 0)]
-        while work:
-            module, position = work.pop()
-            if position == 0:
-                index[module] = low[module] = len(index)
-                stack.append(module)
-                on_stack.add(module)
-            for offset, found in enumerate(edges[module][position:], start=position):
-                if found not in index:
-                    work.append((module, offset + 1))
-                    work.append((found, 0))
-                    break
-                if found in on_stack:
-                    low[module] = min(low[module], index[found])
-            else:
-                if low[module] == index[module]:
-                    group = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        group.append(member)
-                        if member == module:
-                            break
-                    if len(group) > 1:
-                        groups.append(sorted(group))
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[module])
-    return groups
+    imports = {module: {found for found in graph.find_modules_directly_imported_by(module) if found in known}
+               for module in modules}
+    try:
+        TopologicalSorter(imports).prepare()
+    except CycleError as circle:
+        return list(reversed(circle.args[1]))
+    return []
 
 
 def test_no_circle_of_files(graph):
     """An import inside a function counts too: the two files still need each other."""
-    assert _circles(graph) == []
+    assert _circle(graph) == []
 
 
 def test_the_circle_finder_finds_a_circle():
@@ -140,7 +109,8 @@ def test_the_circle_finder_finds_a_circle():
     made.add_import(importer="pkg.a", imported="pkg.b")
     made.add_import(importer="pkg.b", imported="pkg.c")
     made.add_import(importer="pkg.c", imported="pkg.a")
-    assert _circles(made) == [["pkg.a", "pkg.b", "pkg.c"]]
+    circle = _circle(made)
+    assert circle[0] == circle[-1] and sorted(circle[:-1]) == ["pkg.a", "pkg.b", "pkg.c"]
 
 
 def test_every_module_is_shorter_than_a_reader_takes_in_at_once():

@@ -279,6 +279,12 @@ def _move_key(request, in_body: str | None) -> str | None:
     return in_body if in_body is not None else in_header
 
 
+def answers_the_whole_game(request) -> bool:
+    """Tell whether a move's answer still carries the whole game: asked without ``Prefer: return=minimal``, before
+    the deprecation's sunset (from then on every move gets the mover's answer, ``presenters.move_answer``)."""
+    return not prefers_minimal(request) and not WHOLE_MOVE_ANSWER.is_past_sunset()
+
+
 class MoveSubmitApi(APIView):
     """Play a move: ``move`` (JSON) or ``text`` (notation), for the position ``expected_seq``."""
 
@@ -332,7 +338,7 @@ class MoveSubmitApi(APIView):
                        "(then seq and game carry the current position).", MoveConflictSerializer),
         },
     )
-    @deprecated(WHOLE_MOVE_ANSWER, when=lambda request: answers_the_whole_game(request))
+    @deprecated(WHOLE_MOVE_ANSWER, when=answers_the_whole_game)
     @keyed
     def post(self, request, game_id: int):
         data = self.InputSerializer(data=request.data)
@@ -364,12 +370,6 @@ class MoveSubmitApi(APIView):
         legal = selectors.legal_moves_for(selectors.Viewer(game=outcome.game, seat=outcome.move.seat))
         return Response({**body, "legal_moves": legal, "game": _game_answer(outcome.game, request.user)}, status=code,
                         headers=headers)
-
-
-def answers_the_whole_game(request) -> bool:
-    """Tell whether a move's answer still carries the whole game: asked without ``Prefer: return=minimal``, before
-    the deprecation's sunset (from then on every move gets the mover's answer, ``presenters.move_answer``)."""
-    return not prefers_minimal(request) and not WHOLE_MOVE_ANSWER.is_past_sunset()
 
 
 def prefers_minimal(request) -> bool:
