@@ -51,8 +51,8 @@ from turnbased.webhooks.services import webhook_create
 
 # Drawn requests per operation (any path parameters), and per world object its path names. The boundaries of
 # every parameter and field are walked by test_coverage_phase.py; these draw at random around them.
-DRAWN_EXAMPLES = 8
-EXAMPLES_PER_TARGET = 3
+DRAWN_EXAMPLES = 6
+EXAMPLES_PER_TARGET = 2
 PUBLIC_GAME = "ben and cat's public game"
 # Every check schemathesis has (``--checks all``), configured as the suite's command-line run is; but
 # ignored_auth, which reads the credentials a case was drawn with as the ones it sent, where this test sends
