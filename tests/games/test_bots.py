@@ -40,16 +40,20 @@ def play(engine: Engine, bots: list[str], seed: str, options: dict | None = None
     """Play a game with ``bots[seat]`` in each seat through ``bot_move``; return the result."""
     options = engine.validate_options(len(bots), options or {})
     state = engine.setup([f"p{seat}" for seat in range(len(bots))], options, seed)
-    history = []
-    for _ in range(MOVE_CAP):
+    moves_events: list[list] = []
+    for number in range(MOVE_CAP):
         seats = engine.to_move(state)
         if not seats:
             return engine.result(state)
         seat = seats[0]
-        move = bot_move(engine, bots[seat], state, seat, history, seed=seed)
+        # The events of the bot's window of latest moves, as the platform hands them (the window holds all it
+        # needs: test_a_bot_chooses_the_same_from_its_window_of_history_as_from_the_whole).
+        window = history_window(engine, bots[seat])
+        history = [event for events in (moves_events[-window:] if window else []) for event in events]
+        move = bot_move(engine, bots[seat], state, seat, history, seed=f"{seed}:{number}")  # as the platform seeds
         assert move in engine.legal_moves(state, seat)
         state, events = engine.apply(state, seat, move)
-        history.extend(events)
+        moves_events.append(events)
     pytest.fail(f"{engine.slug}: no result after {MOVE_CAP} bot moves")
 
 
