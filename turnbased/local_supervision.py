@@ -76,16 +76,23 @@ def supervise(name: str, command: list[str]) -> int:
             return code
 
 
-def supervised_procfile(procfile: Path, written: Path) -> Path:
-    """Write to ``written`` the Procfile with each command run under ``supervise``; return its path."""
+def _supervised_line(name: str, command: str) -> str:
+    return f"{name}: {shlex.quote(sys.executable)} -m turnbased.local_supervision {name} {shlex.quote(command)}"
+
+
+def supervised_procfile(procfile: Path, written: Path, *, leave_out: frozenset[str] = frozenset(),
+                        extra: dict[str, str] | None = None) -> Path:
+    """Write to ``written`` the Procfile with each command run under ``supervise``, without the processes named
+    in ``leave_out`` and with the ``extra`` ones (name: command) after the rest; return its path."""
     lines = []
     for line in procfile.read_text().splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
             lines.append(line)
             continue
-        name, command = line.split(":", 1)
-        lines.append(f"{name}: {shlex.quote(sys.executable)} -m turnbased.local_supervision {name} "
-                     f"{shlex.quote(command.strip())}")
+        name, command = (part.strip() for part in line.split(":", 1))
+        if name not in leave_out:
+            lines.append(_supervised_line(name, command))
+    lines.extend(_supervised_line(name, command) for name, command in (extra or {}).items())
     written.write_text("\n".join(lines) + "\n")
     return written
 
