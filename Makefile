@@ -1,13 +1,17 @@
-# The two commands a new user needs: `make run` and `make test`.
+# The two commands a new user needs: `make run` and `make test`; `make serve` hosts the service for real
+# (docs/operating.md, "Hosting on one machine").
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv clean-data
+.PHONY: run serve test venv clean-data
 
 run: $(STAMP)
 	$(BIN)/python -m turnbased.local run
+
+serve: $(STAMP)
+	$(BIN)/python -m turnbased.local serve
 
 test: $(STAMP)
 	$(BIN)/python -m turnbased.local test $(ARGS)

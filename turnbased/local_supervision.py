@@ -6,7 +6,8 @@ the web server, the stream, the mail server and the embedded PostgreSQL and Redi
 ``make run`` each Procfile command runs inside ``python -m turnbased.local_supervision NAME COMMAND``, which
 starts it again when it exits on its own (after 1 s, doubling up to 30 s while it keeps failing within a
 minute), says so on the console, and stops it when honcho stops everything. ``EmbeddedService`` watches
-the embedded PostgreSQL and Redis the same way from ``turnbased.local run``.
+the embedded PostgreSQL and Redis the same way from ``turnbased.local run``. ``make serve`` (production on one
+machine, ``turnbased/local_serve.py``) runs its processes and the embedded services under the same watch.
 
 A restart is said on the console, never hidden: the tests of faults run the processes without any of this,
 and fail when one exits that the test did not stop.
@@ -76,16 +77,23 @@ def supervise(name: str, command: list[str]) -> int:
             return code
 
 
-def supervised_procfile(procfile: Path, written: Path) -> Path:
-    """Write to ``written`` the Procfile with each command run under ``supervise``; return its path."""
+def _supervised_line(name: str, command: str) -> str:
+    return f"{name}: {shlex.quote(sys.executable)} -m turnbased.local_supervision {name} {shlex.quote(command)}"
+
+
+def supervised_procfile(procfile: Path, written: Path, *, leave_out: frozenset[str] = frozenset(),
+                        extra: dict[str, str] | None = None) -> Path:
+    """Write to ``written`` the Procfile with each command run under ``supervise``, without the processes named
+    in ``leave_out`` and with the ``extra`` ones (name: command) after the rest; return its path."""
     lines = []
     for line in procfile.read_text().splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
             lines.append(line)
             continue
-        name, command = line.split(":", 1)
-        lines.append(f"{name}: {shlex.quote(sys.executable)} -m turnbased.local_supervision {name} "
-                     f"{shlex.quote(command.strip())}")
+        name, command = (part.strip() for part in line.split(":", 1))
+        if name not in leave_out:
+            lines.append(_supervised_line(name, command))
+    lines.extend(_supervised_line(name, command) for name, command in (extra or {}).items())
     written.write_text("\n".join(lines) + "\n")
     return written
 

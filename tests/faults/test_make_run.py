@@ -10,6 +10,8 @@ out Redis's death; PostgreSQL's is ridden out by every process). Ctrl-C (here SI
 from __future__ import annotations
 
 import os
+import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -43,10 +45,22 @@ def command_lines() -> dict[int, str]:
     return found
 
 
-def pids_of(*words: str) -> list[int]:
-    """Return the processes whose command line has every word (not the supervisors that run them)."""
+def pids_of(*words: str, data: Path | None = None) -> list[int]:
+    """Return the processes whose command line has every word (not the supervisors that run them); with ``data``,
+    only those started for that data folder (others on the machine, another checkout's workers, are no business
+    of this test's and must never be killed by it)."""
     return [pid for pid, line in command_lines().items()
-            if all(word in line for word in words) and "turnbased.local_supervision" not in line]
+            if all(word in line for word in words) and "turnbased.local_supervision" not in line
+            and (data is None or started_for(pid, data))]
+
+
+def started_for(pid: int, data: Path) -> bool:
+    """Whether the process runs with ``TURNBASED_DATA_DIR`` set to ``data`` (what make run gives every process)."""
+    try:
+        environment = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return f"TURNBASED_DATA_DIR={data}".encode() in environment
 
 
 def site_answers(port: int) -> bool:
@@ -60,7 +74,10 @@ def site_answers(port: int) -> bool:
 def test_make_run_starts_again_whatever_dies_and_stops_on_ctrl_c(tmp_path):
     ports = {name: str(free_port()) for name in PORTS}
     environment = {name: value for name, value in os.environ.items() if name not in NOT_MAKE_RUNS}
-    data = tmp_path / "data"
+    # Under the repository's .data, not pytest's temporary folder: the embedded PostgreSQL runs as a user of its own
+    # when the tests run as root, and another pytest run starting meanwhile makes that folder root's alone again
+    # (PostgreSQL could then not be started again).
+    data = BASE_DIR / ".data" / f"make-run-{os.getpid()}-{secrets.token_hex(3)}"
     environment.update(ports, TURNBASED_DATA_DIR=str(data), PYTHONUNBUFFERED="1")
     log_path = tmp_path / "make-run.log"
     log = log_path.open("w")
@@ -87,18 +104,19 @@ def test_make_run_starts_again_whatever_dies_and_stops_on_ctrl_c(tmp_path):
         procfile = [line for line in (BASE_DIR / "Procfile").read_text().splitlines()
                     if line.strip() and not line.startswith("#")]
         until(lambda: site_answers(web) and output().count(" started (pid=") == len(procfile)
-              and pids_of("celery -A turnbased worker", "--queues=celery"), "the site to answer", timeout=240)
+              and pids_of("celery -A turnbased worker", "--queues=celery", data=data), "the site to answer",
+              timeout=240)
 
         # The worker, killed outright: started again; nothing else stops.
-        worker = pids_of("celery -A turnbased worker", "--queues=celery")
+        worker = pids_of("celery -A turnbased worker", "--queues=celery", data=data)
         os.kill(min(worker), signal.SIGKILL)
         until(lambda: "worker exited on its own" in output(), "the worker to be seen gone")
-        until(lambda: pids_of("celery -A turnbased worker", "--queues=celery")
-              and min(pids_of("celery -A turnbased worker", "--queues=celery")) not in worker,
+        until(lambda: pids_of("celery -A turnbased worker", "--queues=celery", data=data)
+              and min(pids_of("celery -A turnbased worker", "--queues=celery", data=data)) not in worker,
               "the worker to run again")
 
         # The embedded Redis, killed outright: started again; the workers ride it out.
-        redis = pids_of("redis-server", f":{redis_port}")
+        redis = pids_of("redis-server", f":{redis_port}")  # its own port (it writes its title over its environment)
         assert len(redis) == 1, command_lines()
         os.kill(redis[0], signal.SIGKILL)
         until(lambda: "the embedded Redis is running again" in output(), "Redis to run again")
@@ -126,7 +144,9 @@ def test_make_run_starts_again_whatever_dies_and_stops_on_ctrl_c(tmp_path):
         except subprocess.TimeoutExpired:
             os.killpg(run.pid, signal.SIGKILL)
             raise
-        log.close()
+        finally:
+            log.close()
+            shutil.rmtree(data, ignore_errors=True)
     assert code == 0, output()[-4000:]
     time.sleep(1)
     left = [line for line in command_lines().values() if str(data) in line or f":{redis_port}" in line]

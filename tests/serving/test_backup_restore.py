@@ -1,17 +1,15 @@
 """The backup and restore procedure of deploy/README.md, done for real: pg_dump, pg_restore into a fresh
-database, and verify_games against the restored copy in a process of its own, under the same secret key.
+database, and verify_games against the restored copy in a process of its own, under the same secret key. The dump
+and the restore are those of `make serve`'s backups (turnbased/local_backup.py): what its schedule writes restores.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import secrets
 import subprocess
 import sys
-from pathlib import Path
-
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -20,14 +18,12 @@ from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from tests.serving.served import database_url_for
 from turnbased.accounts.services.accounts import account_create
 from turnbased.local import BASE_DIR, scratch_database
+from turnbased.local_backup import Schedule, restore_into, take_backup
 from turnbased.mail.tokens import reply_address
 from turnbased.play import services
 from turnbased.play.models import Game, Move
 
 pytestmark = [pytest.mark.serving, pytest.mark.django_db(transaction=True)]
-
-# The embedded server's own client tools (found without importing the package, which only starts servers).
-POSTGRES_BIN = Path(importlib.util.find_spec("pgserver").origin).parent / "pginstall" / "bin"
 
 # Run in the restored copy's process: what it holds, and whether a reply address from before the dump reads.
 READ_BACK = """
@@ -67,12 +63,9 @@ def _manage(database_url: str, secret_key: str, *args: str) -> subprocess.Comple
 def test_a_dump_restored_into_a_fresh_database_verifies_and_keeps_its_reply_addresses(tmp_path):
     moves, address = _played_games()
     source = database_url_for(connection.settings_dict["NAME"])
-    dump = tmp_path / "turnbased.dump"
-    subprocess.run([str(POSTGRES_BIN / "pg_dump"), "--format=custom", f"--file={dump}", f"--dbname={source}"],
-                   check=True, capture_output=True, timeout=120)
+    dump = take_backup(source, Schedule(folder=tmp_path, interval=None, keep=1))  # pg_dump --format=custom
     with scratch_database(os.environ["DATABASE_URL"], f"restored_{secrets.token_hex(4)}") as restored:
-        subprocess.run([str(POSTGRES_BIN / "pg_restore"), "--no-owner", f"--dbname={restored}", str(dump)],
-                       check=True, capture_output=True, timeout=120)
+        restore_into(dump, restored)  # pg_restore --no-owner
 
         verified = _manage(restored, settings.SECRET_KEY, "verify_games")
         assert verified.returncode == 0, verified.stderr
