@@ -31,7 +31,6 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from pywebpush import WebPushException, webpush
 
 from turnbased.accounts.readers import for_reader
 from turnbased.events.presence import is_present
@@ -148,6 +147,10 @@ def send(subscription: PushSubscription, payload: dict) -> str:
         check_endpoint(subscription.endpoint)  # WEB_PUSH_SERVICES may have changed since it was kept
     except BadSubscription:
         return "refused: not a push service we send to"
+    # Imported here, not at the top: pywebpush brings aiohttp, a third of a second of every process's start (each
+    # web and Celery worker, each management command) for the one task that pushes.
+    from pywebpush import WebPushException, webpush
+
     # A fresh dict for each push: pywebpush adds the audience (the endpoint's origin) and expiry to it.
     claims = {"sub": settings.VAPID_SUBJECT}
     timeout = settings.WEB_PUSH_TIMEOUT_SECONDS
