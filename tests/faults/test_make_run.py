@@ -49,6 +49,21 @@ def pids_of(*words: str) -> list[int]:
             if all(word in line for word in words) and "turnbased.local_supervision" not in line]
 
 
+def descends_from(pid: int, ancestor: int) -> bool:
+    """Tell whether ``ancestor`` started ``pid``, or started what started it. Other test runs on the machine (and the
+    topology stack of this one, run beside it) have Celery workers with the same command line: never kill theirs."""
+    for _ in range(64):  # a chain of parents is short; a bound all the same
+        try:
+            pid = int((Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+        if pid == ancestor:
+            return True
+        if pid <= 1:
+            return False
+    return False
+
+
 def site_answers(port: int) -> bool:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
@@ -83,19 +98,20 @@ def test_make_run_starts_again_whatever_dies_and_stops_on_ctrl_c(tmp_path):
         except AssertionError as error:
             raise AssertionError(f"{error}\n{output()[-4000:]}") from None
 
+    def workers() -> list[int]:
+        return [pid for pid in pids_of("celery -A turnbased worker", "--queues=celery") if descends_from(pid, run.pid)]
+
     try:
         procfile = [line for line in (BASE_DIR / "Procfile").read_text().splitlines()
                     if line.strip() and not line.startswith("#")]
-        until(lambda: site_answers(web) and output().count(" started (pid=") == len(procfile)
-              and pids_of("celery -A turnbased worker", "--queues=celery"), "the site to answer", timeout=240)
+        until(lambda: site_answers(web) and output().count(" started (pid=") == len(procfile) and workers(),
+              "the site to answer", timeout=240)
 
         # The worker, killed outright: started again; nothing else stops.
-        worker = pids_of("celery -A turnbased worker", "--queues=celery")
+        worker = workers()
         os.kill(min(worker), signal.SIGKILL)
         until(lambda: "worker exited on its own" in output(), "the worker to be seen gone")
-        until(lambda: pids_of("celery -A turnbased worker", "--queues=celery")
-              and min(pids_of("celery -A turnbased worker", "--queues=celery")) not in worker,
-              "the worker to run again")
+        until(lambda: workers() and min(workers()) not in worker, "the worker to run again")
 
         # The embedded Redis, killed outright: started again; the workers ride it out.
         redis = pids_of("redis-server", f":{redis_port}")
