@@ -23,7 +23,7 @@ from django.core.cache.backends.redis import RedisCache
 from tests.platform.events.streams import Reader, Received, reading
 from tests.topology.clients import REPLY_ADDRESS, MailSink, Player, Site, reply_to_of
 from tests.topology.stack import Process, ProductionStack
-from turnbased.events import presence
+from turnbased.events import presence, stream_slots
 
 
 @dataclass
@@ -153,6 +153,13 @@ def is_present(stack: ProductionStack, player: Player, game_id: int) -> bool:
     (user_id,), = rows(stack, "SELECT id FROM auth_user WHERE username = %s", (player.username,))
     with mock.patch.object(presence, "cache", stack_cache(stack)):
         return presence.is_present(user_id, game_id)
+
+
+def streams_by_address(stack: ProductionStack) -> dict[str, int]:
+    """Return how many stream slots each client address holds in the stack's Redis (``events.stream_slots``)."""
+    client = stack_cache(stack)._cache.get_client(write=False)
+    scope = f"{stream_slots.PREFIX}:{urlsplit(stack.database_url).path.lstrip('/')}:address:"
+    return {key.decode().removeprefix(scope): client.zcard(key) for key in client.scan_iter(f"{scope}*")}
 
 
 def drain(reader: Reader) -> list[Received]:

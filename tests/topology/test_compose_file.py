@@ -43,6 +43,16 @@ def test_gunicorn_trusts_the_scheme_only_from_nginx_in_compose():
     assert compose["services"]["nginx"]["environment"]["WEB_UPSTREAM"] == "web:8000"
 
 
+def test_the_processes_behind_nginx_trust_only_nginx_for_the_forwarded_address():
+    """The stream process too: else every stream counted under nginx's address, and the whole site could hold
+    STREAM_MAX_PER_ADDRESS streams."""
+    compose = load_compose()
+    nginx_address = compose["services"]["nginx"]["networks"]["default"]["ipv4_address"]
+    for name in ("web", "stream"):
+        environment = compose["services"][name]["environment"]
+        assert (environment["FORWARDED_ALLOW_IPS"], environment["TRUSTED_PROXY_COUNT"]) == (nginx_address, "1"), name
+
+
 def test_compose_runs_two_of_every_stateless_process_and_one_beat_and_one_dispatcher():
     compose = load_compose()
     counts = {name: replicas(compose, name) for name in django_services(compose) if name != "migrate"}

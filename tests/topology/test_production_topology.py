@@ -27,7 +27,7 @@ from tests.platform.events.streams import Reader, reading
 from tests.topology.clients import MailSink, Player, Site, log_in_on_the_website, reply_by_email, sign_up, turn_email
 from tests.topology.nodes import (
     drain, emails_of, events_until, first_event, from_address, is_present, mover, play_a_move, rows, start_game,
-    stream_nodes, stream_opens, through_nginx, web_nodes,
+    stream_nodes, stream_opens, streams_by_address, through_nginx, web_nodes,
 )
 from tests.topology.stack import (
     CHAT_MESSAGES_PER_MINUTE, NGINX, RUNNING_STACK, STREAMS_PER_ACCOUNT, SWEEP_SECONDS, ProductionStack, wait_until,
@@ -229,6 +229,17 @@ def test_the_stream_cap_of_an_account_holds_across_both_stream_nodes(running, pl
     for node in nodes:
         wait_for(lambda node=node: stream_opens(node, dan.token), f"{node.process.name} to take a stream again",
                  timeout=10, every=0.2)
+
+
+def test_a_stream_through_nginx_is_counted_under_its_clients_address_not_nginxs(running, players):
+    """compose.yaml's stream process trusts nginx's X-Forwarded-For: else every stream counted under nginx's address,
+    and the whole site could hold STREAM_MAX_PER_ADDRESS streams."""
+    stack, site, sink = running
+    eve = players["eve"]
+    with reading(through_nginx(stack), eve.token, transport=from_address(stack, eve.address)) as followed:
+        assert isinstance(followed, Reader), followed
+        counted = streams_by_address(stack)
+    assert counted.get(eve.address) == 1, counted
 
 
 def test_presence_noted_by_the_stream_nodes_holds_back_the_turn_email_a_worker_decides(running, players):
