@@ -163,13 +163,9 @@ def streams_by_address(stack: ProductionStack) -> dict[str, int]:
 
 
 def drain(reader: Reader) -> list[Received]:
-    """Return the events the stream has sent that were not taken yet."""
-    taken = []
-    while True:
-        try:
-            taken.append(reader.events.get_nowait())
-        except queue.Empty:
-            return taken
+    """Return the events a stream that has ended sent and were not taken yet."""
+    assert reader.ended.is_set(), "a stream still open may send more"
+    return [reader.events.get_nowait() for _ in range(reader.events.qsize())]
 
 
 def events_until(reader: Reader, last_id: int, timeout: float = 30.0) -> list[Received]:

@@ -19,6 +19,7 @@ from tests.topology.stack import Process, ProductionStack
 
 # What a client takes for "my request may or may not have been carried out": send it again under its key.
 LOST = (502, 503, 504)
+MAX_MOVES = 200  # a table plays at most this many, whatever else stops it
 ATTEMPTS = 60  # at 0.1 s apart: longer than nginx needs to stop sending to a dead node
 # A read that a frozen node holds is given up after this long and sent again (a read changes nothing); a write
 # waits for its answer longer, so that it is still in flight when its node dies.
@@ -93,7 +94,7 @@ class Table(threading.Thread):
     def run(self) -> None:
         base = f"{self.site.url}/api/games/{self.game_id}"
         try:
-            while not self.stop.is_set():
+            while not self.stop.is_set() and len(self.moves) < MAX_MOVES:
                 game = self.clients[0].get(f"{base}/")
                 if game["status"] != "active":
                     return

@@ -176,9 +176,9 @@ def test_a_move_made_through_one_web_node_reaches_a_stream_held_by_the_other(run
     sessions = {player.username: web.session(player, address=player.address) for player in (ann, ben)}
     rng, delays = random.Random(3), []
     with reading(stream_nodes(stack)[1], ann.token) as followed:
-        while len(delays) < 5:
+        for _ in range(40):  # moves, of which ben's (about half) are timed
             player = mover(lambda p: sessions[p.username], web.url(""), game_id, by_seat)
-            if player is None:
+            if player is None or len(delays) == 5:
                 break
             seq, sent = play_a_move(sessions[player.username], web.url(""), game_id, rng)
             if player is ann:
@@ -242,7 +242,9 @@ def test_a_stream_through_nginx_is_counted_under_its_clients_address_not_nginxs(
     assert counted.get(eve.address) == 1, counted
 
 
-def test_presence_noted_by_the_stream_nodes_holds_back_the_turn_email_a_worker_decides(running, players):
+def test_presence_noted_by_the_stream_nodes_holds_back_the_turn_email_a_mailer_decides(running, players):
+    """Each stream node notes its player on the game's page in the shared cache; the mailers (the mail queue's
+    workers), deciding the turn email of the game's start, find them there and hold it back."""
     stack, site, sink = running
     eve, fay, ann, ben = (players[name] for name in ("eve", "fay", "ann", "ben"))
     created = eve.api.post(f"{site.url}/api/games/", json={"game": "love-letter", "players": 2}, timeout=10)
