@@ -10,8 +10,8 @@ import ssl
 import time
 import uuid
 from contextlib import closing
-from unittest import mock
 from dataclasses import dataclass
+from unittest import mock
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -116,14 +116,15 @@ def play_a_move(session: requests.Session, base: str, game_id: int, rng: random.
 def first_event(reader: Reader, matches, what: str, timeout: float = 10.0) -> Received:
     """Return the first event the stream sends that ``matches``, passing over the others; fail after ``timeout``."""
     deadline, passed = time.monotonic() + timeout, []
-    while True:
+    while time.monotonic() < deadline:
         try:
             event = reader.events.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            raise AssertionError(f"timed out waiting for {what}; came meanwhile: {passed}") from None
+            break
         if matches(event):
             return event
         passed.append(event)
+    raise AssertionError(f"timed out waiting for {what}; came meanwhile: {passed}")
 
 
 def stream_opens(node: StreamNode, key: str) -> bool:
@@ -171,9 +172,11 @@ def drain(reader: Reader) -> list[Received]:
 def events_until(reader: Reader, last_id: int, timeout: float = 30.0) -> list[Received]:
     """Return the events the stream sends up to the one with ``last_id``; fail if it has not come within ``timeout``."""
     taken, deadline = [], time.monotonic() + timeout
-    while not taken or taken[-1].id < last_id:
+    while time.monotonic() < deadline:
         try:
             taken.append(reader.events.get(timeout=max(0.0, deadline - time.monotonic())))
         except queue.Empty:
-            raise AssertionError(f"event {last_id} did not come; came: {[event.id for event in taken]}") from None
-    return taken
+            break
+        if taken[-1].id >= last_id:
+            return taken
+    raise AssertionError(f"event {last_id} did not come; came: {[event.id for event in taken]}")
