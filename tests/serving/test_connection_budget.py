@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import connection
 
 from tests.serving.served import gunicorn_sizing
-from tests.topology.stack import compose_command, load_compose
+from tests.topology.compose import compose_command, load_compose
 from turnbased.local import BASE_DIR
 from turnbased.mail import smtp
 

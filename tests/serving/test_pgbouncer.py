@@ -24,7 +24,8 @@ from django.db import connection
 
 from tests.serving.clients import drive, seats_in_games
 from tests.serving.served import served_web
-from tests.topology.stack import COMPOSE_FILE, Process, django_services, load_compose, wait_until
+from tests.topology.compose import COMPOSE_FILE, django_services, load_compose
+from tests.topology.stack import Process, wait_until
 from turnbased.local import BASE_DIR, free_port, port_answers
 
 pytestmark = [pytest.mark.serving]

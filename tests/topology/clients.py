@@ -14,6 +14,7 @@ from pathlib import Path
 
 import requests
 from aiosmtpd.controller import Controller
+from requests.adapters import HTTPAdapter
 
 from tests.waiting import wait_for
 
@@ -75,6 +76,18 @@ def reply_by_email(port: int, original: EmailMessage, sender: str, body: str) ->
         smtp.send_message(reply)
 
 
+class FromAddress(HTTPAdapter):
+    """Connect from a given loopback address (any of 127.0.0.0/8 is this machine's): a client of its own to nginx,
+    which hands that address on (X-Forwarded-For) to the rate limits and stream caps that count addresses."""
+
+    def __init__(self, address: str):
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs):
+        super().init_poolmanager(*args, source_address=(self.address, 0), **kwargs)
+
+
 class Site:
     """HTTPS through nginx, trusting only the test's own certificate."""
 
@@ -82,10 +95,12 @@ class Site:
         self.url = url
         self.certificate = certificate
 
-    def session(self) -> requests.Session:
+    def session(self, address: str = "127.0.0.1") -> requests.Session:
+        """Return a session to nginx from ``address``."""
         session = requests.Session()
         session.verify = str(self.certificate)
         session.trust_env = False  # no proxy or CA bundle from the environment: straight to nginx
+        session.mount("https://", FromAddress(address))
         return session
 
 
@@ -96,15 +111,17 @@ class Player:
     token: str
     password: str = PASSWORD
     api: requests.Session = field(repr=False, default=None)
+    address: str = "127.0.0.1"  # where the player connects from
 
 
 CONFIRMATION_LINK = re.compile(r"https://\S+/accounts/confirm-email/[^/\s]+/")
 
 
-def sign_up(site: Site, sink: MailSink, username: str) -> Player:
-    """Sign a player up through the API, confirm the address by its emailed link, and get an API token."""
+def sign_up(site: Site, sink: MailSink, username: str, address: str = "127.0.0.1") -> Player:
+    """Sign a player up through the API from ``address``, confirm the email address by its emailed link, and get an
+    API token."""
     email = f"{username}@example.com"
-    session = site.session()
+    session = site.session(address)
     answer = session.post(f"{site.url}/api/accounts/", json={"username": username, "email": email,
                                                              "password": PASSWORD}, timeout=10)
     assert answer.status_code == 201, answer.text
@@ -113,13 +130,13 @@ def sign_up(site: Site, sink: MailSink, username: str) -> Player:
                                   for match in [CONFIRMATION_LINK.search(message.get_body(("plain",)).get_content())]
                                   if match), None), f"the confirmation email to {email}")
     assert link.startswith(site.url), link
-    post_the_page_form(site, site.session(), link)
+    post_the_page_form(site, site.session(address), link)
     answer = session.post(f"{site.url}/api/auth/token/", json={"username": username, "password": PASSWORD,
                                                                "name": "topology test"}, timeout=10)
     assert answer.status_code == 200, answer.text
     token = answer.json()["token"]
     session.headers["Authorization"] = f"Token {token}"
-    return Player(username=username, email=email, token=token, api=session)
+    return Player(username=username, email=email, token=token, api=session, address=address)
 
 
 class _FormFields(HTMLParser):
@@ -149,6 +166,6 @@ def post_the_page_form(site: Site, session: requests.Session, url: str, **fields
 
 def log_in_on_the_website(site: Site, player: Player) -> requests.Session:
     """Log in with the web form, as a browser does (CSRF token, Origin header); return the session."""
-    session = site.session()
+    session = site.session(player.address)
     post_the_page_form(site, session, f"{site.url}/accounts/login/", login=player.username, password=player.password)
     return session

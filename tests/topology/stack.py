@@ -4,15 +4,19 @@ Each compose service has a local stand-in. PostgreSQL is a database of its own o
 test run uses, Redis a fresh embedded server (both reached only through ``DATABASE_URL`` and
 ``CELERY_BROKER_URL``, as external services), nginx is Debian's binary with the compose file's
 template rendered for loopback, and every service built from the Django image runs its compose
-``command`` as written (worker once per replica), from the repository root, with production settings.
+``command`` as written, from the repository root, with production settings, once per replica.
+
+Replicas: in compose each one is a container with an address of its own, and Docker's DNS answers
+``web`` with all of them, so nginx's one ``server web:8000;`` line balances over every replica. On one
+machine each replica of a listening service gets a loopback port of its own instead, and the upstream
+variable is rendered as one ``server`` line per replica; each Celery replica gets a node name of its
+own (``--hostname``), as each container has a host name of its own.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import secrets
-import shlex
 import shutil
 import signal
 import subprocess
@@ -23,11 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-import yaml
 
+from tests.topology.compose import (
+    compose_command, django_services, load_compose, nginx_template_path, render_template, replicas, upstream_servers,
+)
 from turnbased.local import BASE_DIR, embedded_redis, free_port, port_answers, scratch_database
 
-COMPOSE_FILE = BASE_DIR / "deploy" / "compose.yaml"
 NGINX = Path("/usr/sbin/nginx")
 # compose.yaml's services that are images of other software, and what stands in for each here.
 # Every other service runs the Django image, so here its command.
@@ -42,47 +47,15 @@ ONE_OFF = "migrate"
 READY_LINES = {"worker": "ready.", "mailer": "ready.", "hooks": "ready.", "beat": "beat: Starting",
                "dispatch": "dispatch: listening on turnbased_work"}
 START_TIMEOUT = 60.0
+# Set for the stack, so the tests can reach them: chat messages an account (and an address) may send a minute;
+# how often beat sends its sweeps (SWEEP_SECONDS: a minute by default, here a test counts what two beats' sweeps
+# do); the streams an account may hold open at once, in every stream process together (5 by default).
+CHAT_MESSAGES_PER_MINUTE = 10
+SWEEP_SECONDS = 2
+STREAMS_PER_ACCOUNT = 4
 # Where the running stack is kept while its tests run (conftest.py adds its logs to failures).
 RUNNING_STACK = pytest.StashKey["ProductionStack"]()
 LOG_TAIL_LINES = 40
-
-
-def load_compose() -> dict:
-    return yaml.safe_load(COMPOSE_FILE.read_text())
-
-
-def django_services(compose: dict) -> list[str]:
-    """Return the services built from the Django image, in the compose file's order."""
-    return [name for name, service in compose["services"].items() if "build" in service]
-
-
-def compose_command(service: dict) -> list[str]:
-    """Return a service's command as argv, with compose's ``$$`` escape turned back into ``$``."""
-    command = service["command"]
-    argv = shlex.split(command) if isinstance(command, str) else list(command)
-    return [argument.replace("$$", "$") for argument in argv]
-
-
-TEMPLATE_VARIABLE = re.compile(r"\$\{([A-Z][A-Z0-9_]*)\}|\$([A-Z][A-Z0-9_]*)")
-
-
-def template_variables(template: str) -> set[str]:
-    """Return the environment variables an nginx template uses (envsubst replaces only capitals here)."""
-    return {braced or bare for braced, bare in TEMPLATE_VARIABLE.findall(template)}
-
-
-def render_template(template: str, values: dict[str, str]) -> str:
-    """Substitute ``values`` as the nginx image's envsubst does: ``$NAME`` and ``${NAME}``, defined names only."""
-    return TEMPLATE_VARIABLE.sub(lambda match: values.get(match[1] or match[2], match[0]), template)
-
-
-def nginx_template_path(compose: dict) -> Path:
-    """Return the template file compose.yaml mounts into the nginx image's templates folder."""
-    for volume in compose["services"]["nginx"]["volumes"]:
-        source, target = volume.split(":")[:2]
-        if target.startswith("/etc/nginx/templates/"):
-            return (COMPOSE_FILE.parent / source).resolve()
-    raise AssertionError("compose.yaml mounts no template into /etc/nginx/templates/")
 
 
 def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
@@ -105,10 +78,14 @@ class Process:
     argv: list[str]
     log: Path
     popen: subprocess.Popen | None = None
+    environment: dict[str, str] | None = field(default=None, repr=False)  # as last started, to start it again
+    started_at_byte: int = 0  # where this start's output begins in the log (a restart appends to it)
 
     def start(self, environment: dict[str, str]) -> Process:
         executable = shutil.which(self.argv[0], path=environment["PATH"])
         assert executable, f"{self.name}: {self.argv[0]} is not installed"
+        self.environment = environment
+        self.started_at_byte = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("ab") as output:
             self.popen = subprocess.Popen(
                 [executable, *self.argv[1:]], cwd=BASE_DIR, env=environment, stdin=subprocess.DEVNULL,
@@ -118,6 +95,10 @@ class Process:
 
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def output_since_start(self) -> str:
+        """Return what the process printed since it was last started."""
+        return self.log.read_bytes()[self.started_at_byte:].decode(errors="replace") if self.log.exists() else ""
 
     def check_running(self) -> None:
         if self.popen.poll() is not None:
@@ -162,8 +143,8 @@ def wait_until(condition, what: str, processes: list[Process], timeout: float = 
 
 @dataclass
 class Ports:
-    web: int = field(default_factory=free_port)
-    stream: int = field(default_factory=free_port)
+    web: list[int]  # one per replica
+    stream: list[int]
     https: int = field(default_factory=free_port)
     http: int = field(default_factory=free_port)
     redis: int = field(default_factory=free_port)
@@ -177,10 +158,15 @@ class ProductionStack:
     def __init__(self, folder: Path, *, database_server_url: str, mail_sink_port: int):
         self.folder = folder
         self.compose = load_compose()
-        self.ports = Ports(mail_sink=mail_sink_port)
+        self.ports = Ports(web=[free_port() for _ in range(replicas(self.compose, "web"))],
+                           stream=[free_port() for _ in range(replicas(self.compose, "stream"))],
+                           mail_sink=mail_sink_port)
         self.database_server_url = database_server_url
         self.site_url = f"https://127.0.0.1:{self.ports.https}"
-        self.processes: list[Process] = []
+        self.processes: list[Process] = []  # everything started, one-offs and extras too
+        self.services: dict[str, list[Process]] = {}  # the long-running ones by compose service, replicas in order
+        self.stopped_on_purpose: set[str] = set()  # by a test (a node killed), until it starts them again
+        self.database_url = self.broker_url = ""
         self.certificate: Path | None = None
         self.secret_key = secrets.token_urlsafe(64)  # long, random: what production demands
         self._stack = ExitStack()
@@ -221,22 +207,44 @@ class ProductionStack:
             "ANYMAIL": "{}",
             "MAIL_INBOUND_HOST": "127.0.0.1",
             "MAIL_INBOUND_PORT": str(self.ports.mail_inbound),
-            "WEB_BIND": f"127.0.0.1:{self.ports.web}",
             "UVICORN_HOST": "127.0.0.1",  # the stream process (uvicorn reads its address from these)
-            "UVICORN_PORT": str(self.ports.stream),
-            "FORWARDED_ALLOW_IPS": "127.0.0.1",
+            # Whom gunicorn and uvicorn let set X-Forwarded-For and -Proto: nginx's address in compose is
+            # loopback here. Where compose trusts nobody, trust an address nothing here has: both servers'
+            # default, loopback, would trust this nginx where compose's processes do not trust theirs.
+            "FORWARDED_ALLOW_IPS": "127.0.0.1" if environment.get("FORWARDED_ALLOW_IPS") == self.nginx_address
+            else "192.0.2.1",
             # The rate limits stay on; both players move from loopback, a whole game in seconds.
             "RATE_LIMIT_MOVES": "600/min",
+            # Low enough for the tests to reach (the constants above).
+            "RATE_LIMIT_CHAT": f"{CHAT_MESSAGES_PER_MINUTE}/min",
+            "SWEEP_SECONDS": str(SWEEP_SECONDS),
+            "STREAM_MAX_PER_USER": str(STREAMS_PER_ACCOUNT),
+            # Passwords hashed cheaply, as by every server the tests start (the test runner sets it): PBKDF2's
+            # million rounds for each sign-up and log in were most of the stack's work here.
+            **{name: os.environ[name] for name in ("TESTS_ONLY_FAST_PASSWORD_HASHING",) if name in os.environ},
         })
         unresolved = {key: value for key, value in environment.items() if "${" in str(value)}
         assert not unresolved, f"compose.yaml sets {sorted(unresolved)} for {service}: give them loopback values here"
         return environment
 
+    def replica_environment(self, service: str, replica: int, environment: dict[str, str]) -> dict[str, str]:
+        """Return a replica's environment: each replica of a listening service on a loopback port of its own."""
+        if service == "web":
+            return {**environment, "WEB_BIND": f"127.0.0.1:{self.ports.web[replica - 1]}"}
+        if service == "stream":
+            return {**environment, "UVICORN_PORT": str(self.ports.stream[replica - 1])}
+        return environment
+
+    @property
+    def nginx_address(self) -> str:
+        return self.compose["services"]["nginx"]["networks"]["default"]["ipv4_address"]
+
     def nginx_values(self, certificate: Path, key: Path) -> dict[str, str]:
         """Return the values for the nginx template's variables (compose.yaml sets the same names)."""
         return {
-            "WEB_UPSTREAM": f"127.0.0.1:{self.ports.web}",
-            "STREAM_UPSTREAM": f"127.0.0.1:{self.ports.stream}",
+            # compose's "web:8000" is every replica (Docker's DNS): here one server line per replica's port.
+            "WEB_UPSTREAM": upstream_servers(self.ports.web),
+            "STREAM_UPSTREAM": upstream_servers(self.ports.stream),
             "NGINX_HTTP_LISTEN": f"127.0.0.1:{self.ports.http}",
             "NGINX_HTTPS_LISTEN": f"127.0.0.1:{self.ports.https}",
             "SITE_URL": self.site_url,
@@ -260,17 +268,17 @@ class ProductionStack:
 
     def _start(self) -> None:
         (self.folder / "logs").mkdir()
-        database_url = self._stack.enter_context(
+        self.database_url = self._stack.enter_context(
             scratch_database(self.database_server_url, f"topology_{os.getpid()}")
         )
         redis_folder = self.folder / "redis"
         redis_folder.mkdir()
-        broker_url = self._stack.enter_context(embedded_redis(self.ports.redis, folder=redis_folder))
+        self.broker_url = self._stack.enter_context(embedded_redis(self.ports.redis, folder=redis_folder))
         # Registered last, so it runs first: every process stops before Redis and the database go.
         self._stack.callback(self._stop_processes)
 
         environments = {
-            name: self.django_environment(name, database_url=database_url, broker_url=broker_url)
+            name: self.django_environment(name, database_url=self.database_url, broker_url=self.broker_url)
             for name in django_services(self.compose)
         }
         # The image runs collectstatic when it is built; migrate is compose's one-off service.
@@ -283,28 +291,84 @@ class ProductionStack:
         for process in one_offs:
             wait_for_exit(process)
 
-        long_running = []
         for name in django_services(self.compose):
             if name == ONE_OFF:
                 continue
-            argv = compose_command(self.compose["services"][name])
-            replicas = self.compose["services"][name].get("deploy", {}).get("replicas", 1)
-            for replica in range(1, replicas + 1):
-                # Each container has a host name of its own; on one machine each replica needs a node name.
-                extra = [f"--hostname={name}{replica}@%h"] if replicas > 1 else []
-                label = f"{name}-{replica}" if replicas > 1 else name
-                long_running.append((name, self._process(label, argv + extra).start(environments[name])))
-        nginx = self._start_nginx()
+            command = compose_command(self.compose["services"][name])
+            count = replicas(self.compose, name)
+            for replica in range(1, count + 1):
+                label, argv = (f"{name}-{replica}", command) if count > 1 else (name, command)
+                if count > 1 and command[0] == "celery":
+                    # Each container has a host name of its own; on one machine each replica needs a node name.
+                    argv = [*(argument for argument in command if not argument.startswith("--hostname=")),
+                            f"--hostname={name}{replica}@%h"]
+                process = self._process(label, argv).start(self.replica_environment(name, replica, environments[name]))
+                self.services.setdefault(name, []).append(process)
+        self.services["nginx"] = [self._start_nginx()]
+        for process in self.long_running():
+            self.wait_ready(process)
 
-        running = [process for _, process in long_running] + [nginx]
-        wait_until(lambda: port_answers(self.ports.web), "gunicorn to listen", running)
-        wait_until(lambda: port_answers(self.ports.stream), "the stream process to listen", running)
-        wait_until(lambda: port_answers(self.ports.mail_inbound), "the mail server to listen", running)
-        wait_until(lambda: port_answers(self.ports.https), "nginx to listen", running)
-        for name, process in long_running:
-            line = READY_LINES.get(name)
-            if line:
-                wait_until(lambda: line in process.output(), f"{process.name} to be ready", running)
+    def long_running(self) -> list[Process]:
+        return [process for replicas_of_one in self.services.values() for process in replicas_of_one]
+
+    def wait_ready(self, process: Process) -> None:
+        """Wait until a started process listens on its port, or has printed its ready line; fail if any process dies."""
+        service = next(name for name, started in self.services.items() if process in started)
+        ports = {"web": self.ports.web, "stream": self.ports.stream, "mail": [self.ports.mail_inbound],
+                 "nginx": [self.ports.https]}
+        running = [other for other in self.long_running() if other.name not in self.stopped_on_purpose]
+        if service in ports:
+            port = ports[service][self.services[service].index(process)]
+            wait_until(lambda: port_answers(port), f"{process.name} to listen on {port}", running)
+        if line := READY_LINES.get(service):
+            wait_until(lambda: line in process.output_since_start(), f"{process.name} to be ready", running)
+
+    # --- what a test does to the running stack ----------------------------------------------
+
+    def freeze(self, process: Process) -> None:
+        """Stop a process and its children where they are (SIGSTOP): requests sent to it wait, unanswered."""
+        self.stopped_on_purpose.add(process.name)
+        process.signal(signal.SIGSTOP)
+
+    def thaw(self, process: Process) -> None:
+        """Let a frozen process and its children go on (SIGCONT)."""
+        process.signal(signal.SIGCONT)
+        self.stopped_on_purpose.discard(process.name)
+
+    def kill(self, process: Process) -> None:
+        """Kill a process and every child it started at once (SIGKILL: a machine that loses its power)."""
+        self.stopped_on_purpose.add(process.name)
+        process.signal(signal.SIGKILL)
+        process.popen.wait(10)
+
+    def start_again(self, process: Process) -> None:
+        """Start a killed process again, as it was started (its supervisor's restart), and wait until it is ready."""
+        if process.popen.poll() is None:  # frozen, or never killed: the new one must not find its port taken
+            self.kill(process)
+        process.start(process.environment)
+        self.stopped_on_purpose.discard(process.name)
+        self.wait_ready(process)
+
+    def start_extra(self, name: str, argv: list[str], *, like: str) -> Process:
+        """Start a process compose does not list (a second beat, by mistake) with the environment of service ``like``;
+        it is stopped with the stack, or by ``stop_extra``."""
+        environment = self.services[like][0].environment
+        return self._process(name, argv).start(environment)
+
+    def stop_extra(self, process: Process) -> None:
+        """Stop a process ``start_extra`` started (one without children: a beat)."""
+        process.popen.terminate()
+        try:
+            process.popen.wait(15)
+        except subprocess.TimeoutExpired:
+            process.popen.kill()
+            process.popen.wait(10)
+
+    def check_running(self) -> None:
+        """Fail, with its log, if a process of the stack has died that no test stopped on purpose."""
+        for process in self.long_running():
+            if process.name not in self.stopped_on_purpose:
+                process.check_running()
 
     def _process(self, name: str, argv: list[str]) -> Process:
         process = Process(name, argv, self.folder / "logs" / f"{name}.log")
@@ -333,7 +397,9 @@ events {{ worker_connections 256; }}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
-    access_log {self.folder / 'logs' / 'nginx-access.log'};
+    # Which upstream server took each request (and, after a failure, the one tried next).
+    log_format upstreams '$remote_addr "$request" $status upstream=$upstream_addr';
+    access_log {self.folder / 'logs' / 'nginx-access.log'} upstreams;
 {temp_paths}
     include {site};
 }}
@@ -347,6 +413,7 @@ http {{
         running = [process for process in self.processes if process.popen and process.popen.poll() is None]
         for process in reversed(running):
             process.signal(signal.SIGTERM)
+            process.signal(signal.SIGCONT)  # one a test froze and left so
         deadline = time.monotonic() + 15
         for process in running:
             try:

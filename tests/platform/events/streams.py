@@ -169,13 +169,14 @@ def nothing_more_in(events: queue.Queue, seconds: float) -> None:
 
 @contextmanager
 def reading(stream: StreamProcess, key: str | None, *, last_event_id: str | bytes | None = None, query: str = "",
-            headers: dict[str, str] | None = None):
+            headers: dict[str, str] | None = None, transport: httpx.HTTPTransport | None = None):
     """Open the stream with the token ``key`` (and ``headers``: a session's cookie, an origin); yield a Reader once
-    the opening came (for a 200), or the refused response."""
+    the opening came (for a 200), or the refused response. ``transport``: how to connect, if not plainly (TLS
+    trusting a test's certificate, from an address of the test's choice)."""
     headers = {**({"Authorization": f"Token {key}"} if key else {}), **(headers or {})}
     if last_event_id is not None:
         headers["Last-Event-ID"] = last_event_id
-    with httpx.Client(timeout=httpx.Timeout(10.0, read=30.0)) as client:
+    with httpx.Client(timeout=httpx.Timeout(10.0, read=30.0), transport=transport) as client:
         with client.stream("GET", stream.url + query, headers=headers) as response:
             if response.status_code != 200:
                 response.read()

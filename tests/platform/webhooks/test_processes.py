@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from tests.serving.test_connection_budget import procfile
-from tests.topology.stack import compose_command, load_compose
+from tests.topology.compose import compose_command, load_compose
 from turnbased.celery import app
 from turnbased.webhooks import tasks
 
