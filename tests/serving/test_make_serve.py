@@ -80,7 +80,9 @@ class Site:
     url: str
     web_port: int
 
-    def session(self) -> requests.Session:
+    def session(self, address: str | None = None) -> requests.Session:
+        """Return a session through the stand-in proxy; each is a client of its own address (``address``, which
+        tests.topology's clients name, is a loopback one there: here the proxy gives every session its own)."""
         session = requests.Session()
         session.trust_env = False
         session.mount(self.url, ThroughTheProxy(self.web_port))
