@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 
 @dataclass
@@ -44,16 +45,18 @@ class Connection:
         self._connection: http.client.HTTPConnection | None = None
 
     def request(self, kind: str, method: str, path: str, body: dict | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, bytes]:
-        """Send one request; record and return its status and body.
+                headers: dict[str, str] | None = None, form: dict | None = None) -> tuple[int, bytes]:
+        """Send one request (a JSON ``body``, or a ``form`` as a page posts it); record and return its status and body.
 
         A connection the server closed while idle (keep-alive timeout, a recycled worker) is
         reopened and the request sent once more; such a request never reached a view.
         """
-        payload = json.dumps(body).encode() if body is not None else None
         sent = {**self.headers, **(headers or {})}
-        if payload is not None:
-            sent["Content-Type"] = "application/json"
+        payload = None
+        if body is not None:
+            payload, sent["Content-Type"] = json.dumps(body).encode(), "application/json"
+        elif form is not None:
+            payload, sent["Content-Type"] = urlencode(form).encode(), "application/x-www-form-urlencoded"
         for attempt in (1, 2):
             if self._connection is None:
                 self._connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)

@@ -188,8 +188,9 @@ class Fixtures:
 # -- the three measurements ----------------------------------------------------------------------------
 
 
-def postgres_floor(database_url: str, game_ids: list[int], seconds: float) -> Run:
-    """Commit a move's SQL in a loop from each client thread, each on its own connection and game row."""
+def postgres_floor(database_url: str, game_ids: list[int], seconds: float, **around) -> Run:
+    """Commit a move's SQL in a loop from each client thread, each on its own connection and game row (``around``:
+    ``run_clients``'s hooks)."""
     import psycopg2
 
     class Client:
@@ -210,7 +211,7 @@ def postgres_floor(database_url: str, game_ids: list[int], seconds: float) -> Ru
             self.connection.close()
 
     clients = [Client(game_id) for game_id in game_ids]
-    return run_clients([client.loop for client in clients], clients, seconds)
+    return run_clients([client.loop for client in clients], clients, seconds, **around)
 
 
 def framework_floor_run(server: Server, game_ids: list[int], players: list[Player], seconds: float,

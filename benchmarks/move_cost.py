@@ -54,119 +54,33 @@ from benchmarks.http_load import Connection, Run, percentile, run_clients  # noq
 from benchmarks.http_moves import (  # noqa: E402
     Player, Server, framework_floor_run, machine_lines, make_players, moves_run, new_table, served_stack,
 )
+from benchmarks.processes import Cpu, StreamServer, dispatcher as start_dispatcher, stat_fields  # noqa: E402
 
-TICKS = os.sysconf("SC_CLK_TCK")
 LISTENING, POLLING, FLOOR = "listening client", "polling client", "framework floor"
-
-
-# -- the server's CPU, from /proc ---------------------------------------------------------------------
-
-
-def _stat(pid: int) -> list[str] | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text[text.rindex(")") + 2:].split()  # the fields after the command's name
-
-
-def _children(parent: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (fields := _stat(int(entry.name))) is not None and int(fields[1]) == parent:
-            found.append(int(entry.name))
-    return found
-
-
-def cpu_seconds(root: int) -> float:
-    """Return the CPU time (user + system) of a root process, of the children it reaped, and of its live children
-    (a process tree one level deep: gunicorn's workers, PostgreSQL's backends)."""
-    fields = _stat(root)
-    if fields is None:
-        return 0.0
-    ticks = sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
-    for child in _children(root):
-        if (child_fields := _stat(child)) is not None:
-            ticks += int(child_fields[11]) + int(child_fields[12])
-    return ticks / TICKS
-
-
-@dataclass
-class Cpu:
-    """Reads the server's CPU time, by process, at the start and end of a cell's measured window."""
-
-    roots: dict[str, int]
-    started: dict[str, float] = field(default_factory=dict)
-    by_process: dict[str, float] = field(default_factory=dict)
-
-    def start(self) -> None:
-        self.started = {name: cpu_seconds(pid) for name, pid in self.roots.items()}
-
-    def stop(self) -> None:
-        self.by_process = {name: cpu_seconds(pid) - self.started[name] for name, pid in self.roots.items()}
-
-    @property
-    def used(self) -> float:
-        return sum(self.by_process.values())
-
-
-# -- the stream process ----------------------------------------------------------------------------------
-
-
-@dataclass
-class StreamServer:
-    environment: dict[str, str]
-    log: Path
-    port: int = 0
-    process: subprocess.Popen | None = None
-
-    def start(self) -> StreamServer:
-        from turnbased.local import free_port, port_answers
-
-        self.port = free_port()
-        uvicorn = Path(sys.executable).parent / "uvicorn"
-        with self.log.open("ab") as output:
-            self.process = subprocess.Popen(
-                [str(uvicorn), "turnbased.events.asgi:application", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--timeout-graceful-shutdown", "2", "--no-access-log"],
-                cwd=ROOT, env=self.environment, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + 60
-        while not port_answers(self.port):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the stream process did not start; see {self.log}")
-            time.sleep(0.1)
-        return self
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(20)
 
 
 # -- the listening client -------------------------------------------------------------------------------
 
 
 class Follower(threading.Thread):
-    """One player's event stream (``?include=actions``): hands each ``your_turn`` that brings legal moves, and each
-    ``game_finished``, to the client's queue."""
+    """One player's event stream (``?include=actions``, or ``path``): hands each ``your_turn`` that brings legal
+    moves, and each ``game_finished``, to the client's queue. ``player.auth`` holds what identifies the player: a
+    token, or a page's session cookie (benchmarks/capacity.py)."""
 
-    def __init__(self, port: int, player: Player, seat_events: queue.Queue, stop: threading.Event):
+    def __init__(self, port: int, player: Player, seat_events: queue.Queue, stop: threading.Event,
+                 path: str = "/api/stream/?include=actions"):
         super().__init__(daemon=True)
-        self.port, self.player, self.events, self.stop_event = port, player, seat_events, stop
+        self.port, self.player, self.events, self.stop_event, self.path = port, player, seat_events, stop, path
         self.opened = threading.Event()
         self.connection: http.client.HTTPConnection | None = None
 
     def run(self) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        self.connection.request("GET", "/api/stream/?include=actions",
-                                headers={**self.player.auth, "Accept": "text/event-stream"})
+        self.connection.request("GET", self.path, headers={**self.player.auth, "Accept": "text/event-stream"})
         response = self.connection.getresponse()
         if response.status != 200:
             self.events.put(("error", f"stream answered {response.status}"))
             return
-        kind = None
         try:
             self._read(response)
         except OSError:  # the stream closed under it at the end of a cell
@@ -302,7 +216,7 @@ def measure(args, database_url: str, environment: dict[str, str], folder: Path) 
         cursor.execute(framework_floor.CREATE_TABLES)
         cursor.execute("SELECT pg_backend_pid()")
         backend = cursor.fetchone()[0]
-    postmaster = int(_stat(backend)[1])
+    postmaster = int(stat_fields(backend)[1])
     most = max(args.clients)
     players = make_players(2 * most, "cost")
     floor_games = []
@@ -313,10 +227,7 @@ def measure(args, database_url: str, environment: dict[str, str], folder: Path) 
     server = Server(environment, folder / "gunicorn.log").start()
     stream = StreamServer({**environment, "STREAM_HEARTBEAT_SECONDS": "1"}, folder / "stream.log").start()
     # The dispatcher queues in Redis what each commit names (turn emails, bots): server work per move too.
-    with (folder / "dispatch.log").open("ab") as output:
-        dispatcher = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "dispatch_work"], cwd=ROOT,
-                                      env=environment, stdin=subprocess.DEVNULL, stdout=output,
-                                      stderr=subprocess.STDOUT, start_new_session=True)
+    dispatcher = start_dispatcher(environment, folder)
     roots = {"web": server.process.pid, "stream": stream.process.pid, "dispatch": dispatcher.pid,
              "PostgreSQL": postmaster}
     for line in machine_lines(database_url):

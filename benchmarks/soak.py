@@ -19,8 +19,6 @@ import os
 import random
 import re
 import secrets
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,8 +29,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
 # The soak opens many tables from one process: the abuse limits must not count it (read when Django loads).
 os.environ["RATE_LIMITS"] = "off"
+
+from benchmarks.processes import start, stop  # noqa: E402
 
 STUCK_AFTER = timedelta(seconds=60)
 BOT_CREATORS = 50  # accounts the tables are spread over (each may have only a few bot tables in play)
@@ -53,27 +54,6 @@ def process_group_rss_kib(group: int) -> int:
         match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
         total += int(match.group(1)) if match else 0
     return total
-
-
-def start(name: str, argv: list[str], environment: dict[str, str], folder: Path) -> tuple[subprocess.Popen, Path]:
-    log = folder / f"{name}.log"
-    with log.open("ab") as output:
-        process = subprocess.Popen(argv, cwd=ROOT, env=environment, stdout=output, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, start_new_session=True)
-    return process, log
-
-
-def stop(process: subprocess.Popen) -> None:
-    """Ask the process for a warm shutdown (Celery finishes its tasks), then end whatever is left of its group."""
-    try:
-        process.send_signal(signal.SIGTERM)
-        process.wait(30)
-    except subprocess.TimeoutExpired:
-        pass
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def soak(args, environment: dict[str, str], folder: Path) -> int:

@@ -47,19 +47,9 @@ from pathlib import Path  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.processes import cpu_seconds, rss_kib  # noqa: E402
+
 APPLICATION_NAME = "bench-stream"
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -70,11 +60,22 @@ def percentile(values: list[float], fraction: float) -> float:
 # -- the clients: one asyncio loop in a thread, one raw HTTP/1.1 connection per stream ------------------
 
 
-class Clients:
-    """Open streams and note when each ``move_played`` event arrives, by (game, seq)."""
+def token_request(key: str) -> bytes:
+    """The opening request of a client's stream, with an API token."""
+    return (f"GET /api/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token {key}\r\n"
+            "Accept: text/event-stream\r\n\r\n").encode()
 
-    def __init__(self, port: int):
+
+class Clients:
+    """Open streams and note when each ``move_played`` event arrives, by (game, seq).
+
+    Each stream is opened for a key with the request ``request(key)`` makes: by default a client's, with the key as
+    its API token (benchmarks/capacity.py opens game pages' streams, with a session cookie).
+    """
+
+    def __init__(self, port: int, request=token_request):
         self.port = port
+        self.request = request
         self.loop = asyncio.new_event_loop()
         self.arrived: dict[tuple[int, int], float] = {}
         self.opened = 0
@@ -95,8 +96,7 @@ class Clients:
 
     async def _open(self, key: str) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        writer.write(f"GET /api/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token {key}\r\n"
-                     "Accept: text/event-stream\r\n\r\n".encode())
+        writer.write(self.request(key))
         status = await reader.readline()
         if b" 200 " not in status:
             self.failures.append(status.decode(errors="replace"))
