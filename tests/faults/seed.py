@@ -45,7 +45,9 @@ def bot_tables(count: int) -> list[int]:
 
 
 def play_moves(game_ids: list[int], count: int, pause: float) -> int:
-    """Play ``count`` random legal moves round the games, as their players, ``pause`` seconds apart; return how many."""
+    """Play ``count`` random legal moves round the games, as their players, ``pause`` seconds apart; return how many.
+
+    A game that ends is left; when every game has ended the count is short, and the caller's check says so."""
     import random
     import time
 
@@ -54,13 +56,15 @@ def play_moves(game_ids: list[int], count: int, pause: float) -> int:
 
     rng, played = random.Random(count), 0
     while played < count:
-        for game_id in game_ids:
+        games = [game for game in Game.objects.filter(pk__in=game_ids).order_by("pk") if game.to_move]
+        if not games:
+            break
+        for game in games:
             if played == count:
                 break
-            game = Game.objects.get(pk=game_id)
             seat = game.seats.get(index=game.to_move[0])
             move = rng.choice(store.engine_of(game).legal_moves(game.state, seat.index))
-            services.submit_move(game_id=game_id, user=seat.user, expected_seq=game.seq, move=move)
+            services.submit_move(game_id=game.pk, user=seat.user, expected_seq=game.seq, move=move)
             played += 1
             time.sleep(pause)
     return played

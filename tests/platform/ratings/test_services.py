@@ -14,6 +14,7 @@ from turnbased.errors import PlayError
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus, Move
 from turnbased.ratings.models import Rating, RatingChange
+from turnbased.ratings.rules import RATED_MIN_OWN_MOVES
 from turnbased.ratings.services import ratings_record_game
 
 pytestmark = pytest.mark.django_db
@@ -139,8 +140,10 @@ def test_a_seat_a_bot_took_over_still_rates_its_person(alice, bob):
 
 
 def test_a_three_player_game_ended_by_resignations_ranks_the_one_who_stayed_first(alice, bob, carol):
-    game = start([alice, bob, carol], slug="carcassonne-hg")
-    play_moves(game, [alice, bob, carol], 9)
+    game = start([alice, bob, carol], slug="carcassonne-hg", seed="three-resign")
+    # Until each has made enough moves of their own to be rated (a turn may take one move or two).
+    while min(Move.objects.filter(game=game, seat=seat).count() for seat in range(3)) < RATED_MIN_OWN_MOVES:
+        play_moves(game, [alice, bob, carol], 1)
     services.resign_game(game_id=game.pk, user=alice)
     services.resign_game(game_id=game.pk, user=carol)
     game.refresh_from_db()
