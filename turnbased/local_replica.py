@@ -63,10 +63,16 @@ class Server:
     log: Path
     user: str | None
     popen: subprocess.Popen | None = None
+    port: int = 5432  # its socket's name; alone in its folder, so no clash with another server's
+    listen: str = ""  # TCP addresses to listen on too (none: the socket alone)
 
     def url(self, database: str = DATABASE, **query: str) -> str:
         extra = "".join(f"&{key}={quote(value)}" for key, value in query.items())
-        return f"postgres://postgres@/{database}?host={quote(str(self.sockets))}{extra}"
+        return f"postgres://postgres@/{database}?host={quote(str(self.sockets))}&port={self.port}{extra}"
+
+    def arguments(self) -> list[str]:
+        """Return how to reach it, as ``postgres`` takes them."""
+        return ["-k", str(self.sockets), "-p", str(self.port), "-c", f"listen_addresses={self.listen}"]
 
     def run(self, program: str, *arguments: str, timeout: float = 120) -> str:
         """Run one of the server's programs as the server's user; return its output, failing with it."""
@@ -80,19 +86,22 @@ class Server:
         # A session of its own: the postmaster and every backend it forks share its process group (``kill``).
         with self.log.open("ab") as output:
             self.popen = subprocess.Popen(
-                [str(POSTGRES_BIN / "postgres"), "-D", str(self.data), "-k", str(self.sockets),
-                 "-c", "listen_addresses="],
+                [str(POSTGRES_BIN / "postgres"), "-D", str(self.data), *self.arguments()],
                 user=self.user, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
+        self.wait_ready()
+        return self
+
+    def wait_ready(self) -> None:
+        """Wait until it accepts connections; fail, with its log, if it exits or is not ready in time."""
         deadline = time.monotonic() + START_TIMEOUT
-        while subprocess.run([str(POSTGRES_BIN / "pg_isready"), "-q", "-h", str(self.sockets), "-U", "postgres"],
-                             timeout=30).returncode != 0:
+        while subprocess.run([str(POSTGRES_BIN / "pg_isready"), "-q", "-h", str(self.sockets), "-p", str(self.port),
+                              "-U", "postgres"], timeout=30).returncode != 0:
             self.check_running()
             if time.monotonic() > deadline:
                 raise AssertionError(f"{self.name} did not accept connections in {START_TIMEOUT:.0f} s:\n{self.tail()}")
             time.sleep(0.05)
-        return self
 
     def running(self) -> bool:
         return self.popen is not None and self.popen.poll() is None
