@@ -146,7 +146,7 @@ def steps(figures: dict, behaviour: Behaviour) -> list[tuple[float, str, str]]:
          f"PostgreSQL's 100 connections ({CONNECTIONS_PER_WEB_CORE:.1f} per web core)",
          "PgBouncer in transaction pooling (deploy/compose.pgbouncer.yaml)"),
         (primary, f"a {HOST_CORES}-core PostgreSQL primary ({reads:.0%} of its CPU is reads)",
-         "a bigger primary; a read replica for the pages' reads once a database router sends them there"),
+         "a bigger primary; a read replica (DATABASE_REPLICA_URL) for the lag-tolerant pages"),
         (players["Redis"], "Redis's one core", "a Redis of its own for the cache (CACHE_URL), apart from the broker"),
     ])
 

@@ -106,6 +106,28 @@ if DATABASE_PREPARED_STATEMENTS:
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     _options["options"] = f"{_options.get('options', '')} -c plan_cache_mode=force_generic_plan".strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Issue 29: a streaming replica (a hot standby of the primary) serves the reads that tolerate lag: replays, records,
+# leaderboards, player pages and archives, history. turnbased/replica.py has the router's rules, docs/operating.md
+# ("A replica, and failover") how to set one up. Unset: every read goes to the primary, as without it.
+DATABASE_REPLICA_URL = env("DATABASE_REPLICA_URL", default="")
+# A person's own change is read from the primary until the replica has replayed it, for at most this many seconds
+# (a replica further behind is a fault for its monitoring: docs/operating.md). Each change then costs a statement
+# and a cache write; 0 turns it off, and the person may then not see their own change on those pages at once.
+READ_YOUR_WRITES_SECONDS = env.int("READ_YOUR_WRITES_SECONDS", default=60)
+if DATABASE_REPLICA_URL:
+    _replica = environ.Env.db_url_config(DATABASE_REPLICA_URL)
+    # The primary's connection settings (kept connections, cursors, prepared statements), its own address, and
+    # no test database of its own: under a test runner it stands for the primary's. A replica that does not
+    # answer is given up after a few seconds (its views then read the primary), not the driver's minutes.
+    DATABASES["replica"] = {**DATABASES["default"], **_replica, "TEST": {"MIRROR": "default"},
+                            "OPTIONS": {"connect_timeout": 3, **DATABASES["default"].get("OPTIONS", {}),
+                                        **_replica.get("OPTIONS", {})}}
+    DATABASE_ROUTERS = ["turnbased.replica.ReplicaRouter"]
+    if READ_YOUR_WRITES_SECONDS > 0:
+        MIDDLEWARE.insert(MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
+                          "turnbased.replica.ReadYourWritesMiddleware")
+# After a replica read fails, a web process reads the primary alone for this many seconds before trying it again.
+REPLICA_RETRY_SECONDS = env.float("REPLICA_RETRY_SECONDS", default=10.0)
 
 # --- Accounts -----------------------------------------------------------------
 # allauth's backend alone (it is Django's ModelBackend plus log in by email): one password hash per

@@ -23,6 +23,31 @@ def love_letter_tables(count: int) -> list[dict]:
     return tables
 
 
+def scripted_tables(count: int) -> list[dict]:
+    """Make ``count`` two-player Love Letter games on the scripted deck (seat 0 to move, a Handmaid in hand); return
+    each game's id and its players' usernames, API tokens and signed-in sessions (the cookie's value)."""
+    from django.test import Client
+
+    from tests.platform.conftest import SCRIPTED_CLASSIC_2P
+
+    tables = []
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        for number in range(count):
+            players = [account_create(username=f"scripted{number}x{seat}", email=f"scripted{number}x{seat}@example.com",
+                                      password="a-long-enough-pass-9", email_verified=True) for seat in range(2)]
+            game = services.create_game(creator=players[0], engine_slug="love-letter", players=2,
+                                        options={"deck": SCRIPTED_CLASSIC_2P, "first_player": 0})
+            services.join_game(game_id=game.pk, user=players[1])
+            sessions = []
+            for user in players:
+                browser = Client()
+                browser.force_login(user)
+                sessions.append(browser.cookies["sessionid"].value)
+            tables.append({"game": game.pk, "usernames": [user.username for user in players], "sessions": sessions,
+                           "tokens": [token_create(user=user, name="faults", lifetime=None)[1] for user in players]})
+    return tables
+
+
 def moves_by_game() -> dict[str, list[str]]:
     """Return each game's logged idempotency keys, in seq order."""
     from turnbased.play.models import Move

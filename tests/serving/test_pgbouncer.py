@@ -8,13 +8,8 @@ the pool, however many gunicorn threads hold a client connection.
 
 from __future__ import annotations
 
-import configparser
 import os
-import pwd
 import re
-import shutil
-import signal
-import tempfile
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -23,25 +18,16 @@ import yaml
 from django.db import connection
 
 from tests.serving.clients import drive, seats_in_games
+from tests.serving.pgbouncer import INI, read_ini, running_pgbouncer
 from tests.serving.served import served_web
 from tests.topology.compose import COMPOSE_FILE, django_services, load_compose
-from tests.topology.stack import Process, wait_until
-from turnbased.local import BASE_DIR, free_port, port_answers
+from turnbased.local import BASE_DIR
 
 pytestmark = [pytest.mark.serving]
 
-PGBOUNCER = Path("/usr/sbin/pgbouncer")
-INI = BASE_DIR / "deploy" / "pgbouncer" / "pgbouncer.ini"
 OVERRIDE = BASE_DIR / "deploy" / "compose.pgbouncer.yaml"
 POOL = 3
 CLIENTS = 16
-
-
-def read_ini(path: Path) -> configparser.ConfigParser:
-    ini = configparser.ConfigParser(comment_prefixes=(";",), interpolation=None)
-    ini.optionxform = str
-    ini.read(path)
-    return ini
 
 
 def test_pgbouncer_pools_by_transaction_and_every_long_running_process_goes_through_it():
@@ -62,49 +48,15 @@ def test_pgbouncer_pools_by_transaction_and_every_long_running_process_goes_thro
     assert OVERRIDE.parent == COMPOSE_FILE.parent
 
 
-def local_pgbouncer_ini(folder: Path, database_name: str, port: int) -> Path:
-    """Write the deploy ini with loopback addresses, trust authentication and a pool of ``POOL``; return its path."""
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    host = parse_qs(parts.query).get("host", [parts.hostname or "127.0.0.1"])[0]
-    ini = read_ini(INI)
-    ini["databases"] = {database_name: f"host={host} port={parts.port or 5432} dbname={database_name}"}
-    users = folder / "userlist.txt"
-    users.write_text(f'"{parts.username or "postgres"}" ""\n')
-    ini["pgbouncer"].update({
-        "listen_addr": "127.0.0.1", "listen_port": str(port), "auth_type": "trust", "auth_file": str(users),
-        "default_pool_size": str(POOL), "reserve_pool_size": "0", "max_db_connections": str(POOL),
-    })
-    path = folder / "pgbouncer.ini"
-    with path.open("w") as output:
-        ini.write(output)
-    for item in (folder, users, path):
-        item.chmod(0o755 if item.is_dir() else 0o644)
-    return path
-
-
 @pytest.fixture
 def pgbouncer(transactional_db):
     """Run pgbouncer in front of the test database; yield its port."""
-    if not PGBOUNCER.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{PGBOUNCER} is missing: .ci/run installs Debian's pgbouncer package")
-        pytest.skip("no pgbouncer on this machine (apt-get install pgbouncer)")
-    folder = Path(tempfile.mkdtemp(prefix="pgbouncer-"))  # readable by the user pgbouncer runs as
-    port = free_port()
-    argv = [str(PGBOUNCER), str(local_pgbouncer_ini(folder, connection.settings_dict["NAME"], port))]
-    if os.geteuid() == 0:
-        # PgBouncer refuses to run as root: run it as the owner of the database's socket folder.
-        host = Path(parse_qs(urlsplit(os.environ["DATABASE_URL"]).query).get("host", ["/"])[0])
-        owner = pwd.getpwuid(host.stat().st_uid).pw_name if host.is_dir() and host.stat().st_uid else "nobody"
-        argv[1:1] = ["-u", owner]
-    process = Process("pgbouncer", argv, folder / "pgbouncer.log").start({"PATH": os.environ["PATH"]})
-    try:
-        wait_until(lambda: port_answers(port), "pgbouncer to listen", [process])
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    host = parse_qs(parts.query).get("host", [parts.hostname or "127.0.0.1"])[0]
+    name = connection.settings_dict["NAME"]
+    with running_pgbouncer({name: f"host={host} port={parts.port or 5432} dbname={name}"}, pool=POOL,
+                           socket_folder=Path(host)) as port:
         yield port
-    finally:
-        process.signal(signal.SIGTERM)
-        process.popen.wait(10)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_the_web_process_behind_pgbouncer_serves_many_clients_on_a_few_server_connections(pgbouncer, tmp_path):

@@ -17,6 +17,7 @@ from turnbased.errors import Conflict
 from turnbased.json_codec import JSONRenderer
 from turnbased.play import records, selectors, verification
 from turnbased.play.models import GameStatus
+from turnbased.replica import reads_from_replica
 
 
 class RecordGameSerializer(serializers.Serializer):
@@ -128,6 +129,7 @@ class GameRecordApi(APIView):
                     "spectator's only what is public.",
         parameters=[GAME_ID], responses={200: RecordSerializer, 404: NO_SUCH_GAME},
     )
+    @reads_from_replica
     def get(self, request, game_id: int):
         viewer = selectors.viewer_of(game_id, request.user)
         response = Response(records.record_for(viewer))
@@ -150,6 +152,7 @@ class GameVerifyApi(APIView):
                    409: error("The game is not over: its seed is revealed when it ends.")},
     )
     @conditional_read
+    @reads_from_replica
     def get(self, request, game_id: int):
         game = selectors.viewer_of(game_id, request.user).game
         if not records.is_over(game):

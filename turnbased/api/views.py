@@ -40,6 +40,7 @@ from turnbased.idempotency.once import REPLAYED_HEADER, idempotent, key_of, keye
 from turnbased.play import positions, selectors, services
 from turnbased.play.models import MoveSource, Visibility
 from turnbased.play.presenters import game_summary, move_answer
+from turnbased.replica import reads_from_replica
 from turnbased.web.assets import asset_urls
 
 # The answer to a move: the whole game, or the lean one a client asks for (Prefer: return=minimal).
@@ -405,6 +406,7 @@ class HistoryApi(APIView):
         responses={200: HistorySerializer, 404: NO_SUCH_GAME}, examples=examples.HISTORY,
     )
     @conditional_read
+    @reads_from_replica
     def get(self, request, game_id: int):
         raw = request.query_params.get("since", "0")
         # ASCII digits only: str.isdigit() also takes '²', which int() then refuses.
@@ -433,6 +435,7 @@ class PositionApi(APIView):
                    404: error("No such game, a private game you are not part of, or no such position in it.")},
     )
     @conditional_read
+    @reads_from_replica
     def get(self, request, game_id: int, seq: int):
         viewer = selectors.viewer_of(game_id, request.user)
         return Response(positions.position(viewer, seq).to_json())

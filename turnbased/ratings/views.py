@@ -11,6 +11,7 @@ from games import engines, get_engine
 from turnbased.ratings import selectors
 from turnbased.ratings.models import RatingPool
 from turnbased.ratings.rules import DISPLAY_BASE, DISPLAY_SCALE
+from turnbased.replica import reads_from_replica
 
 
 def _player_or_404(username: str):
@@ -30,6 +31,7 @@ def _whole_number(raw: str | None) -> int | None:
 
 
 @require_safe
+@reads_from_replica
 def ratings_index(request):
     games = [
         {"engine": engine, "player_counts": selectors.player_counts(slug)} for slug, engine in engines().items()
@@ -38,6 +40,7 @@ def ratings_index(request):
 
 
 @require_safe
+@reads_from_replica
 def leaderboard(request, game_slug: str):
     if game_slug not in engines():
         raise Http404("No such game.")
@@ -60,6 +63,7 @@ def leaderboard(request, game_slug: str):
 
 
 @require_safe
+@reads_from_replica
 def player_profile(request, username: str):
     player = _player_or_404(username)
     return render(request, "ratings/player.html", {
@@ -71,6 +75,7 @@ def player_profile(request, username: str):
 
 
 @require_safe
+@reads_from_replica
 def player_games(request, username: str):
     player = _player_or_404(username)
     game_slug = request.GET.get("game") or None

@@ -10,9 +10,11 @@ from django.views.decorators.http import require_safe
 from games import get_engine
 from turnbased.errors import GameNotFound
 from turnbased.play import records, selectors, verification
+from turnbased.replica import reads_from_replica
 
 
 @require_safe
+@reads_from_replica
 def game_verify(request, game_id: int):
     """Show each check of the game's record, or, before the end, why there is nothing to check yet."""
     try:

@@ -17,10 +17,12 @@ from django.views.decorators.http import require_safe
 
 from turnbased.errors import GameNotFound
 from turnbased.play import positions, store
+from turnbased.replica import reads_from_replica
 from turnbased.web.views import _seq_param, _viewer_or_404
 
 
 @require_safe
+@reads_from_replica
 def game_replay(request, game_id: int):
     """Show the position ``?seq=`` (the latest without it) as the viewer saw it then, or every secret once over."""
     raw = request.GET.get("seq")

@@ -34,6 +34,7 @@ from turnbased.page_actions import act_on_game
 from turnbased.play import records, selectors, services
 from turnbased.play.models import GameStatus, MoveSource, Visibility
 from turnbased.play.presenters import clock_rows, how_to_play_html, invite_url, option_rows, time_control_summary
+from turnbased.replica import reads_from_replica
 
 
 def _viewer_or_404(game_id: int, request, invite_code: str | None = None) -> selectors.Viewer:
@@ -302,6 +303,7 @@ def game_panel(request, game_id: int):
 
 
 @require_safe
+@reads_from_replica
 def game_history(request, game_id: int):
     """Return the history entries of the moves before ``?before=`` (the latest without it), a page of moves.
 

@@ -26,6 +26,7 @@ from turnbased.ratings.api.serializers import (
     PlayerSerializer,
     RatingsQuerySerializer,
 )
+from turnbased.replica import reads_from_replica
 
 USERNAME = OpenApiParameter("username", str, OpenApiParameter.PATH, description="The player's username.")
 NO_SUCH_PAGE = error("No such page: past the last one.")
@@ -86,6 +87,7 @@ class RatingListApi(APIView):
     )
     @deprecated(RATINGS_PAGE, when=uses_query_parameter("page"))
     @conditional_read
+    @reads_from_replica
     def get(self, request):
         query = _query(RatingsQuerySerializer, request)
         slug = query["game"]
@@ -130,6 +132,7 @@ class PlayerApi(APIView):
         parameters=[USERNAME], responses={200: PlayerSerializer, 404: NO_SUCH_PLAYER},
     )
     @conditional_read
+    @reads_from_replica
     def get(self, request, username: str):
         player = _player(username)
         reliability = selectors.reliability(player, request.user)
@@ -166,6 +169,7 @@ class PlayerGamesApi(APIView):
     )
     @deprecated(ARCHIVE_PAGE, when=uses_query_parameter("page"))
     @conditional_read
+    @reads_from_replica
     def get(self, request, username: str):
         player = _player(username)
         query = _query(ArchiveQuerySerializer, request)
