@@ -162,7 +162,7 @@ def counted(code: str, count: int) -> str:
         "fish": lambda n: _.npgettext("counted", "{count} fish", "{count} fish", n),
         "lake": lambda n: _.npgettext("counted", "{count} lake", "{count} lakes", n),
         "menhir": lambda n: _.npgettext("counted", "{count} menhir", "{count} menhirs", n),
-        "mushrooms": lambda n: _.npgettext("counted", "{count} mushroom group", "{count} mushroom groups", n),
+        "mushrooms": lambda n: _.npgettext("counted", "{count} mushroom tile", "{count} mushroom tiles", n),
         "member": lambda n: _.npgettext("counted", "{count} tribe member", "{count} tribe members", n),
         "hut": lambda n: _.npgettext("counted", "{count} hut", "{count} huts", n),
     }

@@ -102,6 +102,21 @@ def test_a_river_with_a_fisherman_still_takes_a_hut_and_a_river_system_with_a_hu
         act(state, "place -2,0 r0 hut river")
 
 
+def test_a_hut_beside_another_players_fisherman_and_the_fisherman_each_score_their_own():
+    # Rules file §11.1: the classic text's exception, not the Board Game Arena help's "no other meeple or huts".
+    state = position(LAKE_WEST, "R-L15", pieces=[(BOB, "fisherman", -1, 0, "r5")], stack=["R-L00"])
+    state, _ = act(state, "place -2,0 r0 hut river")
+    assert {(p["seat"], p["kind"]) for p in state["pieces"]} == {(BOB, "fisherman"), (ALICE, "hut")}
+    # Bob closes the river with R-L00's lake (2 fish): his fisherman alone scores 3 tiles + 3 fish; the hut
+    # does not count for the fishermen. At the end Alice's hut alone scores the system's 4 fish.
+    state, events = act(state, "place -2,-1 r0")
+    river = only(events, "feature_completed").data
+    assert (river["feature"], river["points"], river["scorers"]) == ("river", 6, [BOB])
+    system = only(events, "river_system_scored").data
+    assert (system["points"], system["scorers"]) == (4, [ALICE])
+    assert ENGINE.is_over(state) and state["scores"] == [4, 6]
+
+
 def test_a_hut_is_refused_when_the_lake_joins_a_system_that_has_one():
     # Bob's hut on the start's lake; R-L03 joins the start's river and so the start's system.
     state = game(["R-L03"])
