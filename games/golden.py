@@ -62,9 +62,10 @@ class Golden:
 
 
 GOLDEN: tuple[Golden, ...] = (
-    Golden("halali", 1, 2, "golden-halali-1"),
-    Golden("halali", 2, 2, "golden-halali-2", bot_seats={1: "random"}, resign=(20, 0)),
-    Golden("halali", 3, 2, "golden-halali-3", options={"stall_limit": 20}, bot_seats={0: "basic", 1: "basic"}),
+    Golden("halali", 1, 2, "golden-halali-1", version=1),
+    Golden("halali", 2, 2, "golden-halali-2", bot_seats={1: "random"}, resign=(20, 0), version=1),
+    Golden("halali", 3, 2, "golden-halali-3", options={"stall_limit": 20}, bot_seats={0: "basic", 1: "basic"},
+           version=1),
     Golden("love-letter", 1, 2, "golden-love-letter-1"),
     Golden("love-letter", 2, 4, "golden-love-letter-2", bot_seats={3: "basic"}),
     Golden("love-letter", 3, 6, "golden-love-letter-3", options={"edition": "2019"}, person_bot="random"),
@@ -77,6 +78,8 @@ GOLDEN: tuple[Golden, ...] = (
     Golden("carcassonne-hg", 2, 3, "golden-carcassonne-hg-2", options={"edition": "classic"}, person_bot="random"),
     Golden("carcassonne-hg", 3, 2, "golden-carcassonne-hg-3", resign=(15, 1)),
     Golden("carcassonne-hg", 4, 2, "golden-carcassonne-hg-4", bot_seats={0: "random"}, version=1),
+    # Added later, so at the end: a game's id is its place in this list, and the records above keep theirs.
+    Golden("halali", 4, 2, "golden-halali-4", options={"lock_on_move": False}, bot_seats={1: "basic"}),
 )
 
 

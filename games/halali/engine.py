@@ -21,7 +21,7 @@ from typing import Any
 from games.base import Engine, Event, IllegalMove, InvalidOptions, State, seeded_rng
 from games.halali import board, board_words, breakdown, history, notation, player_view, tiles
 from games.halali.board import EXITS, name
-from games.halali.options import LEGS, OPTION_SPECS, validate_options
+from games.halali.options import LEGS, OPTION_SPECS, VERSION, locks_on_move, specs_at, validate_options
 from games.halali.player_view import match_totals, pile_points
 from games.halali.rules import FINAL, MAIN, OVER, check_exit, check_step, face_down, legal_moves, must_flip, normalize
 from games.halali.tiles import BLUE, BROWN, POINTS, SHARED
@@ -35,11 +35,11 @@ FINAL_TURNS = 5
 
 # -- setup ---------------------------------------------------------------------
 
-def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> State:
-    """Return the state of a new match with leg 1 laid out and Blue to move."""
+def new_game(players: list[str], options: dict[str, Any], seed: int | str, version: int = VERSION) -> State:
+    """Return the state of a new match with leg 1 laid out and Blue to move (options as ``version`` reads them)."""
     if not isinstance(players, list) or not all(isinstance(player, str) for player in players):
         raise InvalidOptions(_("players must be a list of display names"))
-    opts = validate_options(len(players), options)
+    opts = validate_options(len(players), options, version)
     first_blue = opts.get("first_blue")
     if first_blue is None:
         # §9: who is Blue in game 1 is drawn from the table's seed.
@@ -180,7 +180,7 @@ def apply_move(state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
 
 
 def _flip(state: State, seat: int, square: int, events: list[Event]) -> None:
-    """Turn a tile over where it lies; a duck or pheasant is locked for the opponent (§4.A)."""
+    """Turn a tile over where it lies; a duck or pheasant is locked for the opponent (§4.A, either reading)."""
     cell = state["board"][square]
     cell["up"] = True
     locked = cell["kind"] in SHARED
@@ -195,7 +195,8 @@ def _flip(state: State, seat: int, square: int, events: list[Event]) -> None:
 
 
 def _step(state: State, seat: int, start: int, end: int, captured: str | None, events: list[Event]) -> None:
-    """Move a tile, capturing what stands on ``end`` (§4.B, §5, §6)."""
+    """Move a tile, capturing what stands on ``end`` (§4.B, §5, §6); a bird moved is locked unless the table
+    follows the original text's flip-only lock (``lock_on_move``, §10.1)."""
     grid = state["board"]
     cell = grid[start]
     kind = cell["kind"]
@@ -207,7 +208,7 @@ def _step(state: State, seat: int, start: int, end: int, captured: str | None, e
     own = tiles.owner(kind) is not None
     remembered = own or (kind in SHARED and state["options"]["no_return_neutral"])
     state["last_own"][seat] = {"kind": kind, "from": name(start), "to": name(end)} if remembered else None
-    locked = kind in SHARED
+    locked = kind in SHARED and locks_on_move(state["options"])
     state.update(locked=end if locked else None, quiet=0 if captured else state["quiet"] + 1)
     data["locked"] = locked
     _emit(events, "moved", data)
@@ -344,7 +345,10 @@ class HalaliEngine(Engine):
 
     slug = "halali"
     name = N_("Halali!")
-    version = 1
+    # Version 2 added the ``lock_on_move`` option (options.py); with its default it plays version 1's games to
+    # the same events and result, and version 1 keeps its own options so its records stay complete.
+    version = VERSION
+    supported_versions = (1, VERSION)
     min_players = 2
     max_players = 2
     option_specs = OPTION_SPECS
@@ -354,8 +358,20 @@ class HalaliEngine(Engine):
     )
 
     # The rules live in this package's module functions; the contract's docstrings are in games/base.py.
-    validate_options = staticmethod(validate_options)
-    setup = staticmethod(new_game)
+    def at_version(self, version: int) -> "HalaliEngine":
+        """Return the engine playing ``version``, with the table options that version had."""
+        played = super().at_version(version)
+        if played is not self:
+            played.option_specs = specs_at(version)
+        return played
+
+    def validate_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Return the complete options this version reads (version 1 has no ``lock_on_move``)."""
+        return validate_options(players, options, self.version)
+
+    def setup(self, players: list[str], options: dict[str, Any], seed: int | str) -> State:
+        """Return the new match's state, its options read by this version."""
+        return new_game(players, options, seed, self.version)
 
     def to_move(self, state: State) -> list[int]:
         """Return the seat to act; empty once the match is over."""

@@ -1,7 +1,12 @@
-"""Halali! table options (rules file §10.2, §10.4, §10.11) and the scripted layouts tests and bug reports use.
+"""Halali! table options (rules file §10.1, §10.2, §10.4, §10.11) and the scripted layouts tests and bug reports use.
 
 The labels are English marked for the game's catalog (``N_``): ``Engine.worded_option_specs``
 words them for the reader. Every ``InvalidOptions`` reason is worded in the reader's language.
+
+Engine version 2 added ``lock_on_move``; it plays exactly as version 1 when the option keeps its
+default. A game pinned to version 1 stored its complete options without it, so the options of an
+engine version are the specs that version had (``specs_at``): version 1 still fills in, and accepts,
+only its own four, and a record of it verifies as it always did.
 """
 
 from __future__ import annotations
@@ -20,8 +25,24 @@ N_ = _.noop
 
 LEGS = 2  # a match is two legs with the roles swapped (§9)
 INTERNAL_OPTIONS = ("layout", "first_blue")
+VERSION = 2  # the engine's newest version (see the module docstring)
+SINCE = {"lock_on_move": 2}  # the engine version that added an option; the others are version 1's
 
 OPTION_SPECS = (
+    OptionSpec(
+        name="lock_on_move",
+        label=N_("Green lock after a move"),
+        choices=(
+            (True, N_("Yes: a duck or pheasant just moved is locked too (printed Kosmos rules)")),
+            (False, N_("No: only a duck or pheasant just turned over is locked (Yucata rules text)")),
+        ),
+        default=True,
+        help=N_(
+            "Whether a duck or pheasant your opponent just moved is locked for your next turn, "
+            "as one they just turned over always is."
+        ),
+        advanced=True,
+    ),
     OptionSpec(
         name="no_return_neutral",
         label=N_("Back-and-forth ban for ducks and pheasants"),
@@ -71,21 +92,33 @@ OPTION_SPECS = (
     ),
 )
 DEFAULTS = {spec.name: spec.default for spec in OPTION_SPECS}
+BOOLEANS = ("lock_on_move", "no_return_neutral", "no_return_capture", "exits_anytime")
 
 
-def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
-    """Return the complete options or raise ``InvalidOptions``."""
+def specs_at(version: int) -> tuple[OptionSpec, ...]:
+    """Return the table options engine version ``version`` has, in the order the newest lists them."""
+    return tuple(spec for spec in OPTION_SPECS if SINCE.get(spec.name, 1) <= version)
+
+
+def locks_on_move(options: dict[str, Any]) -> bool:
+    """Tell whether moving a duck or pheasant locks it (§10.1); version 1's stored options have no such key."""
+    return options.get("lock_on_move", True)
+
+
+def validate_options(players: int, options: dict[str, Any] | None, version: int = VERSION) -> dict[str, Any]:
+    """Return the complete options of engine version ``version`` or raise ``InvalidOptions``."""
     options = options_object(options)
     if isinstance(players, bool) or players != 2:
         raise InvalidOptions(_("Halali! is for exactly 2 players, not {players}").format(players=players))
-    known = set(DEFAULTS) | set(INTERNAL_OPTIONS)
+    defaults = {spec.name: spec.default for spec in specs_at(version)}
+    known = set(defaults) | set(INTERNAL_OPTIONS)
     unknown = sorted(str(key) for key in options if key not in known)
     if unknown:
         raise InvalidOptions(
             _.ngettext("Unknown option for Halali!: {names}", "Unknown options for Halali!: {names}", len(unknown)).format(names=", ".join(unknown))
         )
-    result = dict(DEFAULTS)
-    for key in ("no_return_neutral", "no_return_capture", "exits_anytime"):
+    result = defaults
+    for key in BOOLEANS:
         if key in options:
             if not isinstance(options[key], bool):
                 raise InvalidOptions(_("{option} must be true or false").format(option=key))

@@ -13,12 +13,18 @@ from typing import Any
 from games.halali import board, tiles
 from games.halali.board import EXITS
 from games.halali.names import grid_letter, side_name
+from games.halali.options import locks_on_move
 from games.halali.tiles import POINTS
 from games.i18n import catalog_of
 
 _ = catalog_of(__name__)
 
-PUBLIC_OPTIONS = ("no_return_neutral", "no_return_capture", "stall_limit", "exits_anytime")
+PUBLIC_OPTIONS = ("lock_on_move", "no_return_neutral", "no_return_capture", "stall_limit", "exits_anytime")
+
+
+def _public_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Return the table options every view shows; a version-1 game's have no ``lock_on_move`` and played it on."""
+    return {key: locks_on_move(options) if key == "lock_on_move" else options[key] for key in PUBLIC_OPTIONS}
 
 
 def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -48,7 +54,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         no_return = {"seat": current, "kind": last["kind"], "square": last["to"], "banned": last["from"]}
     return {
         "game": "halali",
-        "options": {key: state["options"][key] for key in PUBLIC_OPTIONS},
+        "options": _public_options(state["options"]),
         "you": seat,
         "your_side": None if seat is None else _side(state, seat),
         "leg": state["leg"],

@@ -44,7 +44,7 @@ PREY: dict[str, frozenset[str]] = {
 }
 AIMED = frozenset({HUNTER})  # kinds that capture only in their rifle direction
 
-# Ducks and pheasants: moved by either player, and locked for the opponent after a flip or move (§4).
+# Ducks and pheasants: moved by either player, and locked for the opponent after a flip or (by default) a move (§4).
 SHARED = frozenset({PHEASANT, DUCK})
 
 DIRECTIONS = ("N", "E", "S", "W")

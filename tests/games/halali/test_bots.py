@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
+import games
 from games.bots import bot_move
 from games.halali import board, tiles
 from games.halali.bots import Position
@@ -81,3 +84,24 @@ def test_a_flip_is_scored_from_the_unrevealed_counts_only():
     position = Position(view)
     # Two face-down squares with the same public surroundings score the same, whatever lies under them.
     assert position.score({"flip": "a1"}) == position.score({"flip": "g1"})
+
+
+@pytest.mark.parametrize("bots", [("basic", "basic"), ("basic", "random")])
+def test_the_bots_play_whole_matches_with_legal_moves_under_the_flip_only_lock(bots):
+    # The basic bot scores the legal moves it is handed and assumes no lock rule of its own (§10.1 option).
+    engine = games.get_engine("halali")
+    state = engine.setup(["a", "b"], engine.validate_options(2, {"lock_on_move": False}), "flip-only-1")
+    history, unlocked_replies = [], 0
+    for number in range(3000):
+        if not engine.to_move(state):
+            break
+        seat = engine.to_move(state)[0]
+        move = bot_move(engine, bots[seat], state, seat, history[-40:], seed=f"flip-only:{number}")
+        assert move in engine.legal_moves(state, seat)
+        last = state["last"]
+        if last and last["kind"] == "moved" and move.get("from") == last["to"] and last["seat"] != seat:
+            unlocked_replies += 1  # a bird the opponent just moved, moved again at once: the lock did not hold it
+        state, events = engine.apply(state, seat, move)
+        history.extend(events)
+    assert engine.result(state) is not None
+    assert unlocked_replies > 0

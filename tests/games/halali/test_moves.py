@@ -281,9 +281,11 @@ t . . . . . t
 """
 
 
+@pytest.mark.parametrize("lock_on_move", [True, False])
 @pytest.mark.parametrize("kind", ["duck", "pheasant"])
-def test_given_opponent_flipped_a_bird_then_you_may_not_move_it_on_your_next_turn(kind):
-    state = position(LOCK.replace("X", TOKEN[kind].lower()))
+def test_given_opponent_flipped_a_bird_then_you_may_not_move_it_on_your_next_turn(kind, lock_on_move):
+    # Both readings of §10.1 lock a bird just turned over.
+    state = position(LOCK.replace("X", TOKEN[kind].lower()), lock_on_move=lock_on_move)
     state, events = act(state, "flip d4")
     assert only(events, "flipped").data["locked"] is True
     assert ENGINE.view(state, BOB)["locked"] == "d4"
@@ -307,6 +309,36 @@ def test_given_opponent_moved_a_bird_then_it_is_locked_but_may_still_be_captured
         act(state, "g4-g5")
     state, events = act(state, "g2xg4")
     assert only(events, "moved").data["captured"] == kind
+
+
+@pytest.mark.parametrize("kind", ["duck", "pheasant"])
+def test_given_the_original_texts_flip_only_lock_then_a_bird_just_moved_may_be_moved_back(kind):
+    # The original text we were given locks a green tile only when it is turned over (§10.1, table option).
+    state = position(LOCK.replace("X", TOKEN[kind]), lock_on_move=False)
+    state, events = act(state, "d4-g4")
+    assert only(events, "moved").data == {"seat": ALICE, "kind": kind, "from": "d4", "to": "g4", "locked": False}
+    assert state["locked"] is None and ENGINE.view(state, BOB)["locked"] is None
+    assert ENGINE.view(state, BOB)["options"]["lock_on_move"] is False
+    assert {"g5", "g6", "g3", "f4", "a4"} <= destinations(state, "g4", BOB)
+    state, events = act(state, "g4-d4")  # Bob sends it straight back: the flip-only lock does not stop him
+    assert only(events, "moved").data["locked"] is False
+    assert destinations(state, "d4", ALICE) >= {"d5", "e4", "d3", "c4"}  # nor Alice after him
+
+
+def test_the_engines_lock_after_a_move_is_the_default():
+    state = position(LOCK.replace("X", "D"))
+    assert state["options"]["lock_on_move"] is True
+    state, events = act(state, "d4-g4")
+    assert only(events, "moved").data["locked"] is True
+    assert destinations(state, "g4", BOB) == set()
+
+
+def test_given_a_version_1_state_without_the_option_then_a_move_still_locks():
+    # Games stored by engine version 1 have no lock_on_move in their options: they lock after a move, as then.
+    state = position(LOCK.replace("X", "P"))
+    del state["options"]["lock_on_move"]
+    state, events = act(state, "d4-g4")
+    assert only(events, "moved").data["locked"] is True and state["locked"] == 27
 
 
 def test_flipping_a_tree_or_an_own_tile_locks_nothing():

@@ -18,6 +18,7 @@ MOVE_CAP = 3000
 
 option_sets = st.fixed_dictionaries(
     {
+        "lock_on_move": st.booleans(),
         "no_return_neutral": st.booleans(),
         "no_return_capture": st.booleans(),
         "stall_limit": st.sampled_from([0, 0, 5, 20]),

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+import games
 from games.base import InvalidOptions
 from games.halali import ENGINE, board, tiles
 
@@ -102,17 +103,21 @@ def test_given_one_layout_per_leg_then_each_leg_gets_its_own():
     assert layout_for(only_first, 2) == layout_for(only_first, 1)
 
 
+VERSION_1_DEFAULTS = {
+    "no_return_neutral": False,
+    "no_return_capture": True,
+    "stall_limit": 0,
+    "exits_anytime": False,
+}
+
+
 def test_given_no_options_then_defaults_are_filled_in():
-    assert ENGINE.validate_options(2, {}) == {
-        "no_return_neutral": False,
-        "no_return_capture": True,
-        "stall_limit": 0,
-        "exits_anytime": False,
-    }
+    assert ENGINE.validate_options(2, {}) == {"lock_on_move": True, **VERSION_1_DEFAULTS}
 
 
 def test_option_specs_expose_only_player_settable_options():
     assert [spec.name for spec in ENGINE.option_specs] == [
+        "lock_on_move",
         "no_return_neutral",
         "no_return_capture",
         "stall_limit",
@@ -142,6 +147,7 @@ def test_option_specs_expose_only_player_settable_options():
         (2, {"first_blue": True}, "first_blue"),
         (2, {"stall_limit": -1}, "stall_limit"),
         (2, {"no_return_neutral": "yes"}, "no_return_neutral must be true or false"),
+        (2, {"lock_on_move": 0}, "lock_on_move must be true or false"),
     ],
 )
 def test_given_bad_options_then_invalid_options_with_reason(players, options, reason):
@@ -154,3 +160,25 @@ def test_layout_multiset_error_names_what_is_missing_and_extra():
     with pytest.raises(InvalidOptions) as error:
         ENGINE.validate_options(2, {"layout": bad})
     assert "missing {'bear': 2}" in error.value.reason and "extra {'fox': 2}" in error.value.reason
+
+
+# -- engine versions: version 2 added lock_on_move; version 1 keeps its own options ---------------
+
+
+def test_version_1_has_its_own_options_so_its_records_stay_complete():
+    old = games.engine_at("halali", 1)
+    assert ENGINE.version == 2 and ENGINE.supported_versions == (1, 2)
+    assert old.validate_options(2, {}) == VERSION_1_DEFAULTS
+    assert [spec.name for spec in old.option_specs] == list(VERSION_1_DEFAULTS)
+    with pytest.raises(InvalidOptions, match="Unknown option for Halali!: lock_on_move"):
+        old.validate_options(2, {"lock_on_move": False})
+    assert "lock_on_move" not in old.setup(NAMES, VERSION_1_DEFAULTS, seed=3)["options"]
+    # The newest engine is unchanged by asking for an older one, and asking back gives every option again.
+    assert [spec.name for spec in old.at_version(2).option_specs] == [spec.name for spec in ENGINE.option_specs]
+    assert ENGINE.validate_options(2, {})["lock_on_move"] is True
+
+
+def test_a_version_1_state_shows_the_lock_it_played():
+    old = games.engine_at("halali", 1)
+    state = old.setup(NAMES, {**VERSION_1_DEFAULTS, "layout": LAYOUT, "first_blue": 0}, seed=3)
+    assert old.view(state, 0)["options"] == {"lock_on_move": True, **VERSION_1_DEFAULTS}
