@@ -77,13 +77,16 @@ GOLDEN: tuple[Golden, ...] = (
     Golden("carcassonne-hg", 2, 3, "golden-carcassonne-hg-2", options={"edition": "classic"}, person_bot="random"),
     Golden("carcassonne-hg", 3, 2, "golden-carcassonne-hg-3", resign=(15, 1)),
     Golden("carcassonne-hg", 4, 2, "golden-carcassonne-hg-4", bot_seats={0: "random"}, version=1),
-    # Savernake Forest 2 (the original text's readings by default), and its variants; after the others, so their
-    # game ids (9001 + the place here) stay as written.
-    Golden("savernake-forest", 4, 3, "golden-savernake-forest-4", bot_seats={2: "basic"}),
-    Golden("savernake-forest", 5, 2, "golden-savernake-forest-5", options={
+    # Savernake Forest 2 (the original text's readings by default) and its variants, after the others so that
+    # their game ids (9001 + the place here) stay as written: a shared path settled at final scoring (4), a tie
+    # broken on stored food (5), a path per exit settled at the end (6) and at once (7).
+    Golden("savernake-forest", 4, 3, "golden-savernake-forest-4-2", bot_seats={2: "basic"}, person_bot="random"),
+    Golden("savernake-forest", 5, 2, "golden-savernake-forest-5-8", person_bot="random", options={
         "shared_path_resolution": "immediate", "tie_break": "stored_food", "two_exit_den": "path_per_exit"}),
-    Golden("savernake-forest", 6, 4, "golden-savernake-forest-6", options={"two_exit_den": "path_per_exit"},
+    Golden("savernake-forest", 6, 4, "golden-savernake-forest-6-5", options={"two_exit_den": "path_per_exit"},
            resign=(12, 1), person_bot="random"),
+    Golden("savernake-forest", 7, 2, "golden-savernake-forest-5", person_bot="random", options={
+        "shared_path_resolution": "immediate", "two_exit_den": "path_per_exit"}),
 )
 
 

@@ -189,7 +189,8 @@ class Paths:
         paths = [(path, animals) for path, animals in self.already_shared if path not in touched]
         for roots, animals, order in joined:
             # dict.fromkeys: with a path per exit a den's two exits may meet on one path, one animal there.
-            together = list(dict.fromkeys(animals + [animal for path in roots for animal in self.animals.get(path, ())]))
+            together = animals + [animal for path in roots for animal in self.animals.get(path, ())]
+            together = list(dict.fromkeys(together))
             if len(together) > 1:
                 paths.append((order, together))
         paths.sort(key=lambda path: path[0])
@@ -258,7 +259,9 @@ def best_survivor(forest: list[dict[str, Any]], animals: list[str]) -> str:
     return best
 
 
-def resolve_best(forest: list[dict[str, Any]], per_exit: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+def resolve_best(
+    forest: list[dict[str, Any]], per_exit: bool = False
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     """Keep the best animal of every shared path and turn the others down; return (forest, flips).
 
     Paths are independent: turning a den down changes only its own path, so
