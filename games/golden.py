@@ -71,15 +71,25 @@ GOLDEN: tuple[Golden, ...] = (
     Golden("love-letter", 3, 6, "golden-love-letter-3", options={"edition": "2019"}, person_bot="random"),
     Golden("love-letter", 4, 3, "golden-love-letter-4", resign=(6, 1), bot_seats={2: "random"}),
     Golden("love-letter", 5, 2, "golden-love-letter-5", version=1),
-    Golden("savernake-forest", 1, 2, "golden-savernake-forest-1"),
-    Golden("savernake-forest", 2, 3, "golden-savernake-forest-2", bot_seats={1: "basic"}),
-    Golden("savernake-forest", 3, 4, "golden-savernake-forest-3", resign=(10, 2), person_bot="random"),
+    Golden("savernake-forest", 1, 2, "golden-savernake-forest-1", version=1),
+    Golden("savernake-forest", 2, 3, "golden-savernake-forest-2", bot_seats={1: "basic"}, version=1),
+    Golden("savernake-forest", 3, 4, "golden-savernake-forest-3", resign=(10, 2), person_bot="random", version=1),
     Golden("carcassonne-hg", 1, 2, "golden-carcassonne-hg-1", bot_seats={1: "basic"}),
     Golden("carcassonne-hg", 2, 3, "golden-carcassonne-hg-2", options={"edition": "classic"}, person_bot="random"),
     Golden("carcassonne-hg", 3, 2, "golden-carcassonne-hg-3", resign=(15, 1)),
     Golden("carcassonne-hg", 4, 2, "golden-carcassonne-hg-4", bot_seats={0: "random"}, version=1),
     # Added later, so at the end: a game's id is its place in this list, and the records above keep theirs.
     Golden("halali", 4, 2, "golden-halali-4", options={"lock_on_move": False}, bot_seats={1: "basic"}),
+    # Savernake Forest 2 (the original text's readings by default) and its variants, after the others so that
+    # their game ids (9001 + the place here) stay as written: a shared path settled at final scoring (4), a tie
+    # broken on stored food (5), a path per exit settled at the end (6) and at once (7).
+    Golden("savernake-forest", 4, 3, "golden-savernake-forest-4-2", bot_seats={2: "basic"}, person_bot="random"),
+    Golden("savernake-forest", 5, 2, "golden-savernake-forest-5-8", person_bot="random", options={
+        "shared_path_resolution": "immediate", "tie_break": "stored_food", "two_exit_den": "path_per_exit"}),
+    Golden("savernake-forest", 6, 4, "golden-savernake-forest-6-5", options={"two_exit_den": "path_per_exit"},
+           resign=(12, 1), person_bot="random"),
+    Golden("savernake-forest", 7, 2, "golden-savernake-forest-5", person_bot="random", options={
+        "shared_path_resolution": "immediate", "two_exit_den": "path_per_exit"}),
 )
 
 

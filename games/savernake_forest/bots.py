@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 from games.savernake_forest import cards, scoring
+from games.savernake_forest.options import per_exit
 
 OPEN_END = 0.6  # an open path end next to a free cell, on a path whose animal still has room
 DROP_HOPE = 0.15  # per point the animal gives for the dropped food, if it stores none yet
@@ -34,14 +35,17 @@ def forest_of(view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     return forest
 
 
-def after(forest: list[dict[str, Any]], card: str, move: dict[str, Any], resolve: bool) -> list[dict[str, Any]]:
-    """Return a copy of ``forest`` after ``move`` places ``card`` (survivors, then the token)."""
+def after(
+    forest: list[dict[str, Any]], card: str, move: dict[str, Any], resolve: bool, exits: bool = False
+) -> list[dict[str, Any]]:
+    """Return a copy of ``forest`` after ``move`` places ``card`` (survivors, then the token); ``exits``: a path
+    per exit of a den."""
     entry: dict[str, Any] = {"card": card, "x": move["x"], "y": move["y"], "rot": move["rot"]}
     if cards.is_animal(card):
         entry.update(up=True, drops=[], burrows=0)
     trial = [dict(e, drops=list(e["drops"])) if "drops" in e else dict(e) for e in forest] + [entry]
     if resolve and "keep" in move:
-        flipped = {animal for group in scoring.shared(trial) for animal in group} - set(move["keep"])
+        flipped = {animal for group in scoring.shared(trial, exits) for animal in group} - set(move["keep"])
         trial = scoring.turn_down(trial, flipped)
     token = move.get("token")
     if token:
@@ -72,11 +76,11 @@ def room_to_grow(forest: list[dict[str, Any]], shape: dict[str, Any], sheets: di
     return bonus
 
 
-def shape_of(forest: list[dict[str, Any]]) -> dict[str, Any]:
+def shape_of(forest: list[dict[str, Any]], exits: bool = False) -> dict[str, Any]:
     """Return the forest's paths and, per path, how many of its ends face a cell a card may still go to."""
     free = set(scoring.open_cells(forest)) if len(forest) < cards.FOREST_SIZE else set()
-    nodes = {(node["card"], node["part"]): node for node in scoring.nodes(forest)}
-    groups = scoring.components(forest)
+    nodes = {(node["card"], node["part"]): node for node in scoring.nodes(forest, exits)}
+    groups = scoring.components(forest, exits)
     ends = []
     for group in groups:
         count = 0
@@ -92,7 +96,11 @@ def shape_of(forest: list[dict[str, Any]]) -> dict[str, Any]:
 def sheets_of(forest: list[dict[str, Any]], groups: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Return each face-up animal's score sheet, given the forest's paths (as ``scoring.forest_scores``)."""
     by_card = {e["card"]: e for e in forest}
-    return {card: scoring.animal_score(by_card[card], group["foods"]) for group in groups for card in group["animals"]}
+    foods: dict[str, list[str]] = {}
+    for group in groups:  # with a path per exit, an animal collects from each path it lies on
+        for card in group["animals"]:
+            foods.setdefault(card, []).extend(group["foods"])
+    return {card: scoring.animal_score(by_card[card], found) for card, found in foods.items()}
 
 
 class BasicBot:
@@ -103,17 +111,18 @@ class BasicBot:
         forest = forest_of(view, me)
         market = {entry["slot"]: entry["card"] for entry in view["market"]}
         immediate = view["options"].get("shared_path_resolution", "immediate") == "immediate"
+        exits = per_exit(view["options"])
         shapes: dict[tuple, dict[str, Any]] = {}  # a token never changes the paths: one shape per placement
         best, best_moves = None, []
         for i, move in enumerate(moves):
-            trial = after(forest, market[move["slot"]], move, immediate)
+            trial = after(forest, market[move["slot"]], move, immediate, exits)
             if immediate:
                 key = (move["slot"], move["x"], move["y"], move["rot"], tuple(move.get("keep", ())))
                 if key not in shapes:
-                    shapes[key] = shape_of(trial)
+                    shapes[key] = shape_of(trial, exits)
                 shape = shapes[key]
             else:  # shared paths are resolved at the end: let the engine's helper pick the survivors
-                shape = shape_of(scoring.resolve_best(trial)[0])
+                shape = shape_of(scoring.resolve_best(trial, exits)[0], exits)
             sheets = sheets_of(trial, shape["groups"])
             total = sum(sheet["score"] for sheet in sheets.values())
             stored = sum(len(sheet["stored"]) for sheet in sheets.values())

@@ -1,7 +1,8 @@
 """The final score of a Savernake Forest game by scoring category (the engine contract's ``score_breakdown``).
 
 Rules file §10: each face-up animal scores its base points plus the food it
-stores from its path; §11 breaks a tie on points by the food items stored.
+stores from its path; with the stored-food tie-break (§11) the food items
+stored break a tie on points, otherwise they are only a fact beside the score.
 Forests are public and the final scoring is announced to all, so the
 breakdown hides nothing. Its labels are in the reader's language.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.i18n import catalog_of
+from games.savernake_forest.options import STORED_FOOD, reading
 
 _ = catalog_of(__name__)
 
@@ -26,6 +28,7 @@ def score_breakdown(state: dict[str, Any]) -> list[dict[str, Any]]:
          "counts": True},
         {"label": _("Food stored (points)"), "points": [sum(a["food_points"] for a in sheet) for sheet in sheets],
          "counts": True},
-        {"label": _("Food items stored (the tie-break)"), "points": list(result["stored"]), "counts": False},
+        {"label": _("Food items stored (the tie-break)") if reading(state["options"], "tie_break") == STORED_FOOD
+         else _("Food items stored"), "points": list(result["stored"]), "counts": False},
         {"label": _("Animals scoring"), "points": [len(sheet) for sheet in sheets], "counts": False},
     ]

@@ -30,16 +30,17 @@ from games.i18n import catalog_of, in_english
 from games.savernake_forest import breakdown, cards, history, notation, plain_text, player_view, scoring
 from games.savernake_forest.cards import ANIMAL_SLOT, FOODS, ROUNDS, SLOTS
 from games.savernake_forest.legality import animal_entry, check_move, current, legal_moves
-from games.savernake_forest.options import OPTION_SPECS, PERSISTENT, validate_options
+from games.savernake_forest.options import OPTION_SPECS, PERSISTENT, VERSION, per_exit, reading, validate_options
 
 _ = catalog_of(__name__)
 N_ = _.noop
 
-def new_game(players: list[str], options: dict[str, Any], seed: int | str) -> State:
-    """Return the state of a new game: starting animals dealt, first market row out, round 1 begun."""
+def new_game(players: list[str], options: dict[str, Any], seed: int | str, version: int = VERSION) -> State:
+    """Return the state of a new game of engine ``version``: starting animals dealt, first market row out, round 1
+    begun."""
     if not isinstance(players, list) or not all(isinstance(player, str) for player in players):
         raise InvalidOptions(_("players must be a list of display names"))
-    opts = validate_options(len(players), options)
+    opts = validate_options(len(players), options, version)
     n = len(players)
     scripted = opts.get("deck")
     if scripted:
@@ -200,18 +201,20 @@ def _end_round(state: State, events: list[Event]) -> None:
 
 def _final_scoring(state: State, events: list[Event]) -> None:
     """Score every forest (§10) and rank the players (§11); in end_of_game mode resolve shared paths first."""
+    exits = per_exit(state["options"])
     for seat, forest in enumerate(state["forests"]):
-        _resolved, flips = scoring.resolve_best(forest)
+        _resolved, flips = scoring.resolve_best(forest, exits)
         for flip in flips:
             _turn_down(state, seat, flip["card"], flip["survivor"], True, events)
-    sheets = [scoring.forest_scores(forest) for forest in state["forests"]]
+    sheets = [scoring.forest_scores(forest, exits) for forest in state["forests"]]
     scores = [sheet["total"] for sheet in sheets]
     stored = [sheet["stored"] for sheet in sheets]
     left = _left(state)
+    tie_break = reading(state["options"], "tie_break")
     # Seats that resigned rank below everyone still playing, whatever their score.
-    order = sorted(scoring.ranking(scores, stored), key=lambda seat: left[seat])
+    order = sorted(scoring.ranking(scores, stored, tie_break), key=lambda seat: left[seat])
     staying = [seat for seat in order if not left[seat]]
-    winners = scoring.winners([scores[s] for s in staying], [stored[s] for s in staying])
+    winners = scoring.winners([scores[s] for s in staying], [stored[s] for s in staying], tie_break)
     winners = sorted(staying[i] for i in winners)
     state["order"] = []
     state["result"] = {
@@ -268,7 +271,12 @@ class SavernakeForestEngine(Engine):
 
     slug = "savernake-forest"
     name = N_("Savernake Forest")
-    version = 1
+    # Version 2 made the original text's readings the defaults (shared paths settled at final scoring, equal
+    # totals sharing the win) and added the tie-break and the two-exit den as options. Version 1's games keep
+    # version 1's options and defaults (``options.specs_at``); their states lack the new options, which
+    # ``options.reading`` answers as version 1 played, so this code plays both to the same events and result.
+    version = VERSION
+    supported_versions = (1, VERSION)
     min_players = 2
     max_players = 4
     option_specs = OPTION_SPECS
@@ -276,8 +284,11 @@ class SavernakeForestEngine(Engine):
     summary = N_("Draft path and animal cards into a 4×4 forest so each animal's path brings it the food it loves.")
 
     # The rules live in this package's module functions; the contract's docstrings are in games/base.py.
-    validate_options = staticmethod(validate_options)
-    setup = staticmethod(new_game)
+    def validate_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        return validate_options(players, options, self.version)
+
+    def setup(self, players: list[str], options: dict[str, Any], seed: int | str) -> State:
+        return new_game(players, options, seed, self.version)
 
     def to_move(self, state: State) -> list[int]:
         """Return the seat to act; empty once the game is over."""

@@ -182,6 +182,13 @@ def describe_result(result: dict[str, Any], players: list[str]) -> str:
     rest = _(" ({others})").format(others=", ".join(others)) if others else ""
     head = winners[0]
     # English says "points" even for one: the record's summary keeps today's words; other languages count.
+    # Shared winners with different stored food tied on points alone (equal totals share the win, §11): the line
+    # names no stored food then. Equal stored food is named, as every game of the stored-food tie-break did.
+    if len(winners) > 1 and len({stored[seat] for seat in winners}) > 1:
+        return _.ngettext("{names} share the victory with {points} points each{rest}",
+                          "{names} share the victory with {points} points each{rest}",
+                          scores[head]).format(names=and_list([players[seat] for seat in winners]),
+                                               points=scores[head], rest=rest)
     if len(winners) > 1:
         return _.ngettext("{names} share the victory with {points} points and {stored} stored food each{rest}",
                           "{names} share the victory with {points} points and {stored} stored food each{rest}",

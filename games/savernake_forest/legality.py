@@ -7,14 +7,13 @@ apply, or raises ``IllegalMove`` with the reason in the reader's language.
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any
 
 from games.base import IllegalMove, State
 from games.i18n import catalog_of
 from games.savernake_forest import cards, scoring
 from games.savernake_forest.cards import FOODS, SLOTS
-from games.savernake_forest.options import IMMEDIATE
+from games.savernake_forest.options import IMMEDIATE, per_exit
 from games.savernake_forest.words import animal_phrase, food_kinds, or_list, slots_from, slots_under
 
 _ = catalog_of(__name__)
@@ -66,7 +65,7 @@ def shared_groups(state: State, forest: list[dict[str, Any]]) -> list[list[str]]
     """Return the shared paths the mover must resolve now (none when resolution waits for the end)."""
     if state["options"]["shared_path_resolution"] != IMMEDIATE:
         return []
-    return scoring.shared(forest)
+    return scoring.shared(forest, per_exit(state["options"]))
 
 
 # -- legality (§5.2, §6, §7, §8) ---------------------------------------------------
@@ -83,7 +82,8 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
         return []
     forest = state["forests"][seat]
     cells = scoring.open_cells(forest)
-    paths = scoring.Paths(forest) if state["options"]["shared_path_resolution"] == IMMEDIATE else None
+    exits = per_exit(state["options"])
+    paths = scoring.Paths(forest, exits) if state["options"]["shared_path_resolution"] == IMMEDIATE else None
     face_up = face_up_animals(forest)
     moves = []
     for slot in SLOTS:
@@ -94,7 +94,7 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
         for x, y in cells:
             for rot in cards.ROTATIONS:
                 groups = paths.shared_after(card, x, y, rot) if paths else []
-                for keep in product(*groups):
+                for keep in scoring.keeps(groups, exits):
                     flipped = {a for group in groups for a in group} - set(keep)
                     up = [e for e in face_up if e["card"] not in flipped]
                     if new_animal:
@@ -102,7 +102,7 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
                     for token in token_choices(state, slot, up):
                         move: dict[str, Any] = {"slot": slot, "x": x, "y": y, "rot": rot}
                         if groups:
-                            move["keep"] = sorted(keep)
+                            move["keep"] = keep
                         if token is not None:
                             move["token"] = token
                         moves.append(move)
@@ -167,13 +167,10 @@ def _check_keep(groups: list[list[str]], move: dict[str, Any]) -> dict[str, str]
             listing=listing))
     if not isinstance(keep, list) or not all(isinstance(card, str) for card in keep):
         raise IllegalMove(_("keep must be a list of animal card ids, one per shared path"))
-    flips = {}
-    for group in groups:
-        chosen = [card for card in keep if card in group]
-        if len(chosen) != 1:
-            raise IllegalMove(_("Keep exactly one animal of the shared path {animals}").format(
-                animals=" / ".join(group)))
-        flips.update({card: chosen[0] for card in group if card != chosen[0]})
+    flips = scoring.settle(groups, keep)
+    if flips is None:
+        group = scoring.refused(groups, keep) or []
+        raise IllegalMove(_("Keep exactly one animal of the shared path {animals}").format(animals=" / ".join(group)))
     stray = [card for card in keep if not any(card in group for group in groups)]
     if stray:
         raise IllegalMove(_("{animals} is on no shared path: keep one of each ({listing})").format(

@@ -15,8 +15,9 @@ from typing import Any
 
 from games.savernake_forest import cards, scoring
 from games.savernake_forest.cards import HELPER_BONUS, ROUNDS, SLOTS
+from games.savernake_forest.options import per_exit, reading
 
-PUBLIC_OPTIONS = ("shared_path_resolution", "two_player_market")
+PUBLIC_OPTIONS = ("shared_path_resolution", "two_player_market", "tie_break", "two_exit_den")
 
 
 def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -26,11 +27,12 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         raise ValueError(f"no seat {seat!r}")
     over = state["result"] is not None
     visible: set[str] = set(state["discard"])
+    exits = per_exit(state["options"])
     visible.update(card for card in state["market"].values() if card is not None)
     seats = []
     for other, forest in enumerate(state["forests"]):
         visible.update(entry["card"] for entry in forest)
-        live = scoring.live_scores(forest)
+        live = scoring.live_scores(forest, exits)
         xs, ys = [e["x"] for e in forest], [e["y"] for e in forest]
         seats.append(
             {
@@ -40,7 +42,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 "cards": len(forest),
                 "box": {"min_x": min(xs), "max_x": max(xs), "min_y": min(ys), "max_y": max(ys)},
                 "open_cells": [] if over else [list(cell) for cell in scoring.open_cells(forest)],
-                "paths": scoring.components(forest),
+                "paths": scoring.components(forest, exits),
                 "score": live["total"],
                 "stored": live["stored"],
                 "animals": live["animals"],
@@ -51,7 +53,9 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     order = state["order"]
     return {
         "game": "savernake-forest",
-        "options": {key: state["options"][key] for key in PUBLIC_OPTIONS},
+        # A version-1 game has no tie-break or two-exit den option: the view names the rules it plays.
+        "options": {key: state["options"][key] if key in state["options"] else reading(state["options"], key)
+                    for key in PUBLIC_OPTIONS},
         "you": seat,
         "phase": "over" if over else "play",
         "round": state["round"],

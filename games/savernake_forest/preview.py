@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.savernake_forest import cards, scoring
+from games.savernake_forest.options import per_exit
 
 
 def forest_of(view: dict[str, Any], seat: int) -> list[dict[str, Any]]:
@@ -81,8 +82,9 @@ def move_previews(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str
     if seat is None or not moves:
         return None
     forest = forest_of(view, seat)
+    exits = per_exit(view["options"])
     market = {item["slot"]: item["card"] for item in view["market"]}
-    before = _sheet(scoring.live_scores(forest), forest)
+    before = _sheet(scoring.live_scores(forest, exits), forest)
     placements: list[dict[str, Any]] = []
     index: dict[tuple, int] = {}
     resolved: list[list[dict[str, Any]]] = []
@@ -95,7 +97,7 @@ def move_previews(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str
         if key not in index:
             trial = _place(forest, card, move)
             if spot not in shared_of:
-                shared_of[spot] = scoring.shared(trial) if "keep" in move else []
+                shared_of[spot] = scoring.shared(trial, exits) if "keep" in move else []
             if "keep" in move:
                 flipped = {a for group in shared_of[spot] for a in group} - set(move["keep"])
                 trial = scoring.turn_down(trial, flipped)
@@ -105,7 +107,7 @@ def move_previews(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str
                 "slot": move["slot"], "card": card, "x": move["x"], "y": move["y"], "rot": move["rot"],
                 "keep": list(move["keep"]) if "keep" in move else None,
                 "shared": shared_of[spot],
-                **_sheet(scoring.live_scores(trial), trial),
+                **_sheet(scoring.live_scores(trial, exits), trial),
             })
         at = index[key]
         token = move.get("token")
@@ -113,6 +115,6 @@ def move_previews(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str
             sheet = {k: placements[at][k] for k in ("total", "stored", "animals", "down")}
         else:
             trial = _with_token(resolved[at], token)
-            sheet = _sheet(scoring.live_scores(trial), trial)
+            sheet = _sheet(scoring.live_scores(trial, exits), trial)
         found.append({"placement": at, "token": dict(token) if token else None, **sheet})
     return {"seat": seat, "before": before, "placements": placements, "moves": found}

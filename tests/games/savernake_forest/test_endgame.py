@@ -75,16 +75,31 @@ def test_the_highest_score_wins():
     assert only(events, "game_scored").data == {"scores": [11, 6], "stored": [2, 2], "winners": [0], "ranking": [0, 1]}
 
 
-def test_tied_points_go_to_the_player_who_stored_more_food():
-    state, _, _ = finish([FOX_6_ONE, SKUNK_6_TWO])
+def test_with_the_stored_food_tie_break_tied_points_go_to_the_player_who_stored_more_food():
+    state, events, _ = finish([FOX_6_ONE, SKUNK_6_TWO], tie_break="stored_food")
     result = ENGINE.result(state)
     assert result["scores"] == [6, 6] and result["stored"] == [1, 2]
     assert result["winners"] == [1] and result["ranking"] == [1, 0] and result["shared"] is False
     assert result["summary"] == "Bob wins with 6 points, on stored food (2–1) (Alice 6)"
+    assert only(events, "game_scored").data["winners"] == [1]
 
 
-def test_still_tied_players_share_the_victory():
-    state, events, _ = finish([FOX_6_ONE, HEDGEHOG_6_ONE, OWL_11[:1]], n=3)
+def test_by_default_equal_totals_share_the_win_as_the_original_text_names_only_the_highest_total():
+    state, events, _ = finish([FOX_6_ONE, SKUNK_6_TWO])
+    result = ENGINE.result(state)
+    assert result["scores"] == [6, 6] and result["stored"] == [1, 2]
+    assert result["winners"] == [0, 1] and result["ranking"] == [0, 1] and result["shared"] is True
+    assert result["draw"] is False
+    assert result["summary"] == "Alice and Bob share the victory with 6 points each"
+    assert only(events, "game_scored").data == {"scores": [6, 6], "stored": [1, 2], "winners": [0, 1],
+                                                "ranking": [0, 1]}
+    text = ENGINE.describe_event(only(events, "game_scored"), NAMES[:2], None)
+    assert text == "Final scores: Alice 6, Bob 6. Alice and Bob share the victory."
+
+
+@pytest.mark.parametrize("tie_break", ["stored_food", "shared"])
+def test_still_tied_players_share_the_victory(tie_break):
+    state, events, _ = finish([FOX_6_ONE, HEDGEHOG_6_ONE, OWL_11[:1]], n=3, tie_break=tie_break)
     result = ENGINE.result(state)
     assert result["scores"] == [6, 6, 5] and result["winners"] == [0, 1]
     assert result["shared"] is True and result["draw"] is False

@@ -2,9 +2,9 @@
 
 ``reference_legal_moves`` is ``legal_moves`` as it was before (git 7ff457e): it built every trial
 forest and found its shared paths from scratch. The fast listing must return the same moves in the
-same order on every position of seeded random games, in both shared-path modes and with the
-persistent two-player market, and ``Paths.shared_after`` must agree with ``shared`` on the forest
-with the card placed.
+same order on every position of seeded random games, in both shared-path modes, with the
+persistent two-player market and with a path per exit of a den, and ``Paths.shared_after`` must agree
+with ``shared`` on the forest with the card placed, in both readings of a two-exit den.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def reference_legal_moves(state: dict, seat: int) -> list[dict]:
             for rot in cards.ROTATIONS:
                 trial = [*forest, legality.new_entry(card, x, y, rot)]
                 groups = legality.shared_groups(state, trial)
-                for keep in product(*groups):
+                for keep in _keeps(state, groups):
                     resolved = trial
                     if groups:
                         resolved = scoring.turn_down(trial, {a for group in groups for a in group} - set(keep))
@@ -47,12 +47,23 @@ def reference_legal_moves(state: dict, seat: int) -> list[dict]:
     return moves
 
 
+def _keeps(state: dict, groups: list[list[str]]) -> list:
+    """One survivor per path; with a path per exit, every set of animals that settles the paths, by brute force."""
+    if state["options"]["two_exit_den"] != "path_per_exit" or not groups:
+        return list(product(*groups))
+    animals = sorted({card for group in groups for card in group})
+    chosen = [[card for i, card in enumerate(animals) if mask >> i & 1] for mask in range(1 << len(animals))]
+    return [keep for keep in chosen if scoring.settle(groups, keep) is not None]
+
+
+IMMEDIATE = {"shared_path_resolution": "immediate"}
 PLANS = [
-    (2, {}),
+    (2, IMMEDIATE),
+    (3, IMMEDIATE),
+    (4, IMMEDIATE),
+    (2, {**IMMEDIATE, "two_player_market": "persistent"}),
+    (3, {**IMMEDIATE, "two_exit_den": "path_per_exit"}),
     (3, {}),
-    (4, {}),
-    (2, {"two_player_market": "persistent"}),
-    (3, {"shared_path_resolution": "end_of_game"}),
 ]
 
 
@@ -77,17 +88,17 @@ def test_paths_tell_what_a_card_would_share_as_the_whole_forest_does():
     # Shared paths pile up when they are resolved only at the end: these games place cards that join
     # an already shared path, and (seed 14) one card that makes two shared paths at once.
     checked, most = 0, 0
-    for seed in (3, 14):
+    for seed, per_exit in ((3, False), (14, False), (3, True), (14, True)):
         rng = random.Random(seed)
         state = ENGINE.setup(NAMES[:2], {"shared_path_resolution": "end_of_game"}, f"paths{seed}")
         while ENGINE.to_move(state):
             seat = ENGINE.to_move(state)[0]
             forest = state["forests"][seat]
-            paths = scoring.Paths(forest)
+            paths = scoring.Paths(forest, per_exit)
             for card in [c for c in state["market"].values() if c is not None]:
                 for x, y in scoring.open_cells(forest):
                     for rot in cards.ROTATIONS:
-                        expected = scoring.shared([*forest, legality.new_entry(card, x, y, rot)])
+                        expected = scoring.shared([*forest, legality.new_entry(card, x, y, rot)], per_exit)
                         assert paths.shared_after(card, x, y, rot) == expected
                         checked, most = checked + 1, max(most, len(expected))
             state, _ = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_moves(state, seat)))
@@ -97,9 +108,10 @@ def test_paths_tell_what_a_card_would_share_as_the_whole_forest_does():
 def test_a_listing_walks_the_forest_once(monkeypatch):
     walks = []
     original = scoring.nodes
-    monkeypatch.setattr(scoring, "nodes", lambda forest: walks.append(len(forest)) or original(forest))
+    monkeypatch.setattr(scoring, "nodes",
+                        lambda forest, per_exit=False: walks.append(len(forest)) or original(forest, per_exit))
     rng = random.Random(5)
-    state = ENGINE.setup(NAMES[:3], {}, "walks")
+    state = ENGINE.setup(NAMES[:3], IMMEDIATE, "walks")
     while ENGINE.to_move(state):
         seat = ENGINE.to_move(state)[0]
         walks.clear()

@@ -91,7 +91,7 @@ def test_non_text_is_bad_notation():
 
 
 def test_every_legal_move_including_keeps_and_tokens_round_trips():
-    state = deal(TWO, [(None, "DC12", None, "AN06")])
+    state = deal(TWO, [(None, "DC12", None, "AN06")], shared_path_resolution="immediate")
     state = with_forest(state, ALICE, [animal("AN01", 0, 0, 1), path("ST07", 1, 0, 1), animal("AN05", 0, 1)])
     moves = ENGINE.legal_moves(state, ALICE)
     assert any("keep" in m for m in moves) and any("food" in m.get("token", {}) for m in moves)

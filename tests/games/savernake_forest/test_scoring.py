@@ -73,6 +73,7 @@ def test_example_c_through_the_engine_keep_the_owl_and_the_foxs_drop_returns():
             ("CU05", None, None, None),
             (None, None, None, "AN06"),
         ],
+        shared_path_resolution="immediate",
     )
     state, _ = play(state, "take rooster 0,-1 r0", "take rabbit 1,0 r0")
     state, _ = play(state, "take goat 1,0 r270 drop fox B", "take rabbit -1,0 r0")
@@ -184,7 +185,13 @@ def test_resolve_best_keeps_the_highest_scorer_and_ties_go_to_the_lowest_id():
 
 
 def test_ranking_and_winners_use_points_then_stored_food_then_share():
-    assert scoring.ranking([10, 12, 12], [5, 1, 3]) == [2, 1, 0]
-    assert scoring.winners([10, 12, 12], [5, 1, 3]) == [2]
-    assert scoring.winners([12, 12, 9], [3, 3, 9]) == [0, 1]
-    assert scoring.winners([7, 7], [2, 2]) == [0, 1]
+    assert scoring.ranking([10, 12, 12], [5, 1, 3], "stored_food") == [2, 1, 0]
+    assert scoring.winners([10, 12, 12], [5, 1, 3], "stored_food") == [2]
+    assert scoring.winners([12, 12, 9], [3, 3, 9], "stored_food") == [0, 1]
+    assert scoring.winners([7, 7], [2, 2], "stored_food") == [0, 1]
+
+
+def test_by_default_equal_points_share_the_win_whatever_the_stored_food():
+    assert scoring.ranking([10, 12, 12], [5, 1, 3]) == [1, 2, 0]
+    assert scoring.winners([10, 12, 12], [5, 1, 3]) == [1, 2]
+    assert scoring.winners([12, 9], [0, 9]) == [0]

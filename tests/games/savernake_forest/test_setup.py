@@ -100,17 +100,22 @@ def test_first_player_option_fixes_the_first_seat():
     assert ENGINE.to_move(state) == [2] and state["order"] == [2, 0, 1]
 
 
+DEFAULTS = {"shared_path_resolution": "end_of_game", "tie_break": "shared", "two_exit_den": "one_path",
+            "two_player_market": "discard"}
+
+
 def test_given_no_options_then_defaults_are_filled_in():
-    assert ENGINE.validate_options(2, {}) == {"shared_path_resolution": "immediate", "two_player_market": "discard"}
+    assert ENGINE.validate_options(2, {}) == DEFAULTS
     assert ENGINE.validate_options(4, None) == ENGINE.validate_options(3, {})
 
 
 def test_option_specs_expose_only_player_settable_options():
-    assert [spec.name for spec in ENGINE.option_specs] == ["shared_path_resolution", "two_player_market"]
-    assert [spec.default for spec in ENGINE.option_specs] == ["immediate", "discard"]
+    assert [spec.name for spec in ENGINE.option_specs] == [
+        "shared_path_resolution", "tie_break", "two_exit_den", "two_player_market"]
+    assert [spec.default for spec in ENGINE.option_specs] == ["end_of_game", "shared", "one_path", "discard"]
     json.dumps([spec.to_json() for spec in ENGINE.option_specs])
     view = ENGINE.view(deal(["AN01", "AN02"]), 0)
-    assert view["options"] == {"shared_path_resolution": "immediate", "two_player_market": "discard"}
+    assert view["options"] == DEFAULTS
     assert "deck" not in json.dumps(view["options"]) and "first_player" not in view["options"]
 
 
@@ -123,6 +128,8 @@ def test_option_specs_expose_only_player_settable_options():
         (2, {"colour": "green"}, "Unknown option"),
         (2, {"shared_path_resolution": "never"}, "shared_path_resolution must be one of"),
         (2, {"two_player_market": "keep"}, "two_player_market must be one of"),
+        (2, {"tie_break": "coin"}, "tie_break must be one of"),
+        (2, {"two_exit_den": True}, "two_exit_den must be one of"),
         (3, {"two_player_market": "persistent"}, "2-player variant"),
         (2, {"deck": ["ST01"]}, "deck must be an object"),
         (2, {"deck": {"hand": []}}, "unknown part"),

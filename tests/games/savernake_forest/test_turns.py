@@ -255,8 +255,9 @@ def test_only_the_seat_to_move_may_act():
 
 
 def owl_next_to_the_fox(**options) -> dict:
-    """Alice: Fox at 0,0 facing east, a worm straight at 1,0; the Owl is under the rabbit."""
-    state = deal(TWO, [(None, None, None, "AN06")], **options)
+    """Alice: Fox at 0,0 facing east, a worm straight at 1,0; the Owl is under the rabbit. Shared paths are settled
+    at once unless ``options`` say otherwise."""
+    state = deal(TWO, [(None, None, None, "AN06")], **{"shared_path_resolution": "immediate", **options})
     return with_forest(state, ALICE, [animal("AN01", 0, 0, 1), path("ST07", 1, 0, 1)])
 
 
@@ -290,7 +291,7 @@ def test_a_double_curve_can_make_two_shared_paths_at_once():
         animal("AN06", 1, 2, 0),
         animal("AN07", 0, 1, 1, drops="W", burrows=2),
     ]
-    state = with_forest(deal(TWO, [("DC12", None, None, None)]), ALICE, forest)
+    state = with_forest(deal(TWO, [("DC12", None, None, None)], shared_path_resolution="immediate"), ALICE, forest)
     keeps = sorted(
         tuple(m["keep"]) for m in ENGINE.legal_moves(state, ALICE) if placement(m) == ("rooster", 1, 1, 0)
     )

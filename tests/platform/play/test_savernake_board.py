@@ -51,9 +51,10 @@ JOIN = {"slot": "goat", "x": 1, "y": -1, "rot": 2, "keep": ["AN05"], "token": {"
 
 
 def start(alice, bob, deck=None, **options):
+    """Start a scripted game; shared paths are settled at once unless ``options`` say otherwise (``JOIN`` keeps)."""
     game = services.create_game(
         creator=alice, engine_slug="savernake-forest", players=2,
-        options={"deck": deck or DECK, "first_player": 0, **options},
+        options={"deck": deck or DECK, "first_player": 0, "shared_path_resolution": "immediate", **options},
     )
     services.join_game(game_id=game.pk, user=bob)
     game.refresh_from_db()

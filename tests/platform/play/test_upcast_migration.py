@@ -74,3 +74,15 @@ def test_the_migration_leaves_current_games_as_they_are(started_game):
     migration.upcast_states(apps, None)
     after = Game.objects.get(pk=started_game.pk)
     assert (after.state, after.engine_version) == (before.state, before.engine_version)
+
+
+def test_the_migration_never_moves_a_game_to_a_version_with_other_rules(alice, bob):
+    """Savernake Forest 2 changed the rules: a game pinned to version 1 stays there, whenever the migration runs."""
+    game = services.create_game(creator=alice, engine_slug="savernake-forest", players=2, seed="pinned")
+    Game.objects.filter(pk=game.pk).update(engine_version=1, options={"shared_path_resolution": "immediate",
+                                                                      "two_player_market": "discard"})
+    services.join_game(game_id=game.pk, user=bob)
+    before = Game.objects.get(pk=game.pk)
+    migration.upcast_states(apps, None)
+    after = Game.objects.get(pk=game.pk)
+    assert (after.state, after.engine_version) == (before.state, 1)
