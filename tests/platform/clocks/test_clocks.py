@@ -178,6 +178,18 @@ def test_a_late_turn_is_played_by_the_bot_and_three_in_a_row_hand_it_the_seat(cl
     assert all(seat.bot == "" for seat in others if SeatClock.objects.get(game=game, seat=seat.index).timeouts_in_row < 3)
 
 
+def test_a_timeout_for_a_game_that_is_gone_or_has_no_clock_changes_nothing(clock, alice, bob):
+    assert services.play_timeout(game_id=999999, seat=0) == "no game"
+    unclocked = table(alice, bob)  # seat 0 to move, with no deadline to miss
+    clocked = table(alice, bob, kind="per_move", days_per_move=1)
+    clock.shift(DAY + timedelta(minutes=1))  # seat 0 of the clocked table is late: only its clock row is missing
+    SeatClock.objects.filter(game=clocked, seat=0).delete()
+    assert services.play_timeout(game_id=unclocked.pk, seat=0) == "no clock"
+    assert services.play_timeout(game_id=clocked.pk, seat=0) == "no clock"
+    assert services.play_timeout(game_id=clocked.pk, seat=5) == "no clock"  # no such seat, no such clock
+    assert not Move.objects.filter(game__in=[unclocked, clocked]).exists()
+
+
 def test_a_person_who_moves_resets_the_timeout_count(clock, alice, bob):
     game = table(alice, bob, kind="per_move", days_per_move=1)
     clock.shift(DAY + timedelta(minutes=1))

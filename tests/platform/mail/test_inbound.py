@@ -12,11 +12,13 @@ from datetime import date, timedelta
 import pytest
 
 from tests.platform.mail.conftest import GUARD_BOB_PRIEST, HANDMAID, move_in, reply_bytes, title_in, worded
+from turnbased.errors import GameNotFound, NotAllowed
 from turnbased.mail import tasks
 from turnbased.mail.inbound import handle_inbound
 from turnbased.mail.models import InboundEmail
 from turnbased.mail.reply_text import first_command, html_to_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, read_reply_address, reply_address
+from turnbased.play import services
 from turnbased.play.models import Move
 
 pytestmark = pytest.mark.django_db
@@ -126,6 +128,24 @@ def test_a_garbled_message_changes_nothing(started_game, turn_email, mailoutbox)
     handle_inbound(garbled)
     assert moves_in(started_game) <= 1  # a readable enough message from the player may still play
     assert InboundEmail.objects.count() == 1 and len(mailoutbox) == count + 1
+
+
+@pytest.mark.parametrize("refusal", [NotAllowed("You are not playing in this game."), GameNotFound()],
+                         ids=["not allowed", "game gone"])
+def test_a_reply_the_door_refuses_is_answered_once_with_the_reason_and_plays_nothing(
+        started_game, turn_email, mailoutbox, monkeypatch, refusal):
+    # The player and the game were checked when the reply came; the door may still refuse (a seat given up, a game
+    # deleted meanwhile): the player is told why, once.
+    def refuse(**kwargs):
+        raise refusal
+
+    monkeypatch.setattr(services, "submit_move", refuse)
+    sent = len(mailoutbox)
+    assert handle_inbound(reply_bytes(turn_email, "handmaid")) == refusal.detail
+    [refused] = mailoutbox[sent:]
+    assert refused.to == ["alice@example.com"]
+    assert "Nothing was played." in refused.body and str(refusal.detail) in refused.body
+    assert moves_in(started_game) == 0 and InboundEmail.objects.get().status == "rejected"
 
 
 def test_show_help_and_resign(players_language, started_game, turn_email, mailoutbox):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import IntegrityError
 
 from turnbased.errors import (
     Conflict,
@@ -14,7 +15,7 @@ from turnbased.errors import (
     Unprocessable,
 )
 from turnbased.notifications.models import Notification, NotificationKind
-from turnbased.play import services
+from turnbased.play import selectors, services, store
 from turnbased.play.models import Game, GameStatus, Move, Visibility
 
 HANDMAID = {"card": "handmaid"}
@@ -185,6 +186,33 @@ def test_repeated_idempotency_key_returns_the_first_answer_and_appends_nothing(s
     before = snapshot(started_game)
     again = services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move=HANDMAID, idempotency_key="k1")
     assert again.replayed and again.move.pk == first.move.pk
+    assert snapshot(started_game) == before
+
+
+@pytest.mark.parametrize("key", ["k", "k" * 100], ids=["1 character", "100 characters"])
+def test_idempotency_keys_of_one_to_a_hundred_characters_are_kept_and_replayed(started_game, alice, key):
+    # The shortest and the longest key the door takes (0 and 101 characters are refused, test_bad_input.py).
+    first = services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move=HANDMAID, idempotency_key=key)
+    again = services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move=HANDMAID, idempotency_key=key)
+    assert not first.replayed and again.replayed and again.move.pk == first.move.pk
+    assert list(Move.objects.filter(game=started_game).values_list("idempotency_key", flat=True)) == [key]
+
+
+def test_a_writer_that_loses_to_the_logs_constraints_is_told_the_sequence_is_stale(started_game, alice, bob,
+                                                                                    monkeypatch):
+    # Every writer comes through the row lock; the log's unique constraints back it up, and a writer that reaches
+    # them anyway (as ``store.append`` would raise for a row another wrote first) is told to read the game again.
+    services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move=HANDMAID)
+    before = snapshot(started_game)
+
+    def lost_to_another_writer(*args, **kwargs):
+        raise IntegrityError('duplicate key value violates unique constraint "move_unique_seq"')
+
+    monkeypatch.setattr(store, "append", lost_to_another_writer)
+    move = selectors.legal_moves_for(selectors.Viewer(game=started_game, seat=1))[0]["move"]
+    with pytest.raises(StaleSequence) as refused:
+        services.submit_move(game_id=started_game.pk, user=bob, expected_seq=1, move=move)
+    assert (refused.value.current_seq, refused.value.status) == (1, 409)
     assert snapshot(started_game) == before
 
 
