@@ -19,9 +19,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass
@@ -45,33 +47,69 @@ class Run:
     tail: str  # the run's last lines: what failed, or the summary
 
 
+class Forks:
+    """The process that runs each mutant's tests in a fork of itself, its libraries imported once (``forks.py``)."""
+
+    def __init__(self, environment: dict[str, str], cwd: Path = BASE_DIR):
+        self.folder = tempfile.mkdtemp(prefix="turnbased-mutants-")  # the runs' output, outside the tree
+        self.process = subprocess.Popen([sys.executable, "-m", "turnbased.mutants.forks"], env=environment, cwd=cwd,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                        start_new_session=True)
+        assert json.loads(self.process.stdout.readline()).get("ready"), "the forks process did not start"
+
+    def run(self, args: list[str], mutant: Mutant | None, timeout: float) -> tuple[int | None, float, str]:
+        log = os.path.join(self.folder, "run.log")
+        request = {"args": args, "mutant": asdict(mutant) if mutant else None, "timeout": timeout, "log": log}
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        answer = json.loads(self.process.stdout.readline())
+        with open(log, encoding="utf-8", errors="replace") as output:
+            return answer["code"], answer["seconds"], output.read()
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(30)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 def run_tests(tests: list[str], *, environment: dict[str, str], timeout: float, mutant: Mutant | None = None,
-              keyword: str | None = None, cwd: Path = BASE_DIR, options: tuple[str, ...] = ()) -> Run:
-    """Run ``tests`` in one pytest process (with ``mutant`` planted); tell whether they passed, failed or hung."""
+              keyword: str | None = None, cwd: Path = BASE_DIR, options: tuple[str, ...] = (),
+              forks: Forks | None = None) -> Run:
+    """Run ``tests`` in one pytest process (with ``mutant`` planted), a fork of ``forks`` when given; tell whether
+    they passed, failed or hung."""
+    args = ["-p", "turnbased.mutants.hook", "-p", "no:xdist", "-x", "-q", "--tb=line", *options, *tests]
+    if keyword:
+        args += ["-k", keyword]
+    if forks is not None:
+        code, seconds, output = forks.run(args, mutant, timeout)
+    else:
+        code, seconds, output = _run_process(args, environment, cwd, mutant, timeout)
+    if code is None:
+        return Run(TIMEOUT, seconds, _tail(output))
+    if code == 0:
+        return Run(SURVIVED, seconds, _tail(output))
+    if code == NOT_PLANTED or code >= 4:  # usage error, no tests: the run is wrong, not the mutant caught
+        return Run(NOT_RUN, seconds, _tail(output))
+    return Run(KILLED, seconds, _tail(output))  # a test failed, or the mutant broke the collection
+
+
+def _run_process(args: list[str], environment: dict[str, str], cwd: Path, mutant: Mutant | None,
+                 timeout: float) -> tuple[int | None, float, str]:
     env = dict(environment)
     env.pop("TURNBASED_MUTANT", None)
     if mutant is not None:
         env["TURNBASED_MUTANT"] = json.dumps(asdict(mutant))
-    command = [sys.executable, "-m", "pytest", "-p", "turnbased.mutants.hook", "-p", "no:xdist", "-x", "-q",
-               "--tb=line", "-o", "console_output_style=classic", *options, *tests]
-    if keyword:
-        command += ["-k", keyword]
     started = time.monotonic()
     # A session of its own: a hung run is killed with every process it started.
-    process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, start_new_session=True)
+    process = subprocess.Popen([sys.executable, "-m", "pytest", *args], env=env, cwd=cwd, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         output, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         output, _ = process.communicate()
-        return Run(TIMEOUT, time.monotonic() - started, _tail(output))
-    seconds = time.monotonic() - started
-    if process.returncode == 0:
-        return Run(SURVIVED, seconds, _tail(output))
-    if process.returncode == NOT_PLANTED or process.returncode >= 4:  # usage error, no tests: the run is wrong
-        return Run(NOT_RUN, seconds, _tail(output))
-    return Run(KILLED, seconds, _tail(output))  # a test failed, or the mutant broke the collection
+        return None, time.monotonic() - started, output
+    return process.returncode, time.monotonic() - started, output
 
 
 def _tail(output: str, lines: int = 4) -> str:
@@ -84,13 +122,13 @@ def equivalents() -> dict[str, dict[str, str]]:
 
 
 def sweep_module(target: Target, *, environment: dict[str, str], count: int, seed: str, timeout: float | None,
-                 recheck: bool, reset_database) -> dict:
+                 recheck: bool, reset_database, forks: Forks) -> dict:
     """Run a module's sample of mutants; return its tally and every mutant's outcome."""
     known = equivalents().get(target.path, {})
     every = mutants_of(target.path, BASE_DIR, target.within)
     chosen = sample(every, count, seed)
     baseline = run_tests(list(target.tests), environment=environment, timeout=3600, keyword=target.keyword,
-                         options=REUSE)
+                         options=REUSE, forks=forks)
     if baseline.outcome != SURVIVED:
         raise SystemExit(f"{target.path}: the tests fail without a mutant:\n{baseline.tail}")
     bound = timeout or max(60.0, 3 * baseline.seconds)
@@ -102,7 +140,7 @@ def sweep_module(target: Target, *, environment: dict[str, str], count: int, see
             outcome, seconds, tail = "equivalent", 0.0, known[mutant.key]
         else:
             run = run_tests(list(target.tests), environment=environment, timeout=bound, mutant=mutant,
-                            keyword=target.keyword, options=REUSE)
+                            keyword=target.keyword, options=REUSE, forks=forks)
             outcome, seconds, tail = run.outcome, run.seconds, run.tail
             if outcome == TIMEOUT:
                 reset_database()
@@ -164,10 +202,12 @@ def main(argv: list[str]) -> int:
     summaries = []
     with ExitStack() as stack:
         environment, reset_database = test_environment(stack, "mutants")
+        forks = Forks(environment)
+        stack.callback(forks.close)
         for target in targets:
             summary = sweep_module(target, environment=environment, count=arguments.count, seed=arguments.seed,
                                    timeout=arguments.timeout, recheck=arguments.recheck,
-                                   reset_database=reset_database)
+                                   reset_database=reset_database, forks=forks)
             summaries.append(summary)
             written = BASE_DIR / ".data" / "mutants" / (target.path.replace("/", ".") + ".json")
             written.parent.mkdir(parents=True, exist_ok=True)

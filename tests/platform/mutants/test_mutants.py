@@ -65,14 +65,18 @@ def tiny(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def outcome(tiny: Path, key: str, tests: str = "test_tiny.py", timeout: float = 30) -> str:
-    [mutant] = [mutant for mutant in mutants_of("tiny.py", tiny) if mutant.key == key]
-    # The tiny module's own run: no Django nor any other plugin (each costs the run its start), the tool importable
-    # from the repository.
+def tiny_environment() -> dict[str, str]:
+    """The tiny module's own runs: no Django nor any other plugin (each costs a run its start), the tool importable
+    from the repository."""
     environment = {name: value for name, value in os.environ.items() if name != "DJANGO_SETTINGS_MODULE"}
     environment.update(PYTHONPATH=str(sweep.BASE_DIR), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
-    return sweep.run_tests([tests], environment=environment, timeout=timeout, mutant=mutant, cwd=tiny,
-                           options=("-p", "no:cacheprovider")).outcome
+    return environment
+
+
+def outcome(tiny: Path, key: str, tests: str = "test_tiny.py", timeout: float = 30, forks=None) -> str:
+    [mutant] = [mutant for mutant in mutants_of("tiny.py", tiny) if mutant.key == key]
+    return sweep.run_tests([tests], environment=tiny_environment(), timeout=timeout, mutant=mutant, cwd=tiny,
+                           options=("-p", "no:cacheprovider"), forks=forks).outcome
 
 
 def test_the_mutants_of_a_module_leave_its_docstrings_log_lines_and_messages_alone(tiny):
@@ -99,7 +103,21 @@ def test_a_mutant_the_tests_catch_is_killed_and_one_they_miss_survives_and_the_f
 
 
 def test_a_mutant_that_hangs_is_killed_by_the_timeout(tiny):
-    assert outcome(tiny, "n -= 1 :: `-` -> `+`", timeout=5) == sweep.TIMEOUT  # counts up for ever
+    assert outcome(tiny, "n -= 1 :: `-` -> `+`", timeout=4) == sweep.TIMEOUT  # counts up for ever
+
+
+def test_the_forks_process_runs_each_mutant_in_a_fresh_fork(tiny):
+    # What a sweep runs through: each run a fork of one process, the mutant planted in the fork alone.
+    forks = sweep.Forks(tiny_environment(), cwd=tiny)
+    try:
+        assert outcome(tiny, "return age >= 18 :: returns `None`", forks=forks) == sweep.KILLED
+        assert outcome(tiny, "return age >= 18 :: `>=` -> `>`", forks=forks) == sweep.SURVIVED
+        assert outcome(tiny, "if age < 12: :: condition negated", forks=forks) == sweep.KILLED
+        assert outcome(tiny, "n -= 1 :: `-` -> `+`", timeout=3, forks=forks) == sweep.TIMEOUT
+        assert outcome(tiny, "return 5 :: `5` -> `6`", forks=forks) == sweep.SURVIVED
+    finally:
+        forks.close()
+    assert (tiny / "tiny.py").read_text(encoding="utf-8") == TINY
 
 
 def test_a_run_that_never_imports_the_module_is_not_counted_as_a_survivor(tiny):
