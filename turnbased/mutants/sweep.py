@@ -1,6 +1,6 @@
 """Plant a seeded sample of mutants in each module of ``table.TARGETS`` and run the module's tests against each.
 
-    python -m turnbased.mutants [MODULE ...] [--count 100] [--seed 31] [--timeout S] [--list] [--recheck]
+    python -m turnbased.mutants [MODULE ...] [--count 100] [--seed 31] [--timeout S] [--recheck] [--again] [--list]
 
 One embedded PostgreSQL and Redis serve the whole sweep, and one test database, made by the first run and reused
 by the next (``--reuse-db``): a mutant costs one pytest process, not a server and its migrations. Each run is
@@ -11,7 +11,8 @@ the test database is made again after it (the killed test may have left rows beh
 A mutant is planted by ``hook.py`` in the tests' process, from memory: the working tree is never changed. A
 mutant listed in ``equivalent.json`` (by module, line text and change: a change no test can see, with the
 reason) is not run (``--recheck`` runs those too, to find entries that a test now kills). The score of a module
-is the share of its other mutants the tests kill.
+is the share of its other mutants the tests kill. Each module's sweep is kept in ``.data/mutants/``: ``--again``
+runs only the mutants it did not kill, once tests are added for them.
 """
 
 from __future__ import annotations
@@ -121,12 +122,28 @@ def equivalents() -> dict[str, dict[str, str]]:
     return json.loads(EQUIVALENT.read_text(encoding="utf-8")) if EQUIVALENT.is_file() else {}
 
 
+def report_path(target: Target) -> Path:
+    """Return where a module's last sweep is kept (under ``.data/``, never in the tree)."""
+    return BASE_DIR / ".data" / "mutants" / (target.path.replace("/", ".") + ".json")
+
+
 def sweep_module(target: Target, *, environment: dict[str, str], count: int, seed: str, timeout: float | None,
-                 recheck: bool, reset_database, forks: Forks) -> dict:
-    """Run a module's sample of mutants; return its tally and every mutant's outcome."""
+                 recheck: bool, reset_database, forks: Forks, again: bool = False) -> dict:
+    """Run a module's sample of mutants (with ``again``: only those its last sweep did not kill, the others' outcomes
+    kept); return its tally and every mutant's outcome."""
     known = equivalents().get(target.path, {})
     every = mutants_of(target.path, BASE_DIR, target.within)
-    chosen = sample(every, count, seed)
+    kept, gone = [], []
+    if again:
+        last = json.loads(report_path(target).read_text(encoding="utf-8"))
+        by_key = {mutant.key: mutant for mutant in every}
+        kept = [result for result in last["results"] if result["outcome"] in (KILLED, TIMEOUT)]
+        gone = [result["key"] for result in last["results"] if result["key"] not in by_key]
+        chosen = [by_key[result["key"]] for result in last["results"]
+                  if result["outcome"] not in (KILLED, TIMEOUT) and result["key"] in by_key]
+        seed = last["seed"]
+    else:
+        chosen = sample(every, count, seed)
     baseline = run_tests(list(target.tests), environment=environment, timeout=3600, keyword=target.keyword,
                          options=REUSE, forks=forks)
     if baseline.outcome != SURVIVED:
@@ -134,7 +151,7 @@ def sweep_module(target: Target, *, environment: dict[str, str], count: int, see
     bound = timeout or max(60.0, 3 * baseline.seconds)
     print(f"{target.path}: {len(chosen)} of {len(every)} mutants; the tests take {baseline.seconds:.0f} s, "
           f"each run is stopped after {bound:.0f} s", flush=True)
-    results = []
+    results = list(kept)
     for number, mutant in enumerate(chosen, 1):
         if mutant.key in known and not recheck:
             outcome, seconds, tail = "equivalent", 0.0, known[mutant.key]
@@ -154,10 +171,13 @@ def sweep_module(target: Target, *, environment: dict[str, str], count: int, see
              for name in (KILLED, TIMEOUT, SURVIVED, NOT_RUN, "equivalent")}
     judged = len(results) - tally["equivalent"] - tally[NOT_RUN]
     score = (tally[KILLED] + tally[TIMEOUT]) / judged if judged else 1.0
-    stale = sorted(set(known) - {mutant.key for mutant in every})
-    return {"module": target.path, "mutants": len(results), "of": len(every), "seed": seed, "tally": tally,
-            "score": score, "results": results, "stale_equivalents": stale,
-            "date": time.strftime("%Y-%m-%d")}
+    stale = sorted(set(known) - {mutant.key for mutant in every}) + [f"{key} (in the last sweep)" for key in gone]
+    summary = {"module": target.path, "mutants": len(results), "of": len(every), "seed": seed, "tally": tally,
+               "score": score, "results": sorted(results, key=lambda result: result["line"]),
+               "stale_equivalents": stale, "date": time.strftime("%Y-%m-%d")}
+    report_path(target).parent.mkdir(parents=True, exist_ok=True)
+    report_path(target).write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    return summary
 
 
 def report(summaries: list[dict]) -> str:
@@ -184,6 +204,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", default="31", help="draws the sample")
     parser.add_argument("--timeout", type=float, help="seconds per run (default: 3 × the unmutated run, ≥ 60)")
     parser.add_argument("--recheck", action="store_true", help="run the mutants listed as equivalent too")
+    parser.add_argument("--again", action="store_true",
+                        help="run again only the mutants the module's last sweep did not kill (after new tests)")
     parser.add_argument("--list", action="store_true", help="list the modules, their mutants and tests; run none")
     arguments = parser.parse_args(argv)
     unknown = [name for name in arguments.modules if name not in TARGETS]
@@ -205,12 +227,8 @@ def main(argv: list[str]) -> int:
         forks = Forks(environment)
         stack.callback(forks.close)
         for target in targets:
-            summary = sweep_module(target, environment=environment, count=arguments.count, seed=arguments.seed,
-                                   timeout=arguments.timeout, recheck=arguments.recheck,
-                                   reset_database=reset_database, forks=forks)
-            summaries.append(summary)
-            written = BASE_DIR / ".data" / "mutants" / (target.path.replace("/", ".") + ".json")
-            written.parent.mkdir(parents=True, exist_ok=True)
-            written.write_text(json.dumps(summary, indent=1), encoding="utf-8")
+            summaries.append(sweep_module(target, environment=environment, count=arguments.count,
+                                          seed=arguments.seed, timeout=arguments.timeout, recheck=arguments.recheck,
+                                          reset_database=reset_database, forks=forks, again=arguments.again))
     print(report(summaries))
     return 0
