@@ -196,6 +196,17 @@ def test_a_timeout_for_a_game_that_is_gone_or_has_no_clock_changes_nothing(clock
     assert services.play_timeout(game_id=over.pk, seat=0) == "no clock"
 
 
+def test_a_timeout_before_the_deadline_for_a_seat_not_to_move_or_a_bots_seat_plays_nothing(clock, alice, bob):
+    game = table(alice, bob, kind="per_move", days_per_move=1)
+    assert services.play_timeout(game_id=game.pk, seat=0) == "not late"  # the deadline is a day away
+    clock.shift(DAY + timedelta(minutes=1))
+    assert services.play_timeout(game_id=game.pk, seat=1) == "not late"  # not to move: no deadline
+    Seat.objects.filter(game=game, index=0).update(bot="random")
+    assert services.play_timeout(game_id=game.pk, seat=0) == "not late"  # a bot plays it: its task, not the clock's
+    assert not Move.objects.filter(game=game).exists()
+    assert [seat_clock(game, seat).timeouts_in_row for seat in (0, 1)] == [0, 0]
+
+
 def test_a_person_who_moves_resets_the_timeout_count(clock, alice, bob):
     game = table(alice, bob, kind="per_move", days_per_move=1)
     clock.shift(DAY + timedelta(minutes=1))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from django.db import IntegrityError
 
@@ -16,7 +18,7 @@ from turnbased.errors import (
 )
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import selectors, services, store
-from turnbased.play.models import Game, GameStatus, Move, Visibility
+from turnbased.play.models import Game, GameStatus, Move, MoveSource, Visibility
 
 HANDMAID = {"card": "handmaid"}
 
@@ -267,3 +269,41 @@ def test_resigning_a_two_player_game_ends_it_for_the_other(started_game, bob):
 def test_a_resign_cannot_be_smuggled_in_as_a_move(started_game, alice):
     with pytest.raises(IllegalMoveError):
         services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move={"resign": True})
+
+
+def test_an_outcome_cannot_be_changed_after_the_door_answered(started_game, alice):
+    outcome = services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move=HANDMAID)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        outcome.replayed = True
+
+
+@pytest.mark.parametrize(("field", "value"), [("idempotency_key", 5), ("idempotency_key", ["k"]),
+                                              ("expected_seq", True), ("expected_seq", -1), ("expected_seq", "0"),
+                                              ("expected_seq", 0.0)])
+def test_the_door_refuses_a_key_or_a_sequence_of_the_wrong_kind_and_changes_nothing(started_game, alice, field,
+                                                                                    value):
+    before = snapshot(started_game)
+    request = {"expected_seq": 0, "idempotency_key": None, field: value}
+    with pytest.raises(InvalidRequest, match=field):
+        services.submit_move(game_id=started_game.pk, user=alice, move=HANDMAID, **request)
+    assert snapshot(started_game) == before
+
+
+@pytest.mark.parametrize("source", [MoveSource.WEB, MoveSource.EMAIL])
+def test_a_bot_account_moves_and_resigns_through_the_api_only(start_scripted_game, robo, bob, source):
+    game = start_scripted_game(robo, bob)  # robo sits at seat 0, to move
+    before = snapshot(game)
+    with pytest.raises(NotAllowed, match="bot account"):
+        services.submit_move(game_id=game.pk, user=robo, expected_seq=0, move=HANDMAID, source=source)
+    with pytest.raises(NotAllowed, match="bot account"):
+        services.resign_game(game_id=game.pk, user=robo, source=source)
+    assert snapshot(game) == before
+    played = services.submit_move(game_id=game.pk, user=robo, expected_seq=0, move=HANDMAID, source=MoveSource.API)
+    assert played.move.source == MoveSource.API and played.move.user_id == robo.pk
+
+
+def test_a_resignation_is_logged_as_the_seat_leaving(started_game, bob):
+    outcome = services.resign_game(game_id=started_game.pk, user=bob, source=MoveSource.API)
+    assert (outcome.move.seat, outcome.move.source, outcome.move.user_id, outcome.replayed) == (1, "api", bob.pk, False)
+    started_game.refresh_from_db()
+    assert started_game.seats.get(index=1).left_at is not None and started_game.seats.get(index=0).left_at is None
