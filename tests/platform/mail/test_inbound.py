@@ -7,6 +7,7 @@ for players reading English, Hungarian and German: the same rules, every answer 
 
 from __future__ import annotations
 
+import hashlib
 from datetime import date, timedelta
 
 import pytest
@@ -16,7 +17,7 @@ from turnbased.errors import GameNotFound, NotAllowed
 from turnbased.mail import tasks
 from turnbased.mail.inbound import handle_inbound
 from turnbased.mail.models import InboundEmail
-from turnbased.mail.reply_text import first_command, html_to_text
+from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, first_command, html_to_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, read_reply_address, reply_address
 from turnbased.play import services
 from turnbased.play.models import Move
@@ -159,6 +160,56 @@ def test_show_help_and_resign(players_language, started_game, turn_email, mailou
     started_game.refresh_from_db()
     assert started_game.status == "finished" and started_game.result["winners"] == [1]
     assert worded(players_language, "You resigned.") in answer(mailoutbox, "alice@example.com").body
+
+
+@pytest.mark.parametrize("header", ["Delivered-To", "X-Original-To", "Cc", "envelope"])
+def test_the_reply_address_is_found_in_the_envelope_or_any_header_that_names_it(started_game, turn_email, header):
+    # A list's or a forwarder's reply reaches us with the address elsewhere than in To.
+    address = turn_email.reply_to[0]
+    raw = reply_bytes(turn_email, "handmaid", to="the-table@lists.example")
+    if header == "envelope":
+        assert handle_inbound(raw, [address]) == "played handmaid"
+    else:
+        assert handle_inbound(raw.replace(b"To: ", f"{header}: {address}\r\nTo: ".encode(), 1)) == "played handmaid"
+    assert InboundEmail.objects.get().recipient.lower() == address.lower()
+
+
+def test_the_sender_is_matched_whatever_the_case_of_the_address(started_game, turn_email):
+    assert handle_inbound(reply_bytes(turn_email, "handmaid", sender="ALICE@Example.COM")) == "played handmaid"
+
+
+def test_what_is_kept_of_a_reply(started_game, turn_email):
+    raw = reply_bytes(turn_email, "handmaid", message_id="<kept@client.example>")
+    handle_inbound(raw)
+    record = InboundEmail.objects.get()
+    assert (record.message_id, record.sender, record.recipient, record.command, record.status, record.outcome) == (
+        "<kept@client.example>", "alice@example.com", turn_email.reply_to[0], "handmaid", "moved",
+        "played handmaid")
+    assert record.subject == f"Re: {turn_email.subject}"[:200]
+
+
+def test_a_reply_without_a_message_id_is_known_by_its_digest(started_game, turn_email):
+    raw = reply_bytes(turn_email, "handmaid", message_id="<gone@client.example>")
+    raw = raw.replace(b"Message-ID: <gone@client.example>\n", b"")
+    assert b"Message-ID" not in raw
+    assert handle_inbound(raw) == "played handmaid" and handle_inbound(raw) == "duplicate"
+    assert InboundEmail.objects.get().message_id == f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}>"
+    assert moves_in(started_game) == 1
+
+
+def test_a_subject_is_kept_cut_and_one_in_an_unknown_encoding_as_written(started_game, turn_email):
+    raw = reply_bytes(turn_email, "show", message_id="<one@client.example>")
+    subject = raw.split(b"Subject: ", 1)[1].split(b"\n", 1)[0]
+    handle_inbound(raw.replace(subject, b"=?no-such-charset?q?hello?="))
+    assert InboundEmail.objects.get().subject == "=?no-such-charset?q?hello?="
+    long = reply_bytes(turn_email, "show", message_id="<two@client.example>")
+    handle_inbound(long.replace(subject, b"x" * 300))
+    assert InboundEmail.objects.get(message_id="<two@client.example>").subject == "x" * 200
+
+
+def test_a_first_line_too_long_to_be_a_move_is_kept_cut(started_game, turn_email):
+    assert handle_inbound(reply_bytes(turn_email, "handmaid " * 40)) == "too long"
+    assert len(InboundEmail.objects.get().command) == MAX_COMMAND_LENGTH and moves_in(started_game) == 0
 
 
 def test_reply_tokens_are_signed_and_survive_case_folding(alice):
