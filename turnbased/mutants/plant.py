@@ -7,8 +7,9 @@ condition negated or its ``not`` dropped, or a statement dropped (an assignment,
 the file, and nothing is ever written back to the file.
 
 Left alone, as no test could tell them apart and they would only be counted as survivors: docstrings, what only
-the type checker reads (annotations), log lines, and the wording of a message inside ``_()``/``gettext()`` (its
-translation is keyed by it; a reworded message is no bug).
+the type checker reads (annotations), log lines, the wording of a message inside ``_()``/``gettext()`` (its
+translation is keyed by it; a reworded message is no bug) and the API schema's prose (``help_text=``,
+``description=``, ``summary=``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ DROPPED = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.R
 # Calls whose string arguments are the words of a message (keys of its translations), and the loggers.
 WORDING = {"_", "gettext", "gettext_lazy", "ngettext", "pgettext", "pgettext_lazy", "ngettext_lazy", "N_", "noop"}
 LOGGERS = {"logger", "logging", "log"}
+DOCUMENTATION = {"help_text", "description", "summary"}
 MARK = "mutant"  # put around a string constant, so the changed one is never equal to the real one
 
 
@@ -94,6 +96,9 @@ def _untouchable(tree: ast.Module) -> set[int]:
                 for argument in node.args:
                     if isinstance(argument, ast.Constant):
                         skipped.add(id(argument))
+            for keyword in node.keywords:  # the API schema's prose: read by people, never by a client's code
+                if keyword.arg in DOCUMENTATION:
+                    skip(keyword.value)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             owner = node.value.func.value if isinstance(node.value.func, ast.Attribute) else None
             if isinstance(owner, ast.Name) and owner.id in LOGGERS:

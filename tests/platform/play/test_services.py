@@ -278,6 +278,7 @@ def test_an_outcome_cannot_be_changed_after_the_door_answered(started_game, alic
 
 
 @pytest.mark.parametrize(("field", "value"), [("idempotency_key", 5), ("idempotency_key", ["k"]),
+                                              ("idempotency_key", ""), ("idempotency_key", "k" * 101),
                                               ("expected_seq", True), ("expected_seq", -1), ("expected_seq", "0"),
                                               ("expected_seq", 0.0)])
 def test_the_door_refuses_a_key_or_a_sequence_of_the_wrong_kind_and_changes_nothing(started_game, alice, field,
