@@ -266,6 +266,14 @@ def test_resigning_a_two_player_game_ends_it_for_the_other(started_game, bob):
         services.resign_game(game_id=started_game.pk, user=bob)
 
 
+@pytest.mark.parametrize("move", [["handmaid"], "handmaid", 7])
+def test_a_move_that_is_not_an_object_is_refused_by_the_door_before_the_game_reads_it(started_game, alice, move):
+    before = snapshot(started_game)
+    with pytest.raises(IllegalMoveError, match="one of the game's moves, as a JSON object"):
+        services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move=move)
+    assert snapshot(started_game) == before
+
+
 def test_a_resign_cannot_be_smuggled_in_as_a_move(started_game, alice):
     with pytest.raises(IllegalMoveError):
         services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move={"resign": True})
@@ -308,3 +316,11 @@ def test_a_resignation_is_logged_as_the_seat_leaving(started_game, bob):
     assert (outcome.move.seat, outcome.move.source, outcome.move.user_id, outcome.replayed) == (1, "api", bob.pk, False)
     started_game.refresh_from_db()
     assert started_game.seats.get(index=1).left_at is not None and started_game.seats.get(index=0).left_at is None
+
+
+def test_a_persons_seat_a_bot_plays_counts_as_left_in_the_result(started_game, alice):
+    # However the seat came to the bot (the clock's takeover also marks it left): its person is not at the table.
+    started_game.seats.filter(index=1).update(bot="random")
+    services.resign_game(game_id=started_game.pk, user=alice)
+    started_game.refresh_from_db()
+    assert started_game.result["left_seats"] == [1] and started_game.result["winners"] == [1]
