@@ -262,6 +262,8 @@ def test_resigning_a_two_player_game_ends_it_for_the_other(started_game, bob):
     started_game.refresh_from_db()
     assert outcome.move.move == {"resign": True} and outcome.move.text == "resign"
     assert started_game.status == GameStatus.FINISHED and started_game.result["winners"] == [0]
+    finished = Notification.objects.filter(game=started_game, seq=1, kind=NotificationKind.GAME_FINISHED)
+    assert sorted(finished.values_list("user__username", flat=True)) == ["alice", "bob"]
     with pytest.raises(Conflict, match="over"):
         services.resign_game(game_id=started_game.pk, user=bob)
 
