@@ -230,6 +230,17 @@ def test_the_remove_policy_hands_the_seat_to_a_bot_at_once(clock, alice, bob):
     assert move.source == "timeout" and move.seat == 0
 
 
+def test_a_game_without_a_basic_bot_hands_a_late_seat_to_its_random_bot(clock, alice, bob, monkeypatch):
+    from games import get_engine
+    from games.bots import RandomBot
+
+    monkeypatch.setattr(get_engine("love-letter"), "bots", lambda: {"random": RandomBot()})
+    game = table(alice, bob, kind="per_move", days_per_move=1, expiry="remove")
+    clock.shift(DAY + timedelta(minutes=1))
+    assert sweep.run()["timeouts"] == ["seat handed to the bot"]
+    assert Seat.objects.get(game=game, index=0).bot == "random"
+
+
 def test_a_result_records_that_a_bot_played_a_seat(clock, alice, bob):
     game = table(alice, bob, kind="per_move", days_per_move=1, expiry="remove")
     clock.shift(DAY + timedelta(minutes=1))
