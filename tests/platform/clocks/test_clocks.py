@@ -201,6 +201,9 @@ def test_a_timeout_before_the_deadline_for_a_seat_not_to_move_or_a_bots_seat_pla
     assert services.play_timeout(game_id=game.pk, seat=0) == "not late"  # the deadline is a day away
     clock.shift(DAY + timedelta(minutes=1))
     assert services.play_timeout(game_id=game.pk, seat=1) == "not late"  # not to move: no deadline
+    SeatClock.objects.filter(game=game, seat=0).update(deadline=None)  # stopped (an absence): nothing to miss
+    assert services.play_timeout(game_id=game.pk, seat=0) == "not late"
+    SeatClock.objects.filter(game=game, seat=0).update(deadline=FRIDAY_NOON + DAY)
     Seat.objects.filter(game=game, index=0).update(bot="random")
     assert services.play_timeout(game_id=game.pk, seat=0) == "not late"  # a bot plays it: its task, not the clock's
     assert not Move.objects.filter(game=game).exists()
