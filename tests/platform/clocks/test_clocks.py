@@ -244,6 +244,24 @@ def test_a_game_without_a_basic_bot_hands_a_late_seat_to_its_random_bot(clock, a
     assert Seat.objects.get(game=game, index=0).bot == "random"
 
 
+def test_the_bot_turns_after_a_takeover_are_scheduled_from_the_seats_as_they_now_are(clock, alice, bob, monkeypatch):
+    # Should the seat handed over be to move again at once, its bot must be asked: the scheduler must see it.
+    from turnbased.play.services import moves
+
+    seen = []
+    schedule = moves.schedule_bot_turns
+
+    def watching(game):
+        seen.append([seat.bot for seat in game.seats.all()])
+        return schedule(game)
+
+    monkeypatch.setattr(moves, "schedule_bot_turns", watching)
+    table(alice, bob, kind="per_move", days_per_move=1, expiry="remove")
+    clock.shift(DAY + timedelta(minutes=1))
+    assert sweep.run()["timeouts"] == ["seat handed to the bot"]
+    assert seen[-1][0] in ("basic", "random")
+
+
 def test_a_result_records_that_a_bot_played_a_seat(clock, alice, bob):
     game = table(alice, bob, kind="per_move", days_per_move=1, expiry="remove")
     clock.shift(DAY + timedelta(minutes=1))
