@@ -326,3 +326,11 @@ def test_a_persons_seat_a_bot_plays_counts_as_left_in_the_result(started_game, a
     services.resign_game(game_id=started_game.pk, user=alice)
     started_game.refresh_from_db()
     assert started_game.result["left_seats"] == [1] and started_game.result["winners"] == [1]
+
+
+def test_a_bots_own_seat_never_counts_as_left(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.create_game(creator=alice, engine_slug="love-letter", players=2, bots={1: "random"})
+    services.resign_game(game_id=game.pk, user=alice)
+    game.refresh_from_db()
+    assert game.result["winners"] == [1] and "left_seats" not in game.result
