@@ -14,8 +14,8 @@ import pytest
 
 from tests.platform.mail.conftest import GUARD_BOB_PRIEST, HANDMAID, move_in, reply_bytes, title_in, worded
 from turnbased.errors import GameNotFound, NotAllowed
-from turnbased.mail import tasks
-from turnbased.mail.inbound import handle_inbound
+from turnbased.mail import inbound, tasks
+from turnbased.mail.inbound import handle_inbound, read_headers
 from turnbased.mail.models import InboundEmail
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, first_command, html_to_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, read_reply_address, reply_address
@@ -210,6 +210,25 @@ def test_a_subject_is_kept_cut_and_one_in_an_unknown_encoding_as_written(started
 def test_a_first_line_too_long_to_be_a_move_is_kept_cut(started_game, turn_email):
     assert handle_inbound(reply_bytes(turn_email, "handmaid " * 40)) == "too long"
     assert len(InboundEmail.objects.get().command) == MAX_COMMAND_LENGTH and moves_in(started_game) == 0
+
+
+def test_a_reply_without_a_subject_is_kept_without_one(started_game, turn_email):
+    raw = reply_bytes(turn_email, "handmaid")
+    subject = raw.split(b"Subject: ", 1)[1].split(b"\n", 1)[0]
+    assert handle_inbound(raw.replace(b"Subject: " + subject + b"\n", b"")) == "played handmaid"
+    assert InboundEmail.objects.get().subject == ""
+
+
+def test_headers_the_parser_gives_up_on_leave_only_the_digest_and_the_envelope(turn_email, monkeypatch):
+    def gives_up(self, data):
+        raise ValueError("garbled")
+
+    monkeypatch.setattr(inbound.BytesHeaderParser, "parsebytes", gives_up)
+    raw = reply_bytes(turn_email, "handmaid")
+    address = turn_email.reply_to[0]
+    headers = read_headers(raw, ["someone@else.example", address])
+    assert headers == inbound.Headers(message_id=f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}>", sender="",
+                                      recipient=address, subject="")
 
 
 def test_reply_tokens_are_signed_and_survive_case_folding(alice):
