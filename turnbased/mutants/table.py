@@ -42,7 +42,7 @@ TARGETS = {target.path: target for target in (
             "tests/platform/mail/test_inbound_resign.py", "tests/platform/mail/test_inbound_redelivery.py",
             "tests/platform/mail/test_inbound_limits.py", "tests/platform/mail/test_bot_accounts.py",
             "tests/platform/mail/test_provider_verdicts.py", "tests/platform/mail/test_table_talk_by_email.py",
-            "tests/platform/mail/test_commands.py")),
+            "tests/platform/mail/test_commands.py", "tests/platform/mail/test_accepted_replies.py")),
     Target("turnbased/api/views.py",
            ("tests/platform/play/test_api.py", "tests/platform/play/test_turn_actions.py",
             "tests/platform/play/test_bad_input.py", "tests/platform/api/test_created_location.py",
