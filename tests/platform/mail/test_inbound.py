@@ -15,8 +15,8 @@ import pytest
 from tests.platform.mail.conftest import GUARD_BOB_PRIEST, HANDMAID, move_in, reply_bytes, title_in, worded
 from turnbased.errors import GameNotFound, NotAllowed
 from turnbased.mail import inbound, tasks
-from turnbased.mail.inbound import handle_inbound, read_headers
-from turnbased.mail.models import InboundEmail
+from turnbased.mail.inbound import Dropped, handle_inbound, read_headers
+from turnbased.mail.models import InboundDropReason, InboundEmail
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, first_command, html_to_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, read_reply_address, reply_address
 from turnbased.play import services
@@ -229,6 +229,15 @@ def test_headers_the_parser_gives_up_on_leave_only_the_digest_and_the_envelope(t
     headers = read_headers(raw, ["someone@else.example", address])
     assert headers == inbound.Headers(message_id=f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}>", sender="",
                                       recipient=address, subject="")
+
+
+def test_two_senders_name_nobody_and_a_drop_says_why(turn_email):
+    raw = reply_bytes(turn_email, "handmaid", sender="alice@example.com, mallory@example.net")
+    assert read_headers(raw).sender == ""
+    assert read_headers(reply_bytes(turn_email, "handmaid", sender="Alice <alice@example.com>")).sender == (
+        "alice@example.com")
+    dropped = Dropped(InboundDropReason.WRONG_SENDER)
+    assert dropped.reason == str(dropped) == InboundDropReason.WRONG_SENDER
 
 
 def test_reply_tokens_are_signed_and_survive_case_folding(alice):
