@@ -151,9 +151,10 @@ def test_a_reply_the_door_refuses_is_answered_once_with_the_reason_and_plays_not
 
 def test_show_help_and_resign(players_language, started_game, turn_email, mailoutbox):
     # The English words, which every player may write whatever their language (test_commands.py: their own).
-    handle_inbound(reply_bytes(turn_email, "show"))
+    assert handle_inbound(reply_bytes(turn_email, "show")) == "show"
     assert worded(players_language, "Here is the game as it stands.") in answer(mailoutbox, "alice@example.com").body
-    handle_inbound(reply_bytes(turn_email, "HELP"))
+    assert handle_inbound(reply_bytes(turn_email, "HELP")) == "help"
+    assert list(InboundEmail.objects.values_list("status", flat=True)) == ["answered", "answered"]
     assert worded(players_language, "How to play by email.") in answer(mailoutbox, "alice@example.com").body
     assert moves_in(started_game) == 0
     handle_inbound(reply_bytes(turn_email, "resign"))
