@@ -14,7 +14,7 @@ import pytest
 
 from tests.platform.mail.conftest import GUARD_BOB_PRIEST, HANDMAID, move_in, reply_bytes, title_in, worded
 from turnbased.errors import GameNotFound, NotAllowed
-from turnbased.mail import inbound, tasks
+from turnbased.mail import compose, inbound, tasks
 from turnbased.mail.inbound import Dropped, handle_inbound, read_headers
 from turnbased.mail.models import InboundDropReason, InboundEmail
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, first_command, html_to_text
@@ -91,7 +91,7 @@ def test_bad_commands_are_answered_with_the_reason_and_the_moves(players_languag
 def test_an_old_email_after_the_game_moved_on_gets_the_current_position(players_language, started_game, turn_email,
                                                                         alice, mailoutbox):
     handle_inbound(reply_bytes(turn_email, "handmaid"))
-    handle_inbound(reply_bytes(turn_email, "guard bob priest"))
+    assert handle_inbound(reply_bytes(turn_email, "guard bob priest")) == "stale"
     assert moves_in(started_game) == 1
     reply = answer(mailoutbox, "alice@example.com")
     moved_on = worded(players_language, 'Your move "%(move)s" was not played: the game has moved on since that email.',
@@ -179,9 +179,21 @@ def test_the_sender_is_matched_whatever_the_case_of_the_address(started_game, tu
     assert handle_inbound(reply_bytes(turn_email, "handmaid", sender="ALICE@Example.COM")) == "played handmaid"
 
 
-def test_what_is_kept_of_a_reply(started_game, turn_email):
+def test_what_is_kept_of_a_reply(started_game, turn_email, monkeypatch):
+    answers = []
+    written = compose.answer_email
+
+    def answer_email(**kwargs):
+        answers.append((kwargs["heading"], kwargs["detail"]))
+        return written(**kwargs)
+
+    monkeypatch.setattr(compose, "answer_email", answer_email)
     raw = reply_bytes(turn_email, "handmaid", message_id="<kept@client.example>")
     handle_inbound(raw)
+    # The move is logged under the message's own key, and its answer says no more than that it was played.
+    key = f"email:{hashlib.sha256(b'<kept@client.example>').hexdigest()[:40]}"
+    assert Move.objects.get(game=started_game).idempotency_key == key
+    assert answers == [('Your move "handmaid" was played.', "")]
     record = InboundEmail.objects.get()
     assert (record.message_id, record.sender, record.recipient, record.command, record.status, record.outcome) == (
         "<kept@client.example>", "alice@example.com", turn_email.reply_to[0], "handmaid", "moved",
