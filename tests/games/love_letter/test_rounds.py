@@ -380,5 +380,5 @@ def test_a_move_that_is_not_an_object_is_refused(move):
     state = engine.setup(["alice", "bob"], engine.validate_options(2, {"first_player": 0}), "shape")
     with pytest.raises(IllegalMove, match="JSON object"):
         engine.apply(state, 0, move)
-    with pytest.raises(IllegalMove, match="not your turn"):
+    with pytest.raises(IllegalMove, match="It is not your turn: it is alice's turn"):
         engine.apply(state, 1, {"card": "guard"})
