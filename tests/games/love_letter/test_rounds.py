@@ -358,6 +358,7 @@ def test_the_player_to_move_leaving_passes_the_turn_on():
     assert engine.to_move(state) == [0]
     state, events = engine.play(state, 0, {"resign": True})
     assert [event.kind for event in events][:2] == ["player_left", "knocked_out"] and events[0].data == {"seat": 0}
+    assert (events[1].data["seat"], events[1].data["reason"]) == (0, "left")
     assert engine.to_move(state) == [1] and engine.result(state) is None
     assert state["left"] == [True, False, False] and not state["in_round"][0]
 
