@@ -197,7 +197,14 @@ def report(summaries: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str]) -> int:
+    # Ctrl-C or a SIGTERM stops the sweep cleanly (the services, the forks process), even started in the background.
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     parser = argparse.ArgumentParser(prog="python -m turnbased.mutants", description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help=f"of {', '.join(TARGETS)} (default: all)")
     parser.add_argument("--count", type=int, default=100, help="mutants per module (all when it has fewer)")
