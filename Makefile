@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve test venv clean-data
+.PHONY: run serve test mutants venv clean-data
 
 run: $(STAMP)
 	$(BIN)/python -m turnbased.local run
@@ -15,6 +15,11 @@ serve: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m turnbased.local test $(ARGS)
+
+# Deliberate bugs in the engines and the doors, and whether the tests catch them (docs/developing.md). Slow: an
+# hour or more for every module; `make mutants ARGS="turnbased/mail/inbound.py --count 20"` for one, briefly.
+mutants: $(STAMP)
+	nice -n 15 $(BIN)/python -m turnbased.mutants $(ARGS)
 
 venv: $(STAMP)
 

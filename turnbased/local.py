@@ -21,6 +21,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -85,31 +86,47 @@ def run() -> int:
 def test(pytest_args: list[str]) -> int:
     """Run pytest against the embedded PostgreSQL; return its exit code."""
     with ExitStack() as stack:
-        environment = service_environment(stack, redis_port=free_port())
-        if "DATABASE_URL" not in os.environ:
-            # A test database of this run's own, so two test runs on one server never collide.
-            environment["DATABASE_URL"] = environment["DATABASE_URL"].replace(
-                f"/{DATABASE_NAME}?", f"/{DATABASE_NAME}_{os.getpid()}?"
-            )
-            stack.callback(drop_database, f"test_{DATABASE_NAME}_{os.getpid()}")
-            if parallel(pytest_args):  # pytest-django names a worker's test database after it
-                for worker in range(TEST_WORKERS):
-                    stack.callback(drop_database, f"test_{DATABASE_NAME}_{os.getpid()}_gw{worker}")
-        environment.setdefault("DJANGO_SETTINGS_MODULE", "turnbased.settings")
-        # The test servers speak plain HTTP (DEBUG is off, which would otherwise mean HTTPS only);
-        # tests of the production settings run Django in a subprocess with HTTPS on.
-        environment.setdefault("DJANGO_HTTPS", "off")
-        # Threads (live server, in-process Celery worker) must not keep connections the teardown needs to drop.
-        environment.setdefault("DATABASE_CONN_MAX_AGE", "0")
-        # Pages poll, as without a stream process; the tests of live pages start one and point the pages at it.
-        environment.setdefault("STREAM_URL", "")
-        # Accounts made by the tests (and the servers they start) hash passwords cheaply: see settings.
-        environment.setdefault("TESTS_ONLY_FAST_PASSWORD_HASHING", "on")
-        # A commit's work is queued by the process that committed (tests run it inline); the tests of the
-        # dispatcher, and the stacks that stand for production, run it as a process of its own.
-        environment.setdefault("WORK_DISPATCH", "inline")
+        environment, _ = test_environment(stack, str(os.getpid()))
+        if "DATABASE_URL" not in os.environ and parallel(pytest_args):
+            for worker in range(TEST_WORKERS):  # pytest-django names a worker's test database after it
+                stack.callback(drop_database, f"test_{DATABASE_NAME}_{os.getpid()}_gw{worker}")
         return subprocess.run([sys.executable, "-m", "pytest", *parallel(pytest_args), *pytest_args], env=environment,
                               cwd=BASE_DIR).returncode
+
+
+def test_environment(stack: ExitStack, run: str) -> tuple[dict[str, str], Callable[[], None]]:
+    """Start the embedded services; return the environment of a test run and a function dropping its test database.
+
+    The run's databases are named after ``run``, so two test runs on one server never collide; the stack drops
+    the test database at its end (``make mutants`` reuses it across many runs and drops it after a killed one).
+    """
+    environment = service_environment(stack, redis_port=free_port())
+    test_database = None
+    if "DATABASE_URL" not in os.environ:
+        environment["DATABASE_URL"] = environment["DATABASE_URL"].replace(
+            f"/{DATABASE_NAME}?", f"/{DATABASE_NAME}_{run}?"
+        )
+        test_database = f"test_{DATABASE_NAME}_{run}"
+        stack.callback(drop_database, test_database)
+    environment.setdefault("DJANGO_SETTINGS_MODULE", "turnbased.settings")
+    # The test servers speak plain HTTP (DEBUG is off, which would otherwise mean HTTPS only);
+    # tests of the production settings run Django in a subprocess with HTTPS on.
+    environment.setdefault("DJANGO_HTTPS", "off")
+    # Threads (live server, in-process Celery worker) must not keep connections the teardown needs to drop.
+    environment.setdefault("DATABASE_CONN_MAX_AGE", "0")
+    # Pages poll, as without a stream process; the tests of live pages start one and point the pages at it.
+    environment.setdefault("STREAM_URL", "")
+    # Accounts made by the tests (and the servers they start) hash passwords cheaply: see settings.
+    environment.setdefault("TESTS_ONLY_FAST_PASSWORD_HASHING", "on")
+    # A commit's work is queued by the process that committed (tests run it inline); the tests of the
+    # dispatcher, and the stacks that stand for production, run it as a process of its own.
+    environment.setdefault("WORK_DISPATCH", "inline")
+
+    def drop_test_database() -> None:
+        if test_database is not None:
+            drop_database(test_database)
+
+    return environment, drop_test_database
 
 
 # Many tests wait on servers and processes of their own more than they compute: two workers (pytest-xdist)

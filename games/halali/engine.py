@@ -131,7 +131,8 @@ def apply_move(state: State, seat: int, move: Any) -> tuple[State, list[Event]]:
     """Return the state after ``seat`` makes ``move`` and the events; never mutate ``state``."""
     if state["phase"] == OVER:
         raise IllegalMove(_("The match is over"))
-    if isinstance(seat, bool) or seat not in (0, 1):
+    # ``True`` and ``1.0`` compare equal to seat 1: only a whole number names a seat.
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
         raise IllegalMove(_("There is no seat {seat}").format(seat=repr(seat)))
     if seat != state["current"]:
         raise IllegalMove(_("It is not your turn: it is {player}'s turn").format(player=state["players"][state["current"]]))
@@ -295,7 +296,7 @@ def resign(state: State, seat: int) -> tuple[State, list[Event]]:
     """Return the state after ``seat`` gives up the match: the opponent wins it at once."""
     if state["phase"] == OVER:
         raise IllegalMove(_("The match is over"))
-    if seat not in (0, 1):
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
         raise IllegalMove(_("There is no seat {seat}").format(seat=repr(seat)))
     new = copy.deepcopy(state)
     events: list[Event] = []

@@ -127,12 +127,13 @@ def test_three_forests_while_waiting_and_at_the_end(browser, live_server, alice,
     users, rng = [alice, bob, carol], random.Random(3)
 
     def advance(until):
-        while True:
+        for _ in range(300):  # a whole three-player game is under 60 moves
             game.refresh_from_db()
             if engine.is_over(game.state) or until(game.state):
                 return
             seat = engine.to_move(game.state)[0]
             play(game, users[seat], rng.choice(engine.legal_moves(game.state, seat)))
+        raise AssertionError("the position sought did not come in 300 moves")
 
     advance(lambda state: state["round"] == 9 and engine.to_move(state) == [0])
     page = open_board(browser, live_server, game, "bob")

@@ -344,3 +344,40 @@ def test_every_moves_notation_in_every_language_reads_back_and_english_reads_too
                 english = engine.describe_move(state, move)
             with games.i18n.language(language):
                 assert engine.parse_move(english, state, seat) == move, (language, english, move)
+
+
+# -- what the platform hands an engine --------------------------------------------------------------------------
+# The platform passes names and seats it checked itself; an engine checks them again, so a caller's slip (a string
+# for the list of names, ``True`` for a seat) is refused in words rather than played as something else.
+NOT_NAME_LISTS = ("ab", ["Ann", 2], ("Ann", "Bob"), None, {"Ann": 0, "Bob": 1})
+
+
+@pytest.mark.parametrize("players", NOT_NAME_LISTS, ids=repr)
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.slug)
+def test_setup_refuses_players_that_are_not_a_list_of_names(engine: Engine, players):
+    # Two of anything: the player count alone would be playable, so only the check of the list refuses it.
+    with pytest.raises(InvalidOptions):
+        engine.setup(players, engine.validate_options(2, {}), "names")
+
+
+def _seat_one_to_move(engine: Engine, players: list[str]):
+    """Return a seeded position in which seat 1 is to move (``True`` and ``1.0`` would pass for it there)."""
+    for _state, _seat, _move, after, _events in play_random(engine, players, "seat-one", 0):
+        if 1 in engine.to_move(after):
+            return after
+    pytest.fail(f"{engine.slug}: seat 1 never came to move")
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.slug)
+def test_a_seat_that_is_not_a_seat_number_is_refused_as_no_seat(engine: Engine):
+    players = [f"p{i}" for i in range(engine.default_players)]
+    state = _seat_one_to_move(engine, players)
+    move = engine.legal_moves(state, 1)[0]
+    snapshot = copy.deepcopy(state)
+    for seat in (True, 1.0, -1, len(players), "1", None):
+        with games.i18n.in_english():
+            with pytest.raises(IllegalMove, match="no seat"):
+                engine.apply(state, seat, move)
+            with pytest.raises(IllegalMove, match="no seat"):
+                engine.resign(state, seat)
+    assert state == snapshot

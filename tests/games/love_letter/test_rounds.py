@@ -343,3 +343,43 @@ def test_leaving_twice_is_refused():
     state, _ = engine.play(state, 1, {"resign": True})
     with pytest.raises(IllegalMove, match="already left"):
         engine.play(state, 1, {"resign": True})
+
+
+def test_the_engine_seats_two_to_six_and_plays_both_versions_of_its_states():
+    engine = ENGINE
+    assert (engine.slug, engine.min_players, engine.default_players, engine.max_players) == ("love-letter", 2, 2, 6)
+    assert (engine.version, engine.supported_versions) == (2, (1, 2))
+    assert sorted(engine.bots()) == ["basic", "random"]
+
+
+def test_the_player_to_move_leaving_passes_the_turn_on():
+    engine = ENGINE
+    state = engine.setup(["alice", "bob", "carol"], engine.validate_options(3, {"first_player": 0}), "mine")
+    assert engine.to_move(state) == [0]
+    state, events = engine.play(state, 0, {"resign": True})
+    assert [event.kind for event in events][:2] == ["player_left", "knocked_out"] and events[0].data == {"seat": 0}
+    assert (events[1].data["seat"], events[1].data["reason"]) == (0, "left")
+    assert engine.to_move(state) == [1] and engine.result(state) is None
+    assert state["left"] == [True, False, False] and not state["in_round"][0]
+
+
+def test_the_last_player_left_wins_with_the_tokens_as_they_stand():
+    engine = ENGINE
+    state = engine.setup(["alice", "bob"], engine.validate_options(2, {"first_player": 0}), "two")
+    state, events = engine.play(state, 1, {"resign": True})
+    assert [event.kind for event in events] == ["player_left", "game_ended"]
+    assert events[-1].data == {"winners": [0], "tokens": [0, 0], "reason": "resigned"}
+    assert engine.to_move(state) == [] and engine.result(state)["winners"] == [0]
+    for refused in (lambda: engine.play(state, 0, {"resign": True}), lambda: engine.apply(state, 0, {"card": "guard"})):
+        with pytest.raises(IllegalMove, match="over"):
+            refused()
+
+
+@pytest.mark.parametrize("move", [["handmaid"], "handmaid", None, 7])
+def test_a_move_that_is_not_an_object_is_refused(move):
+    engine = ENGINE
+    state = engine.setup(["alice", "bob"], engine.validate_options(2, {"first_player": 0}), "shape")
+    with pytest.raises(IllegalMove, match="JSON object"):
+        engine.apply(state, 0, move)
+    with pytest.raises(IllegalMove, match="It is not your turn: it is alice's turn"):
+        engine.apply(state, 1, {"card": "guard"})

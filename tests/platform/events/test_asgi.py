@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -43,13 +44,11 @@ def run_stream(application: StreamApplication, key: str | None, *, during, secon
             bodies.append(message.get("body", b""))
 
         application.start()  # listening before any stream opens, as at the server's start
-        while not application.wakeups.listening:
-            await asyncio.sleep(0.01)
+        await until(lambda: application.wakeups.listening, "the listener")
         scope = {"type": "http", "method": "GET", "path": "/api/stream/", "query_string": query,
                  "headers": [*([(b"authorization", f"Token {key}".encode())] if key else []), *headers]}
         stream = asyncio.create_task(application(scope, receive, send))
-        while len(bodies) < 2:  # the headers, then the opening
-            await asyncio.sleep(0.01)
+        await until(lambda: len(bodies) >= 2, "the headers, then the opening")
         await during(application)
         await asyncio.sleep(seconds)
         leave.set()
@@ -59,6 +58,14 @@ def run_stream(application: StreamApplication, key: str | None, *, during, secon
     run_in_own_loop(run())
     application.executor.shutdown()
     return bodies
+
+
+async def until(condition, what: str, seconds: float = 10) -> None:
+    """Wait for ``condition`` in the event loop; fail after ``seconds`` (a broken stream never gets there)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
 
 
 async def nothing(application) -> None:

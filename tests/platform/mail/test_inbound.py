@@ -7,16 +7,19 @@ for players reading English, Hungarian and German: the same rules, every answer 
 
 from __future__ import annotations
 
+import hashlib
 from datetime import date, timedelta
 
 import pytest
 
 from tests.platform.mail.conftest import GUARD_BOB_PRIEST, HANDMAID, move_in, reply_bytes, title_in, worded
-from turnbased.mail import tasks
-from turnbased.mail.inbound import handle_inbound
-from turnbased.mail.models import InboundEmail
-from turnbased.mail.reply_text import first_command, html_to_text
+from turnbased.errors import GameNotFound, NotAllowed
+from turnbased.mail import compose, inbound, tasks
+from turnbased.mail.inbound import Dropped, handle_inbound, read_headers
+from turnbased.mail.models import InboundDropReason, InboundEmail
+from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, first_command, html_to_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, read_reply_address, reply_address
+from turnbased.play import services
 from turnbased.play.models import Move
 
 pytestmark = pytest.mark.django_db
@@ -88,7 +91,7 @@ def test_bad_commands_are_answered_with_the_reason_and_the_moves(players_languag
 def test_an_old_email_after_the_game_moved_on_gets_the_current_position(players_language, started_game, turn_email,
                                                                         alice, mailoutbox):
     handle_inbound(reply_bytes(turn_email, "handmaid"))
-    handle_inbound(reply_bytes(turn_email, "guard bob priest"))
+    assert handle_inbound(reply_bytes(turn_email, "guard bob priest")) == "stale"
     assert moves_in(started_game) == 1
     reply = answer(mailoutbox, "alice@example.com")
     moved_on = worded(players_language, 'Your move "%(move)s" was not played: the game has moved on since that email.',
@@ -128,17 +131,126 @@ def test_a_garbled_message_changes_nothing(started_game, turn_email, mailoutbox)
     assert InboundEmail.objects.count() == 1 and len(mailoutbox) == count + 1
 
 
+@pytest.mark.parametrize("refusal", [NotAllowed("You are not playing in this game."), GameNotFound()],
+                         ids=["not allowed", "game gone"])
+def test_a_reply_the_door_refuses_is_answered_once_with_the_reason_and_plays_nothing(
+        started_game, turn_email, mailoutbox, monkeypatch, refusal):
+    # The player and the game were checked when the reply came; the door may still refuse (a seat given up, a game
+    # deleted meanwhile): the player is told why, once.
+    def refuse(**kwargs):
+        raise refusal
+
+    monkeypatch.setattr(services, "submit_move", refuse)
+    sent = len(mailoutbox)
+    assert handle_inbound(reply_bytes(turn_email, "handmaid")) == refusal.detail
+    [refused] = mailoutbox[sent:]
+    assert refused.to == ["alice@example.com"]
+    assert "Nothing was played." in refused.body and str(refusal.detail) in refused.body
+    assert moves_in(started_game) == 0 and InboundEmail.objects.get().status == "rejected"
+
+
 def test_show_help_and_resign(players_language, started_game, turn_email, mailoutbox):
     # The English words, which every player may write whatever their language (test_commands.py: their own).
-    handle_inbound(reply_bytes(turn_email, "show"))
+    assert handle_inbound(reply_bytes(turn_email, "show")) == "show"
     assert worded(players_language, "Here is the game as it stands.") in answer(mailoutbox, "alice@example.com").body
-    handle_inbound(reply_bytes(turn_email, "HELP"))
+    assert handle_inbound(reply_bytes(turn_email, "HELP")) == "help"
+    assert list(InboundEmail.objects.values_list("status", flat=True)) == ["answered", "answered"]
     assert worded(players_language, "How to play by email.") in answer(mailoutbox, "alice@example.com").body
     assert moves_in(started_game) == 0
     handle_inbound(reply_bytes(turn_email, "resign"))
     started_game.refresh_from_db()
     assert started_game.status == "finished" and started_game.result["winners"] == [1]
     assert worded(players_language, "You resigned.") in answer(mailoutbox, "alice@example.com").body
+
+
+@pytest.mark.parametrize("header", ["Delivered-To", "X-Original-To", "Cc", "envelope"])
+def test_the_reply_address_is_found_in_the_envelope_or_any_header_that_names_it(started_game, turn_email, header):
+    # A list's or a forwarder's reply reaches us with the address elsewhere than in To.
+    address = turn_email.reply_to[0]
+    raw = reply_bytes(turn_email, "handmaid", to="the-table@lists.example")
+    if header == "envelope":
+        assert handle_inbound(raw, [address]) == "played handmaid"
+    else:
+        assert handle_inbound(raw.replace(b"To: ", f"{header}: {address}\r\nTo: ".encode(), 1)) == "played handmaid"
+    assert InboundEmail.objects.get().recipient.lower() == address.lower()
+
+
+def test_the_sender_is_matched_whatever_the_case_of_the_address(started_game, turn_email):
+    assert handle_inbound(reply_bytes(turn_email, "handmaid", sender="ALICE@Example.COM")) == "played handmaid"
+
+
+def test_what_is_kept_of_a_reply(started_game, turn_email, monkeypatch):
+    answers = []
+    written = compose.answer_email
+
+    def answer_email(**kwargs):
+        answers.append((kwargs["heading"], kwargs["detail"]))
+        return written(**kwargs)
+
+    monkeypatch.setattr(compose, "answer_email", answer_email)
+    raw = reply_bytes(turn_email, "handmaid", message_id="<kept@client.example>")
+    handle_inbound(raw)
+    # The move is logged under the message's own key, and its answer says no more than that it was played.
+    key = f"email:{hashlib.sha256(b'<kept@client.example>').hexdigest()[:40]}"
+    assert Move.objects.get(game=started_game).idempotency_key == key
+    assert answers == [('Your move "handmaid" was played.', "")]
+    record = InboundEmail.objects.get()
+    assert (record.message_id, record.sender, record.recipient, record.command, record.status, record.outcome) == (
+        "<kept@client.example>", "alice@example.com", turn_email.reply_to[0], "handmaid", "moved",
+        "played handmaid")
+    assert record.subject == f"Re: {turn_email.subject}"[:200]
+
+
+def test_a_reply_without_a_message_id_is_known_by_its_digest(started_game, turn_email):
+    raw = reply_bytes(turn_email, "handmaid", message_id="<gone@client.example>")
+    raw = raw.replace(b"Message-ID: <gone@client.example>\n", b"")
+    assert b"Message-ID" not in raw
+    assert handle_inbound(raw) == "played handmaid" and handle_inbound(raw) == "duplicate"
+    assert InboundEmail.objects.get().message_id == f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}>"
+    assert moves_in(started_game) == 1
+
+
+def test_a_subject_is_kept_cut_and_one_in_an_unknown_encoding_as_written(started_game, turn_email):
+    raw = reply_bytes(turn_email, "show", message_id="<one@client.example>")
+    subject = raw.split(b"Subject: ", 1)[1].split(b"\n", 1)[0]
+    handle_inbound(raw.replace(subject, b"=?no-such-charset?q?hello?="))
+    assert InboundEmail.objects.get().subject == "=?no-such-charset?q?hello?="
+    long = reply_bytes(turn_email, "show", message_id="<two@client.example>")
+    handle_inbound(long.replace(subject, b"x" * 300))
+    assert InboundEmail.objects.get(message_id="<two@client.example>").subject == "x" * 200
+
+
+def test_a_first_line_too_long_to_be_a_move_is_kept_cut(started_game, turn_email):
+    assert handle_inbound(reply_bytes(turn_email, "handmaid " * 40)) == "too long"
+    assert len(InboundEmail.objects.get().command) == MAX_COMMAND_LENGTH and moves_in(started_game) == 0
+
+
+def test_a_reply_without_a_subject_is_kept_without_one(started_game, turn_email):
+    raw = reply_bytes(turn_email, "handmaid")
+    subject = raw.split(b"Subject: ", 1)[1].split(b"\n", 1)[0]
+    assert handle_inbound(raw.replace(b"Subject: " + subject + b"\n", b"")) == "played handmaid"
+    assert InboundEmail.objects.get().subject == ""
+
+
+def test_headers_the_parser_gives_up_on_leave_only_the_digest_and_the_envelope(turn_email, monkeypatch):
+    def gives_up(self, data):
+        raise ValueError("garbled")
+
+    monkeypatch.setattr(inbound.BytesHeaderParser, "parsebytes", gives_up)
+    raw = reply_bytes(turn_email, "handmaid")
+    address = turn_email.reply_to[0]
+    headers = read_headers(raw, ["someone@else.example", address])
+    assert headers == inbound.Headers(message_id=f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}>", sender="",
+                                      recipient=address, subject="")
+
+
+def test_two_senders_name_nobody_and_a_drop_says_why(turn_email):
+    raw = reply_bytes(turn_email, "handmaid", sender="alice@example.com, mallory@example.net")
+    assert read_headers(raw).sender == ""
+    assert read_headers(reply_bytes(turn_email, "handmaid", sender="Alice <alice@example.com>")).sender == (
+        "alice@example.com")
+    dropped = Dropped(InboundDropReason.WRONG_SENDER)
+    assert dropped.reason == str(dropped) == InboundDropReason.WRONG_SENDER
 
 
 def test_reply_tokens_are_signed_and_survive_case_folding(alice):

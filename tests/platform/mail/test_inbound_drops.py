@@ -9,7 +9,7 @@ from django.contrib.admin.sites import site
 from django.db.models import QuerySet, Sum
 
 from tests.platform.mail.conftest import reply_bytes
-from turnbased.mail.inbound import count_drop, handle_inbound
+from turnbased.mail.inbound import MAX_FROM_CHARS, count_drop, handle_inbound, read_headers
 from turnbased.mail.models import InboundDrop, InboundDropReason, InboundEmail
 from turnbased.mail.tokens import reply_address
 from turnbased.play.models import Move
@@ -50,6 +50,24 @@ def test_a_reply_from_an_address_its_owner_has_not_confirmed_gets_no_answer(star
     sent = len(mailoutbox)
     outcome = handle_inbound(reply_bytes(turn_email, "handmaid"))
     assert_dropped_unanswered(outcome, InboundDropReason.WRONG_SENDER, started_game, mailoutbox, sent)
+
+
+def test_a_from_header_over_the_length_limit_names_no_sender_even_ending_in_the_players_address(
+        started_game, turn_email, mailoutbox):
+    sent = len(mailoutbox)
+    padded = '"' + "a" * MAX_FROM_CHARS + '" <alice@example.com>'
+    outcome = handle_inbound(reply_bytes(turn_email, "handmaid", sender=padded))
+    assert_dropped_unanswered(outcome, InboundDropReason.WRONG_SENDER, started_game, mailoutbox, sent)
+
+
+def test_a_from_header_of_the_length_limit_is_read_and_one_over_it_is_not(turn_email):
+    # On one line (a mail client folds a long header; the limit counts what is read, as it comes).
+    raw = reply_bytes(turn_email, "handmaid")
+    written = raw.split(b"From: ", 1)[1].split(b"\n", 1)[0].rstrip(b"\r")
+    for length, sender in ((MAX_FROM_CHARS, "alice@example.com"), (MAX_FROM_CHARS + 1, "")):
+        value = ('"' + "a" * (length - len(' <alice@example.com>') - 2) + '" <alice@example.com>').encode()
+        assert len(value) == length
+        assert read_headers(raw.replace(b"From: " + written, b"From: " + value, 1)).sender == sender
 
 
 def test_a_forged_address_gets_no_answer(players_language, started_game, turn_email, mailoutbox):

@@ -102,3 +102,14 @@ def test_a_failure_in_the_moves_after_commit_step_leaves_one_move_and_one_answer
         tasks.sweep_outbox.delay()
         tasks.sweep_outbox.delay()
     assert [m.extra_headers["Message-ID"] for m in answers_to_alice(mailoutbox)] == [answer.message_id]
+
+
+def test_a_message_id_longer_than_its_column_is_kept_cut_and_known_when_redelivered(started_game, turn_email,
+                                                                                   mailoutbox):
+    message_id = f"<{'x' * 983}@client.example>"
+    assert len(message_id) == 1000
+    raw = reply_bytes(turn_email, "handmaid", message_id=message_id)
+    assert handle_inbound(raw) == "played handmaid"
+    assert handle_inbound(raw) == "duplicate"
+    assert list(InboundEmail.objects.values_list("message_id", flat=True)) == [message_id[:200]]
+    assert Move.objects.filter(game=started_game).count() == 1 and len(answers_to_alice(mailoutbox)) == 1

@@ -10,6 +10,7 @@ import pytest
 from tests.platform.mail.conftest import latest_to, reply_bytes, worded
 from turnbased.mail import commands, delivery
 from turnbased.mail.inbound import handle_inbound
+from turnbased.mail.models import InboundEmail, InboundStatus
 from turnbased.mail.tokens import read_reply_address
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import selectors, services
@@ -34,6 +35,19 @@ def test_resign_to_the_current_positions_address_resigns(players_language, start
     game = Game.objects.get(pk=started_game.pk)
     assert game.status == GameStatus.FINISHED and game.result["winners"] == [1]
     assert worded(players_language, "You resigned.") in latest_to(mailoutbox, "alice@example.com").body
+
+
+def test_a_refused_resign_is_answered_with_the_reason_only(players_language, started_game, turn_email, bob,
+                                                           mailoutbox):
+    services.resign_game(game_id=started_game.pk, user=bob)  # the game is over before alice's reply comes
+    sent = len(mailoutbox)
+    assert handle_inbound(reply_bytes(turn_email, "resign")).startswith("resign refused: ")
+    [answer] = [m for m in mailoutbox[sent:] if m.to == ["alice@example.com"] and m.subject.startswith("Re: ")]
+    assert worded(players_language, "You could not resign.") in answer.body
+    assert worded(players_language, "You resigned.") not in answer.body
+    record = InboundEmail.objects.get()
+    assert record.status == InboundStatus.REJECTED and record.outcome.startswith("resign refused: ")
+    assert Game.objects.get(pk=started_game.pk).result["winners"] == [0]
 
 
 def test_resign_to_an_older_address_asks_to_confirm_and_the_confirmation_resigns(

@@ -11,7 +11,7 @@ from django.db import connection
 
 from turnbased.celery import app
 from turnbased.errors import Conflict, Unprocessable
-from turnbased.play import selectors, services
+from turnbased.play import selectors, services, tasks
 from turnbased.play.models import Game, GameStatus, Move
 
 
@@ -62,6 +62,13 @@ def test_a_stale_bot_task_does_nothing(db, alice, bob, start_scripted_game):
     game = start_scripted_game(alice, bob)
     assert services.play_bot_turn(game_id=game.pk, seq=7) == []
     assert services.play_bot_turn(game_id=game.pk, seq=0) == []  # no bot seat is to move
+
+
+def test_a_bot_task_for_a_game_that_is_gone_plays_nothing(db, alice, bob, start_scripted_game):
+    game = start_scripted_game(alice, bob)
+    gone = game.pk + 1000
+    assert services.play_bot_turn(game_id=gone, seq=0) == []
+    assert tasks.play_bot_turn(gone, 0) == 0  # the task ends without an error (a queued turn of a deleted game)
 
 
 def test_a_person_cannot_move_for_a_seat_a_bot_took_over(db, alice, bob, start_scripted_game):

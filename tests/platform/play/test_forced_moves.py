@@ -178,6 +178,17 @@ def test_a_player_who_moves_first_leaves_the_task_nothing_to_do(alice, bob, djan
     assert not ForcedMoveDue.objects.exists()
 
 
+def test_a_task_for_an_older_position_plays_nothing_at_the_new_one(alice, bob, django_capture_on_commit_callbacks):
+    # Its row left behind for seq 0 while the game is at seq 1, where bob's move is forced: that is seq 1's task.
+    forced_moves_on(bob)
+    game = love_letter(alice, bob, COUNTESS_WITH_KING, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=False):
+        services.submit_move(game_id=game.pk, user=alice, expected_seq=0, move={"card": "handmaid"})
+    ForcedMoveDue.objects.filter(game=game).update(seq=0)
+    assert services.play_forced_move(game_id=game.pk, seq=0) is None
+    assert list(Move.objects.filter(game=game).values_list("source", flat=True)) == ["web"]
+
+
 def test_a_forced_move_lost_between_the_two_moves_is_played_by_the_sweep(
         alice, bob, django_capture_on_commit_callbacks):
     """The process dies after the first move's commit, before its task is queued: the row it wrote in that

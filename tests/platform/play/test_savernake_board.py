@@ -295,12 +295,14 @@ def test_a_finished_game_shows_the_final_forests_and_no_controls(alice, bob):
     game = start(alice, bob)
     rng = random.Random(7)
     users = [alice, bob]
-    while True:
+    for _ in range(100):  # a two-player game fills two forests of 16 cards: far fewer moves
         state = state_of(game)
         if ENGINE.is_over(state):
             break
         seat = ENGINE.to_move(state)[0]
         play(game, users[seat], rng.choice(ENGINE.legal_moves(state, seat)))
+    else:
+        raise AssertionError("the game did not end in 100 moves")
     text = page(game, alice)
     view = ENGINE.view(state_of(game), 0)
     assert "Game over" in board(text) and board_data(text) is None and "sf-open" not in board(text)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
+from django.db import IntegrityError
 
 from turnbased.errors import (
     Conflict,
@@ -14,8 +17,8 @@ from turnbased.errors import (
     Unprocessable,
 )
 from turnbased.notifications.models import Notification, NotificationKind
-from turnbased.play import services
-from turnbased.play.models import Game, GameStatus, Move, Visibility
+from turnbased.play import selectors, services, store
+from turnbased.play.models import Game, GameStatus, Move, MoveSource, Visibility
 
 HANDMAID = {"card": "handmaid"}
 
@@ -188,6 +191,33 @@ def test_repeated_idempotency_key_returns_the_first_answer_and_appends_nothing(s
     assert snapshot(started_game) == before
 
 
+@pytest.mark.parametrize("key", ["k", "k" * 100], ids=["1 character", "100 characters"])
+def test_idempotency_keys_of_one_to_a_hundred_characters_are_kept_and_replayed(started_game, alice, key):
+    # The shortest and the longest key the door takes (0 and 101 characters are refused, test_bad_input.py).
+    first = services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move=HANDMAID, idempotency_key=key)
+    again = services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move=HANDMAID, idempotency_key=key)
+    assert not first.replayed and again.replayed and again.move.pk == first.move.pk
+    assert list(Move.objects.filter(game=started_game).values_list("idempotency_key", flat=True)) == [key]
+
+
+def test_a_writer_that_loses_to_the_logs_constraints_is_told_the_sequence_is_stale(started_game, alice, bob,
+                                                                                    monkeypatch):
+    # Every writer comes through the row lock; the log's unique constraints back it up, and a writer that reaches
+    # them anyway (as ``store.append`` would raise for a row another wrote first) is told to read the game again.
+    services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move=HANDMAID)
+    before = snapshot(started_game)
+
+    def lost_to_another_writer(*args, **kwargs):
+        raise IntegrityError('duplicate key value violates unique constraint "move_unique_seq"')
+
+    monkeypatch.setattr(store, "append", lost_to_another_writer)
+    move = selectors.legal_moves_for(selectors.Viewer(game=started_game, seat=1))[0]["move"]
+    with pytest.raises(StaleSequence) as refused:
+        services.submit_move(game_id=started_game.pk, user=bob, expected_seq=1, move=move)
+    assert (refused.value.current_seq, refused.value.status) == (1, 409)
+    assert snapshot(started_game) == before
+
+
 def test_strangers_cannot_move(started_game, carol):
     with pytest.raises(NotAllowed):
         services.submit_move(game_id=started_game.pk, user=carol, expected_seq=0, move=HANDMAID)
@@ -232,10 +262,75 @@ def test_resigning_a_two_player_game_ends_it_for_the_other(started_game, bob):
     started_game.refresh_from_db()
     assert outcome.move.move == {"resign": True} and outcome.move.text == "resign"
     assert started_game.status == GameStatus.FINISHED and started_game.result["winners"] == [0]
+    finished = Notification.objects.filter(game=started_game, seq=1, kind=NotificationKind.GAME_FINISHED)
+    assert sorted(finished.values_list("user__username", flat=True)) == ["alice", "bob"]
     with pytest.raises(Conflict, match="over"):
         services.resign_game(game_id=started_game.pk, user=bob)
+
+
+@pytest.mark.parametrize("move", [["handmaid"], "handmaid", 7])
+def test_a_move_that_is_not_an_object_is_refused_by_the_door_before_the_game_reads_it(started_game, alice, move):
+    before = snapshot(started_game)
+    with pytest.raises(IllegalMoveError, match="one of the game's moves, as a JSON object"):
+        services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move=move)
+    assert snapshot(started_game) == before
 
 
 def test_a_resign_cannot_be_smuggled_in_as_a_move(started_game, alice):
     with pytest.raises(IllegalMoveError):
         services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move={"resign": True})
+
+
+def test_an_outcome_cannot_be_changed_after_the_door_answered(started_game, alice):
+    outcome = services.submit_move(game_id=started_game.pk, user=alice, expected_seq=0, move=HANDMAID)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        outcome.replayed = True
+
+
+@pytest.mark.parametrize(("field", "value"), [("idempotency_key", 5), ("idempotency_key", ["k"]),
+                                              ("idempotency_key", ""), ("idempotency_key", "k" * 101),
+                                              ("expected_seq", True), ("expected_seq", -1), ("expected_seq", "0"),
+                                              ("expected_seq", 0.0)])
+def test_the_door_refuses_a_key_or_a_sequence_of_the_wrong_kind_and_changes_nothing(started_game, alice, field,
+                                                                                    value):
+    before = snapshot(started_game)
+    request = {"expected_seq": 0, "idempotency_key": None, field: value}
+    with pytest.raises(InvalidRequest, match=field):
+        services.submit_move(game_id=started_game.pk, user=alice, move=HANDMAID, **request)
+    assert snapshot(started_game) == before
+
+
+@pytest.mark.parametrize("source", [MoveSource.WEB, MoveSource.EMAIL])
+def test_a_bot_account_moves_and_resigns_through_the_api_only(start_scripted_game, robo, bob, source):
+    game = start_scripted_game(robo, bob)  # robo sits at seat 0, to move
+    before = snapshot(game)
+    with pytest.raises(NotAllowed, match="bot account"):
+        services.submit_move(game_id=game.pk, user=robo, expected_seq=0, move=HANDMAID, source=source)
+    with pytest.raises(NotAllowed, match="bot account"):
+        services.resign_game(game_id=game.pk, user=robo, source=source)
+    assert snapshot(game) == before
+    played = services.submit_move(game_id=game.pk, user=robo, expected_seq=0, move=HANDMAID, source=MoveSource.API)
+    assert played.move.source == MoveSource.API and played.move.user_id == robo.pk
+
+
+def test_a_resignation_is_logged_as_the_seat_leaving(started_game, bob):
+    outcome = services.resign_game(game_id=started_game.pk, user=bob, source=MoveSource.API)
+    assert (outcome.move.seat, outcome.move.source, outcome.move.user_id, outcome.replayed) == (1, "api", bob.pk, False)
+    started_game.refresh_from_db()
+    assert started_game.seats.get(index=1).left_at is not None and started_game.seats.get(index=0).left_at is None
+
+
+def test_a_persons_seat_a_bot_plays_counts_as_left_in_the_result(started_game, alice):
+    # However the seat came to the bot (the clock's takeover also marks it left): its person is not at the table.
+    started_game.seats.filter(index=1).update(bot="random")
+    services.resign_game(game_id=started_game.pk, user=alice)
+    started_game.refresh_from_db()
+    assert started_game.result["left_seats"] == [1] and started_game.result["winners"] == [1]
+
+
+def test_a_bots_own_seat_never_counts_as_left(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.create_game(creator=alice, engine_slug="love-letter", players=2, bots={1: "random"})
+    services.resign_game(game_id=game.pk, user=alice)
+    game.refresh_from_db()
+    assert game.result["winners"] == [1] and "left_seats" not in game.result

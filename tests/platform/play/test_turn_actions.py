@@ -124,6 +124,17 @@ def test_a_lean_answer_says_what_the_mover_needs(alice, bob):
     assert len(response.content) < len(whole.content) - 1000  # the whole game's summary is not sent
 
 
+@pytest.mark.parametrize("prefer", ["RETURN=Minimal", "respond-async, return=minimal", 'return="minimal"; x=1',
+                                    " return = minimal "])
+def test_return_minimal_is_read_in_any_case_quoted_or_among_other_preferences(alice, bob, prefer):
+    game = started(alice, bob)
+    response = token_client(alice).post(f"/api/games/{game.pk}/moves/", {"move": {"card": "handmaid"},
+                                                                         "expected_seq": 0},
+                                        format="json", HTTP_PREFER=prefer)
+    assert response.status_code == 201 and "game" not in response.json()
+    assert response["Preference-Applied"] == "return=minimal"
+
+
 @pytest.mark.parametrize("prefer", ["return=representation", "return", "=minimal", "return=minimal-ish", "\x7f"])
 def test_any_other_preference_gets_the_whole_answer(alice, bob, prefer):
     game = started(alice, bob)

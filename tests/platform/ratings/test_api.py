@@ -91,6 +91,7 @@ def test_a_leaderboard_walked_by_cursor_numbers_every_place(make_user, finish_ga
     whole = APIClient().get("/api/ratings/?game=halali&page_size=100").json()["results"]
     walked, url = [], "/api/ratings/?game=halali&page_size=2"
     while url:
+        assert len(walked) <= len(whole), "the pages go on past the list"
         body = APIClient().get(url).json()
         assert body["count"] == len(whole)
         walked += body["results"]

@@ -79,7 +79,9 @@ def test_a_private_table_is_unrated(alice, bob, finish_game):
 def test_a_table_with_a_bot_is_unrated(alice, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         game = services.create_game(creator=alice, engine_slug="halali", players=2, bots={1: "random"})
-    while game.seq < 4:
+    for _ in range(10):  # alice's move and the bot's answer each time: 4 moves in two rounds
+        if game.seq >= 4:
+            break
         game.refresh_from_db()
         if game.to_move == [0]:
             with django_capture_on_commit_callbacks(execute=True):  # the bot answers at once

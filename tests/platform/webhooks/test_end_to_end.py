@@ -31,8 +31,8 @@ FAST = {"WEBHOOKS_SWEEP_SECONDS": "0.5", "WEBHOOKS_FIRST_RETRY_SECONDS": "1",
 
 
 def _play_until_moved_by(game, user) -> None:
-    """Make legal moves for whoever is to move until ``user`` has made one."""
-    while True:
+    """Make legal moves for whoever is to move until ``user`` has made one (within a round of turns or two)."""
+    for _ in range(10):
         game.refresh_from_db()
         seat = game.to_move[0]
         mover = game.seats.get(index=seat).user
@@ -40,6 +40,7 @@ def _play_until_moved_by(game, user) -> None:
         play.submit_move(game_id=game.pk, user=mover, expected_seq=game.seq, text=text)
         if mover == user:
             return
+    raise AssertionError(f"{user} made no move in 10 turns")
 
 
 def test_a_move_reaches_the_receiver_once_signed_and_a_failed_delivery_is_retried(tmp_path, started_game, alice,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
 import time
 
@@ -52,6 +55,36 @@ def test_the_receivers_check_accepts_only_a_recent_request_signed_with_the_secre
     assert not check(timestamp="١٨٠٠٠٠٠٠٠٠")
     assert not check(signature="sha256=" + "0" * 64)
     assert not check(signature="sha256=é")
+
+
+def test_every_header_of_an_attempt_computed_independently(settings):
+    settings.SITE_URL = "https://play.example/"
+    secret, body = "whsec_" + base64.b64encode(b"k" * 32).decode(), b'{"a":1}'
+    sent = signing.headers(secret=secret, body=body, kind="your_turn", delivery_id=42, timestamp=1_800_000_000)
+    standard = base64.b64encode(hmac.new(b"k" * 32, b'42.1800000000.{"a":1}', hashlib.sha256).digest()).decode()
+    legacy = hmac.new(secret.encode(), b'1800000000.{"a":1}', hashlib.sha256).hexdigest()
+    assert sent == {
+        "X-Turnbased-Event": "your_turn", "X-Turnbased-Delivery": "42", "webhook-id": "42",
+        "webhook-timestamp": "1800000000", "webhook-signature": f"v1,{standard}",
+        "X-Turnbased-Timestamp": "1800000000", "X-Turnbased-Signature": f"sha256={legacy}",
+        "Deprecation": "@1796169600",  # 2026-12-02 00:00 UTC
+        "Sunset": "Tue, 01 Jun 2027 00:00:00 GMT",
+        "Link": '<https://play.example/api/docs/#/webhooks>; rel="deprecation"; type="text/html"',
+    }
+
+
+def test_a_secret_made_before_signs_with_its_own_text_and_a_new_one_with_its_bytes():
+    assert signing.standard_key("whsec_" + base64.b64encode(b"\x00\xff" * 16).decode()) == b"\x00\xff" * 16
+    old = "whsec_" + base64.urlsafe_b64encode(b"\xfb" * 32).decode().rstrip("=")  # "-" and "_", no padding
+    assert signing.standard_key(old) == old.encode()
+    assert len(base64.b64decode(signing.new_secret().removeprefix("whsec_"))) == 32
+
+
+def test_the_receivers_check_reads_the_clock_when_given_no_time():
+    body, now = b"{}", int(time.time())
+    assert signing.verify("whsec_a", body, str(now), signing.signature("whsec_a", now, body))
+    assert not signing.verify("whsec_a", body, str(now - 400), signing.signature("whsec_a", now - 400, body))
+    assert signing.verify("whsec_a", body, str(now - 400), signing.signature("whsec_a", now - 400, body), tolerance=500)
 
 
 @pytest.mark.django_db
