@@ -29,11 +29,12 @@ from urllib.parse import urlsplit
 from turnbased import local_serve
 
 # The tests, the benchmarks and the scripts reach the embedded services through this module: its names stay here.
-from turnbased.local_services import (  # noqa: F401 - embedded_redis, port_answers: re-exported
+from turnbased.local_services import (  # noqa: F401 - embedded_postgres, embedded_redis, port_answers: re-exported
     BASE_DIR,
     DATA_DIR,
     DATABASE_NAME,
     drop_database,
+    embedded_postgres,
     embedded_redis,
     free_port,
     manage,
