@@ -364,18 +364,23 @@ def machine_lines(database_url: str) -> list[str]:
     ]
 
 
-def measure(args, database_url: str, environment: dict[str, str], folder: Path) -> None:
+def make_floor_games(count: int) -> list[int]:
+    """Create the commit floor's tables and ``count`` games of its own (one per client); return their ids."""
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute(framework_floor.CREATE_TABLES)
-    most = max(args.clients)
-    players = make_players(2 * most, "bench")
-    floor_games = []
-    with connection.cursor() as cursor:
-        for _ in range(most):
+        games = []
+        for _ in range(count):
             cursor.execute(framework_floor.CREATE_GAME, [framework_floor.snapshot(0)])
-            floor_games.append(cursor.fetchone()[0])
+            games.append(cursor.fetchone()[0])
+    return games
+
+
+def measure(args, database_url: str, environment: dict[str, str], folder: Path) -> None:
+    most = max(args.clients)
+    floor_games = make_floor_games(most)
+    players = make_players(2 * most, "bench")
 
     servers = [Server(environment, folder / f"gunicorn-{size or 'default'}.log",
                       *(map(int, size.split("x")) if size else ())) for size in args.sizes]

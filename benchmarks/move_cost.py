@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import framework_floor  # noqa: E402
 from benchmarks.http_load import Connection, Run, percentile, run_clients  # noqa: E402
 from benchmarks.http_moves import (  # noqa: E402
-    Player, Server, framework_floor_run, machine_lines, make_players, moves_run, new_table, served_stack,
+    Player, Server, framework_floor_run, machine_lines, make_floor_games, make_players, moves_run, new_table, served_stack,
 )
 from benchmarks.processes import Cpu, StreamServer, dispatcher as start_dispatcher, stat_fields  # noqa: E402
 
@@ -219,11 +219,7 @@ def measure(args, database_url: str, environment: dict[str, str], folder: Path) 
     postmaster = int(stat_fields(backend)[1])
     most = max(args.clients)
     players = make_players(2 * most, "cost")
-    floor_games = []
-    with connection.cursor() as cursor:
-        for _ in range(most):
-            cursor.execute(framework_floor.CREATE_GAME, [framework_floor.snapshot(0)])
-            floor_games.append(cursor.fetchone()[0])
+    floor_games = make_floor_games(most)
     server = Server(environment, folder / "gunicorn.log").start()
     stream = StreamServer({**environment, "STREAM_HEARTBEAT_SECONDS": "1"}, folder / "stream.log").start()
     # The dispatcher queues in Redis what each commit names (turn emails, bots): server work per move too.

@@ -50,7 +50,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import framework_floor  # noqa: E402
-from benchmarks.http_moves import Cell, Server, machine_lines, make_players, moves_run, new_table  # noqa: E402
+from benchmarks.http_moves import Cell, Server, machine_lines, make_floor_games, make_players, moves_run  # noqa: E402
+from benchmarks.http_moves import new_table  # noqa: E402
 from benchmarks.http_moves import postgres_floor  # noqa: E402
 from turnbased import local  # noqa: E402
 from turnbased.local_replica import STANDBY_NAME, Pair, primary_and_replica  # noqa: E402
@@ -115,15 +116,9 @@ def measure(args, pair: Pair, folder: Path, broker_url: str) -> None:
     os.environ.update(environment)
     django.setup()
     call_command("migrate", verbosity=0)
-    with connection.cursor() as cursor:
-        cursor.execute(framework_floor.CREATE_TABLES)
     most = max(args.clients)
+    floor_games = make_floor_games(most)
     players = make_players(2 * most, "replicated")
-    floor_games = []
-    with connection.cursor() as cursor:
-        for _ in range(most):
-            cursor.execute(framework_floor.CREATE_GAME, [framework_floor.snapshot(0)])
-            floor_games.append(cursor.fetchone()[0])
     connection.close()
 
     servers = {served: Server({**environment, **adds(pair)}, folder / f"gunicorn-{number}.log")
