@@ -101,8 +101,7 @@ def authenticate(*, authorization: str | None, cookie: str | None = None, origin
 def _token_identity(authorization: str) -> Identity | None:
     """The same check as every API request: a revoked or expired token, or an inactive account, is refused with the
     same words."""
-    request = SimpleNamespace(headers={"authorization": authorization},
-                              META={"HTTP_AUTHORIZATION": authorization})
+    request = SimpleNamespace(headers={"authorization": authorization})  # all DRF's header reader reads
     found = ApiTokenAuthentication().authenticate(request)
     if found is None:
         return None

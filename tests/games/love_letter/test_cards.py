@@ -465,3 +465,14 @@ def test_given_chancellor_resolution_with_wrong_cards_then_rejected():
         act(state, {"keep": "guard", "bottom": ["guard"]})
     with pytest.raises(IllegalMove, match="do not hold"):
         act(state, {"keep": "princess", "bottom": ["guard", "guard"]})
+
+
+@pytest.mark.parametrize("half", [{"keep": "guard"}, {"bottom": ["guard", "guard"]}])
+def test_given_half_a_chancellor_resolution_then_the_refusal_names_both_fields(half):
+    state = deal(["guard", "priest"], ["chancellor"], edition="2019")
+    state, _ = act(state, {"card": "chancellor"})
+    with pytest.raises(IllegalMove, match="^A Chancellor resolution has exactly the fields keep and bottom$"):
+        act(state, half)
+    played = deal(["guard", "priest"], ["chancellor"], edition="2019")  # no Chancellor played: nothing to resolve
+    with pytest.raises(IllegalMove, match="^There is no Chancellor to resolve: play a card$"):
+        act(played, half)

@@ -124,6 +124,17 @@ def test_given_one_player_left_then_they_win_without_comparing_hands():
     assert state["tokens"] == [1, 0]
 
 
+def test_given_a_player_leaves_out_of_turn_and_one_is_left_in_the_round_then_that_one_wins_the_round():
+    state = deal(["guard", "priest", "princess"], ["guard", "baron"])
+    state, _ = act(state, {"card": "guard", "target": 2, "guess": "princess"})  # Carol is knocked out
+    assert state["current"] == 1
+    state, events = ENGINE.resign(state, 0)  # Alice leaves on Bob's turn: Bob is the last one in the round
+    ended = only(events, "round_ended").data
+    assert ended["winners"] == [1] and ended["reason"] == "last_standing"
+    assert state["tokens"] == [0, 1, 0]
+    assert "round_started" in kinds(events) and state["round"] == 2  # Bob and Carol play on
+
+
 def test_given_deck_empty_at_end_of_turn_then_showdown_highest_card_wins():
     state = shorten_deck(deal(["king", "baron"], ["guard", "priest"]), 1)
     state, _ = act(state, {"card": "guard", "target": 1, "guess": "princess"})
@@ -379,7 +390,9 @@ def test_the_last_player_left_wins_with_the_tokens_as_they_stand():
 def test_a_move_that_is_not_an_object_is_refused(move):
     engine = ENGINE
     state = engine.setup(["alice", "bob"], engine.validate_options(2, {"first_player": 0}), "shape")
-    with pytest.raises(IllegalMove, match="JSON object"):
+    # The example is a move the player can copy: it must stay valid JSON of a real move.
+    with pytest.raises(IllegalMove) as refused:
         engine.apply(state, 0, move)
+    assert refused.value.reason == 'A move must be a JSON object such as {"card": "handmaid"}'
     with pytest.raises(IllegalMove, match="It is not your turn: it is alice's turn"):
         engine.apply(state, 1, {"card": "guard"})

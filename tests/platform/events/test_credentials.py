@@ -4,11 +4,14 @@ streams with them through the stream process."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
+from django.utils import translation
 from rest_framework.exceptions import AuthenticationFailed
 
 from tests.platform.conftest import api_token
@@ -61,6 +64,8 @@ def test_a_token_names_its_account_and_the_language_it_chose(alice):
     identity = credentials.authenticate(authorization=f"Token {key}", cookie=cookie("ignored"), origin="http://x.y")
     token = ApiToken.objects.get(user=alice)
     assert identity == credentials.Identity(alice.pk, Credential(token_id=token.pk), "hu")
+    with pytest.raises(dataclasses.FrozenInstanceError):  # a stream keeps it for its life: nobody changes it
+        identity.user_id = 0
     assert credentials.authenticate(authorization=f"Bearer {key}") is None  # not a token scheme at all
     with pytest.raises(AuthenticationFailed):
         credentials.authenticate(authorization="Token no-such-key")
@@ -79,6 +84,15 @@ def refusal(key: str, language: str = "") -> str:
     with pytest.raises(AuthenticationFailed) as refused:
         credentials.authenticate(authorization=None, cookie=cookie(key), language=language)
     return str(refused.value.detail)
+
+
+def test_a_refusal_for_no_language_is_worded_in_the_sites_own(settings):
+    settings.LANGUAGE_CODE = "hu"
+    with translation.override("de"):  # the language active where it is asked is not the stream's
+        with pytest.raises(AuthenticationFailed) as refused:
+            credentials.authenticate(authorization=None, cookie=cookie("nothing-like-a-key"))
+    assert str(refused.value.detail) == refusal("nothing-like-a-key", language="hu")
+    assert str(refused.value.detail) != refusal("nothing-like-a-key", language="en")
 
 
 def test_a_session_that_no_longer_holds_is_refused(alice, bob, carol, make_bot_account):
