@@ -44,25 +44,8 @@ def new_game(players: list[str], options: dict[str, Any], seed: int | str, versi
     if first_blue is None:
         # §9: who is Blue in game 1 is drawn from the table's seed.
         first_blue = seeded_rng(seed, "first_blue").randrange(2)
-    state: State = {
-        "players": list(players),
-        "options": opts,
-        "seed": seed,
-        "leg": 0,
-        "blue": None,
-        "phase": MAIN,
-        "current": None,
-        "turn": 0,
-        "board": [],
-        "locked": None,
-        "last_own": [None, None],
-        "final_left": None,
-        "quiet": 0,
-        "piles": [[], []],
-        "last": None,
-        "legs": [],
-        "winners": None,
-    }
+    # The game's own fields; ``_start_leg`` writes every field of a leg (the board, whose turn, the piles...).
+    state: State = {"players": list(players), "options": opts, "seed": seed, "leg": 0, "legs": [], "winners": None}
     _start_leg(state, first_blue, [])
     return state
 

@@ -12,7 +12,8 @@ A mutant is planted by ``hook.py`` in the tests' process, from memory: the worki
 mutant listed in ``equivalent.json`` (by module, line text and change: a change no test can see, with the
 reason) is not run (``--recheck`` runs those too, to find entries that a test now kills). The score of a module
 is the share of its other mutants the tests kill. Each module's sweep is kept in ``.data/mutants/``: ``--again``
-runs only the mutants it did not kill, once tests are added for them.
+runs only the mutants it did not kill, once tests are added for them, and new ones in place of any whose line the
+change removed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -142,6 +144,12 @@ def sweep_module(target: Target, *, environment: dict[str, str], count: int, see
         chosen = [by_key[result["key"]] for result in last["results"]
                   if result["outcome"] not in (KILLED, TIMEOUT) and result["key"] in by_key]
         seed = last["seed"]
+        # A mutant whose line the change removed is replaced by one drawn from the same seed, so the sweep keeps
+        # its count (a removed line is no mutant killed: it is no longer in the module).
+        swept = {result["key"] for result in last["results"]}
+        unswept = [mutant for mutant in every if mutant.key not in swept]
+        random.Random(f"{seed} again").shuffle(unswept)
+        chosen += unswept[:len(gone)]
     else:
         chosen = sample(every, count, seed)
     baseline = run_tests(list(target.tests), environment=environment, timeout=3600, keyword=target.keyword,

@@ -21,7 +21,7 @@ class Target:
 
 def _engine(package: str, slug: str) -> Target:
     return Target(f"games/{package}/engine.py",
-                  ("tests/games/test_engine_contract.py", f"tests/games/{package}"),
+                  ("tests/games/test_engine_contract.py", f"tests/games/{package}", "tests/games/test_record.py"),
                   keyword=slug if slug == package else f"{slug} or {package}")
 
 

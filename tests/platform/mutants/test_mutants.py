@@ -3,6 +3,7 @@ from memory (the file never changes), and tells a mutant the tests kill from one
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -130,3 +131,33 @@ def test_every_module_of_the_table_has_its_tests_and_at_least_one_mutant():
     for path, target in TARGETS.items():
         assert (root / path).is_file() and all((root / test).exists() for test in target.tests), path
         assert mutants_of(path, root, target.within), path
+
+
+def test_a_sweep_again_runs_only_what_was_not_killed_and_replaces_a_mutant_whose_line_is_gone(tiny, monkeypatch):
+    environment = tiny_environment()
+    monkeypatch.setattr(sweep, "BASE_DIR", tiny)  # the module, its report and its equivalents: the tiny ones
+    monkeypatch.setattr(sweep, "EQUIVALENT", tiny / "equivalent.json")
+    monkeypatch.setattr(sweep, "REUSE", ("-p", "no:cacheprovider"))  # no database to keep between runs
+    target = sweep.Target("tiny.py", ("test_tiny.py",))
+    killed, survivor = "return age >= 18 :: returns `None`", "return 5 :: `5` -> `6`"
+    last = [{"line": 14, "key": killed, "outcome": sweep.KILLED, "seconds": 1.0, "tail": ""},
+            {"line": 20, "key": survivor, "outcome": sweep.SURVIVED, "seconds": 1.0, "tail": ""},
+            {"line": 17, "key": "if age < 12: :: condition negated", "outcome": sweep.SURVIVED, "seconds": 1.0,
+             "tail": ""}]
+    sweep.report_path(target).parent.mkdir(parents=True)
+    sweep.report_path(target).write_text(json.dumps({"seed": "a", "results": last}), encoding="utf-8")
+    # The survivor's line is rewritten (its mutant is gone); the other survivor is now killed by the tests.
+    (tiny / "tiny.py").write_text(TINY.replace("    return 5\n", "    return 4 + 1\n"), encoding="utf-8")
+    forks = sweep.Forks(environment, cwd=tiny)
+    try:
+        summary = sweep.sweep_module(target, environment=environment, count=3, seed="ignored", timeout=3,
+                                     recheck=False, reset_database=lambda: None, forks=forks, again=True)
+    finally:
+        forks.close()
+    results = {result["key"]: result["outcome"] for result in summary["results"]}
+    assert summary["mutants"] == 3 and results[killed] == sweep.KILLED  # kept, not run again
+    assert results["if age < 12: :: condition negated"] == sweep.KILLED
+    assert survivor not in results and summary["stale_equivalents"] == [f"{survivor} (in the last sweep)"]
+    [drawn] = set(results) - {killed, "if age < 12: :: condition negated"}
+    assert drawn in {mutant.key for mutant in mutants_of("tiny.py", tiny)}
+    assert summary["seed"] == "a"
