@@ -179,6 +179,8 @@ def test_flip_turns_any_face_down_tile_and_is_the_only_other_action():
         "locked": False,
         "face_down": 1,
     }
+    # The board marks the square turned over as the last play, for both players and onlookers.
+    assert ENGINE.view(state, None)["last"] == {"kind": "flipped", "seat": ALICE, "square": "c6"}
     with pytest.raises(IllegalMove, match="no face-down tile on c6"):
         act(state, "flip c6")
 

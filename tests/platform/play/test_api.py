@@ -7,8 +7,11 @@ import re
 import pytest
 from django.core import mail
 from django.test import Client
+from django.urls import path
+from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from turnbased.api.views import MoveSubmitApi
 from turnbased.play.models import Game, Move
 
 pytestmark = pytest.mark.django_db
@@ -121,6 +124,11 @@ def test_scripted_deck_and_seed_never_appear_in_the_api(started_game, alice, api
         ({"move": {"card": "handmaid"}, "text": "handmaid", "expected_seq": 0}, 400, "not both"),
         ({"expected_seq": 0}, 400, "neither"),
         ({"move": {"card": "handmaid"}, "expected_seq": 5}, 409, "moved on"),
+        # The limits are the schema's: one over is refused for its length, at the limit the rules read it.
+        ({"text": "g" * 201, "expected_seq": 0}, 400, "text: Ensure this field has no more than 200 characters."),
+        ({"text": "g" * 200, "expected_seq": 0}, 422, "Unknown card 'gggg"),
+        ({"move": {"card": "handmaid"}, "expected_seq": 0, "idempotency_key": "k" * 101}, 400,
+         "idempotency_key: Ensure this field has no more than 100 characters."),
     ],
 )
 def test_move_errors_are_json_with_a_detail(started_game, alice, api_client_for, payload, status, needle):
@@ -245,3 +253,11 @@ def test_a_players_invite_url_opens_the_invitation_in_every_game_listed(started_
     assert [game["invite_url"] for game in client.get("/api/games/").json()["results"]] == [wanted]
     path = wanted.removeprefix(settings.SITE_URL)
     assert Client().get(path).status_code in (200, 302)  # the link leads somewhere, not to a 404
+
+
+def test_the_schema_of_a_move_asks_for_exactly_one_of_move_and_text():
+    generator = SchemaGenerator(patterns=[path("api/games/<int:game_id>/moves/", MoveSubmitApi.as_view())])
+    schema = generator.get_schema(public=True)
+    body = schema["paths"]["/api/games/{game_id}/moves/"]["post"]["requestBody"]["content"]["application/json"]
+    request = schema["components"]["schemas"][body["schema"]["$ref"].rsplit("/", 1)[1]]
+    assert request["oneOf"] == [{"required": ["move"]}, {"required": ["text"]}]
