@@ -61,9 +61,12 @@ def _why_immovable(state: State, seat: int, square: int) -> str | None:
     if kind not in SHARED:
         return _("Trees never move")
     if state["locked"] == square:
-        return _(
-            "{tile} on {square} was just turned over or moved by your opponent: you may not move it this turn"
-        ).format(tile=the_subject(kind), square=where)
+        # The last play says how the bird came to be locked (a flip always locks; a move only under lock_on_move).
+        if (state.get("last") or {}).get("kind") == "moved":
+            return _("{tile} on {square} was just moved by your opponent: you may not move it this turn").format(
+                tile=the_subject(kind), square=where)
+        return _("{tile} on {square} was just turned over by your opponent: you may not move it this turn").format(
+            tile=the_subject(kind), square=where)
     return None
 
 

@@ -292,7 +292,7 @@ def test_given_opponent_flipped_a_bird_then_you_may_not_move_it_on_your_next_tur
     assert only(events, "flipped").data["locked"] is True
     assert ENGINE.view(state, BOB)["locked"] == "d4"
     assert destinations(state, "d4", BOB) == set()
-    with pytest.raises(IllegalMove, match="just turned over or moved by your opponent"):
+    with pytest.raises(IllegalMove, match="just turned over by your opponent: you may not move it this turn"):
         act(state, "d4-d5")
     # The flipper may move it on their next turn, and the opponent the turn after that.
     state, _ = act(state, "flip a7")
@@ -307,7 +307,7 @@ def test_given_opponent_moved_a_bird_then_it_is_locked_but_may_still_be_captured
     state = position(LOCK.replace("X", TOKEN[kind]))
     state, _ = act(state, "d4-g4")  # Alice moves the bird next to Bob's hunter aiming north (g2)
     assert ENGINE.view(state, BOB)["locked"] == "g4"
-    with pytest.raises(IllegalMove, match="just turned over or moved"):
+    with pytest.raises(IllegalMove, match="just moved by your opponent: you may not move it this turn"):
         act(state, "g4-g5")
     state, events = act(state, "g2xg4")
     assert only(events, "moved").data["captured"] == kind
