@@ -111,6 +111,13 @@ def test_house_rule_opens_exits_all_game():
     assert only(events, "exited").data["points"] == 10 and state["phase"] == "main"
 
 
+def test_an_exit_is_no_quiet_turn_for_the_safety_valve():
+    state = position(exits_board(a="B", hidden=True), exits_anytime=True, stall_limit=3)
+    state["quiet"] = 2  # one more quiet turn would force Bob to flip
+    state, events = act(state, "d7 out")
+    assert state["quiet"] == 0 and "flip_required" not in kinds(events)
+
+
 @pytest.mark.parametrize("kind", ["D", "P"])
 def test_ducks_and_pheasants_never_exit(kind):
     state = position(exits_board(a=kind))

@@ -12,6 +12,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from turnbased.api.views import MoveSubmitApi
+from turnbased.api_deprecation import WHOLE_MOVE_ANSWER
 from turnbased.play.models import Game, Move
 
 pytestmark = pytest.mark.django_db
@@ -255,9 +256,14 @@ def test_a_players_invite_url_opens_the_invitation_in_every_game_listed(started_
     assert Client().get(path).status_code in (200, 302)  # the link leads somewhere, not to a 404
 
 
-def test_the_schema_of_a_move_asks_for_exactly_one_of_move_and_text():
+def test_the_schema_of_a_move_asks_for_exactly_one_of_move_and_text_and_documents_prefer():
     generator = SchemaGenerator(patterns=[path("api/games/<int:game_id>/moves/", MoveSubmitApi.as_view())])
     schema = generator.get_schema(public=True)
-    body = schema["paths"]["/api/games/{game_id}/moves/"]["post"]["requestBody"]["content"]["application/json"]
+    operation = schema["paths"]["/api/games/{game_id}/moves/"]["post"]
+    body = operation["requestBody"]["content"]["application/json"]
     request = schema["components"]["schemas"][body["schema"]["$ref"].rsplit("/", 1)[1]]
     assert request["oneOf"] == [{"required": ["move"]}, {"required": ["text"]}]
+    # The deprecation notice links to the operation by its tag and id (/api/docs/#/moves/moves_create).
+    assert (operation["tags"], operation["operationId"]) == (["moves"], "moves_create")
+    assert WHOLE_MOVE_ANSWER.notice == "/api/docs/#/moves/moves_create"
+    assert ("header", "Prefer") in [(parameter["in"], parameter["name"]) for parameter in operation["parameters"]]
