@@ -9,7 +9,7 @@ the file, and nothing is ever written back to the file.
 Left alone, as no test could tell them apart and they would only be counted as survivors: docstrings, what only
 the type checker reads (annotations), log lines, the wording of a message inside ``_()``/``gettext()`` (its
 translation is keyed by it; a reworded message is no bug) and the API schema's prose (``help_text=``,
-``description=``, ``summary=``).
+``description=``, ``summary=``, and the words given to ``error()`` and ``created_location()``).
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ DROPPED = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.R
 WORDING = {"_", "gettext", "gettext_lazy", "ngettext", "pgettext", "pgettext_lazy", "ngettext_lazy", "N_", "noop"}
 LOGGERS = {"logger", "logging", "log"}
 DOCUMENTATION = {"help_text", "description", "summary"}
+# The project's schema helpers whose string arguments are that prose too (``turnbased/api_schema.py``).
+DOCUMENTING_CALLS = {"error", "created_location"}
 MARK = "mutant"  # put around a string constant, so the changed one is never equal to the real one
 
 
@@ -92,7 +94,7 @@ def _untouchable(tree: ast.Module) -> set[int]:
             owner = node.func.value if isinstance(node.func, ast.Attribute) else None
             if isinstance(owner, ast.Name) and owner.id in LOGGERS:
                 skip(node)
-            elif _called_name(node) in WORDING:
+            elif _called_name(node) in WORDING or _called_name(node) in DOCUMENTING_CALLS:
                 for argument in node.args:
                     if isinstance(argument, ast.Constant):
                         skipped.add(id(argument))

@@ -231,12 +231,14 @@ def test_describe_event_words_the_line_for_the_viewer(event, viewer, text):
     assert ENGINE.describe_event(event, NAMES, viewer) == text
 
 
-def test_resigning_gives_the_opponent_the_match_at_once():
+@pytest.mark.parametrize("seat", [0, 1])
+def test_resigning_gives_the_opponent_the_match_at_once(seat):
     from games.halali import ENGINE as HALALI
 
     state = HALALI.setup(["alice", "bob"], HALALI.validate_options(2, {}), "resign")
-    state, events = HALALI.play(state, 0, {"resign": True})
+    state, events = HALALI.play(state, seat, {"resign": True})
     result = HALALI.result(state)
-    assert result["winners"] == [1] and result["resigned"] == 0 and "resigned" in result["summary"]
-    assert [event.kind for event in events] == ["resigned"]
-    assert HALALI.to_move(state) == []
+    assert result["winners"] == [1 - seat] and result["resigned"] == seat and "resigned" in result["summary"]
+    assert result["draw"] is False and result["ranking"] == [1 - seat, seat] and result["legs"] == []
+    assert [(event.kind, event.data) for event in events] == [("resigned", {"seat": seat, "winners": [1 - seat]})]
+    assert HALALI.to_move(state) == [] and HALALI.view(state, None)["winners"] == [1 - seat]

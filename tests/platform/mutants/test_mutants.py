@@ -38,6 +38,14 @@ def countdown(n):
     while n > 0:
         n -= 1
     return _("done")
+
+
+def error(description):
+    return {"description": description}
+
+
+def refusal():
+    return error("Malformed")
 '''
 
 # Catches a wrong answer for a child and for an adult, but never looks at the age of 18 itself, nor at the fee of
@@ -84,7 +92,9 @@ def test_the_mutants_of_a_module_leave_its_docstrings_log_lines_and_messages_alo
     keys = {mutant.key for mutant in mutants_of("tiny.py", tiny)}
     assert {"return age >= 18 :: `>=` -> `>`", "return age >= 18 :: returns `None`", "return 5 :: `5` -> `6`",
             "if age < 12: :: condition negated", "n -= 1 :: `-` -> `+`", "return 0 :: `return` dropped"} <= keys
-    assert not [key for key in keys if "logger.info" in key or "tiny module" in key or "'done'" in key], keys
+    assert not [key for key in keys if "logger.info" in key or "tiny module" in key or "'done'" in key
+                or "'Malformed' marked" in key], keys  # the words of a message, or of the schema's error()
+    assert 'return error("Malformed") :: returns `None`' in keys
 
 
 def test_a_sample_is_drawn_by_its_seed(tiny):
