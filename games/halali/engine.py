@@ -302,7 +302,6 @@ def game_result(state: State) -> dict[str, Any] | None:
             "winners": [1 - loser],
             "scores": points,
             "ranking": [1 - loser, loser],
-            "summary": "",
             "draw": False,
             "tiles": counts,
             "legs": copy.deepcopy(state["legs"]),
@@ -314,12 +313,11 @@ def game_result(state: State) -> dict[str, Any] | None:
             "winners": list(winners),
             "scores": points,
             "ranking": sorted((0, 1), key=lambda seat: (-points[seat], -counts[seat], seat)),
-            "summary": "",
             "draw": not winners,
             "tiles": counts,
             "legs": copy.deepcopy(state["legs"]),
         }
-    with in_english():
+    with in_english():  # worded from the rest of the result
         result["summary"] = history.describe_result(result, state["players"])
     return result
 
