@@ -8,12 +8,14 @@ import json
 
 import pytest
 import time_machine
+from django.test import RequestFactory
 from django.utils import timezone
 
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P, api_token
 from tests.platform.events.test_asgi import nothing, run_stream
 from tests.platform.play.costs import token_client
 from tests.platform.secrecy.worlds import love_letter_deck
+from turnbased.api.views import prefers_minimal
 from turnbased.api_deprecation import WHOLE_MOVE_ANSWER
 from turnbased.events.asgi import StreamApplication
 from turnbased.events.models import Event, EventKind
@@ -142,6 +144,9 @@ def test_any_other_preference_gets_the_whole_answer(alice, bob, prefer):
                                                                          "expected_seq": 0},
                                         format="json", HTTP_PREFER=prefer)
     assert response.status_code == 201 and "game" in response.json() and "Preference-Applied" not in response
+    # A bool, as the function says, for any other caller: never a None that only reads as false.
+    assert prefers_minimal(RequestFactory().post("/", HTTP_PREFER=prefer)) is False
+    assert prefers_minimal(RequestFactory().post("/")) is False
 
 
 def test_the_whole_game_in_a_moves_answer_is_announced_as_deprecated_and_the_lean_one_is_not(alice, bob):
