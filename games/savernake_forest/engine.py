@@ -57,8 +57,7 @@ def new_game(players: list[str], options: dict[str, Any], seed: int | str, versi
         forests.append([animal_entry(animals.pop(0), 0, 0, 0)])
     state: State = {
         "players": list(players),
-        "options": opts,
-        "seed": seed,
+        "options": opts,  # no seed: both decks are shuffled here, and nothing later is drawn
         "round": 1,
         "turn": 0,
         "first": first,
@@ -111,8 +110,8 @@ def _fork(state: State) -> State:
 
 
 def _left(state: State) -> list[bool]:
-    """Return which seats have resigned (left the game)."""
-    return state.get("left") or [False] * len(state["players"])
+    """Return which seats have resigned (left the game): every state has the list, from setup on."""
+    return state["left"]
 
 
 # -- applying a move ------------------------------------------------------------

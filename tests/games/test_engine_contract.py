@@ -129,7 +129,9 @@ def test_seeded_random_game_obeys_the_contract(engine: Engine, n: int, seed: int
             text = engine.describe_move(state, candidate)
             assert engine.parse_move(text, state, seat) == candidate, text
             engine.apply(state, seat, candidate)
-        assert state == snapshot, "apply or a query mutated its input state"
+        for leaving in range(n):
+            engine.resign(state, leaving)
+        assert state == snapshot, "apply, resign or a query mutated its input state"
         roundtrip(after)
         assert engine.upcast(after) is after, "the engine writes states in its current shape"
         for event in events:
