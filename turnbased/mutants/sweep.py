@@ -139,7 +139,8 @@ def sweep_module(target: Target, *, environment: dict[str, str], count: int, see
     if again:
         last = json.loads(report_path(target).read_text(encoding="utf-8"))
         by_key = {mutant.key: mutant for mutant in every}
-        kept = [result for result in last["results"] if result["outcome"] in (KILLED, TIMEOUT)]
+        kept = [result for result in last["results"]
+                if result["outcome"] in (KILLED, TIMEOUT) and result["key"] in by_key]
         gone = [result["key"] for result in last["results"] if result["key"] not in by_key]
         chosen = [by_key[result["key"]] for result in last["results"]
                   if result["outcome"] not in (KILLED, TIMEOUT) and result["key"] in by_key]

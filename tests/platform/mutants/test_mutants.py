@@ -153,7 +153,8 @@ def test_a_sweep_again_runs_only_what_was_not_killed_and_replaces_a_mutant_whose
     last = [{"line": 14, "key": killed, "outcome": sweep.KILLED, "seconds": 1.0, "tail": ""},
             {"line": 20, "key": survivor, "outcome": sweep.SURVIVED, "seconds": 1.0, "tail": ""},
             {"line": 17, "key": "if age < 12: :: condition negated", "outcome": sweep.SURVIVED, "seconds": 1.0,
-             "tail": ""}]
+             "tail": ""},
+            {"line": 20, "key": "return 5 :: returns `None`", "outcome": sweep.KILLED, "seconds": 1.0, "tail": ""}]
     sweep.report_path(target).parent.mkdir(parents=True)
     sweep.report_path(target).write_text(json.dumps({"seed": "a", "results": last}), encoding="utf-8")
     # The survivor's line is rewritten (its mutant is gone); the other survivor is now killed by the tests.
@@ -165,9 +166,12 @@ def test_a_sweep_again_runs_only_what_was_not_killed_and_replaces_a_mutant_whose
     finally:
         forks.close()
     results = {result["key"]: result["outcome"] for result in summary["results"]}
-    assert summary["mutants"] == 3 and results[killed] == sweep.KILLED  # kept, not run again
+    assert summary["mutants"] == 4 and results[killed] == sweep.KILLED  # kept, not run again
     assert results["if age < 12: :: condition negated"] == sweep.KILLED
-    assert survivor not in results and summary["stale_equivalents"] == [f"{survivor} (in the last sweep)"]
-    [drawn] = set(results) - {killed, "if age < 12: :: condition negated"}
-    assert drawn in {mutant.key for mutant in mutants_of("tiny.py", tiny)}
+    # Both mutants of the rewritten line are gone, the one killed too: two others are drawn in their place.
+    assert survivor not in results and "return 5 :: returns `None`" not in results
+    assert summary["stale_equivalents"] == [f"{survivor} (in the last sweep)",
+                                            "return 5 :: returns `None` (in the last sweep)"]
+    drawn = set(results) - {killed, "if age < 12: :: condition negated"}
+    assert len(drawn) == 2 and drawn <= {mutant.key for mutant in mutants_of("tiny.py", tiny)}
     assert summary["seed"] == "a"
