@@ -181,6 +181,16 @@ def test_burrows_stack_on_one_animal():
         act(deal(TWO), "take armadillo 0,-1 r0 drop AN01 W")
 
 
+def test_with_no_burrow_left_in_the_supply_the_armadillo_gives_none():
+    state = deal(TWO)
+    state["supply"]["burrows"] = 0
+    with pytest.raises(IllegalMove, match="The armadillo gives no token"):
+        act(state, "take armadillo 0,-1 r0 burrow AN01")
+    after, events = act(state, "take armadillo 0,-1 r0")
+    assert kinds(events)[0] == "card_taken" and "burrow_placed" not in kinds(events)
+    assert after["supply"]["burrows"] == 0 and after["forests"][ALICE][0]["burrows"] == 0
+
+
 @pytest.mark.parametrize("slot", ["rooster", "rabbit"])
 def test_the_rooster_and_the_rabbit_give_no_token(slot):
     with pytest.raises(IllegalMove, match=f"The {slot} gives no token"):
