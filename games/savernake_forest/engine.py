@@ -220,14 +220,13 @@ def _final_scoring(state: State, events: list[Event]) -> None:
         "winners": winners,
         "scores": scores,
         "ranking": order,
-        "summary": "",
         "draw": False,
         "shared": len(winners) > 1,
         "stored": stored,
         "animals": [sheet["animals"] for sheet in sheets],
         "resigned": [seat for seat in range(len(left)) if left[seat]],
     }
-    with in_english():  # the record's line: English whatever the players read
+    with in_english():  # the record's line, worded from the rest: English whatever the players read
         state["result"]["summary"] = history.describe_result(state["result"], state["players"])
     events.append(Event("game_scored", {"scores": scores, "stored": stored, "winners": winners, "ranking": order}))
 

@@ -269,6 +269,8 @@ def test_the_schema_of_a_move_asks_for_exactly_one_of_move_and_text_and_document
     assert ("header", "Prefer") in [(parameter["in"], parameter["name"]) for parameter in operation["parameters"]]
     # Each refusal documented under its own status, the conflict with the position it carries.
     answers = operation["responses"]
+    assert answers["201"]["description"].startswith("The move was played")
+    assert answers["200"]["description"].startswith("A repeated idempotency_key")
     assert answers["400"]["description"].startswith("Malformed: not as the schema says")
     assert answers["422"]["description"].startswith("The game refused the move")
     assert answers["403"]["description"].startswith("I watch this game but have no seat")
