@@ -180,10 +180,10 @@ def sweep_module(target: Target, *, environment: dict[str, str], count: int, see
              for name in (KILLED, TIMEOUT, SURVIVED, NOT_RUN, "equivalent")}
     judged = len(results) - tally["equivalent"] - tally[NOT_RUN]
     score = (tally[KILLED] + tally[TIMEOUT]) / judged if judged else 1.0
-    stale = sorted(set(known) - {mutant.key for mutant in every}) + [f"{key} (in the last sweep)" for key in gone]
+    stale = sorted(set(known) - {mutant.key for mutant in every})
     summary = {"module": target.path, "mutants": len(results), "of": len(every), "seed": seed, "tally": tally,
                "score": score, "results": sorted(results, key=lambda result: result["line"]),
-               "stale_equivalents": stale, "date": time.strftime("%Y-%m-%d")}
+               "stale_equivalents": stale, "gone": gone, "date": time.strftime("%Y-%m-%d")}
     report_path(target).parent.mkdir(parents=True, exist_ok=True)
     report_path(target).write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary
@@ -203,6 +203,9 @@ def report(summaries: list[dict]) -> str:
                 lines.append(f"{result['outcome']}: {summary['module']}:{result['line']}: {result['key']}")
         for key in summary["stale_equivalents"]:
             lines.append(f"stale entry of equivalent.json (no such mutant now): {summary['module']}: {key}")
+        for key in summary.get("gone", ()):
+            lines.append(f"gone since the last sweep (its line changed; another drawn in its place): "
+                         f"{summary['module']}: {key}")
     return "\n".join(lines)
 
 

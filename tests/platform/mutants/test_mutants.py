@@ -170,8 +170,9 @@ def test_a_sweep_again_runs_only_what_was_not_killed_and_replaces_a_mutant_whose
     assert results["if age < 12: :: condition negated"] == sweep.KILLED
     # Both mutants of the rewritten line are gone, the one killed too: two others are drawn in their place.
     assert survivor not in results and "return 5 :: returns `None`" not in results
-    assert summary["stale_equivalents"] == [f"{survivor} (in the last sweep)",
-                                            "return 5 :: returns `None` (in the last sweep)"]
+    assert summary["gone"] == [survivor, "return 5 :: returns `None`"] and summary["stale_equivalents"] == []
+    assert "gone since the last sweep (its line changed; another drawn in its place): tiny.py: return 5" in (
+        sweep.report([summary]))
     drawn = set(results) - {killed, "if age < 12: :: condition negated"}
     assert len(drawn) == 2 and drawn <= {mutant.key for mutant in mutants_of("tiny.py", tiny)}
     assert summary["seed"] == "a"
