@@ -229,6 +229,7 @@ def test_given_no_legal_move_in_final_phase_then_a_forced_pass_uses_a_turn():
     state, events = act(state, "pass")
     assert only(events, "passed").data == {"seat": BOB, "final_left": 4}
     assert state["final_left"] == [5, 4] and ENGINE.to_move(state) == [ALICE]
+    assert ENGINE.view(state, None)["last"] == {"kind": "passed", "seat": BOB}  # the board says Bob passed
     with pytest.raises(IllegalMove, match="only when you have no legal move"):
         act(state, "pass")
 

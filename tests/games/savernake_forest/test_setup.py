@@ -47,6 +47,11 @@ def test_sourced_animal_facts_hold():
     assert not any(info["name"] == "Rabbit" for info in cards.ANIMALS.values())  # Q28
 
 
+def test_two_to_four_play_as_the_rules_say():
+    # The rules file's "2–4 players": the new-table form and the API offer exactly these counts.
+    assert (ENGINE.min_players, ENGINE.max_players) == (2, 4)
+
+
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_setup_deals_one_face_up_animal_each_and_a_3_plus_1_market(n):
     state = ENGINE.setup(NAMES[:n], {}, seed="setup")
