@@ -9,7 +9,7 @@ because nothing of the project is imported before the fork.
 
 A request is JSON: ``{"args": [...], "mutant": {...} | null, "timeout": seconds, "log": path}``; the answer is
 ``{"code": exit status | null, "seconds": ...}``, ``null`` for a run killed at its timeout (with its process
-group: the servers and threads a test started go with it).
+group: the servers and threads a test started go with it). A SIGTERM ends this process and the run under way.
 """
 
 from __future__ import annotations
@@ -58,11 +58,25 @@ def _child(args: list[str], mutant: dict | None, log: str) -> None:
         os._exit(code)
 
 
+# The run under way, whose process group a SIGTERM takes down with this process (a sweep stopped mid-run).
+running: list[int] = []
+
+
+def _stop(signum, frame) -> None:
+    for child in running:
+        try:
+            os.killpg(child, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    os._exit(1)
+
+
 def run(args: list[str], mutant: dict | None, timeout: float, log: str) -> dict:
     started = time.monotonic()
     child = os.fork()
     if child == 0:
         _child(args, mutant, log)
+    running[:] = [child]
     deadline = started + timeout
     while True:
         done, status = os.waitpid(child, os.WNOHANG)
@@ -79,6 +93,7 @@ def run(args: list[str], mutant: dict | None, timeout: float, log: str) -> dict:
 
 
 def main() -> None:
+    signal.signal(signal.SIGTERM, _stop)
     preload()
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:

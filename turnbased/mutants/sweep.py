@@ -70,8 +70,13 @@ class Forks:
             return answer["code"], answer["seconds"], output.read()
 
     def close(self) -> None:
+        """End the process once its run is done, or at once with the run under way (a sweep interrupted)."""
         self.process.stdin.close()
-        self.process.wait(30)
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.process.terminate()  # it kills the run's process group, then itself
+            self.process.wait(30)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

@@ -3,10 +3,13 @@ from memory (the file never changes), and tells a mutant the tests kill from one
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from turnbased.mutants import sweep
@@ -129,6 +132,30 @@ def test_the_forks_process_runs_each_mutant_in_a_fresh_fork(tiny):
     finally:
         forks.close()
     assert (tiny / "tiny.py").read_text(encoding="utf-8") == TINY
+
+
+def test_a_sweep_stopped_mid_run_leaves_no_run_behind(tiny):
+    forks = sweep.Forks(tiny_environment(), cwd=tiny)
+    [hang] = [mutant for mutant in mutants_of("tiny.py", tiny) if mutant.key == "n -= 1 :: `-` -> `+`"]
+    request = {"args": ["-p", "turnbased.mutants.hook", "-p", "no:cacheprovider", "test_tiny.py"],
+               "mutant": dataclasses.asdict(hang),
+               "timeout": 120, "log": str(tiny / "run.log")}
+    forks.process.stdin.write(json.dumps(request) + "\n")
+    forks.process.stdin.flush()
+    parent = psutil.Process(forks.process.pid)
+    for _ in range(100):  # the run's child, forked (at most 10 s)
+        if parent.children():
+            break
+        time.sleep(0.1)
+    [child] = parent.children()
+    time.sleep(1)
+    assert child.status() != psutil.STATUS_ZOMBIE  # counting up for ever
+    started = time.monotonic()
+    forks.close()
+    assert time.monotonic() - started < 15  # not the run's two minutes
+    gone, _ = psutil.wait_procs([child], timeout=10)  # a SIGKILL takes a moment; then init reaps it
+    assert gone or child.status() == psutil.STATUS_ZOMBIE
+    assert forks.process.returncode is not None
 
 
 def test_a_run_that_never_imports_the_module_is_not_counted_as_a_survivor(tiny):
