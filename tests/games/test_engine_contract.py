@@ -383,3 +383,14 @@ def test_a_seat_that_is_not_a_seat_number_is_refused_as_no_seat(engine: Engine):
             with pytest.raises(IllegalMove, match="no seat"):
                 engine.resign(state, seat)
     assert state == snapshot
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.slug)
+def test_a_move_out_of_turn_is_refused_naming_whose_turn_it_is(engine: Engine):
+    players = ["Ann", "Ben", "Cid", "Dot", "Eve", "Fay"][:engine.default_players]
+    state = engine.setup(players, engine.validate_options(len(players), {}), "out-of-turn")
+    [mover] = engine.to_move(state)
+    waiting = (mover + 1) % len(players)
+    with games.i18n.in_english(), pytest.raises(IllegalMove) as refused:
+        engine.apply(state, waiting, engine.legal_moves(state, mover)[0])
+    assert players[mover] in refused.value.reason and players[waiting] not in refused.value.reason
