@@ -148,14 +148,19 @@ def test_a_sweep_stopped_mid_run_leaves_no_run_behind(tiny):
             break
         time.sleep(0.1)
     [child] = parent.children()
-    time.sleep(1)
-    assert child.status() != psutil.STATUS_ZOMBIE  # counting up for ever
-    started = time.monotonic()
-    forks.close()
-    assert time.monotonic() - started < 15  # not the run's two minutes
-    gone, _ = psutil.wait_procs([child], timeout=10)  # a SIGKILL takes a moment; then init reaps it
-    assert gone or child.status() == psutil.STATUS_ZOMBIE
-    assert forks.process.returncode is not None
+    try:
+        time.sleep(1)
+        assert child.status() != psutil.STATUS_ZOMBIE  # counting up for ever
+        started = time.monotonic()
+        forks.close()
+        assert time.monotonic() - started < 15  # not the run's two minutes
+        gone, _ = psutil.wait_procs([child], timeout=10)  # a SIGKILL takes a moment; then init reaps it
+        assert gone or child.status() == psutil.STATUS_ZOMBIE
+        assert forks.process.returncode is not None
+    finally:  # the test failing must not leave a run counting up for ever
+        for process in (child, parent):
+            if process.is_running():
+                process.kill()
 
 
 def test_a_run_that_never_imports_the_module_is_not_counted_as_a_survivor(tiny):
