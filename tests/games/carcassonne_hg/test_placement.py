@@ -66,6 +66,7 @@ def test_placing_the_last_land_tile_ends_the_game():
     state = game(["R-L15"])
     state, events = act(state, "place -1,0 r0")
     assert ENGINE.is_over(state) and kinds(events)[-1] == "game_ended"
+    assert ENGINE.view(state, None)["bonus_turn"] is False and state["tile"] is None  # nobody holds a tile
     assert ENGINE.legal_moves(state, ALICE) == [] and ENGINE.to_move(state) == []
     with pytest.raises(IllegalMove):
         act(state, {"x": 0, "y": 1, "rot": 0}, seat=BOB)
@@ -91,16 +92,20 @@ def test_a_tile_that_fits_nowhere_is_discarded_and_the_turn_ends_by_default():
     # Given Alice places a meadow tile and Bob would draw R-L13 (rivers on all sides), which fits nowhere.
     state = boxed("R-L62", stack=["R-L13", "R-L61"], players=3)
     assert state["options"]["unplaceable_tile"] == "end_turn"
+    turn = state["turn"]
     state, events = act(state, "place 0,1 r0")
     assert kinds(events) == ["tile_placed", "tile_drawn", "tile_discarded", "tile_drawn"]
-    # Then R-L13 leaves the game and Bob's turn is over: Carol draws the next tile.
+    # Then R-L13 leaves the game and Bob's turn is over: Carol draws the next tile, on the turn after Bob's.
     assert state["discarded"] == ["R-L13"] and ENGINE.to_move(state) == [CAROL] and state["tile"] == "R-L61"
+    assert state["turn"] == turn + 2
 
 
 def test_with_redraw_the_same_player_draws_again():
     state = boxed("R-L62", stack=["R-L13", "R-L61"], players=3, unplaceable_tile="redraw")
+    turn = state["turn"]
     state, events = act(state, "place 0,1 r0")
     assert state["discarded"] == ["R-L13"] and ENGINE.to_move(state) == [BOB] and state["tile"] == "R-L61"
+    assert state["turn"] == turn + 1  # still Bob's one turn
     assert only(events, "tile_discarded").data["then"] == "redraw"
 
 
