@@ -77,7 +77,7 @@ def test_the_result_names_every_top_scorer_as_a_winner():
     result = ENGINE.result(state)
     assert result["winners"] == [ALICE, BOB] and result["scores"] == [6, 6, 0]
     assert result["ranking"] == [ALICE, BOB, CAROL] and not result["draw"]
-    assert "share the win" in result["summary"]
+    assert result["summary"] == "Alice and Bob share the win (Alice 6, Bob 6, Carol 0)"
     assert [entry["feature"] for entry in result["final"]] == ["meadow"]
 
 

@@ -98,6 +98,7 @@ def test_a_tile_that_fits_nowhere_is_discarded_and_the_turn_ends_by_default():
     # Then R-L13 leaves the game and Bob's turn is over: Carol draws the next tile, on the turn after Bob's.
     assert state["discarded"] == ["R-L13"] and ENGINE.to_move(state) == [CAROL] and state["tile"] == "R-L61"
     assert state["turn"] == turn + 2
+    assert only(events, "tile_discarded").data == {"seat": BOB, "tile": "R-L13", "bonus": False, "then": "end_turn"}
 
 
 def test_with_redraw_the_same_player_draws_again():
