@@ -88,7 +88,7 @@ def test_an_unplaceable_bonus_tile_is_discarded_and_the_next_one_drawn():
     state, events = act(state, SOUTH)
     assert kinds(events)[-3:] == ["tile_drawn", "tile_discarded", "tile_drawn"]
     assert only(events, "tile_discarded").data == {"seat": BOB, "tile": "R-B83-plain-two-lakes", "bonus": True,
-                                                 "then": "redraw"}
+                                                   "then": "redraw"}
     assert state["discarded"] == ["R-B83-plain-two-lakes"] and state["tile"] == "R-B84-plain-mammoth"
 
 
