@@ -56,3 +56,19 @@ def test_the_move_summary_groups_many_moves_by_square_and_rotation():
         " | gatherer forest N | hut lake"
     )
     assert len(lines) == len({t.split(" ")[1] + t.split(" ")[2] for t in texts})
+
+
+@pytest.mark.parametrize("land_left", [["R-L62"], []])
+def test_a_player_who_leaves_holding_a_bonus_tile_discards_it_and_the_next_one_draws_or_the_game_ends(land_left):
+    state = game(["R-L34", "R-L37", *land_left], bonus=["R-B84-plain-mammoth"], players=3)
+    state, _ = act(state, "place 1,0 r0 gatherer forest")  # Alice's gatherer in the forest Bob closes
+    state, _ = act(state, "place 0,-1 r0")
+    [holder] = ENGINE.to_move(state)
+    assert state["bonus"] and state["tile"] == "R-B84-plain-mammoth"
+    state, events = ENGINE.resign(state, holder)
+    assert state["discarded"][-1] == "R-B84-plain-mammoth" and state["bonus"] is False
+    if land_left:
+        assert kinds(events) == ["player_left", "tile_drawn"] and state["tile"] == "R-L62"
+        assert ENGINE.to_move(state) == [(holder + 1) % 3] and not ENGINE.is_over(state)
+    else:
+        assert ENGINE.is_over(state) and kinds(events)[-1] == "game_ended"
