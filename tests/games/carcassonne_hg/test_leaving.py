@@ -14,7 +14,8 @@ def test_a_player_who_leaves_on_their_turn_hands_the_drawn_tile_on_and_is_skippe
     state = game(["R-L15", "R-L62", "R-L61"], players=3)
     turn = state["turn"]
     state, events = ENGINE.play(state, ALICE, RESIGN)
-    assert kinds(events) == ["player_left", "tile_passed"]
+    assert [(event.kind, event.data) for event in events] == [("player_left", {"seat": ALICE}),
+                                                              ("tile_passed", {"seat": BOB, "tile": "R-L15"})]
     assert ENGINE.to_move(state) == [BOB] and state["tile"] == "R-L15" and state["turn"] == turn + 1  # Bob's turn
     state, _ = act(state, "place -1,0 r0")
     state, _ = act(state, "place 0,1 r0")
