@@ -95,3 +95,5 @@ def test_board_data_names_the_latest_tile_and_its_placer_for_the_page_without_it
     assert data["count"] == len(view["board"]) == 4
     assert data["latest"] == {"x": x, "y": y, "name": player_view.tile_name(tile_id, "revised"),
                               "by": view["seats"][by]["name"]}
+    # The tile drawn for the turn to come, by name.
+    assert view["tile"] and data["tile_name"] == player_view.tile_name(view["tile"], "revised")
