@@ -55,7 +55,8 @@ PARAMETERS: dict[str, Callable[["Door", Any], str]] = {
     "game_id": lambda door, user: str(door.game.pk),
     "invite_code": lambda door, user: door.game.invite_code,
     "token": lambda door, user: unsubscribe_token(user.pk) if user is not None else "not-a-token",
-    # A player's page and archive, and the leaderboard of the game being played.
+    # A player's page and archive, and the leaderboard of the game being played: the creator's here, and every
+    # seated player's in ``read_all`` (a seat's page must not tell of its moves either: their reliability).
     "username": lambda door, user: door.game.created_by.get_username(),
     "game_slug": lambda door, user: door.game.engine,
     # A position of the game (the replay): ``read_all`` walks every one, from the start to now.
@@ -215,8 +216,9 @@ def walked_routes() -> list[Route]:
 # -- reading every door -------------------------------------------------------------------------
 
 
-def _mask(text: str, game) -> str:
-    """Mask what legitimately differs between two tables: invite codes, tokens, times (the ids are equal)."""
+def _mask(text: str, game, *, keep_times: bool = False) -> str:
+    """Mask what legitimately differs between two tables: invite codes, tokens, times (the ids are equal); with
+    ``keep_times``, the times stay (the API tokens' are the same in both worlds: made before them)."""
     text = text.replace(game.invite_code, "<invite>")
     text = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "<csrf>", text)
     text = re.sub(r'"X-CSRFToken": "[^"]+"', "<csrf>", text)
@@ -224,12 +226,15 @@ def _mask(text: str, game) -> str:
     text = re.sub(r'name="idempotency_key" value="[^"]+"', "<key>", text)
     text = re.sub(r"play\+[\w.]+@", "play+<token>@", text)
     text = re.sub(r"/mail/unsubscribe/[^/\s\"<>]+/", "/mail/unsubscribe/<token>/", text)
+    if keep_times:
+        return text
     text = re.sub(r"\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)?", "<time>", text)
     text = re.sub(r"\d{4}-\d\d-\d\d( \d\d:\d\d)?", "<date>", text)  # a token's created and last-used times
     text = re.sub(r"\d{4}\. \d\d\. \d\d\.( \d\d:\d\d)?", "<date>", text)  # the same in Hungarian
     text = re.sub(r"\d\d\.\d\d\.\d{4}(, \d\d:\d\d)?", "<date>", text)  # and in German
     text = re.sub(r"<small>[^<]*(ago|ezelőtt)</small>", "<ago>", text)
     text = re.sub(r"<small>vor [^<]*</small>", "<ago>", text)
+    text = re.sub(r"<small>[^<]* her</small>", "<ago>", text)  # German's other way: "1 Minute her" (a token's use)
     return text
 
 
@@ -269,12 +274,17 @@ class Door:
 
         return "/" + _PARAMETER.sub(fill, route.path)
 
-    def read_all(self, *, seated: bool) -> dict[str, str]:
-        """Return every answer this viewer gets from every walked route (and the POSTs), masked."""
+    def read_all(self, *, seated: bool, keep_times: bool = False) -> dict[str, str]:
+        """Return every answer this viewer gets from every walked route (and the POSTs), masked (but for the times
+        when ``keep_times``: two worlds played on one clock must read the same times too)."""
         client = self.client()
         seen: dict[str, str] = {}
         for route in walked_routes():
             path = self.path(route)
+            if "username" in route.parameters:  # every seated player's page, not only the creator's
+                for name in self._players():
+                    seen[f"GET /{route.path} username={name}"] = _answer(client.get(self.path(route, username=name)))
+                continue
             if route.name in POSTS:
                 if seated and route.name in SEATED_MAY_NOT_POST:
                     continue
@@ -288,7 +298,10 @@ class Door:
             for query, headers in VARIANTS.get(route.name, lambda game: [])(self.game):
                 label = f"GET /{route.path}{query}" + (" (htmx)" if headers else "")
                 seen[label] = _answer(client.get(path + query, **headers))
-        return {door: _mask(text, self.game) for door, text in seen.items()}
+        return {door: _mask(text, self.game, keep_times=keep_times) for door, text in seen.items()}
+
+    def _players(self) -> list[str]:
+        return sorted({seat.user.get_username() for seat in self.game.seats.select_related("user") if seat.user_id})
 
     def _post(self, client: Client, path: str, body: dict) -> str:
         if path.startswith("/api/"):
@@ -303,9 +316,10 @@ class Door:
             "game news": compose.game_news_email(self.game, self.user, "game_started"),
         }
 
-    def emails(self) -> dict[str, str]:
+    def emails(self, *, keep_times: bool = False) -> dict[str, str]:
         """Return the emails this seated viewer would get now, as text, masked."""
-        return {name: _mask(_email_text(message), self.game) for name, message in self.emails_as_sent().items()}
+        return {name: _mask(_email_text(message), self.game, keep_times=keep_times)
+                for name, message in self.emails_as_sent().items()}
 
 
 def _answer(response) -> str:
