@@ -92,8 +92,8 @@ def test_the_example_bot_plays_a_whole_game_against_whoever_invites_it(live_serv
     assert game["result"]["winners"] and robo_moves.count() > 0
     assert told and set(told) == {table}  # the stream told it of its turns, with its legal moves
     assert asked == []  # so it never asked for them: one request per move
-    # Its moves came through the API, but for its forced ones: a bot account's only legal move is played for it
-    # at once (the account setting, on by default for bots), so the program never sees that turn.
+    # Its moves came through the API, but perhaps for a forced one: a bot account's only legal move is played for
+    # it (the account setting, on by default for bots) after a program's time, unless the program answers first.
     assert "api" in set(robo_moves.values_list("source", flat=True)) <= {"api", "auto"}
     assert [(seat["username"], seat["bot_account"]) for seat in game["seats"]] == [("alice", False), ("robo", True)]
     # A public game with a bot account at the table: rated, in the bot pool.

@@ -52,8 +52,9 @@ class Profile(models.Model):
     # Set through ``choose_play_forced_moves``, which stores only a choice that differs from that default.
     play_forced_moves = models.BooleanField(
         _("Play my forced moves"), null=True, blank=True, default=None,
-        help_text=_("When you have exactly one legal move, it is played for you at once, and your history says "
-                    "so. The others see it as any move of yours, though they may notice how soon it came."),
+        help_text=_("When you have exactly one legal move, it is played for you when you would have played it "
+                    "yourself (after a time like your own, never while you are away), and your history says so. "
+                    "To the others it is any move of yours."),
     )
     # A bot account: a program its owner runs, playing through the API with a token (docs/api-guide.md, "Bot accounts").
     # Set by ``services.bot_accounts.bot_account_enable``; only staff turn it back, in the admin.

@@ -29,6 +29,7 @@ from turnbased.clocks.services import (
     refresh_deadlines,
 )
 from turnbased.idempotency.once import idempotent
+from turnbased.play.services import forced_moves
 
 
 class AbsenceOutputSerializer(serializers.ModelSerializer):
@@ -155,9 +156,11 @@ class ProfileApi(APIView):
             min_value=0, max_value=168, help_text="Email a reminder this many hours before a deadline (0: none)."
         )
         play_forced_moves = serializers.BooleanField(
-            help_text="Play my only legal move for me at once, whenever I have exactly one (a move with the source "
-                      "\"auto\"; my history says \"played automatically: the only legal move\", the others read it "
-                      "as any move of mine). On by default for a bot account, off for a person."
+            help_text="Play my only legal move for me whenever I have exactly one, when I would have played it "
+                      "myself: after a time drawn from my own recent moves, in the hours I play, never while I am "
+                      "away, before my deadline (a move with the source \"auto\"; my history says \"played "
+                      "automatically: the only legal move\"; to the others it is any move of mine, counted as mine "
+                      "on time). On by default for a bot account, off for a person."
         )
 
         class Meta:
@@ -194,4 +197,5 @@ class ProfileApi(APIView):
         profile.time_zone_chosen = profile.time_zone_chosen or "time_zone" in data.validated_data
         profile.save()
         refresh_deadlines(user=request.user)
+        forced_moves.setting_changed(request.user)
         return Response(self.answer(profile))

@@ -27,7 +27,9 @@ from turnbased.play.models import Game, GameStatus, MoveSource, Seat
 
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
 MAX_CLOCK_DAYS = 60
-PEOPLE = (MoveSource.WEB, MoveSource.API, MoveSource.EMAIL)
+# The moves that count as their player's own: sent through a door, or played for them as their only legal move at
+# their request (nobody may tell the two apart: ``play.services.forced_moves``).
+PEOPLE = (MoveSource.WEB, MoveSource.API, MoveSource.EMAIL, MoveSource.AUTO)
 
 
 def now() -> datetime:

@@ -1,4 +1,4 @@
-"""Once a minute: act on expired deadlines, send reminders, and restart stalled bot turns and forced moves.
+"""Once a minute: act on expired deadlines, send reminders, restart stalled bot turns, queue forced moves coming due.
 
 Each late seat is re-checked under the game's row lock by ``play_timeout``,
 so two sweeps running at once (or one running twice) act once. Each game is
@@ -102,6 +102,7 @@ def run() -> dict:
             outcomes.append(FAILED)
     for game_id, seq in stalled_bot_games():
         enqueue_bot_turn(game_id, seq)  # never raises: a broker outage is logged, and the next sweep re-queues
-    for game_id, seq in forced_moves.stalled():  # a forced move whose task was lost (a crash between two moves)
-        enqueue_forced_move(game_id, seq)
+    forced_moves.back_early()
+    for game_id, seq, countdown in forced_moves.to_queue():  # forced moves coming due, and any whose task was lost
+        enqueue_forced_move(game_id, seq, countdown=countdown)
     return {"timeouts": outcomes, "reminders": send_reminders()}

@@ -176,6 +176,12 @@ class ForcedMoveDue(models.Model):
     # How many forced moves were played in a row just before this position (the chain's bound).
     chain = models.PositiveSmallIntegerField(default=0)
     due_since = models.DateTimeField()
+    # When it is played: drawn by its first task like the player's own time to move (``forced_timing``); None
+    # until then.
+    due_at = models.DateTimeField(null=True, blank=True)
+    # When the player comes back from the absence the moment was put off past (no move of theirs comes while they
+    # are away); None when it was not. Drawn again from the moment they come back, should that be earlier.
+    returns_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"forced move due in game {self.game_id} at {self.seq}"

@@ -22,14 +22,14 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext
 
 from games.base import Event
-from turnbased.accounts.models import is_bot_account
+from turnbased.accounts.models import is_bot_account, plays_forced_moves
 from turnbased.aftergame.models import RematchInvite
 from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import seats_with_time
 from turnbased.errors import EngineUnavailable, GameNotFound
 from turnbased.play import store
 from turnbased.play.invitation_selectors import is_invited
-from turnbased.play.models import Game, GameStatus, MoveSource, Seat, Visibility
+from turnbased.play.models import ForcedMoveDue, Game, GameStatus, MoveSource, Seat, Visibility
 from turnbased.play.seat_labels import seat_label
 from turnbased.prepared import PreparedQuery
 
@@ -195,6 +195,16 @@ def private_view(viewer: Viewer) -> dict | None:
     if game.state is None:
         return None
     return store.engine_of(game).view(game.state, viewer.seat)
+
+
+def forced_move_due(viewer: Viewer, moves: list[dict]) -> datetime | None:
+    """Return when the viewer's only legal move (``moves``) is to be played for them, if they asked for that and the
+    moment is drawn (``services.forced_moves``); only then is its row read."""
+    seat = next((seat for seat in viewer.game.seats.all() if seat.index == viewer.seat), None)
+    if len(moves) != 1 or seat is None or not plays_forced_moves(seat.user):
+        return None
+    return (ForcedMoveDue.objects.filter(game_id=viewer.game.pk, seq=viewer.game.seq)
+            .values_list("due_at", flat=True).first())
 
 
 def legal_moves_for(viewer: Viewer) -> list[dict]:

@@ -1,4 +1,5 @@
-"""Celery tasks for play: bots take their turns a moment after the position is theirs, forced moves at once."""
+"""Celery tasks for play: bots take their turns a moment after the position is theirs, forced moves when their
+player would have (``services.forced_timing``)."""
 
 from __future__ import annotations
 
@@ -29,15 +30,17 @@ def enqueue_bot_turn(game_id: int, seq: int) -> None:
 # One move and its notifications: far under a second. The limits only stop a stuck query holding the worker.
 @shared_task(soft_time_limit=30, time_limit=45)
 def play_forced_move(game_id: int, seq: int) -> bool:
-    """Play position ``seq``'s only legal move for its seat, if it is still due (idempotent: a repeat, or a
-    position played since, changes nothing). Returns whether a move was played."""
+    """Play position ``seq``'s only legal move for its seat if its moment has come, drawing the moment first
+    (idempotent: a repeat, an early run, or a position played since, changes nothing but the drawn moment).
+    Returns whether a move was played."""
     return services.play_forced_move(game_id=game_id, seq=seq) is not None
 
 
-def enqueue_forced_move(game_id: int, seq: int) -> None:
-    """Queue a forced move at once; its ``ForcedMoveDue`` row lets the clock sweep queue it again if this fails."""
+def enqueue_forced_move(game_id: int, seq: int, *, countdown: float = 0) -> None:
+    """Queue a forced move's task (``countdown`` seconds from now); its ``ForcedMoveDue`` row lets the clock sweep
+    queue it again if this fails."""
     try:
-        play_forced_move.delay(game_id, seq)
+        play_forced_move.apply_async((game_id, seq), countdown=countdown or None)
     except Exception:
         logger.warning("could not queue the forced move of game %s at %s; the sweep will", game_id, seq,
                        exc_info=True)

@@ -29,8 +29,10 @@ from turnbased.ratings.rules import places
 
 LEADERBOARD_PAGE_SIZE = 50
 ARCHIVE_PAGE_SIZE = 20
-# Moves a person makes themselves; a timeout is a move a bot made for them when their time ran out.
-PERSON_SOURCES = (MoveSource.WEB, MoveSource.API, MoveSource.EMAIL)
+# A person's own moves: those they send, and their only legal move played for them at their request (``auto``),
+# which nobody may tell apart (``play.services.forced_moves``); a timeout is a move a bot made for them when their
+# time ran out.
+PERSON_SOURCES = (MoveSource.WEB, MoveSource.API, MoveSource.EMAIL, MoveSource.AUTO)
 
 Viewer = AbstractBaseUser | AnonymousUser
 
@@ -159,8 +161,9 @@ def game_records(player: AbstractBaseUser, viewer: Viewer) -> list[GameRecord]:
 def reliability(player: AbstractBaseUser, viewer: Viewer) -> Reliability:
     """Return the player's moves on time and timeouts in clocked games that ``viewer`` may see (like BGA's karma).
 
-    A move on time is one the player made themselves (web, API or email; resigning is not a move);
-    a timeout is a turn of their seat that a bot played because their deadline passed.
+    A move on time is one of the player's own (web, API or email, or their only legal move played for them at
+    their request, which nobody may tell from one they sent; resigning is not a move); a timeout is a turn of
+    their seat that a bot played because their deadline passed.
     """
     clocked = (
         Game.objects.filter(visible_games(viewer))

@@ -209,6 +209,7 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
         "view": view,
         "board": engine.board_data(view, moves) if view is not None else None,
         "moves": moves,
+        "forced_due": selectors.forced_move_due(viewer, moves),
         "board_template": select_template([f"games/{game.engine}/board.html", "games/_default_board.html"]),
         "idempotency_key": uuid.uuid4().hex,
         "error": error,

@@ -149,18 +149,25 @@ def ask_for_forced_moves(scenario: Scenario, users: list) -> None:
 
 def play_step(game, users: list, step: Step, world: int) -> None:
     """Play ``step`` in ``world`` on ``game`` at its current position: its seat's player sends the move, or the
-    platform plays it for them (``services.play_forced_move``, unless its task ran already after the last
-    commit); either way the move logged is the step's."""
+    platform plays it for them at the moment its task draws (``services.play_forced_move``, run twice: once to
+    draw, once at that moment, which this lets come at once); either way the move logged is the step's.
+
+    The moment is the subject of ``test_forced_moves.py``, which keeps the clock; here times are masked."""
+    import time_machine
+
     from turnbased.play import services
-    from turnbased.play.models import Move, MoveSource
+    from turnbased.play.models import ForcedMoveDue, Move, MoveSource
 
     game.refresh_from_db()
     if world not in step.played_for:
         services.submit_move(game_id=game.pk, user=users[step.seat], expected_seq=game.seq, move=step.move_in(world))
         return
     logged = Move.objects.filter(game=game, source=MoveSource.AUTO).order_by("-seq").first()
-    if logged is None or logged.seq < game.seq:  # not played yet: its task has not run (nothing was committed)
-        logged = services.play_forced_move(game_id=game.pk, seq=game.seq)
+    if logged is None or logged.seq < game.seq:  # not played yet
+        services.play_forced_move(game_id=game.pk, seq=game.seq)  # its first task draws the moment...
+        due = ForcedMoveDue.objects.get(game=game, seq=game.seq).due_at
+        with time_machine.travel(due, tick=False):  # ...and at that moment it is played
+            logged = services.play_forced_move(game_id=game.pk, seq=game.seq)
     assert logged is not None and (logged.seat, logged.move) == (step.seat, step.move_in(world)), logged
 
 

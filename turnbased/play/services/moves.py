@@ -33,15 +33,10 @@ from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play import player_events, store
 from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat
-from turnbased.play.services.forced_moves import forced_seats, schedule_forced_moves, take_due
-from turnbased.play.services.tables import (
-    game_transition,
-    hidden_from,
-    locked_game,
-    record_turn_notifications,
-    schedule_bot_turns,
-    user_ids,
-)
+from turnbased.play.services import forced_moves
+from turnbased.play.services.forced_moves import schedule_forced_moves
+from turnbased.play.services.tables import game_transition, hidden_from, locked_game, schedule_bot_turns, user_ids
+from turnbased.play.services.turn_notices import record_turn_notifications
 
 # After this many timeouts in a row, the bot keeps the seat for the rest of the game.
 TIMEOUTS_BEFORE_TAKEOVER = 3
@@ -252,8 +247,9 @@ def play_bot_turn(*, game_id: int, seq: int) -> list[Move]:
 
 
 def play_forced_move(*, game_id: int, seq: int) -> Move | None:
-    """Play position ``seq``'s only legal move for its seat (source ``auto``), if its ``ForcedMoveDue`` is
-    still there and the game still at ``seq``; else change nothing but that row (``forced_moves``).
+    """Play position ``seq``'s only legal move for its seat (source ``auto``) once its moment has come, if its
+    ``ForcedMoveDue`` is still there and the game still at ``seq``; else change nothing but that row
+    (``forced_moves``: the first task draws the moment, ``forced_timing``).
 
     Under the game's row lock, as every move: a repeated task, or a seat that played the move itself
     first, finds the row gone or the game moved on. The player's setting and the legal moves are read
@@ -264,13 +260,19 @@ def play_forced_move(*, game_id: int, seq: int) -> Move | None:
             game = locked_game(game_id)
         except GameNotFound:
             return None
-        due = take_due(game, seq)
-        if due is None or game.status != GameStatus.ACTIVE or game.seq != seq:
+        due = forced_moves.due_row(game, seq)
+        if due is None:
             return None
-        for seat, move in forced_seats(game):
-            # One seat a task: its move makes a new position, which schedules the next forced seat if any.
-            return _play(game, seat.index, move, user=seat.user, source=MoveSource.AUTO, chain=due.chain + 1)
-    return None
+        forced = forced_moves.forced_seats(game)
+        if not forced:
+            forced_moves.give_up(game, due)
+            return None
+        # One seat a task: its move makes a new position, which schedules the next forced seat if any.
+        seat, move = forced[0]
+        if not forced_moves.falls_due(game, seat, due):
+            return None
+        due.delete()
+        return _play(game, seat.index, move, user=seat.user, source=MoveSource.AUTO, chain=due.chain + 1)
 
 
 def play_timeout(*, game_id: int, seat: int) -> str:

@@ -22,6 +22,7 @@ from turnbased.notifications.services import notifications_record
 from turnbased.play import player_events, store
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
 from turnbased.play.services.forced_moves import schedule_forced_moves
+from turnbased.play.services.turn_notices import record_turn_notifications
 from turnbased.ratings.services import ratings_record_game
 
 # Named, not imported: play.tasks imports these services.
@@ -327,18 +328,6 @@ def abort_game(*, game_id: int, user: AbstractBaseUser) -> Game:
             raise Conflict(gettext("Only a table that has not started can be aborted."))
         game_transition(game=game, to=GameStatus.ABORTED)
     return game
-
-
-def record_turn_notifications(game: Game, *, skip: frozenset[int] = frozenset()) -> None:
-    """Tell the people to move (not bots) that it is their turn at this position, but for the seats in ``skip``
-    (their only move is about to be played for them)."""
-    seat_users = {seat.index: seat.user_id for seat in game.seats.all() if seat.user_id and not seat.bot}
-    notifications_record(
-        game=game,
-        seq=game.seq,
-        kind=NotificationKind.YOUR_TURN,
-        user_ids=[seat_users[index] for index in game.to_move if index in seat_users and index not in skip],
-    )
 
 
 def schedule_bot_turns(game: Game) -> None:

@@ -27,6 +27,7 @@ from turnbased.clocks.services import (
 )
 from turnbased.clocks.time_zone_choice import zone_choose
 from turnbased.errors import InvalidRequest, PlayError
+from turnbased.play.services import forced_moves
 
 
 class LanguageSelect(forms.Select):
@@ -60,8 +61,9 @@ class ProfileForm(forms.ModelForm):
     # choice" apart (``Profile.choose_play_forced_moves``), so it is filled in ``save``, not by the form.
     play_forced_moves = forms.BooleanField(
         label=_("Play my forced moves"), required=False,
-        help_text=_("When you have exactly one legal move, it is played for you at once, and your history says so. "
-                    "The others see it as any move of yours, though they may notice how soon it came."),
+        help_text=_("When you have exactly one legal move, it is played for you when you would have played it "
+                    "yourself (after a time like your own, never while you are away), and your history says so. "
+                    "To the others it is any move of yours."),
     )
 
     class Meta:
@@ -117,6 +119,7 @@ def account_settings(request):
     if request.method == "POST" and form.is_valid():
         form.save()
         refresh_deadlines(user=request.user)
+        forced_moves.setting_changed(request.user)
         if form.cleaned_data["language"]:  # the message below, and the page it leads to, in the new language
             translation.activate(form.cleaned_data["language"])
         messages.success(request, gettext("Settings saved."))

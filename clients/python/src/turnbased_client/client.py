@@ -105,8 +105,8 @@ class Client(ApiCore):
     def update_me(self, *, language: str | Unset = UNSET, time_zone: str | Unset = UNSET,
                   reminder_lead_hours: int | Unset = UNSET, play_forced_moves: bool | Unset = UNSET) -> Profile:
         """Change my language (``hu``, ``de``, ``en``; "" to follow the browser), time zone (an IANA name),
-        reminder lead time (hours, 0: none), or whether my only legal move is played for me at once
-        (``play_forced_moves``: on by default for a bot account, whose program then never sees those turns)."""
+        reminder lead time (hours, 0: none), or whether my only legal move is played for me when I would have
+        played it (``play_forced_moves``: on by default for a bot account; its program may answer first)."""
         return self._call("me_partial_update", body={"language": language, "time_zone": time_zone,
                                                      "reminder_lead_hours": reminder_lead_hours,
                                                      "play_forced_moves": play_forced_moves})

@@ -44,7 +44,7 @@ class Profile(TypedDict):
     language: Language | Literal[""]  # "" when none is chosen (the schema: LanguageEnum or BlankEnum)
     time_zone: str
     reminder_lead_hours: int
-    play_forced_moves: bool  # my only legal move is played for me at once (on by default for a bot account)
+    play_forced_moves: bool  # my only legal move is played for me when I would have (on for a bot account)
 
 
 class PushSubscription(TypedDict):
