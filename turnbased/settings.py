@@ -187,6 +187,9 @@ ACCOUNT_RATE_LIMITS = {
 KNOX_TOKEN_MODEL = "accounts.ApiToken"
 REST_KNOX = {"TOKEN_MODEL": KNOX_TOKEN_MODEL, "TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token"}
 API_TOKEN_DEFAULT_DAYS = env.int("API_TOKEN_DEFAULT_DAYS", default=90)
+# Live (unexpired) API tokens an account may hold: one more, by the page, the API or a log in through the API, is
+# refused with 409 until one is revoked (a script logging in on every run would otherwise pile them up unseen).
+API_TOKENS_MAX_PER_USER = env.int("API_TOKENS_MAX_PER_USER", default=50)
 
 # --- Internationalisation -----------------------------------------------------
 # English, and every language the project catalog has (locale/<code>/): a new language is its catalogs.
