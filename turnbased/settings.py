@@ -162,6 +162,10 @@ ACCOUNT_UNIQUE_EMAIL = True
 # address answers as for a new one, and the owner gets an email saying so.
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_PREVENT_ENUMERATION = True
+# A password reset (or a link) asked for an address no account has mails nothing: allauth's default tells that
+# address "no account uses this address", so anyone could make the site mail any address. The page's answer is
+# the same either way (ACCOUNT_PREVENT_ENUMERATION).
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 # A changed address stays unverified (and unused) until its link is followed; then it replaces the old one.
 ACCOUNT_CHANGE_EMAIL = True
