@@ -162,6 +162,10 @@ ACCOUNT_UNIQUE_EMAIL = True
 # address answers as for a new one, and the owner gets an email saying so.
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_PREVENT_ENUMERATION = True
+# A password reset (or a link) asked for an address no account has mails nothing: allauth's default tells that
+# address "no account uses this address", so anyone could make the site mail any address. The page's answer is
+# the same either way (ACCOUNT_PREVENT_ENUMERATION).
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 # A changed address stays unverified (and unused) until its link is followed; then it replaces the old one.
 ACCOUNT_CHANGE_EMAIL = True
@@ -187,6 +191,9 @@ ACCOUNT_RATE_LIMITS = {
 KNOX_TOKEN_MODEL = "accounts.ApiToken"
 REST_KNOX = {"TOKEN_MODEL": KNOX_TOKEN_MODEL, "TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token"}
 API_TOKEN_DEFAULT_DAYS = env.int("API_TOKEN_DEFAULT_DAYS", default=90)
+# Live (unexpired) API tokens an account may hold: one more, by the page, the API or a log in through the API, is
+# refused with 409 until one is revoked (a script logging in on every run would otherwise pile them up unseen).
+API_TOKENS_MAX_PER_USER = env.int("API_TOKENS_MAX_PER_USER", default=50)
 
 # --- Internationalisation -----------------------------------------------------
 # English, and every language the project catalog has (locale/<code>/): a new language is its catalogs.

@@ -208,9 +208,10 @@ class ProductionStack:
             "MAIL_INBOUND_HOST": "127.0.0.1",
             "MAIL_INBOUND_PORT": str(self.ports.mail_inbound),
             "UVICORN_HOST": "127.0.0.1",  # the stream process (uvicorn reads its address from these)
-            # Whom gunicorn and uvicorn let set X-Forwarded-For and -Proto: nginx's address in compose is
-            # loopback here. Where compose trusts nobody, trust an address nothing here has: both servers'
-            # default, loopback, would trust this nginx where compose's processes do not trust theirs.
+            # Whom gunicorn lets set X-Forwarded-For and -Proto (uvicorn, run with --no-proxy-headers, believes
+            # no header): nginx's address in compose is loopback here. Where compose trusts nobody, trust an
+            # address nothing here has: gunicorn's default, loopback, would trust this nginx where compose's
+            # processes do not trust theirs.
             "FORWARDED_ALLOW_IPS": "127.0.0.1" if environment.get("FORWARDED_ALLOW_IPS") == self.nginx_address
             else "192.0.2.1",
             # The rate limits stay on; both players move from loopback, a whole game in seconds.

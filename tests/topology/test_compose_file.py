@@ -7,7 +7,15 @@ import ipaddress
 
 import pytest
 
-from tests.topology.compose import django_services, load_compose, nginx_template_path, replicas, template_variables
+from tests.platform.events.streams import procfile_command
+from tests.topology.compose import (
+    compose_command,
+    django_services,
+    load_compose,
+    nginx_template_path,
+    replicas,
+    template_variables,
+)
 from tests.topology.stack import STAND_INS
 
 pytestmark = pytest.mark.topology
@@ -48,9 +56,17 @@ def test_the_processes_behind_nginx_trust_only_nginx_for_the_forwarded_address()
     STREAM_MAX_PER_ADDRESS streams."""
     compose = load_compose()
     nginx_address = compose["services"]["nginx"]["networks"]["default"]["ipv4_address"]
-    for name in ("web", "stream"):
-        environment = compose["services"][name]["environment"]
-        assert (environment["FORWARDED_ALLOW_IPS"], environment["TRUSTED_PROXY_COUNT"]) == (nginx_address, "1"), name
+    web = compose["services"]["web"]["environment"]
+    assert (web["FORWARDED_ALLOW_IPS"], web["TRUSTED_PROXY_COUNT"]) == (nginx_address, "1")
+    assert compose["services"]["stream"]["environment"]["TRUSTED_PROXY_COUNT"] == "1"
+
+
+def test_the_stream_process_reads_no_proxy_header_itself_and_runs_the_procfiles_command():
+    """Issue 42: uvicorn's own proxy headers trusted X-Forwarded-For from loopback, whatever TRUSTED_PROXY_COUNT said;
+    tests/platform/events/test_stream_process.py runs the Procfile's command, so compose must run the same."""
+    command = compose_command(load_compose()["services"]["stream"])
+    assert "--no-proxy-headers" in command
+    assert command == procfile_command("stream")
 
 
 def test_compose_runs_two_of_every_stateless_process_and_one_beat_and_one_dispatcher():

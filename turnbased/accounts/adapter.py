@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from turnbased.accounts.confusables import mixes_scripts, scripts_of, skeletons
 from turnbased.accounts.models import UsernameSkeleton
 from turnbased.accounts.readers import for_reader
+from turnbased.accounts.selectors import account_named_by
 
 logger = logging.getLogger(__name__)
 
@@ -82,6 +83,21 @@ class AccountAdapter(DefaultAccountAdapter):
                 super().send_mail(template_prefix, email, context)
         except (smtplib.SMTPException, OSError, AnymailError):
             logger.exception("account email %s to %s not sent", template_prefix, email)
+
+    def _get_login_attempts_cache_key(self, request, **credentials) -> str:
+        """Key the failed log-in limit (``login_failed``'s ``/key`` rate) by the account the login names.
+
+        allauth keys it by the string typed, so a guesser locked out under a username went on under the account's
+        address. A login that names no account keeps a key of its own string (lowercased), so such logins lock
+        out as known ones do and the lockout does not tell which names exist; the two kinds of key cannot meet.
+        Unlike allauth's, the key leaves out the request's host: without the sites framework that is the Host
+        header, and each host name the site answers to would have given a guesser another allowance.
+        """
+        login = credentials.get("email", credentials.get("username", "")) or ""
+        account = account_named_by(login)
+        if account is None:
+            return f"login:{login.strip().lower()}"
+        return f"account:{account}"
 
     def unstash_verified_email(self, request) -> str | None:
         # allauth writes None back even when nothing was stashed, which would give every API

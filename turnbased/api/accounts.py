@@ -47,6 +47,8 @@ from turnbased.play.services.bot_accounts import BotAccountStatus, bot_account_e
 CHECK_YOUR_EMAIL = gettext_lazy("Check your email: we sent a link to confirm the address. Follow it, then ask for a "
                                 "token at %(path)s.")
 DetailSerializer = inline_serializer("AccountCreated", {"detail": serializers.CharField()})
+TOO_MANY_TOKENS = error("The account already holds API_TOKENS_MAX_PER_USER live tokens (50 by default): revoke one "
+                        "first. Nothing was made.")
 
 
 @extend_schema_serializer(component_name="TokenCreateInput")
@@ -155,6 +157,7 @@ class TokenObtainApi(APIView):
         responses={200: NewTokenOutputSerializer,
                    401: OpenApiResponse(description="Wrong username or password."),
                    403: OpenApiResponse(description="Right password, but the email address is not confirmed yet."),
+                   409: TOO_MANY_TOKENS,
                    429: OpenApiResponse(description="Locked out after failed attempts; see Retry-After.")},
         examples=[OpenApiExample("log in", request_only=True, value={
             "username": "ann", "password": "a-long-enough-pass-9", "name": "my bot", "expires_in_days": 30})],
@@ -197,8 +200,10 @@ class TokenListApi(APIView):
         return Response(page.body(TokenOutputSerializer(page.items, many=True, context={"request": request}).data))
 
     @extend_schema(operation_id="tokens_create", request=TokenInputSerializer,
+                   description="At most API_TOKENS_MAX_PER_USER (50) live tokens per account, whichever way they "
+                               "were made (this, `POST /api/auth/token/`, the tokens page); expired ones do not count.",
                    parameters=[created_location("the new token (GET /api/tokens/{id}/; never its key)")],
-                   responses={201: NewTokenOutputSerializer},
+                   responses={201: NewTokenOutputSerializer, 409: TOO_MANY_TOKENS},
                    examples=[OpenApiExample("new token", request_only=True,
                                             value={"name": "laptop script", "expires_in_days": 90})])
     @idempotent

@@ -72,7 +72,8 @@ class PushSubscriptionListApi(APIView):
         operation_id="me_push_subscriptions_create", tags=["me"], summary="Tell this device when it is my turn",
         description="Send what the browser's `PushSubscription.toJSON()` gives (its `endpoint` and `keys`), "
                     "subscribed with the site's VAPID public key. The same endpoint again replaces its keys "
-                    "(200); a new one is added (201), and beyond WEB_PUSH_MAX_PER_USER devices the one unused "
+                    "(200); one new to my account is added (201), whether or not another account has "
+                    "subscribed it (that account's device is never taken over), and beyond WEB_PUSH_MAX_PER_USER devices the one unused "
                     "longest is let go. Pushes say only the game's name and that it is my turn, and go by the "
                     "rules of turn emails (none while I have that game open, none with the digest or no turn "
                     "emails).",

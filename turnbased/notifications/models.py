@@ -46,12 +46,14 @@ class Notification(models.Model):
 class PushSubscription(models.Model):
     """One device's browser, subscribed to push (the Push API): where to send, and the keys to encrypt for it.
 
-    The endpoint is the push service's URL for this browser and this site: unique, so a browser that
-    subscribes again (or for another account) replaces its row instead of getting two.
+    The endpoint is the push service's URL for this browser and this site. A row belongs to its account and
+    endpoint together: the same browser subscribing again for the same account replaces its keys, while
+    another account naming that endpoint gets a row of its own and never takes this one over (an endpoint is
+    no secret: a push service's URL, seen by whoever held the browser).
     """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
-    endpoint = models.TextField(unique=True)
+    endpoint = models.TextField()
     p256dh = models.CharField(max_length=100)  # the browser's P-256 public key, base64url
     auth = models.CharField(max_length=40)  # its 16-byte authentication secret, base64url
     # What the browser said it is (its User-Agent read once: "Firefox", "Android"), for the settings page's list.
@@ -62,6 +64,7 @@ class PushSubscription(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["user", "endpoint"], name="push_subscription_per_account")]
 
     def __str__(self) -> str:
         return f"push subscription {self.pk} of {self.user_id} ({self.browser} on {self.system})"

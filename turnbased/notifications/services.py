@@ -45,10 +45,12 @@ def notifications_record(*, game, seq: int, kind: str, user_ids: Iterable[int]) 
 
 
 def push_subscription_save(*, user, endpoint: str, p256dh: str, auth: str, user_agent: str = ""):
-    """Keep one device's push subscription for ``user``; return it and whether it is new.
+    """Keep one device's push subscription for ``user``; return it and whether it is new to ``user``.
 
-    A browser that subscribes again (new keys, or now for another account) replaces its row: one row per
-    endpoint. Beyond ``WEB_PUSH_MAX_PER_USER`` the user's longest-unused device is let go. Raises
+    A row belongs to the account and the endpoint together: a browser that subscribes again for the same
+    account replaces that row's keys, and an endpoint another account has kept is neither taken over nor
+    touched (this account gets a row of its own), so what ``user`` is told never depends on other accounts.
+    Beyond ``WEB_PUSH_MAX_PER_USER`` the user's longest-unused device is let go. Raises
     ``devices.BadSubscription`` for an endpoint we do not push to or keys that are not keys.
     """
     endpoint = check_endpoint(endpoint)
@@ -56,8 +58,8 @@ def push_subscription_save(*, user, endpoint: str, p256dh: str, auth: str, user_
     browser, system = describe_device(user_agent)
     with transaction.atomic():
         subscription, created = PushSubscription.objects.update_or_create(
-            endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth, "browser": browser,
-                                         "system": system})
+            user=user, endpoint=endpoint, defaults={"p256dh": p256dh, "auth": auth, "browser": browser,
+                                                    "system": system})
         surplus = (PushSubscription.objects.filter(user=user).exclude(pk=subscription.pk)
                    .order_by(F("last_pushed_at").desc(nulls_last=True), "-created_at", "-pk")
                    .values_list("pk", flat=True)[settings.WEB_PUSH_MAX_PER_USER - 1:])

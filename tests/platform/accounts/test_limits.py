@@ -12,19 +12,22 @@ import time_machine
 from django.test import Client
 from rest_framework.test import APIClient
 
+from tests.platform.accounts.conftest import link_in, sent_to
 from tests.platform.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
-LOCKOUT_AFTER = 5  # failed attempts per login in 5 minutes (RATE_LIMIT_LOGIN_FAILED)
+LOCKOUT_AFTER = 5  # failed attempts per account (or per name of no account) in 5 minutes (RATE_LIMIT_LOGIN_FAILED)
+NEW_PASSWORD = "another-long-pass-42"
 
 
 def web_login(login: str, password: str, client: Client | None = None):
     return (client or Client()).post("/accounts/login/", {"login": login, "password": password})
 
 
-def api_login(login: str, password: str):
-    return APIClient().post("/api/auth/token/", {"username": login, "password": password}, format="json")
+def api_login(login: str, password: str, *, address: str = "127.0.0.1"):
+    return APIClient(REMOTE_ADDR=address).post("/api/auth/token/", {"username": login, "password": password},
+                                               format="json")
 
 
 def retry_after(response) -> int:
@@ -77,6 +80,57 @@ def test_a_right_password_does_not_spend_the_allowance(make_user):
     make_user("alice")
     for _ in range(LOCKOUT_AFTER + 2):
         assert api_login("alice", PASSWORD).status_code == 200
+
+
+@pytest.mark.parametrize(("failing", "then"), [
+    ("alice", "alice@example.com"), ("alice@example.com", "alice"), ("alice", "ALICE@Example.com"),
+    ("Alice", "alice"),
+])
+def test_the_lockout_holds_the_account_whichever_name_or_address_is_typed(failing, then, make_user):
+    """Issue 42: the lockout was keyed by the string typed, so a guesser locked out under the username went on
+    under the address (5 more guesses each window), and the other way round."""
+    make_user("alice")
+    for _ in range(LOCKOUT_AFTER):
+        assert api_login(failing, "wrong password").status_code == 401
+    locked = api_login(then, PASSWORD)
+    assert locked.status_code == 429 and 0 < retry_after(locked) <= 300
+    assert web_login(then, PASSWORD).status_code == 429
+
+
+def test_failures_under_the_name_and_the_address_count_together(make_user):
+    make_user("alice")
+    for attempt in range(LOCKOUT_AFTER):
+        web_login("alice" if attempt % 2 else "alice@example.com", "wrong password")
+    assert api_login("alice", PASSWORD).status_code == 429
+
+
+def test_another_account_and_names_of_no_account_keep_their_own_counts(make_user):
+    """Each guesser from an address of its own, so that the limit per address (10 a minute) is not what holds."""
+    make_user("alice")
+    make_user("bob")
+    for _ in range(LOCKOUT_AFTER):
+        api_login("nobody", "wrong password", address="198.51.100.1")
+        api_login("bob@example.com", "wrong password", address="198.51.100.2")
+    # A name no account has locks out as a known one does (the lockout does not tell which exist) ...
+    assert api_login("nobody", "wrong password", address="198.51.100.3").status_code == 429
+    assert api_login("bob", PASSWORD, address="198.51.100.3").status_code == 429
+    # ... and locks nobody else out.
+    assert api_login("alice", PASSWORD, address="198.51.100.3").status_code == 200
+    assert api_login("nobody@example.com", "wrong password", address="198.51.100.3").status_code == 401
+
+
+def test_a_password_reset_lifts_the_lockout_under_the_username_too(make_user, mailoutbox):
+    """allauth clears the count of each of the account's addresses after a reset: keyed by the string typed, a
+    lockout under the username outlived the reset."""
+    make_user("alice")
+    for _ in range(LOCKOUT_AFTER):
+        web_login("alice", "wrong password")
+    assert web_login("alice", PASSWORD).status_code == 429
+    browser = Client()
+    assert browser.post("/accounts/password/reset/", {"email": "alice@example.com"}).status_code == 302
+    form_url = browser.get(link_in(sent_to(mailoutbox, "alice@example.com")[-1], "/accounts/password/reset/key/")).url
+    assert browser.post(form_url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD}).status_code == 302
+    assert web_login("alice", NEW_PASSWORD).status_code == 302
 
 
 def test_the_login_page_does_not_say_whether_a_name_exists(make_user):

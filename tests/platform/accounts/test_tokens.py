@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import re
+import threading
 from datetime import timedelta
 
 import pytest
@@ -16,7 +17,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.platform.conftest import PASSWORD, api_token
-from turnbased.accounts.models import ApiToken
+from turnbased.accounts.models import ApiToken, ApiTokenManager
+from turnbased.accounts.selectors import tokens_of
+from turnbased.accounts.services.tokens import TooManyTokens, token_create
 
 pytestmark = pytest.mark.django_db
 
@@ -154,6 +157,97 @@ def test_the_web_page_refuses_a_blank_name_and_anothers_token(alice, bob):
     assert authed(bobs_key).get("/api/games/").status_code == 200
 
 
+def _refused_for_the_cap(answer, most: int) -> bool:
+    return answer.status_code == 409 and answer.json()["detail"] == (
+        f"You have {most} API tokens, the most an account may have: revoke one you no longer use first.")
+
+
+def test_past_the_cap_every_door_refuses_a_new_token_with_409_and_makes_nothing(alice, settings):
+    """Issue 42: tokens were unlimited, so a script logging in on every run piled them up unseen."""
+    settings.API_TOKENS_MAX_PER_USER = 3
+    client = authed(api_token(alice, "first"))
+    assert [client.post("/api/tokens/", {"name": f"bot {n}"}, format="json").status_code for n in (2, 3)] == [201, 201]
+    assert _refused_for_the_cap(client.post("/api/tokens/", {"name": "bot 4"}, format="json"), 3)
+    assert _refused_for_the_cap(APIClient().post("/api/auth/token/", {"username": "alice", "password": PASSWORD},
+                                                 format="json"), 3)
+    page = Client()
+    page.force_login(alice)
+    refused = page.post("/accounts/tokens/", {"name": "laptop script", "lifetime_days": "30"})
+    assert refused.status_code == 409 and 'id="new-token"' not in refused.content.decode()
+    assert "You have 3 API tokens, the most an account may have" in refused.content.decode()
+    assert ApiToken.objects.filter(user=alice).count() == 3
+    # An expired token counts no more; nor does a revoked one.
+    ApiToken.objects.filter(user=alice, name="bot 2").update(expiry=timezone.now() - timedelta(seconds=1))
+    assert client.post("/api/tokens/", {"name": "bot 4"}, format="json").status_code == 201
+    assert _refused_for_the_cap(client.post("/api/tokens/", {"name": "bot 5"}, format="json"), 3)
+    assert client.delete(f"/api/tokens/{ApiToken.objects.get(name='bot 3').pk}/").status_code == 204
+    assert page.post("/accounts/tokens/", {"name": "laptop script", "lifetime_days": "30"}).status_code == 200
+    assert sorted(token.name for token in tokens_of(alice)) == ["bot 4", "first", "laptop script"]
+
+
+def test_the_cap_is_fifty_live_tokens_by_default(alice):
+    for number in range(50):
+        api_token(alice, f"script {number}")
+    with pytest.raises(TooManyTokens):
+        token_create(user=alice, name="one more", lifetime=None)
+    assert ApiToken.objects.filter(user=alice).count() == 50
+
+
+@pytest.mark.parametrize(("language", "refusal"), [
+    ("hu", "Már 2 API-tokened van, ennél több nem lehet egy fióknak: előbb vonj vissza egyet, amelyet már nem "
+           "használsz."),
+    ("de", "Du hast 2 API-Tokens, mehr darf ein Konto nicht haben: Widerrufe zuerst eines, das du nicht mehr "
+           "brauchst."),
+])
+def test_the_cap_is_said_in_the_readers_language(language, refusal, alice, settings):
+    settings.API_TOKENS_MAX_PER_USER = 2
+    client = authed(api_token(alice))
+    client.post("/api/tokens/", {"name": "second"}, format="json")
+    answer = client.post("/api/tokens/", {"name": "third"}, format="json", HTTP_ACCEPT_LANGUAGE=language)
+    assert (answer.status_code, answer.json()["detail"]) == (409, refusal)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_creations_at_once_cannot_both_pass_the_cap(make_user, settings, monkeypatch):
+    """The first creation, past its count, holds its transaction open for up to 2 seconds while the second one
+    counts: without a lock per account both counted one token below the cap, and both were made."""
+    settings.API_TOKENS_MAX_PER_USER = 2
+    dora = make_user("dora")
+    api_token(dora, "first")
+    first_counted, second_counted = threading.Event(), threading.Event()
+    real_create = ApiTokenManager.create
+
+    def create(manager, *args, **kwargs):
+        if not first_counted.is_set():
+            first_counted.set()
+            second_counted.wait(2)  # the other creation counts meanwhile, unless something holds it back
+        else:
+            second_counted.set()
+        return real_create(manager, *args, **kwargs)
+
+    monkeypatch.setattr(ApiTokenManager, "create", create)
+    outcomes = []
+
+    def make(name: str) -> None:
+        try:
+            token_create(user=dora, name=name, lifetime=None)
+            outcomes.append("created")
+        except TooManyTokens:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=make, args=("second",))
+    first.start()
+    assert first_counted.wait(10), "the first creation counted"
+    second = threading.Thread(target=make, args=("third",))
+    second.start()
+    for thread in (first, second):
+        thread.join(30)
+    assert sorted(outcomes) == ["created", "refused"]
+    assert ApiToken.objects.filter(user=dora).count() == 2
+
+
 def test_keys_from_before_named_tokens_keep_working(alice):
     """The data migration moves DRF's plain-text keys into hashed, named tokens and deletes the plain ones."""
     legacy_key = "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"
@@ -186,6 +280,8 @@ def test_the_schema_describes_the_token_endpoints_and_scheme():
     }
     assert schema["components"]["securitySchemes"]["tokenAuth"] == {"type": "apiKey", "in": "header", "name": "Authorization", "description": "Token-based authentication with required prefix \"Token\""}
     assert "token" in schema["components"]["schemas"]["NewToken"]["properties"]
+    for path in ("/api/tokens/", "/api/auth/token/"):  # the cap's refusal, where a token is made
+        assert "409" in schema["paths"][path]["post"]["responses"], path
 
 
 def test_the_admin_lists_tokens_without_keys_and_not_knoxs_unused_model(alice, django_user_model):

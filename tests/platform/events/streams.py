@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import queue
+import shlex
 import signal
 import socket
 import subprocess
@@ -32,8 +33,16 @@ from tests.serving.served import database_url_for
 from tests.topology.stack import Process, wait_until
 from turnbased.local import free_port, port_answers
 
-# What the Procfile's and compose.yaml's stream command runs (their host and port set apart).
-APPLICATION = "turnbased.events.asgi:application"
+PROCFILE = Path(django_settings.BASE_DIR) / "Procfile"
+
+
+def procfile_command(name: str) -> list[str]:
+    """Return the Procfile's command for the process ``name``, as argv."""
+    for line in PROCFILE.read_text().splitlines():
+        if line.startswith(f"{name}:"):
+            return shlex.split(line.partition(":")[2])
+    raise AssertionError(f"the Procfile runs no {name!r}")
+
 # The name the stream process gives its database connections, so a test can count them.
 APPLICATION_NAME = "served-stream"
 
@@ -74,8 +83,11 @@ def stream_process(folder: Path, **settings: str):
         **{name: os.environ[name] for name in ("CELERY_BROKER_URL", "CACHE_URL") if name in os.environ},
         **settings,
     }
-    process = Process("stream", ["uvicorn", APPLICATION, "--host", "127.0.0.1", "--port", str(port),
-                                 "--timeout-graceful-shutdown", "1", "--no-access-log"], folder / "stream.log")
+    # The Procfile's command, as make run and make serve start it (its flags, --no-proxy-headers among them), on
+    # a port of the test's; a shorter graceful shutdown (the last of a repeated option is the one uvicorn takes).
+    command = [*procfile_command("stream"), "--host", "127.0.0.1", "--port", str(port),
+               "--timeout-graceful-shutdown", "1", "--no-access-log"]
+    process = Process("stream", command, folder / "stream.log")
     process.start(environment)
     try:
         wait_until(lambda: port_answers(port), "the stream process to listen", [process])

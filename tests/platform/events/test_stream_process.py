@@ -135,6 +135,37 @@ def test_the_caps_count_an_accounts_and_an_addresss_streams_across_every_stream_
             pass
 
 
+def _refused_for_the_address(answer) -> bool:
+    """Whether the stream was refused (429) for its address's cap: ``reading`` yields a Reader for an opened one."""
+    return isinstance(answer, httpx.Response) and answer.status_code == 429 and "address" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize("forged", ["203.0.113.7", "203.0.113.7, 198.51.100.9", "2001:db8::7"])
+def test_a_forged_x_forwarded_for_does_not_dodge_the_address_cap(forged, tmp_path, alice, bob):
+    """Issue 42: uvicorn ran with its proxy headers on, which trust X-Forwarded-For from loopback by default, so a
+    client there counted its streams under any address it named. With no proxy in front (TRUSTED_PROXY_COUNT 0, as
+    here) the header is only text: the stream is counted under the connection's own address."""
+    with stream_process(tmp_path, STREAM_MAX_PER_ADDRESS="1") as stream:
+        with reading(stream, api_token(alice)) as first:
+            assert first.response.status_code == 200, "the first stream opened"
+            with reading(stream, api_token(bob), headers={"X-Forwarded-For": forged}) as forging:
+                assert _refused_for_the_address(forging), getattr(forging, "text", "the stream opened")
+
+
+def test_behind_one_proxy_a_stream_is_counted_under_the_address_the_proxy_forwarded(tmp_path, alice, bob,
+                                                                                   make_user):
+    """TRUSTED_PROXY_COUNT=1 (nginx in front, which writes X-Forwarded-For afresh): the last entry, whatever a
+    client put before it."""
+    with stream_process(tmp_path, STREAM_MAX_PER_ADDRESS="1", TRUSTED_PROXY_COUNT="1") as stream:
+        with reading(stream, api_token(alice), headers={"X-Forwarded-For": "198.51.100.9"}) as first:
+            assert first.response.status_code == 200, "the first stream opened"
+            with reading(stream, api_token(bob), headers={"X-Forwarded-For": "203.0.113.7"}) as elsewhere:
+                assert elsewhere.response.status_code == 200, "another address has its own place"
+                carols = api_token(make_user("carol"))
+                with reading(stream, carols, headers={"X-Forwarded-For": "203.0.113.8, 198.51.100.9"}) as same:
+                    assert _refused_for_the_address(same), getattr(same, "text", "the stream opened")
+
+
 def test_a_revoked_token_receives_nothing_more(tmp_path, started_game, alice, bob):
     key = api_token(bob, name="to revoke")
     with stream_process(tmp_path, **FAST) as stream:

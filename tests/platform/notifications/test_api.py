@@ -29,7 +29,7 @@ def test_a_device_is_subscribed_listed_read_and_forgotten(alice, push_service, a
     assert client.delete(f"{LIST}{created['id']}/").status_code == 404
 
 
-def test_the_same_browser_subscribing_again_replaces_its_keys(alice, bob, push_service, api_client_for):
+def test_the_same_browser_subscribing_again_replaces_its_keys(alice, push_service, api_client_for):
     phone = push_service.device("phone")
     first = api_client_for(alice).post(LIST, phone.subscription(), format="json").json()
     again = push_service.device("again").subscription()
@@ -37,9 +37,42 @@ def test_the_same_browser_subscribing_again_replaces_its_keys(alice, bob, push_s
     answer = api_client_for(alice).post(LIST, again, format="json")
     assert answer.status_code == 200 and answer.json()["id"] == first["id"]
     assert PushSubscription.objects.get().p256dh == again["keys"]["p256dh"]
-    # The same browser now signed in as bob: the device is his from now on, not both.
-    assert api_client_for(bob).post(LIST, again, format="json").status_code == 200
-    assert list(PushSubscription.objects.values_list("user__username", flat=True)) == ["bob"]
+
+
+def _told(answer) -> tuple:
+    """What an answer to a subscription tells its poster, but for the new row's own id, endpoint and time."""
+    body = answer.json()
+    return (answer.status_code, answer.has_header("Location"),
+            {key: value for key, value in body.items() if key not in ("id", "endpoint", "created_at")})
+
+
+def test_another_account_posting_a_known_endpoint_takes_nothing_over_and_is_told_nothing(
+        alice, bob, push_service, api_client_for):
+    """Issue 42: the endpoint was unique, so bob posting alice's (a URL, no secret) moved her device to him."""
+    phone = push_service.device("phone")
+    alices = api_client_for(alice).post(LIST, phone.subscription(), format="json",
+                                        HTTP_USER_AGENT=FIREFOX_ON_WINDOWS).json()
+    stolen = push_service.device("bobs-keys").subscription()
+    stolen["endpoint"] = phone.endpoint
+    known = api_client_for(bob).post(LIST, stolen, format="json")
+    # The same request with an endpoint nobody has subscribed: bob cannot tell the two apart.
+    fresh = push_service.device("bobs-own").subscription()
+    unknown = api_client_for(bob).post(LIST, fresh, format="json")
+    assert _told(known) == _told(unknown) == (201, True, {"browser": "", "system": "", "last_pushed_at": None})
+    # Alice's device is as she left it: hers, with her browser's keys; bob's row is his alone.
+    kept = PushSubscription.objects.get(pk=alices["id"])
+    assert (kept.user, kept.p256dh, kept.auth, kept.browser) == (alice, phone.p256dh,
+                                                                  phone.subscription()["keys"]["auth"], "Firefox")
+    assert api_client_for(alice).get(LIST).json()["results"] == [alices]
+    assert sorted(row["endpoint"] for row in api_client_for(bob).get(LIST).json()["results"]) == sorted(
+        [phone.endpoint, fresh["endpoint"]])
+    # Bob sending it again is his own row again (200), as for any device of his.
+    again = api_client_for(bob).post(LIST, stolen, format="json")
+    assert again.status_code == 200 and again.json()["id"] == known.json()["id"]
+    assert PushSubscription.objects.filter(endpoint=phone.endpoint).count() == 2
+    # Forgetting his row leaves hers.
+    assert api_client_for(bob).delete(f"{LIST}{known.json()['id']}/").status_code == 204
+    assert PushSubscription.objects.filter(pk=alices["id"], user=alice).exists()
 
 
 def test_another_users_device_is_not_found(alice, bob, push_service, api_client_for):

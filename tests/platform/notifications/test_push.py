@@ -18,7 +18,7 @@ from turnbased.accounts.services.languages import language_choose
 from turnbased.events.presence import record_visit
 from turnbased.mail import delivery
 from turnbased.mail.models import MailPreference, TurnEmails
-from turnbased.notifications import push, tasks
+from turnbased.notifications import push, services, tasks
 from turnbased.notifications.models import PushSubscription
 from turnbased.play import services as play
 
@@ -167,6 +167,19 @@ def test_a_subscription_the_push_service_says_is_gone_is_removed(status, started
     deliver(turn_row(started_game, "alice"), django_capture_on_commit_callbacks)
     assert list(PushSubscription.objects.filter(user=alice).values_list("endpoint", flat=True)) == [laptop.endpoint]
     assert len(push_service.pushes_to(laptop)) == 1
+
+
+def test_another_account_naming_a_players_endpoint_leaves_her_pushes_as_they_were(
+        started_game, alice, bob, push_service, subscribe, django_capture_on_commit_callbacks):
+    """Issue 42: bob subscribing the endpoint of alice's phone with keys of his own took her device over, so her
+    turns were pushed nowhere."""
+    phone, impostor = push_service.device("phone"), push_service.device("impostor")
+    subscribe(alice, phone)
+    services.push_subscription_save(user=bob, endpoint=phone.endpoint, p256dh=impostor.p256dh,
+                                    auth=impostor.subscription()["keys"]["auth"])
+    deliver(turn_row(started_game, "alice"), django_capture_on_commit_callbacks)
+    [received] = push_service.pushes_to(phone)  # decrypted with the phone's own keys: alice's row, as she kept it
+    assert received.payload["body"] == "It is your turn." and push_service.refused == []
 
 
 def test_a_push_service_that_fails_keeps_the_subscription(started_game, alice, push_service, subscribe, monkeypatch,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -14,23 +15,29 @@ from django.views.decorators.http import require_http_methods, require_POST
 from turnbased.accounts.forms import TokenCreateForm
 from turnbased.accounts.models import ApiToken
 from turnbased.accounts.selectors import tokens_of
-from turnbased.accounts.services.tokens import token_create, token_revoke
+from turnbased.accounts.services.tokens import TooManyTokens, token_create, token_revoke
 
 
 @never_cache
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def api_tokens(request):
-    """List the tokens; a valid POST creates one and shows its key on this answer only."""
+    """List the tokens; a valid POST creates one and shows its key on this answer only (409 at the cap)."""
     form = TokenCreateForm(request.POST or None)
-    new_key = None
+    new_key, status = None, 200
     if request.method == "POST" and form.is_valid():
         days = form.cleaned_data["lifetime_days"]
-        _token, new_key = token_create(user=request.user, name=form.cleaned_data["name"],
-                                       lifetime=timedelta(days=days) if days else None)
-        form = TokenCreateForm()
+        try:
+            _token, new_key = token_create(user=request.user, name=form.cleaned_data["name"],
+                                           lifetime=timedelta(days=days) if days else None)
+        except TooManyTokens as refusal:  # at the cap: the form says so above its fields, nothing is made
+            form.add_error(None, refusal.detail)
+            status = refusal.status
+        else:
+            form = TokenCreateForm()
     return render(request, "accounts/tokens.html", {"form": form, "tokens": tokens_of(request.user),
-                                                    "new_key": new_key})
+                                                    "new_key": new_key, "most": settings.API_TOKENS_MAX_PER_USER},
+                  status=status)
 
 
 @login_required
