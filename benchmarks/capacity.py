@@ -125,7 +125,7 @@ class Game:
         self.units = read_units(self.positions, etags_of(stack.server.port, self.positions))
         self.emails = OutboxTables(page_players(2, f"{tag}mail", turn_emails="immediate", game_emails=True), slug,
                                    args.outbox, random.Random(rng.random()))
-        # A pair of owners to each table: the sweep queues at most WEBHOOKS_QUEUED_PER_OWNER of an owner's at once.
+        # A pair of owners to each table: an owner's deliveries go one at a time (WEBHOOKS_IN_FLIGHT_PER_OWNER).
         owners = page_players(2 * args.outbox, f"{tag}hook")
         hook_owners(owners, stack.receiver.url)
         self.hooks = OutboxTables(owners, slug, args.outbox, random.Random(rng.random()))

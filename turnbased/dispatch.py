@@ -9,11 +9,15 @@ on that channel and queues each task in Celery. Before, each request queued its 
 after its commit: about 13 % of a move's server time (issue 26).
 
 Nothing is lost when a notification is. A NOTIFY no one LISTENs to is dropped (the dispatcher is down or
-restarting), Redis may refuse the task, the dispatcher may die between reading a notification and
-queueing it: in each case the row the change wrote stays for the minute sweeps to queue its task again
-(the outbox's unsent notifications, the clock sweep's stalled bot turns and forced moves), a little later.
-Nothing is done twice: every task is idempotent (a notification row is sent once, a bot or forced move
-plays only the position it was queued for). Two dispatchers would queue each task twice, harmlessly.
+restarting), Redis may refuse the task or lose it (restarted empty), the dispatcher may die between reading a
+notification and queueing it: in each case the row the change wrote stays for the minute sweeps to queue its
+task again (the outbox's unsent notifications, the clock sweep's stalled bot turns and forced moves), a little
+later. Bot turns do not wait for that (issue 42): ``run`` calls ``recover`` each time its LISTEN is in place
+(what was notified while it was not is lost) and whenever ``BrokerWatch`` finds the broker back from an
+outage or restarted (what it held is lost), and the command's ``recover`` queues every waiting bot turn again
+(``play.services.bot_turns``). Nothing is done twice: every task is idempotent (a notification row is sent
+once, a bot or forced move plays only the position it was queued for). Two dispatchers would queue each task
+twice, harmlessly.
 
 ``WORK_DISPATCH=inline`` (the test runner's setting) queues the task in the process itself when the
 transaction commits, as requests did before: tests run their tasks at once, in the test's process.
@@ -48,7 +52,14 @@ TASKS = frozenset({
 })
 APPLICATION_NAME = "turnbased-dispatch"
 READY = "dispatch: listening on turnbased_work"
-FIRST_PAUSE, LONGEST_PAUSE = 0.5, 30.0
+# Between tries to LISTEN again: short, so that the work a database restart lost is queued again within seconds
+# of its return (a try at a server that is down costs it nothing).
+FIRST_PAUSE, LONGEST_PAUSE = 0.5, 2.0
+# How often the broker is asked whether it is the one it was (BrokerWatch).
+BROKER_CHECK_SECONDS = 1.0
+# Set by ``queue`` when the broker refuses a task: the broker's watch then treats it as away, even if the outage
+# was too short for its own check to see.
+_refused = threading.Event()
 
 
 def after_commit(task: str, *args: int, countdown: float = 0) -> None:
@@ -76,8 +87,47 @@ def queue(task: str, args: list, countdown: float = 0) -> bool:
         current_app.signature(task, args=args).apply_async(countdown=countdown or None)
     except Exception:
         logger.warning("could not queue %s%s; the sweep will", task, tuple(args), exc_info=True)
+        _refused.set()
         return False
     return True
+
+
+class BrokerWatch:
+    """Tell when the broker may have lost the tasks it held: it was away (a check failed, or it refused a task) and
+    answers again, or it answers as another server (Redis's ``run_id`` changed: it restarted, empty unless it kept
+    its data on disk). A check is one short command, at most every ``BROKER_CHECK_SECONDS``."""
+
+    def __init__(self, url: str):
+        import redis
+
+        self._client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        self._errors = (redis.RedisError, OSError)
+        self._server: str | None = None
+        self._away = False
+        self._checked_at = 0.0
+
+    @classmethod
+    def of(cls, url: str) -> BrokerWatch | None:
+        """Return a watch of the broker at ``url``; None for a broker that is not Redis (left to the sweeps)."""
+        return cls(url) if url.split(":", 1)[0] in ("redis", "rediss") else None
+
+    def back(self) -> bool:
+        """Check the broker (unless it was checked a moment ago); return whether it is back from an absence or
+        restarted since the last check."""
+        if time.monotonic() - self._checked_at < BROKER_CHECK_SECONDS:
+            return False
+        self._checked_at = time.monotonic()
+        if _refused.is_set():
+            _refused.clear()
+            self._away = True
+        try:
+            server = self._client.info("server")["run_id"]
+        except self._errors:
+            self._away = True
+            return False
+        back = self._away or (self._server is not None and server != self._server)
+        self._server, self._away = server, False
+        return back
 
 
 @functools.cache
@@ -113,10 +163,15 @@ def _listening_connection():
 
 
 def run(*, stopped: Callable[[], bool] = lambda: False, connect: Callable = _listening_connection,
-        tick: float = 1.0, on_listening: Callable[[], None] = lambda: None) -> None:
+        tick: float = 1.0, on_listening: Callable[[], None] = lambda: None,
+        recover: Callable[[], object] = lambda: None, broker: BrokerWatch | None = None) -> None:
     """LISTEN and queue each task named, until ``stopped()``; connect again, after a growing pause, whenever the
-    connection is lost (what was notified meanwhile is the sweeps'). ``on_listening`` is called each time the
-    LISTEN is in place."""
+    connection is lost. ``on_listening`` is called each time the LISTEN is in place.
+
+    ``recover()`` queues again the work a fault may have lost: called once the LISTEN is in place, each time
+    (what was notified meanwhile was dropped), and whenever ``broker`` finds the broker back (what it held may
+    be gone). One that fails (the database is away too) is tried again at the next tick.
+    """
     import psycopg2
 
     pause = FIRST_PAUSE
@@ -131,8 +186,13 @@ def run(*, stopped: Callable[[], bool] = lambda: False, connect: Callable = _lis
         pause = FIRST_PAUSE
         logger.debug(READY)  # said by on_listening (the command prints it: the topology test waits for it)
         on_listening()
+        owed = True  # a recovery: the LISTEN is (again) in place
         try:
             while not stopped():
+                if broker is not None and broker.back():
+                    owed = True
+                if owed:
+                    owed = not _recovered(recover)
                 if not select.select([connection], [], [], tick)[0]:
                     continue
                 connection.poll()
@@ -145,6 +205,22 @@ def run(*, stopped: Callable[[], bool] = lambda: False, connect: Callable = _lis
                 connection.close()
             except psycopg2.Error:
                 pass
+
+
+def _recovered(recover: Callable[[], object]) -> bool:
+    """Run one recovery on a usable database connection (one a restart left dead is replaced); return whether it
+    ran through."""
+    from django.db import close_old_connections
+
+    close_old_connections()
+    try:
+        recover()
+    except Exception:
+        logger.warning("dispatch: could not queue again the work a fault may have lost; trying again",
+                       exc_info=True)
+        close_old_connections()
+        return False
+    return True
 
 
 class Dispatcher:

@@ -312,12 +312,21 @@ WEBHOOKS_ALLOW_HTTP = env.bool("WEBHOOKS_ALLOW_HTTP", default=False)
 WEBHOOKS_CONNECT_TIMEOUT = env.float("WEBHOOKS_CONNECT_TIMEOUT", default=3.0)
 WEBHOOKS_READ_TIMEOUT = env.float("WEBHOOKS_READ_TIMEOUT", default=5.0)
 WEBHOOKS_TOTAL_SECONDS = env.float("WEBHOOKS_TOTAL_SECONDS", default=10.0)
-# Fairness between accounts (issue 27: one account's slow receivers held another's delivery for minutes): a
+# Fairness between accounts (issues 27 and 42: one account's slow receivers held another's delivery back): a
 # receiver answering slower than this pauses its hook as a failure does (the delivery still counts as
-# delivered); each sweep takes the accounts' deliveries in turn, and at most this many of one account's wait
-# in the queue at once (20 each WEBHOOKS_SWEEP_SECONDS: about 4 a second for one busy account).
+# delivered); at most this many of one account's deliveries are queued or being sent at once, the next
+# queued as soon as one is settled, behind the other accounts' (turnbased/webhooks/delivery.py). With 1, an
+# account's deliveries go one at a time, in event order, as fast as its receivers answer, and another
+# account's delivery waits for one attempt of each busy account at most.
 WEBHOOKS_SLOW_SECONDS = env.float("WEBHOOKS_SLOW_SECONDS", default=3.0)
-WEBHOOKS_QUEUED_PER_OWNER = env.int("WEBHOOKS_QUEUED_PER_OWNER", default=20)
+WEBHOOKS_IN_FLIGHT_PER_OWNER = env.int("WEBHOOKS_IN_FLIGHT_PER_OWNER", default=1)
+if WEBHOOKS_IN_FLIGHT_PER_OWNER < 1:
+    raise ImproperlyConfigured(f"WEBHOOKS_IN_FLIGHT_PER_OWNER={WEBHOOKS_IN_FLIGHT_PER_OWNER}: at least 1 (with none "
+                               "in flight nothing would ever be sent).")
+if "WEBHOOKS_QUEUED_PER_OWNER" in env.ENVIRON:
+    # Its twenty queued at once were what let one account's slow receivers hold the others' back (issue 42).
+    raise ImproperlyConfigured("WEBHOOKS_QUEUED_PER_OWNER is gone: WEBHOOKS_IN_FLIGHT_PER_OWNER (1 by default) "
+                               "says how many of one account's deliveries may be queued or sent at once.")
 # New deliveries wait at most this long for the sweep that queues them (and retries their due time).
 WEBHOOKS_SWEEP_SECONDS = env.float("WEBHOOKS_SWEEP_SECONDS", default=5.0)
 # A failed attempt is retried after 1, 2, 4 ... times this; a delivery is given up after its last attempt

@@ -13,6 +13,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -273,3 +274,35 @@ def stop_all(*processes) -> None:
         except subprocess.TimeoutExpired:
             process.signal(signal.SIGKILL)
             process.popen.wait(10)
+
+
+BOT_TASK = "turnbased.play.tasks.play_bot_turn"
+
+
+def bot_turns_in_hand(log: str, since: int = 0) -> set[str]:
+    """Return the ids of the bot turns the worker's log shows received (after offset ``since``) and not yet
+    finished."""
+    received = set(re.findall(rf"Task {BOT_TASK}\[([0-9a-f-]+)\] received", log[since:]))
+    finished = set(re.findall(rf"Task {BOT_TASK}\[([0-9a-f-]+)\] (?:succeeded|raised|retry)", log))
+    return received - finished
+
+
+def hold_a_bot_turn_in_the_workers_hand(worker, database_url: str, games: list[int], running, attempts: int = 5):
+    """Wait for the worker to receive a bot turn, then lock every game's row so that the turn cannot finish.
+
+    Return the open connection holding the locks. The turn may have finished in the moment before the locks
+    were taken: then let go and wait for the next one, a bounded number of times.
+    """
+    import psycopg2
+
+    for _ in range(attempts):
+        since = len(worker.output())
+        wait_for(lambda: bot_turns_in_hand(worker.output(), since), "a bot turn in the worker's hand",
+                 processes=running)
+        holding = psycopg2.connect(database_url)  # in a transaction until rolled back
+        holding.cursor().execute("SELECT id FROM play_game WHERE id = ANY(%s) FOR UPDATE", [games])
+        if bot_turns_in_hand(worker.output(), since):
+            return holding
+        holding.rollback()
+        holding.close()
+    raise AssertionError(f"no bot turn stayed in the worker's hand in {attempts} tries")

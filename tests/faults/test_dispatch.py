@@ -6,7 +6,8 @@ makes the people's moves through the services. The dispatcher is killed outright
 and started again later. The broker is killed twice, and comes back empty each time: once while the
 dispatcher is handing it work, and once while the worker holds bot turns it has not yet played (a bot waits
 ``BOT_MOVE_DELAY_SECONDS`` before its move, its task unacknowledged meanwhile). Every bot turn and turn email
-the dispatcher did not queue, or the broker lost, must be queued by the sweeps.
+the dispatcher did not queue, or the broker lost, must be queued again: by the sweeps, or a bot turn by the
+dispatcher as it starts again or finds the broker back (how soon: ``test_bot_turns.py``).
 
 Nothing may be lost or done twice: every game replays from its log to its snapshot, no game waits on a bot at
 the end, every notification is settled and every email goes out exactly once. No process may exit that the
@@ -17,18 +18,18 @@ broker with tasks in hand).
 
 from __future__ import annotations
 
-import re
 import signal
 import subprocess
 import sys
 import time
 
-import psycopg2
 import pytest
 from django.db import connection
 from django.utils import timezone
 
-from tests.faults.stack import Broker, Sink, celery, stop_all, wait_for, worker_environment
+from tests.faults.stack import (
+    Broker, Sink, celery, hold_a_bot_turn_in_the_workers_hand, stop_all, wait_for, worker_environment,
+)
 from tests.serving.served import database_url_for
 from tests.topology.stack import Process
 from turnbased.accounts.services.accounts import account_create
@@ -43,36 +44,6 @@ pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 GAMES, PEOPLES_MOVES = 4, 48
 FAST = {"SWEEP_SECONDS": "0.5", "MAIL_SWEEP_AFTER_SECONDS": "0", "BOT_MOVE_DELAY_SECONDS": "1",
         "BOT_STALL_SECONDS": "2", "WORK_DISPATCH": "notify"}
-
-
-BOT_TASK = "turnbased.play.tasks.play_bot_turn"
-
-
-def bot_turns_in_hand(log: str, since: int = 0) -> set[str]:
-    """Return the ids of the bot turns the worker's log shows received (after offset ``since``) and not yet
-    finished."""
-    received = set(re.findall(rf"Task {BOT_TASK}\[([0-9a-f-]+)\] received", log[since:]))
-    finished = set(re.findall(rf"Task {BOT_TASK}\[([0-9a-f-]+)\] (?:succeeded|raised|retry)", log))
-    return received - finished
-
-
-def hold_a_bot_turn_in_the_workers_hand(worker, games: list[int], running, attempts: int = 5):
-    """Wait for the worker to receive a bot turn, then lock every game's row so that the turn cannot finish.
-
-    Return the open connection holding the locks. The turn may have finished in the moment before the locks
-    were taken: then let go and wait for the next one, a bounded number of times.
-    """
-    for _ in range(attempts):
-        since = len(worker.output())
-        wait_for(lambda: bot_turns_in_hand(worker.output(), since), "a bot turn in the worker's hand",
-                 processes=running)
-        holding = psycopg2.connect(database_url_for(connection.settings_dict["NAME"]))  # in a transaction
-        holding.cursor().execute(f"SELECT id FROM {Game._meta.db_table} WHERE id = ANY(%s) FOR UPDATE", [games])
-        if bot_turns_in_hand(worker.output(), since):
-            return holding
-        holding.rollback()
-        holding.close()
-    raise AssertionError(f"no bot turn stayed in the worker's hand in {attempts} tries")
 
 
 def test_the_dispatcher_and_the_broker_killed_lose_no_bot_turn_and_no_email_and_double_none(tmp_path):
@@ -135,7 +106,8 @@ def test_the_dispatcher_and_the_broker_killed_lose_no_bot_turn_and_no_email_and_
                 player.send_signal(signal.SIGSTOP)
                 wait_for(every_game_a_persons_to_move, "every game a person's to move", processes=running)
                 player.send_signal(signal.SIGCONT)
-                holding = hold_a_bot_turn_in_the_workers_hand(worker, games, running)
+                holding = hold_a_bot_turn_in_the_workers_hand(
+                    worker, database_url_for(connection.settings_dict["NAME"]), games, running)
                 try:
                     lost = worker.output().count("Connection to broker lost")  # before the kill: it may log at once
                     broker.kill()

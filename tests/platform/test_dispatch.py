@@ -132,3 +132,95 @@ def test_the_notify_goes_in_the_moves_own_statement(alice, bob, settings):
         services.submit_move(game_id=game.pk, user=alice, expected_seq=0, move={"card": "handmaid"})
     [writes] = [query["sql"] for query in captured.captured_queries if "pg_notify" in query["sql"]]
     assert "INSERT INTO \"play_move\"" in writes and DELIVER in writes
+
+
+def test_the_dispatcher_recovers_once_it_listens_and_again_each_time_it_listens_again(queued):
+    """Issue 42: what was notified while the dispatcher was not listening is lost; recover() queues it again."""
+    recovered = []
+    with dispatch.Dispatcher(recover=lambda: recovered.append(1)) as dispatcher:
+        wait_for(recovered, 1)
+        other = connections.create_connection("default")
+        try:
+            with other.cursor() as cursor:
+                dispatcher.listening.clear()
+                cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+                               [dispatch.APPLICATION_NAME])
+        finally:
+            other.close()
+        assert dispatcher.listening.wait(10)
+        wait_for(recovered, 2)
+        time.sleep(0.3)
+    assert len(recovered) == 2  # once a LISTEN, not once a tick
+
+
+class _Broker:
+    """A broker's answers to the watch, in turn: a server's run_id, or None for one that does not answer."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+
+    def info(self, section):
+        import redis
+
+        answer = self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
+        if answer is None:
+            raise redis.ConnectionError("the broker is away")
+        return {"run_id": answer}
+
+
+def _watch(monkeypatch, *answers) -> dispatch.BrokerWatch:
+    import threading
+
+    monkeypatch.setattr(dispatch, "BROKER_CHECK_SECONDS", 0)
+    monkeypatch.setattr(dispatch, "_refused", threading.Event())  # no refusal of another test's
+    watch = dispatch.BrokerWatch("redis://127.0.0.1:1/0")
+    watch._client = _Broker(*answers)
+    return watch
+
+
+def test_the_broker_is_back_after_an_absence_or_a_restart_not_while_it_stays(monkeypatch):
+    steady = _watch(monkeypatch, "a")
+    assert [steady.back() for _ in range(3)] == [False, False, False]
+    watch = _watch(monkeypatch, "a", None, None, "a", "a", "b", "b")
+    assert [watch.back() for _ in range(7)] == [False, False, False, True, False, True, False]
+
+
+def test_a_task_the_broker_refused_makes_its_next_answer_a_return(monkeypatch, caplog):
+    """An outage too short for the watch to see, but a task refused in it: those it held may be lost too."""
+    class Refusing:
+        def apply_async(self, **options):
+            raise ConnectionError("the broker is away")
+
+    watch = _watch(monkeypatch, "a")
+    assert watch.back() is False
+    monkeypatch.setattr(dispatch.current_app, "signature", lambda *args, **kwargs: Refusing())
+    assert dispatch.queue(DELIVER, [1, 2]) is False
+    assert watch.back() is True
+    assert watch.back() is False
+
+
+def test_the_dispatcher_recovers_when_the_broker_is_back_and_tries_again_a_recovery_that_failed(queued):
+    class Back:
+        def __init__(self):
+            self.checks = 0
+
+        def back(self):
+            self.checks += 1
+            return self.checks == 5
+
+    attempts = []
+
+    def recover():
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise ConnectionError("the database is away")
+
+    with dispatch.Dispatcher(recover=recover, broker=Back()):
+        wait_for(attempts, 3)  # the first fails, the next tick tries again, the broker's return asks once more
+        time.sleep(0.3)
+    assert len(attempts) == 3
+
+
+def test_only_a_redis_broker_is_watched():
+    assert isinstance(dispatch.BrokerWatch.of("redis://127.0.0.1:6379/0"), dispatch.BrokerWatch)
+    assert dispatch.BrokerWatch.of("memory://") is None

@@ -398,8 +398,9 @@ events {{ worker_connections 256; }}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
-    # Which upstream server took each request (and, after a failure, the one tried next).
-    log_format upstreams '$remote_addr "$request" $status upstream=$upstream_addr';
+    # Which upstream server took each request (and, after a failure, the one tried next), and when it began: the
+    # moment the line is written (msec) less the time the request took, in seconds since the epoch.
+    log_format upstreams '$remote_addr "$request" $status began=$msec-$request_time upstream=$upstream_addr';
     access_log {self.folder / 'logs' / 'nginx-access.log'} upstreams;
 {temp_paths}
     include {site};

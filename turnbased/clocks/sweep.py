@@ -21,7 +21,7 @@ from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, events_record
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
-from turnbased.play.models import Game, GameStatus
+from turnbased.play.models import GameStatus
 
 FAILED = "failed"  # the outcome of a game whose handling raised (logged with its traceback)
 
@@ -76,22 +76,10 @@ def _remind(clock: SeatClock, seat) -> int:
     return 1
 
 
-def stalled_bot_games() -> list[tuple[int, int]]:
-    """Return (game, seq) of active games waiting on a bot for over ``BOT_STALL_SECONDS`` (a lost task)."""
-    moment = now()
-    stalled = []
-    for game in Game.objects.filter(status=GameStatus.ACTIVE, seats__bot__gt="").distinct():
-        waiting_since = game.last_move_at or game.started_at
-        bot_seats = {seat.index for seat in game.seats.all() if seat.bot}
-        if bot_seats & set(game.to_move) and waiting_since and moment - waiting_since > timedelta(seconds=settings.BOT_STALL_SECONDS):
-            stalled.append((game.pk, game.seq))
-    return stalled
-
-
 def run() -> dict:
     from turnbased.play import services
     from turnbased.play.services import forced_moves
-    from turnbased.play.tasks import enqueue_bot_turn, enqueue_forced_move
+    from turnbased.play.tasks import enqueue_forced_move
 
     outcomes = []
     for game_id, seat in late_seats():
@@ -100,8 +88,9 @@ def run() -> dict:
         except Exception:
             logger.exception("the late turn of game %s seat %s failed; the next sweep tries again", game_id, seat)
             outcomes.append(FAILED)
-    for game_id, seq in stalled_bot_games():
-        enqueue_bot_turn(game_id, seq)  # never raises: a broker outage is logged, and the next sweep re-queues
+    # A bot turn whose task was lost where nobody saw it (the dispatcher, the broker and the workers queue the
+    # waiting ones again at once when they come back: services.bot_turns). Never raises for a broker outage.
+    services.queue_bot_turns_waiting(waiting_longer_than=timedelta(seconds=settings.BOT_STALL_SECONDS))
     forced_moves.back_early()
     for game_id, seq, countdown in forced_moves.to_queue():  # forced moves coming due, and any whose task was lost
         enqueue_forced_move(game_id, seq, countdown=countdown)

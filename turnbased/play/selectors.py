@@ -467,3 +467,16 @@ def turn_rows(user: AbstractBaseUser, games: list[Game]) -> list[dict]:
          "deadline": deadlines.get(game.pk), "last_move": last_moves.get(game.pk)}
         for game in games
     ]
+
+
+def bot_turns_waiting(*, since_before: datetime | None = None) -> list[tuple[int, int, datetime]]:
+    """Return (game, seq, waiting since) of each game in play whose position waits on a bot seat, in one query
+    (those waiting since before ``since_before``, if given): the bot turns whose task may have been lost."""
+    games = (
+        Game.objects.filter(status=GameStatus.ACTIVE, seats__bot__gt="",
+                            to_move__contains=Func(F("seats__index"), function="to_jsonb", output_field=JSONField()))
+        .annotate(waiting_since=Coalesce("last_move_at", "started_at"))
+    )
+    if since_before is not None:
+        games = games.filter(waiting_since__lt=since_before)
+    return list(games.order_by("pk").distinct().values_list("pk", "seq", "waiting_since"))

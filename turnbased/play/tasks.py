@@ -6,25 +6,28 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
 from turnbased.play import services
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task
+# A bot turn is tried again, a second later and then after 2, 4, 8 ... (at most 8) seconds, when its pool process
+# dies under it (Celery acknowledges such a task as failed otherwise, and it would wait for the clock sweep) or
+# PostgreSQL is away or restarting (issue 42): within seconds of either's return. Eight tries cover about 45 s
+# of an outage; after that the dispatcher, which queues every waiting bot turn when its LISTEN connection is
+# back, and the clock sweep take over. Trying again is safe: a try that failed changed nothing, and a try plays
+# only position ``seq``. One move: far under a second; the limits only stop a stuck query holding the worker.
+RETRIED = {"autoretry_for": (OperationalError, InterfaceError), "retry_backoff": 1, "retry_backoff_max": 8,
+           "retry_jitter": False, "retry_on_worker_lost": True, "default_retry_delay": 1, "max_retries": 8,
+           "soft_time_limit": 30, "time_limit": 45}
+
+
+@shared_task(**RETRIED)
 def play_bot_turn(game_id: int, seq: int) -> int:
     """Play position ``seq`` for the bots to move (nothing if the game moved on: the task is idempotent)."""
     return len(services.play_bot_turn(game_id=game_id, seq=seq))
-
-
-def enqueue_bot_turn(game_id: int, seq: int) -> None:
-    """Queue a bot turn after the configured pause; the clock sweep re-queues it if the broker is down."""
-    try:
-        play_bot_turn.apply_async((game_id, seq), countdown=settings.BOT_MOVE_DELAY_SECONDS)
-    except Exception:
-        logger.warning("could not queue the bot turn for game %s at %s; the sweep will", game_id, seq, exc_info=True)
 
 
 # One move and its notifications: far under a second. The limits only stop a stuck query holding the worker.

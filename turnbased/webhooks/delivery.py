@@ -7,13 +7,24 @@ between them with nothing held:
    marked queued (``queued_at``; ``next_attempt_at`` moves on by
    ``REQUEUE_AFTER``, after which a row whose task was lost is queued again),
    and a task is queued for each.
-2. ``claim``: one UPDATE takes a queued row for one attempt, unless its hook is
-   off or pausing; a second task for the same row finds it taken. While the
-   attempt runs, ``next_attempt_at`` is the end of its lease (longer than the
-   task's hard time limit): a sender that died is retried after it.
+2. ``claim``: one UPDATE takes a queued row for one attempt (``sending_since``),
+   unless its hook is off or pausing; a second task for the same row finds it
+   taken. While the attempt runs, ``next_attempt_at`` is the end of its lease
+   (longer than the task's hard time limit): a sender that died is retried after it.
 3. ``client.post``, then ``settle``: delivered on a 2xx; otherwise the next
    attempt is set (1, 2, 4 ... minutes after ``WEBHOOKS_FIRST_RETRY_SECONDS``,
    at most ``WEBHOOKS_MAX_ATTEMPTS`` attempts), and the hook counts the failure.
+   In the same transaction the account's next due delivery is queued; its
+   task is sent once that commits, behind whatever the other accounts have waiting.
+
+Fair between accounts (issue 42). The webhook workers are shared, and their
+queue is first in, first out: an account has at most ``WEBHOOKS_IN_FLIGHT_PER_OWNER``
+deliveries queued or being sent (1: one at a time), and the next follows only
+when one is settled, at the back of the queue. So the queue holds at most that
+many of each account's, the workers take the accounts in turn, and another
+account's delivery waits behind at most that many attempts of each busy
+account, however long its backlog or slow its receivers; an account alone
+is sent its backlog as fast as its receivers answer, in event order.
 
 A hook whose receiver fails pauses (1, 2, 4 ... minutes, at most an hour) and
 gets one attempt at a time until one succeeds, so a dead or slow receiver costs
@@ -105,39 +116,42 @@ def body_of(document: dict) -> bytes:
 # -- queueing ----------------------------------------------------------------------------------
 
 
-def queue_due(*, now: datetime | None = None, limit: int = QUEUE_BATCH, hook_id: int | None = None) -> list[int]:
-    """Mark the due deliveries queued (of one hook, with ``hook_id``) and return their ids (the caller queues a
+def queue_due(*, now: datetime | None = None, limit: int = QUEUE_BATCH, owner_id: int | None = None) -> list[int]:
+    """Mark the due deliveries queued (of one account, with ``owner_id``) and return their ids (the caller queues a
     task for each, in that order).
 
-    Due: waiting, its time come, its hook on and not pausing. Fair between accounts: the accounts' deliveries
-    are taken in turn, each account's oldest first, and no account has more than
-    ``WEBHOOKS_QUEUED_PER_OWNER`` waiting in the queue at once, so one account's many or slow receivers
-    delay another's delivery by a few attempts at most. Of a hook that is failing, only the oldest is taken,
-    to probe the receiver. Two sweeps at once take each row once (the UPDATE re-checks its condition on a
-    row the other changed).
+    Due: waiting, its time come, its hook on and not pausing. An account with ``WEBHOOKS_IN_FLIGHT_PER_OWNER``
+    deliveries queued or being sent gets none more; the accounts come in turn, each its oldest first. Of a hook
+    that is failing, only the oldest is taken, to probe the receiver. Two sweeps at once take each row once (the
+    UPDATE re-checks its condition on a row the other changed). An account's attempt settles and queues its next
+    in one transaction (``settle``), so a sweep finds it busy before that commit and after it.
     """
     now = now or timezone.now()
     deliveries, hooks = WebhookDelivery._meta.db_table, Webhook._meta.db_table
-    per_owner = settings.WEBHOOKS_QUEUED_PER_OWNER
-    one_hook = "AND d.hook_id = %s" if hook_id is not None else ""
+    per_owner = settings.WEBHOOKS_IN_FLIGHT_PER_OWNER
+    one_owner = "AND h.owner_id = %s" if owner_id is not None else ""
+    owner = [owner_id] if owner_id is not None else []
     with connection.cursor() as cursor:
-        # Queued and not yet taken by a worker: what each account already has waiting in the queue.
+        # Queued and not yet taken, or being sent (its lease not over): what each account has in flight.
         cursor.execute(
             f"SELECT h.owner_id, count(*) FROM {deliveries} AS d JOIN {hooks} AS h ON h.id = d.hook_id "
-            "WHERE d.state = %s AND d.queued_at IS NOT NULL AND d.next_attempt_at > %s GROUP BY h.owner_id",
-            [DeliveryState.PENDING, now])
-        waiting = dict(cursor.fetchall())
+            "WHERE d.state = %s AND d.next_attempt_at > %s "
+            f"AND (d.queued_at IS NOT NULL OR d.sending_since IS NOT NULL) {one_owner} GROUP BY h.owner_id",
+            [DeliveryState.PENDING, now, *owner])
+        in_flight = dict(cursor.fetchall())
+        if owner_id is not None and in_flight.get(owner_id, 0) >= per_owner:
+            return []
         cursor.execute(
             "SELECT id, hook_id, failures, owner_id FROM ("
             "  SELECT d.id, d.hook_id, h.consecutive_failures AS failures, h.owner_id,"
             "         row_number() OVER (PARTITION BY h.owner_id ORDER BY d.id) AS place"
             f"  FROM {deliveries} AS d JOIN {hooks} AS h ON h.id = d.hook_id"
             "  WHERE d.state = %s AND d.next_attempt_at <= %s AND h.active"
-            f"  AND (h.paused_until IS NULL OR h.paused_until <= %s) {one_hook}"
+            f"  AND (h.paused_until IS NULL OR h.paused_until <= %s) {one_owner}"
             ") AS ranked WHERE place <= %s ORDER BY place, id LIMIT %s",
-            [DeliveryState.PENDING, now, now, *([hook_id] if hook_id is not None else []), per_owner, limit])
+            [DeliveryState.PENDING, now, now, *owner, per_owner, limit])
         due = cursor.fetchall()
-    chosen, probed, taken = [], set(), dict(waiting)
+    chosen, probed, taken = [], set(), dict(in_flight)
     for delivery_id, hook, failures, owner in due:
         if taken.get(owner, 0) >= per_owner:
             continue
@@ -151,7 +165,7 @@ def queue_due(*, now: datetime | None = None, limit: int = QUEUE_BATCH, hook_id:
         return []
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {deliveries} SET queued_at = %s, next_attempt_at = %s "
+            f"UPDATE {deliveries} SET queued_at = %s, sending_since = NULL, next_attempt_at = %s "
             "WHERE id = ANY(%s) AND state = %s AND next_attempt_at <= %s RETURNING id",
             [now, now + REQUEUE_AFTER, chosen, DeliveryState.PENDING, now],
         )
@@ -180,11 +194,11 @@ def claim(delivery_id: int, *, now: datetime | None = None) -> WebhookDelivery |
     deliveries, hooks = WebhookDelivery._meta.db_table, Webhook._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {deliveries} AS d SET attempts = d.attempts + 1, queued_at = NULL, next_attempt_at = %s, "
-            f"last_attempt_at = %s FROM {hooks} AS h "
+            f"UPDATE {deliveries} AS d SET attempts = d.attempts + 1, queued_at = NULL, sending_since = %s, "
+            f"next_attempt_at = %s, last_attempt_at = %s FROM {hooks} AS h "
             "WHERE d.id = %s AND d.state = %s AND d.queued_at IS NOT NULL AND h.id = d.hook_id AND h.active "
             "AND (h.paused_until IS NULL OR h.paused_until <= %s OR d.kind = %s) RETURNING d.id",
-            [now + LEASE, now, delivery_id, DeliveryState.PENDING, now, PING],
+            [now, now + LEASE, now, delivery_id, DeliveryState.PENDING, now, PING],
         )
         taken = cursor.fetchone()
     return WebhookDelivery.objects.select_related("hook").get(pk=delivery_id) if taken else None
@@ -211,50 +225,56 @@ def attempt(delivery_id: int) -> str:
 
 def settle(delivery: WebhookDelivery, outcome: client.Outcome, *, final: bool = False,
            receiver_failed: bool = True) -> str:
-    """Write an attempt's outcome on the delivery and its hook, in one short transaction.
+    """Write an attempt's outcome on the delivery and its hook, and queue the account's next due delivery, in one
+    short transaction; return what happened.
 
     Delivered: the hook's failures are forgotten. Failed: the delivery waits for its next attempt
     (given up after the last, and a ping after its one, or at once when ``final``), and unless the
     fault was not the receiver's the hook pauses, and a hook failing long enough is disabled.
+
+    The account's next delivery (of any of its hooks, the oldest due: what a pause held back first, in event
+    order) is queued in the same transaction, so no sweep ever finds the account with nothing in flight between
+    the two and queues one more of its own; its task is sent once the transaction commits, at the back of the
+    queue, behind what the other accounts have waiting.
     """
     now = timezone.now()
-    result = {"status_code": outcome.status, "response_excerpt": outcome.excerpt, "error": outcome.error,
-              "duration_ms": outcome.duration_ms}
     with transaction.atomic():
-        # FOR NO KEY UPDATE: a move writing deliveries for this hook meanwhile (a foreign key check) need not wait.
-        hook = Webhook.objects.select_for_update(no_key=True).filter(pk=delivery.hook_id).first()
-        if hook is None:
-            return "hook deleted"
-        if outcome.delivered:
-            # Also over a failed mark the hook's disabling left meanwhile: it did arrive.
-            WebhookDelivery.objects.filter(pk=delivery.pk).update(
-                state=DeliveryState.DELIVERED, finished_at=now, next_attempt_at=now, **result)
-            if hook.active and outcome.duration_ms > settings.WEBHOOKS_SLOW_SECONDS * 1000:
-                # Answered, but slowly: it pauses as a failing receiver does (a failure is not counted), so one
-                # account's slow receivers cannot hold the webhook workers that every account shares.
-                _pause(hook, now + pause_after(max(hook.consecutive_failures, 1)))
-                hook.save(update_fields=["paused_until"])
-                return "delivered, slowly"
-            if hook.active and (hook.consecutive_failures or hook.paused_until):
-                hook.consecutive_failures, hook.failing_since, hook.paused_until = 0, None, None
-                hook.save(update_fields=["consecutive_failures", "failing_since", "paused_until"])
-                # The receiver is back: what its pause held back follows now, in event order, not at the next sweep.
-                hook_id = hook.pk
-                transaction.on_commit(lambda: send_held_back(hook_id))
-            return "delivered"
-        final = final or delivery.kind == PING or delivery.attempts >= settings.WEBHOOKS_MAX_ATTEMPTS
-        waiting = {"state": DeliveryState.FAILED, "finished_at": now, "next_attempt_at": now} if final else {
-            "next_attempt_at": now + retry_delay(delivery.attempts)}
-        WebhookDelivery.objects.filter(pk=delivery.pk, state=DeliveryState.PENDING).update(**waiting, **result)
-        if hook.active and receiver_failed:
-            _count_failure(hook, now, outcome.error)
+        happened = _write_outcome(delivery, outcome, now=now, final=final, receiver_failed=receiver_failed)
+        following = queue_due(now=now, owner_id=delivery.hook.owner_id)
+        transaction.on_commit(lambda: [send_soon(delivery_id) for delivery_id in following])
+    return happened
+
+
+def _write_outcome(delivery: WebhookDelivery, outcome: client.Outcome, *, now: datetime, final: bool,
+                   receiver_failed: bool) -> str:
+    """Write an attempt's outcome on the delivery and its hook (in the caller's transaction); return what happened."""
+    result = {"status_code": outcome.status, "response_excerpt": outcome.excerpt, "error": outcome.error,
+              "duration_ms": outcome.duration_ms, "sending_since": None}
+    # FOR NO KEY UPDATE: a move writing deliveries for this hook meanwhile (a foreign key check) need not wait.
+    hook = Webhook.objects.select_for_update(no_key=True).filter(pk=delivery.hook_id).first()
+    if hook is None:
+        return "hook deleted"
+    if outcome.delivered:
+        # Also over a failed mark the hook's disabling left meanwhile: it did arrive.
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(
+            state=DeliveryState.DELIVERED, finished_at=now, next_attempt_at=now, **result)
+        if hook.active and outcome.duration_ms > settings.WEBHOOKS_SLOW_SECONDS * 1000:
+            # Answered, but slowly: it pauses as a failing receiver does (a failure is not counted), so one
+            # account's slow receivers cannot hold the webhook workers that every account shares.
+            _pause(hook, now + pause_after(max(hook.consecutive_failures, 1)))
+            hook.save(update_fields=["paused_until"])
+            return "delivered, slowly"
+        if hook.active and (hook.consecutive_failures or hook.paused_until):
+            hook.consecutive_failures, hook.failing_since, hook.paused_until = 0, None, None
+            hook.save(update_fields=["consecutive_failures", "failing_since", "paused_until"])
+        return "delivered"
+    final = final or delivery.kind == PING or delivery.attempts >= settings.WEBHOOKS_MAX_ATTEMPTS
+    waiting = {"state": DeliveryState.FAILED, "finished_at": now, "next_attempt_at": now} if final else {
+        "next_attempt_at": now + retry_delay(delivery.attempts)}
+    WebhookDelivery.objects.filter(pk=delivery.pk, state=DeliveryState.PENDING).update(**waiting, **result)
+    if hook.active and receiver_failed:
+        _count_failure(hook, now, outcome.error)
     return f"{'given up' if final else 'failed'}: {outcome.error}"
-
-
-def send_held_back(hook_id: int) -> None:
-    """Queue a hook's due deliveries at once, oldest first (its receiver has just answered again)."""
-    for delivery_id in queue_due(hook_id=hook_id):
-        send_soon(delivery_id)
 
 
 def _pause(hook: Webhook, until: datetime) -> None:
@@ -290,7 +310,7 @@ def turn_off(hook: Webhook, *, now: datetime, reason: str, notify: bool) -> None
     hook.notice_due = notify
     hook.save(update_fields=["active", "disabled_at", "disabled_reason", "paused_until", "notice_due"])
     WebhookDelivery.objects.filter(hook=hook, state=DeliveryState.PENDING).update(
-        state=DeliveryState.FAILED, finished_at=now, next_attempt_at=now,
+        state=DeliveryState.FAILED, finished_at=now, next_attempt_at=now, queued_at=None, sending_since=None,
         error="given up: the hook was disabled" if notify else "given up: the hook was turned off")
     if notify:
         hook_id = hook.pk

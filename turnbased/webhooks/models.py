@@ -63,7 +63,9 @@ class WebhookDelivery(models.Model):
 
     ``next_attempt_at`` is when the next attempt is due; while an attempt runs it is pushed past the
     sending task's hard time limit (the attempt's lease), so a sender that died is retried, and no
-    second sender starts meanwhile. ``queued_at`` is when the sweep last queued it.
+    second sender starts meanwhile. ``queued_at`` is when it was last queued, until an attempt takes it;
+    ``sending_since`` is when the attempt under way took it, until it is settled. An account's deliveries
+    queued or being sent are its deliveries in flight (``WEBHOOKS_IN_FLIGHT_PER_OWNER``).
     """
 
     id = models.BigAutoField(primary_key=True)
@@ -75,6 +77,7 @@ class WebhookDelivery(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField()
     queued_at = models.DateTimeField(null=True, blank=True)
+    sending_since = models.DateTimeField(null=True, blank=True)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     # The last attempt: the receiver's status (None if it never answered), the start of its answer, what failed.
     status_code = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -89,6 +92,8 @@ class WebhookDelivery(models.Model):
             models.Index(fields=["hook", "-id"], name="webhook_delivery_log"),
             models.Index(fields=["next_attempt_at"], name="webhook_delivery_due",
                          condition=models.Q(state="pending")),
+            # One account's waiting deliveries, oldest first, through its hooks: what follows an attempt it settled.
+            models.Index(fields=["hook", "id"], name="webhook_delivery_pending", condition=models.Q(state="pending")),
             # Rows are appended in time order: a block range index finds the old ones for pruning at little cost.
             BrinIndex(fields=["created_at"], name="webhook_delivery_created_brin"),
         ]

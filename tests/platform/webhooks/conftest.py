@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.platform.webhooks.receivers import Receiver
+from tests.platform.webhooks.worker_queue import WorkerQueue
+from turnbased.webhooks import delivery
 
 
 @pytest.fixture
@@ -20,3 +22,11 @@ def receiver(loopback_allowed):
     receiver = Receiver().start()
     yield receiver
     receiver.stop()
+
+
+@pytest.fixture
+def worker_queue(monkeypatch):
+    """The webhooks queue and its one worker in the test's process (``worker_queue``), in place of Celery's."""
+    queue = WorkerQueue()
+    monkeypatch.setattr(delivery, "send_soon", queue.put)
+    return queue

@@ -1,7 +1,8 @@
 """A webhook receiver for tests: a threaded HTTP server on loopback that keeps every request it gets.
 
 Its answers are scripted: ``statuses`` are answered in turn (the last one from then on), or
-``answer`` decides from the request; ``delay`` holds each answer back.
+``answer`` decides from the request; ``delay`` holds each answer back. ``most_at_once`` is the most
+requests it was answering at the same time.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ class Receiver:
     received: list[Received] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     server: ThreadingHTTPServer | None = None
+    answering: int = 0
+    most_at_once: int = 0
 
     @property
     def port(self) -> int:
@@ -57,15 +60,21 @@ class Receiver:
                                    body=self.rfile.read(length), at=time.monotonic())
                 with receiver.lock:
                     receiver.received.append(request)
-                status = receiver._status_for(request)
-                if receiver.delay:
-                    time.sleep(receiver.delay)
-                self.send_response(status)
-                for name, value in receiver.extra_headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(receiver.answer_body)))
-                self.end_headers()
-                self.wfile.write(receiver.answer_body)
+                    receiver.answering += 1
+                    receiver.most_at_once = max(receiver.most_at_once, receiver.answering)
+                try:
+                    status = receiver._status_for(request)
+                    if receiver.delay:
+                        time.sleep(receiver.delay)
+                    self.send_response(status)
+                    for name, value in receiver.extra_headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(receiver.answer_body)))
+                    self.end_headers()
+                    self.wfile.write(receiver.answer_body)
+                finally:
+                    with receiver.lock:
+                        receiver.answering -= 1
 
             def log_message(self, *args):
                 pass

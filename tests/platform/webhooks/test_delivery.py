@@ -18,9 +18,9 @@ from turnbased.events.services import NewEvent, events_record
 from turnbased.events.wording import worded_payload
 from tests.platform.webhooks.receivers import Receiver
 from turnbased.play import services as play
-from turnbased.webhooks import delivery, services, signing
+from turnbased.webhooks import client, delivery, services, signing
 from turnbased.webhooks.models import PING, DeliveryState, WebhookDelivery
-from turnbased.webhooks.tasks import prune_webhook_deliveries, sweep_webhooks
+from turnbased.webhooks.tasks import prune_webhook_deliveries
 
 pytestmark = pytest.mark.django_db
 
@@ -39,10 +39,6 @@ def _tell(user, kind=EventKind.YOUR_TURN, payload=None) -> int:
 def _commits_run(monkeypatch):
     """Run what waits for a commit at once (the test's transaction never commits): queued pings, owners' emails."""
     monkeypatch.setattr("django.db.transaction.on_commit", lambda function, *args, **kwargs: function())
-
-
-def _sweep_and_send() -> int:
-    return sweep_webhooks.delay().get()
 
 
 def test_a_move_writes_one_delivery_per_event_of_the_chosen_kinds_for_the_hooks_owner_only(started_game, alice, bob,
@@ -79,11 +75,11 @@ def test_an_inactive_hook_gets_no_deliveries_and_a_rolled_back_event_leaves_none
     assert not WebhookDelivery.objects.exists()
 
 
-def test_the_receiver_gets_the_event_signed_with_the_hooks_secret(started_game, alice, bob, receiver):
+def test_the_receiver_gets_the_event_signed_with_the_hooks_secret(started_game, alice, bob, receiver, worker_queue):
     hook, secret = services.webhook_create(owner=bob, url=receiver.url, kinds=["move_played"])
     _move(started_game, alice, "handmaid")
 
-    assert _sweep_and_send() == 1
+    assert worker_queue.sweep() == 1
     [request] = receiver.wait_for(1)
     event = Event.objects.get(user=bob, kind="move_played")
     sent = WebhookDelivery.objects.get(hook=hook)
@@ -105,17 +101,17 @@ def test_the_receiver_gets_the_event_signed_with_the_hooks_secret(started_game, 
     assert (sent.state, sent.attempts, sent.status_code, sent.response_excerpt) == ("delivered", 1, 200, "ok")
     assert sent.finished_at is not None and sent.duration_ms is not None
     # Settled: later sweeps send nothing more.
-    assert _sweep_and_send() == 0
+    assert worker_queue.sweep() == 0
     assert len(receiver.received) == 1
 
 
-def test_a_failed_attempt_is_retried_after_the_back_off_and_the_hook_pauses(alice, receiver):
+def test_a_failed_attempt_is_retried_after_the_back_off_and_the_hook_pauses(alice, receiver, worker_queue):
     receiver.statuses = [500, 503, 204]
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     _tell(alice)
     start = timezone.now()
     with time_machine.travel(start, tick=False) as clock:
-        assert _sweep_and_send() == 1
+        assert worker_queue.sweep() == 1
         sent = WebhookDelivery.objects.get(hook=hook)
         hook.refresh_from_db()
         assert (sent.state, sent.attempts, sent.status_code, sent.error) == ("pending", 1, 500,
@@ -124,13 +120,13 @@ def test_a_failed_attempt_is_retried_after_the_back_off_and_the_hook_pauses(alic
         assert (hook.consecutive_failures, hook.failing_since, hook.paused_until) == (1, start,
                                                                                       start + timedelta(minutes=1))
         clock.shift(timedelta(seconds=59))
-        assert _sweep_and_send() == 0
+        assert worker_queue.sweep() == 0
         clock.shift(timedelta(seconds=1))
-        assert _sweep_and_send() == 1
+        assert worker_queue.sweep() == 1
         sent.refresh_from_db()
         assert (sent.attempts, sent.next_attempt_at) == (2, start + timedelta(minutes=1 + 2))
         clock.shift(timedelta(minutes=2))
-        assert _sweep_and_send() == 1
+        assert worker_queue.sweep() == 1
     sent.refresh_from_db()
     hook.refresh_from_db()
     assert (sent.state, sent.attempts, sent.status_code) == ("delivered", 3, 204)
@@ -140,29 +136,29 @@ def test_a_failed_attempt_is_retried_after_the_back_off_and_the_hook_pauses(alic
     assert {request.headers["X-Turnbased-Delivery"] for request in receiver.received} == {str(sent.pk)}
 
 
-def test_a_failing_hook_is_sent_one_delivery_at_a_time_until_one_succeeds(alice, receiver, settings):
-    settings.WEBHOOKS_QUEUED_PER_OWNER = 10  # one account's many deliveries queued at once
+def test_a_failing_hook_is_sent_one_delivery_at_a_time_until_one_succeeds(alice, receiver, settings, worker_queue):
+    settings.WEBHOOKS_IN_FLIGHT_PER_OWNER = 10  # one account's many deliveries queued at once
     receiver.statuses = [500]
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     for _ in range(3):
         _tell(alice)
     with time_machine.travel(timezone.now(), tick=False) as clock:
-        assert _sweep_and_send() == 3  # healthy when queued ...
+        assert worker_queue.sweep() == 3  # healthy when queued ...
         assert len(receiver.received) == 1  # ... but after the first failure the others wait for the pause
-        assert _sweep_and_send() == 0
+        assert worker_queue.sweep() == 0
         clock.shift(timedelta(minutes=30))
-        assert _sweep_and_send() == 1  # failing: one probe for the whole hook
-        assert _sweep_and_send() == 0  # paused again
+        assert worker_queue.sweep() == 1  # failing: one probe for the whole hook
+        assert worker_queue.sweep() == 0  # paused again
         assert len(receiver.received) == 2
         receiver.statuses = [200]
         clock.shift(timedelta(hours=1))
-        assert _sweep_and_send() == 1  # the probe succeeds, and the rest follow at once, not at the next sweep
-        assert _sweep_and_send() == 0
+        assert worker_queue.sweep() == 1  # the probe succeeds, and the rest follow at once, not at the next sweep
+        assert worker_queue.sweep() == 0
     assert set(WebhookDelivery.objects.filter(hook=hook).values_list("state", flat=True)) == {"delivered"}
     assert len(receiver.received) == 5
 
 
-def test_a_delivery_is_given_up_after_its_last_attempt(alice, receiver, settings):
+def test_a_delivery_is_given_up_after_its_last_attempt(alice, receiver, settings, worker_queue):
     settings.WEBHOOKS_MAX_ATTEMPTS = 3
     settings.WEBHOOKS_DISABLE_AFTER_FAILURES = 100
     receiver.statuses = [400]
@@ -170,7 +166,7 @@ def test_a_delivery_is_given_up_after_its_last_attempt(alice, receiver, settings
     _tell(alice)
     with time_machine.travel(timezone.now(), tick=False) as clock:
         for _ in range(5):
-            _sweep_and_send()
+            worker_queue.sweep()
             clock.shift(timedelta(hours=2))
     sent = WebhookDelivery.objects.get(hook=hook)
     assert (sent.state, sent.attempts, sent.status_code) == ("failed", 3, 400)
@@ -178,7 +174,8 @@ def test_a_delivery_is_given_up_after_its_last_attempt(alice, receiver, settings
     assert len(receiver.received) == 3
 
 
-def test_a_hook_failing_ten_attempts_over_four_hours_is_disabled_and_its_owner_emailed(alice, receiver, mailoutbox):
+def test_a_hook_failing_ten_attempts_over_four_hours_is_disabled_and_its_owner_emailed(alice, receiver, mailoutbox,
+                                                                                         worker_queue):
     receiver.statuses = [502]
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     for _ in range(3):
@@ -188,7 +185,7 @@ def test_a_hook_failing_ten_attempts_over_four_hours_is_disabled_and_its_owner_e
         for _ in range(200):
             if not hook.active:
                 break
-            _sweep_and_send()
+            worker_queue.sweep()
             clock.shift(timedelta(minutes=5))
             hook.refresh_from_db()
         now = timezone.now()
@@ -203,16 +200,16 @@ def test_a_hook_failing_ten_attempts_over_four_hours_is_disabled_and_its_owner_e
     # Disabled: no more attempts, and the events that follow write no deliveries.
     count = len(receiver.received)
     _tell(alice)
-    _sweep_and_send()
+    worker_queue.sweep()
     assert len(receiver.received) == count
     assert WebhookDelivery.objects.filter(hook=hook).count() == 3
 
 
-def test_turning_a_disabled_hook_on_again_forgets_its_failures(alice, receiver):
+def test_turning_a_disabled_hook_on_again_forgets_its_failures(alice, receiver, worker_queue):
     receiver.statuses = [500]
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     _tell(alice)
-    _sweep_and_send()
+    worker_queue.sweep()
     services.webhook_update(owner=alice, hook_id=hook.pk, active=False)
     hook.refresh_from_db()
     assert (hook.active, hook.disabled_reason, hook.consecutive_failures) == (False, "turned off by its owner", 1)
@@ -224,7 +221,7 @@ def test_turning_a_disabled_hook_on_again_forgets_its_failures(alice, receiver):
     assert (hook.consecutive_failures, hook.failing_since, hook.paused_until) == (0, None, None)
 
 
-def test_a_ping_is_sent_at_once_once_and_not_retried(alice, receiver):
+def test_a_ping_is_sent_at_once_once_and_not_retried(alice, receiver, worker_queue):
     receiver.statuses = [500]
     hook, secret = services.webhook_create(owner=alice, url=receiver.url, kinds=["your_turn"])
     ping = services.webhook_ping(owner=alice, hook_id=hook.pk)
@@ -238,11 +235,12 @@ def test_a_ping_is_sent_at_once_once_and_not_retried(alice, receiver):
     ping.refresh_from_db()
     assert (ping.state, ping.attempts, ping.status_code) == ("failed", 1, 500)
     with time_machine.travel(timezone.now() + timedelta(hours=1)):
-        _sweep_and_send()
+        worker_queue.sweep()
     assert len(receiver.received) == 1
 
 
-def test_a_second_task_for_the_same_delivery_sends_nothing(alice, receiver):
+def test_a_second_task_for_the_same_delivery_sends_nothing(alice, receiver, settings, worker_queue):
+    settings.WEBHOOKS_IN_FLIGHT_PER_OWNER = 2
     services.webhook_create(owner=alice, url=receiver.url)
     _tell(alice)
     _tell(alice)
@@ -255,7 +253,7 @@ def test_a_second_task_for_the_same_delivery_sends_nothing(alice, receiver):
     assert delivery.claim(second) is None
 
 
-def test_a_sender_that_died_mid_attempt_is_replaced_after_its_lease(alice, receiver):
+def test_a_sender_that_died_mid_attempt_is_replaced_after_its_lease(alice, receiver, worker_queue):
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     _tell(alice)
     start = timezone.now()
@@ -263,7 +261,7 @@ def test_a_sender_that_died_mid_attempt_is_replaced_after_its_lease(alice, recei
     assert delivery.claim(delivery_id, now=start) is not None  # ... and the worker dies before sending
     assert delivery.queue_due(now=start + delivery.LEASE - timedelta(seconds=1)) == []
     with time_machine.travel(start + delivery.LEASE, tick=False):
-        assert _sweep_and_send() == 1
+        assert worker_queue.sweep() == 1
     sent = WebhookDelivery.objects.get(pk=delivery_id)
     assert (sent.state, sent.attempts) == ("delivered", 2)
 
@@ -277,39 +275,39 @@ def test_a_queued_delivery_whose_task_was_lost_is_queued_again(alice, receiver):
     assert len(delivery.queue_due(now=start + delivery.REQUEUE_AFTER)) == 1
 
 
-def test_a_redirect_is_not_followed(alice, receiver):
+def test_a_redirect_is_not_followed(alice, receiver, worker_queue):
     receiver.statuses = [302]
     receiver.extra_headers = {"Location": "http://127.0.0.1:9999/elsewhere"}
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     _tell(alice)
-    _sweep_and_send()
+    worker_queue.sweep()
     sent = WebhookDelivery.objects.get(hook=hook)
     assert (sent.state, sent.status_code, sent.error) == ("pending", 302, "the receiver answered 302")
     assert len(receiver.received) == 1
 
 
-def test_only_the_start_of_a_long_answer_is_read_and_kept(alice, receiver):
+def test_only_the_start_of_a_long_answer_is_read_and_kept(alice, receiver, worker_queue):
     receiver.answer_body = b"\x00" + "é".encode() * 100_000
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     _tell(alice)
-    _sweep_and_send()
+    worker_queue.sweep()
     sent = WebhookDelivery.objects.get(hook=hook)
     assert sent.state == "delivered" and 0 < len(sent.response_excerpt) <= 1000
     assert "\x00" not in sent.response_excerpt and "é" in sent.response_excerpt
 
 
-def test_a_receiver_slower_than_the_timeouts_fails_the_attempt_in_time(alice, receiver, settings):
+def test_a_receiver_slower_than_the_timeouts_fails_the_attempt_in_time(alice, receiver, settings, worker_queue):
     settings.WEBHOOKS_READ_TIMEOUT = 0.3
     receiver.delay = 2
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     _tell(alice)
-    _sweep_and_send()
+    worker_queue.sweep()
     sent = WebhookDelivery.objects.get(hook=hook)
     assert (sent.state, sent.status_code, sent.error) == ("pending", None, "timed out")
     assert sent.duration_ms < 1500
 
 
-def test_a_receiver_dripping_its_answer_is_cut_at_the_total_limit(alice, loopback_allowed, settings):
+def test_a_receiver_dripping_its_answer_is_cut_at_the_total_limit(alice, loopback_allowed, settings, worker_queue):
     import socket
     import threading
     import time
@@ -335,7 +333,7 @@ def test_a_receiver_dripping_its_answer_is_cut_at_the_total_limit(alice, loopbac
     hook, _ = services.webhook_create(owner=alice, url=f"http://127.0.0.1:{listener.getsockname()[1]}/")
     _tell(alice)
     try:
-        _sweep_and_send()
+        worker_queue.sweep()
     finally:
         stop.set()
         listener.close()
@@ -345,7 +343,7 @@ def test_a_receiver_dripping_its_answer_is_cut_at_the_total_limit(alice, loopbac
 
 
 def test_an_address_that_turned_private_since_registration_is_refused_at_send_time(alice, receiver, settings,
-                                                                                    monkeypatch):
+                                                                                    monkeypatch, worker_queue):
     """DNS rebinding: the name resolved to a public address when registered, to loopback when sending."""
     from turnbased.webhooks import addresses
 
@@ -362,7 +360,7 @@ def test_an_address_that_turned_private_since_registration_is_refused_at_send_ti
     hook, _ = services.webhook_create(owner=alice, url=f"http://hooks.example.org:{receiver.port}/hook")
     answers["hooks.example.org"] = "127.0.0.1"
     _tell(alice)
-    _sweep_and_send()
+    worker_queue.sweep()
     sent = WebhookDelivery.objects.get(hook=hook)
     assert sent.state == "pending" and sent.status_code is None
     assert sent.error.startswith("refused: The host hooks.example.org does not resolve only to public addresses")
@@ -404,10 +402,10 @@ def test_the_log_is_pruned_after_the_keeping_days(alice, receiver, settings):
     assert WebhookDelivery.objects.count() == 1 and not WebhookDelivery.objects.filter(pk=old.pk).exists()
 
 
-def test_an_event_no_longer_kept_is_given_up(alice, receiver):
+def test_an_event_no_longer_kept_is_given_up(alice, receiver, worker_queue):
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     Event.objects.filter(pk=_tell(alice)).delete()
-    _sweep_and_send()
+    worker_queue.sweep()
     sent = WebhookDelivery.objects.get(hook=hook)
     assert (sent.state, sent.error) == ("failed", "the event is no longer kept")
     assert receiver.received == []
@@ -426,32 +424,31 @@ def test_many_failures_in_a_short_while_do_not_disable_a_hook(alice, receiver):
     assert hook.active and hook.disabled_at is None and not hook.notice_due
 
 
-def test_deliveries_held_back_by_a_pause_follow_as_soon_as_it_ends_in_event_order(alice, receiver, settings):
+def test_deliveries_held_back_by_a_pause_follow_as_soon_as_it_ends_in_event_order(alice, receiver, worker_queue):
     """Issue 27: queued deliveries a pause refused waited REQUEUE_AFTER, then arrived after newer ones."""
-    settings.WEBHOOKS_QUEUED_PER_OWNER = 10  # one account's many deliveries queued at once
     receiver.statuses = [500, 200]
     hook, _ = services.webhook_create(owner=alice, url=receiver.url)
     events = [_tell(alice, payload={"n": number}) for number in range(3)]
     start = timezone.now()
     with time_machine.travel(start, tick=False) as clock:
-        assert _sweep_and_send() == 3  # the first fails; the two queued behind it are held for the pause
+        assert worker_queue.sweep() == 1  # the first fails; the two behind it are held for the pause
         held = WebhookDelivery.objects.filter(hook=hook, state=DeliveryState.PENDING, queued_at__isnull=True)
         assert held.count() == 3
         events += [_tell(alice, payload={"n": number}) for number in range(3, 5)]  # more come meanwhile
         clock.shift(timedelta(seconds=59))
-        assert _sweep_and_send() == 0
+        assert worker_queue.sweep() == 0
         clock.shift(timedelta(seconds=1))  # the pause is over: one sweep sends the probe, and the rest follow
-        _sweep_and_send()
+        worker_queue.sweep()
         assert set(WebhookDelivery.objects.filter(hook=hook).values_list("state", flat=True)) == {"delivered"}
     received = [json.loads(request.body)["id"] for request in receiver.wait_for(6)]
     assert received == [events[0], *events]
 
 
 def test_one_accounts_slow_receivers_delay_anothers_delivery_by_a_few_attempts_at_most(alice, bob, receiver,
-                                                                                         settings):
+                                                                                         settings, worker_queue):
     """Issue 27: one worker served every account in event order, and a receiver answering 200 slowly was never
     paused: five hooks at a slow receiver held another account's delivery for minutes."""
-    settings.WEBHOOKS_SLOW_SECONDS, settings.WEBHOOKS_QUEUED_PER_OWNER = 0.2, 20
+    settings.WEBHOOKS_SLOW_SECONDS = 0.2
     slow = Receiver(delay=0.3).start()
     try:
         slow_hooks = [services.webhook_create(owner=alice, url=slow.url)[0] for _ in range(5)]
@@ -460,7 +457,7 @@ def test_one_accounts_slow_receivers_delay_anothers_delivery_by_a_few_attempts_a
         healthy, _ = services.webhook_create(owner=bob, url=receiver.url)
         _tell(bob)  # the newest of all
         with time_machine.travel(timezone.now(), tick=False):
-            _sweep_and_send()
+            worker_queue.sweep()
         [bobs] = receiver.wait_for(1)
         slow_before = [request for request in slow.received if request.at < bobs.at]
         assert len(slow_before) <= 1  # the accounts in turn: alice's oldest, then bob's
@@ -475,13 +472,14 @@ def test_one_accounts_slow_receivers_delay_anothers_delivery_by_a_few_attempts_a
         slow.stop()
 
 
-def test_a_delivery_verifies_with_the_standard_webhooks_library_and_still_carries_the_old_headers(alice, receiver):
+def test_a_delivery_verifies_with_the_standard_webhooks_library_and_still_carries_the_old_headers(alice, receiver,
+                                                                                                    worker_queue):
     """Issue 27: a receiver checks a delivery with Standard Webhooks' published library, nothing of ours."""
     from standardwebhooks.webhooks import Webhook as StandardWebhook, WebhookVerificationError
 
     hook, secret = services.webhook_create(owner=alice, url=receiver.url)
     event_id = _tell(alice, payload={"n": 7})
-    _sweep_and_send()
+    worker_queue.sweep()
     [request] = receiver.wait_for(1)
     headers = {name.lower(): value for name, value in request.headers.items()}
     delivered = StandardWebhook(secret).verify(request.body, headers)
@@ -497,15 +495,24 @@ def test_a_delivery_verifies_with_the_standard_webhooks_library_and_still_carrie
     assert 'rel="deprecation"' in headers["link"]
 
 
-def test_a_busy_account_may_have_only_so_many_deliveries_in_the_queue_at_once(alice, bob, receiver, settings):
-    """The cap: what one account has queued and not yet sent holds back its next ones, never another's."""
-    settings.WEBHOOKS_QUEUED_PER_OWNER = 3
+def test_a_busy_account_may_have_only_so_many_deliveries_in_flight_at_once(alice, bob, receiver, settings,
+                                                                          worker_queue):
+    """The cap: what one account has queued or being sent holds back its next ones, never another's; a settled
+    attempt queues the account's next in its own transaction."""
+    settings.WEBHOOKS_IN_FLIGHT_PER_OWNER = 3
     services.webhook_create(owner=alice, url=receiver.url)
     services.webhook_create(owner=bob, url=receiver.url)
     for _ in range(5):
         _tell(alice)
     _tell(bob)
     queued = delivery.queue_due()
-    owners = list(WebhookDelivery.objects.filter(pk__in=queued).values_list("hook__owner__username", flat=True))
-    assert sorted(owners) == ["alice"] * 3 + ["bob"]
+    owner_of = dict(WebhookDelivery.objects.values_list("pk", "hook__owner__username"))
+    assert [owner_of[delivery_id] for delivery_id in queued] == ["alice", "bob", "alice", "alice"]  # in turn
     assert delivery.queue_due() == []  # alice's three still wait in the queue: none more of hers
+    sending = delivery.claim(queued[0])
+    assert delivery.queue_due() == []  # nor while one of them is being sent
+    with worker_queue.held():
+        delivery.settle(sending, client.Outcome(status=200, excerpt="", error="", duration_ms=1))
+    [following] = worker_queue.waiting
+    assert following not in queued and WebhookDelivery.objects.get(pk=following).hook.owner == alice
+    assert delivery.queue_due() == []  # three of hers in flight again

@@ -2,9 +2,11 @@
 
 ``tables`` creates, joins, starts and ends tables; ``moves`` is the single door
 for moves, whoever makes them; ``forced_moves`` finds the positions whose only
-legal move is played for its seat.
+legal move is played for its seat; ``bot_turns`` queues again the bot turns a
+fault may have lost.
 """
 
+from turnbased.play.services.bot_turns import queue_bot_turns_waiting
 from turnbased.play.services.invitations import invitation_create, invitation_decline
 from turnbased.play.services.moves import (
     MoveOutcome,
@@ -29,6 +31,6 @@ from turnbased.play.services.tables import (
 __all__ = [
     "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_transition", "invitation_create",
     "invitation_decline", "join_game", "leave_game",
-    "play_bot_turn", "play_forced_move", "play_timeout", "record_import", "resign_game", "start_game", "submit_move",
-    "user_options",
+    "play_bot_turn", "play_forced_move", "play_timeout", "queue_bot_turns_waiting", "record_import", "resign_game",
+    "start_game", "submit_move", "user_options",
 ]

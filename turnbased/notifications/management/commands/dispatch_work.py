@@ -1,18 +1,23 @@
-"""``python manage.py dispatch_work``: queue in Celery the work each commit names (``turnbased.dispatch``)."""
+"""``python manage.py dispatch_work``: queue in Celery the work each commit names (``turnbased.dispatch``), and
+queue again the bot turns a fault may have lost each time its LISTEN is in place and whenever the broker is back
+(``play.services.bot_turns``)."""
 
 from __future__ import annotations
 
 import signal
 import threading
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from turnbased import dispatch
+from turnbased.play.services import queue_bot_turns_waiting
 
 
 class Command(BaseCommand):
     help = ("LISTEN for the work each commit names (turn notifications to deliver, bot turns, forced moves) and "
-            "queue it in Celery, until SIGTERM or SIGINT. One is enough; the minute sweeps cover its absences.")
+            "queue it in Celery, until SIGTERM or SIGINT; on starting, on listening again and when the broker is "
+            "back, queue again every bot turn waiting. One is enough; the minute sweeps cover its absences.")
 
     def handle(self, *args, **options) -> None:
         stop = threading.Event()
@@ -23,4 +28,5 @@ class Command(BaseCommand):
             self.stdout.write(dispatch.READY)
             self.stdout.flush()
 
-        dispatch.run(stopped=stop.is_set, on_listening=listening)
+        dispatch.run(stopped=stop.is_set, on_listening=listening, recover=queue_bot_turns_waiting,
+                     broker=dispatch.BrokerWatch.of(settings.CELERY_BROKER_URL))
