@@ -30,8 +30,8 @@ def play_bot_turn(game_id: int, seq: int) -> int:
     return len(services.play_bot_turn(game_id=game_id, seq=seq))
 
 
-# One move and its notifications: far under a second. The limits only stop a stuck query holding the worker.
-@shared_task(soft_time_limit=30, time_limit=45)
+# Tried again as a bot turn is (a forced move of a bot account's seat comes within seconds, like its program's).
+@shared_task(**RETRIED)
 def play_forced_move(game_id: int, seq: int) -> bool:
     """Play position ``seq``'s only legal move for its seat if its moment has come, drawing the moment first
     (idempotent: a repeat, an early run, or a position played since, changes nothing but the drawn moment).
