@@ -446,6 +446,19 @@ REST_FRAMEWORK = api.rest_framework(
 MAX_OPEN_TABLES_PER_ACCOUNT = env.int("MAX_OPEN_TABLES_PER_ACCOUNT", default=10)
 MAX_BOT_TABLES_PER_ACCOUNT = env.int("MAX_BOT_TABLES_PER_ACCOUNT", default=3)
 
+
+# --- Ratings (issue 42: ratings that cannot be bought) ---------------------------
+def _count(variable: str, default: int, *, least: int = 0) -> int:
+    """Read a whole number from the environment; refuse to start on one below ``least``."""
+    value = env.int(variable, default=default)
+    if value < least:
+        raise ImproperlyConfigured(f"{variable}={value}: it must be at least {least}.")
+    return value
+
+
+# docs/players.md, "Ratings and players": any two players count this many rated games together a day.
+RATINGS_SAME_PLAYERS_PER_DAY = _count("RATINGS_SAME_PLAYERS_PER_DAY", 3, least=1)
+
 # --- Logging ------------------------------------------------------------------
 LOGGING = {
     "version": 1,

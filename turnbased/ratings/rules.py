@@ -7,7 +7,9 @@ here reads a game's own details or the database.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Collection, Iterable
+from itertools import combinations
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -24,9 +26,6 @@ DISPLAY_SCALE = 20
 # game that a resignation or a seat handed to a bot ends is rated only when every player had made at least this
 # many moves of their own, as lichess and BGA rate no game abandoned in its first moves.
 RATED_MIN_OWN_MOVES = 3
-# Repeated results between the same accounts count only so often: past this many rated games among the same
-# players in a day, their games are unrated (a second account feeding the first).
-RATED_SAME_PLAYERS_PER_DAY = 3
 # A rating from fewer rated games than this is provisional: shown with a "?", as lichess shows one.
 PROVISIONAL_GAMES = 5
 
@@ -36,13 +35,11 @@ def display_rating(mu: float, sigma: float) -> int:
     return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(z=3.0, alpha=DISPLAY_SCALE, target=DISPLAY_BASE))
 
 
-def unrated_reason(*, private: bool, bot_seats: bool, fewest_own_moves: int, ended_early: bool,
-                   same_players_rated_today: int) -> str | None:
-    """Return why a finished game does not count for ratings, or None when it does.
+def unrated_reason(*, private: bool, bot_seats: bool, fewest_own_moves: int, ended_early: bool) -> str | None:
+    """Return why a finished game does not count for ratings, from its table and how it ended; None when it does.
 
     ``ended_early``: a resignation or a seat handed to a bot ended it; ``fewest_own_moves``: the moves of the
-    player who made fewest; ``same_players_rated_today``: the rated games among exactly these players in the
-    last 24 hours.
+    player who made fewest.
     """
     if private:
         return "a private table"
@@ -50,8 +47,25 @@ def unrated_reason(*, private: bool, bot_seats: bool, fewest_own_moves: int, end
         return "a bot held a seat"
     if ended_early and fewest_own_moves < RATED_MIN_OWN_MOVES:
         return f"ended by a resignation or a timeout before every player made {RATED_MIN_OWN_MOVES} moves"
-    if same_players_rated_today >= RATED_SAME_PLAYERS_PER_DAY:
-        return f"the same players had {RATED_SAME_PLAYERS_PER_DAY} rated games in the last 24 hours"
+    return None
+
+
+def most_games_of_a_pair(rated_games: Iterable[Collection[int]], players: Collection[int]) -> int:
+    """Return the most rated games any two of ``players`` played together among ``rated_games``, each given as the
+    users it rated."""
+    players = set(players)
+    pairs: Counter[tuple[int, int]] = Counter()
+    for rated in rated_games:
+        pairs.update(combinations(sorted(players.intersection(rated)), 2))
+    return max(pairs.values(), default=0)
+
+
+def pair_reason(*, busiest_pair: int, per_day: int) -> str | None:
+    """Return why a game is unrated from what its players did together, or None: once two of them had ``per_day``
+    rated games together in the last 24 hours (``busiest_pair``: the most any two had), their next is unrated (a
+    second account feeding the first)."""
+    if busiest_pair >= per_day:
+        return f"two of the players had {per_day} rated games together in the last 24 hours"
     return None
 
 

@@ -4,15 +4,29 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import transaction
-from django.db.models import Count, Q
+from django.conf import settings
+from django.contrib.postgres.aggregates import ArrayAgg
+from django.db import connection, transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from games.base import RESIGN
 from turnbased.accounts.models import is_bot_account
 from turnbased.play.models import Game, GameStatus, Move, Visibility
 from turnbased.ratings.models import Rating, RatingChange
-from turnbased.ratings.rules import MODEL, places, rate, rating_pool, unrated_reason
+from turnbased.ratings.rules import (
+    MODEL,
+    most_games_of_a_pair,
+    pair_reason,
+    places,
+    rate,
+    rating_pool,
+    unrated_reason,
+)
+
+# The first key of the transaction locks a game's ending takes per player (PostgreSQL's two-key advisory locks); the
+# second is the user's id. "RATG" in ASCII, so the locks are recognisable in pg_locks.
+LOCK_SPACE = 0x52415447
 
 
 def _resigned_last(game: Game) -> int | None:
@@ -25,35 +39,54 @@ def _resigned_last(game: Game) -> int | None:
 
 
 def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
-    """Return why the finished ``game`` does not count for ratings, or None when it does."""
+    """Return why the finished ``game`` does not count for ratings, from its table and how it ended; None when
+    it does (what its players did together is read under their locks: ``ratings_record_game``)."""
     seats = list(game.seats.all())
     if game.visibility == Visibility.PRIVATE or any(seat.user_id is None for seat in seats) or len(seats) < 2:
         return unrated_reason(private=game.visibility == Visibility.PRIVATE, bot_seats=True, fewest_own_moves=0,
-                              ended_early=False, same_players_rated_today=0)
+                              ended_early=False)
     ended_early = resigned_last is not None or bool(game.result.get("left_seats")) or any(seat.bot for seat in seats)
     fewest = 0
     if ended_early:
         # Resignations are no moves of one's own: the platform's, not the game's.
         made = dict(Move.objects.filter(game=game).exclude(move=RESIGN).values_list("seat").annotate(n=Count("id")))
         fewest = min(made.get(seat.index, 0) for seat in seats)
-    players = sorted(seat.user_id for seat in seats)
+    return unrated_reason(private=False, bot_seats=False, fewest_own_moves=fewest, ended_early=ended_early)
+
+
+def _lock_players(user_ids: list[int]) -> None:
+    """Take each player's ratings lock until the transaction ends, in user order (two endings cannot deadlock).
+
+    Every ending that may rate the same players waits here for the one before it to commit, so what they did
+    together is read after it (read committed: each statement sees what committed before it began).
+    """
+    with connection.cursor() as cursor:
+        # unnest keeps the array's order: the locks are taken in it.
+        cursor.execute("SELECT count(*) FROM (SELECT pg_advisory_xact_lock(%s, u) FROM unnest(%s::integer[]) AS u) "
+                       "AS locked", [LOCK_SPACE, sorted(user_ids)])
+
+
+def _pair_reason(players: list[int]) -> str | None:
+    """Return why the players' game is unrated from the rated games two of them had together in the last 24 hours;
+    call with their locks held."""
     since = timezone.now() - timedelta(days=1)
-    # The rated games of the last day among exactly these players: games where each of them was rated, and no one else.
-    together = (RatingChange.objects.filter(created_at__gte=since, game__seat_count=len(players))
-                .values("game").annotate(n=Count("id", filter=Q(user_id__in=players))).filter(n=len(players)))
-    return unrated_reason(private=False, bot_seats=False, fewest_own_moves=fewest, ended_early=ended_early,
-                          same_players_rated_today=together.count())
+    together = (RatingChange.objects.filter(created_at__gte=since, user_id__in=players).order_by()
+                .values("game_id").annotate(rated=ArrayAgg("user_id"), count=Count("id")).filter(count__gte=2))
+    busiest = most_games_of_a_pair((row["rated"] for row in together), players)
+    return pair_reason(busiest_pair=busiest, per_day=settings.RATINGS_SAME_PLAYERS_PER_DAY)
 
 
 def ratings_record_game(*, game: Game) -> list[RatingChange]:
     """Update the ratings of the people at ``game``, which has just finished; return the changes made.
 
     Call inside the transaction that finishes the game, with its row locked. An unrated game
-    (``rules.unrated_reason``) changes nothing, nor does a game already counted. The game counts in
-    one pool (``rules.rating_pool``): the bot pool when a bot account sits at it, else people. Each
-    player's rating for the game, the table's player count and that pool is created at openskill's
-    prior when missing, then locked (in user order, so two games ending at once cannot deadlock) and
-    moved on.
+    (``rules.unrated_reason``) changes nothing, nor does a game already counted. The players' ratings
+    locks are taken (``_lock_players``) before what two of them did together today is counted
+    (``rules.pair_reason``), so games of the same players ending at once are counted one after the
+    other, and none past the daily cap is rated. The game counts in one pool (``rules.rating_pool``):
+    the bot pool when a bot account sits at it, else people. Each player's rating for the game, the
+    table's player count and that pool is created at openskill's prior when missing, then locked (in
+    user order) and moved on.
     """
     if game.status != GameStatus.FINISHED or not game.result:
         return []
@@ -65,7 +98,11 @@ def ratings_record_game(*, game: Game) -> list[RatingChange]:
     seats = sorted(game.seats.all(), key=lambda seat: seat.index)
     # The seats of the locked game come with their players' profiles (``store.locked``): no query here.
     pool = rating_pool(bot_account_seated=any(is_bot_account(seat.user) for seat in seats))
+    players = [seat.user_id for seat in seats]
     with transaction.atomic():
+        _lock_players(players)
+        if _pair_reason(players) is not None:
+            return []
         Rating.objects.bulk_create(
             [Rating(user_id=seat.user_id, game_slug=game.engine, players=len(seats), pool=pool, mu=MODEL.mu,
                     sigma=MODEL.sigma)

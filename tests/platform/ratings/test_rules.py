@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from turnbased.ratings.rules import DISPLAY_BASE, MODEL, display_rating, places, rate, unrated_reason
+from turnbased.ratings.rules import (
+    DISPLAY_BASE,
+    MODEL,
+    display_rating,
+    most_games_of_a_pair,
+    pair_reason,
+    places,
+    rate,
+    unrated_reason,
+)
 
 
 def result(winners, ranking, scores, **extra):
@@ -68,20 +77,29 @@ def test_a_win_raises_and_a_loss_lowers_and_a_tie_between_equals_moves_neither()
 ])
 def test_a_game_abandoned_in_its_first_moves_is_unrated(fewest, early, rated):
     """Issue 27: three quick resignations lifted an account from 1000 to 1168 in a minute."""
-    reason = unrated_reason(private=False, bot_seats=False, fewest_own_moves=fewest, ended_early=early,
-                            same_players_rated_today=0)
+    reason = unrated_reason(private=False, bot_seats=False, fewest_own_moves=fewest, ended_early=early)
     assert (reason is None) == rated
 
 
 @pytest.mark.parametrize(("today", "rated"), [(0, True), (2, True), (3, False), (9, False)])
-def test_past_three_rated_games_a_day_among_the_same_players_their_games_are_unrated(today, rated):
-    reason = unrated_reason(private=False, bot_seats=False, fewest_own_moves=9, ended_early=False,
-                            same_players_rated_today=today)
-    assert (reason is None) == rated
+def test_past_three_rated_games_a_day_between_two_players_their_next_is_unrated(today, rated):
+    assert (pair_reason(busiest_pair=today, per_day=3) is None) == rated
+    assert pair_reason(busiest_pair=today, per_day=10) is None
+
+
+def test_the_busiest_pair_counts_every_two_players_in_any_game_they_shared():
+    alice, bob, carol, dan = 1, 2, 3, 4
+    today = [[alice, bob], [alice, bob, carol], [bob, carol, dan], [alice, dan], [carol, dan]]
+    assert most_games_of_a_pair(today, [alice, bob]) == 2
+    assert most_games_of_a_pair(today, [carol, dan]) == 2  # together in two games, one of them with bob
+    assert most_games_of_a_pair(today, [alice, bob, carol, dan]) == 2
+    assert most_games_of_a_pair(today, [alice, carol]) == 1
+    assert most_games_of_a_pair([], [alice, bob]) == 0
+    assert most_games_of_a_pair([[alice], [bob]], [alice, bob]) == 0  # never at one table
 
 
 def test_private_tables_and_tables_with_a_bot_are_unrated():
-    played = {"fewest_own_moves": 20, "ended_early": False, "same_players_rated_today": 0}
+    played = {"fewest_own_moves": 20, "ended_early": False}
     assert unrated_reason(private=True, bot_seats=False, **played) == "a private table"
     assert unrated_reason(private=False, bot_seats=True, **played) == "a bot held a seat"
     assert unrated_reason(private=False, bot_seats=False, **played) is None
