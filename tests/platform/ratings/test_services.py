@@ -181,10 +181,11 @@ def test_the_daily_cap_holds_for_each_two_players_at_a_bigger_table_too(alice, b
     assert not Rating.objects.filter(user=carol).exists()
 
 
-def test_a_rating_is_provisional_until_its_fifth_game(alice, bob, carol, make_user, finish_game):
-    opponents = [bob, carol, *(make_user(f"opponent{number}") for number in range(3))]
-    for number, opponent in enumerate(opponents):
-        finish_game(alice, opponent)
+def test_a_rating_is_provisional_until_it_counts_as_many_rated_games_as_the_site_asks(alice, make_user, finish_game,
+                                                                                     settings):
+    settings.RATINGS_PROVISIONAL_GAMES = 4
+    for number in range(5):
+        finish_game(alice, make_user(f"opponent{number}"))
         rating = Rating.objects.get(user=alice, players=2)
-        assert rating.provisional == (number < 4)
+        assert (rating.games, rating.provisional) == (number + 1, number < 3)
         assert rating.display_text.endswith("?") == rating.provisional
