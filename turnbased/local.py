@@ -68,6 +68,11 @@ def run() -> int:
         # Webhooks to receivers on this machine (a bot on loopback, plain http): never in production.
         environment.setdefault("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", "on")
         environment.setdefault("WEBHOOKS_ALLOW_HTTP", "on")
+        # The demo accounts are made together, a moment ago: a game between them is rated as it ends (never in
+        # production, where new accounts made minutes apart are what a farming script makes; docs/players.md).
+        environment.setdefault("RATINGS_MIN_ACCOUNT_DAYS", "0")
+        environment.setdefault("RATINGS_MIN_FINISHED_GAMES", "0")
+        environment.setdefault("RATINGS_RELATED_SIGNUP_MINUTES", "0")
         # The Procfile's commands (python, celery) must come from this virtual environment.
         environment["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), environment.get("PATH", "")])
         say("applying migrations")

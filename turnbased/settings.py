@@ -462,6 +462,26 @@ REST_FRAMEWORK = api.rest_framework(
 MAX_OPEN_TABLES_PER_ACCOUNT = env.int("MAX_OPEN_TABLES_PER_ACCOUNT", default=10)
 MAX_BOT_TABLES_PER_ACCOUNT = env.int("MAX_BOT_TABLES_PER_ACCOUNT", default=3)
 
+
+# --- Ratings (issue 42: ratings that cannot be bought) ---------------------------
+def _count(variable: str, default: int, *, least: int = 0) -> int:
+    """Read a whole number from the environment; refuse to start on one below ``least``."""
+    value = env.int(variable, default=default)
+    if value < least:
+        raise ImproperlyConfigured(f"{variable}={value}: it must be at least {least}.")
+    return value
+
+
+# docs/players.md, "Ratings and players": a rated game needs every account confirmed and established (this many days
+# old, or this many finished games); accounts signed up from one network or this many minutes apart are related,
+# and count together only once both are no longer provisional; two players count this many rated games together a
+# day; a rating from fewer rated games than this is provisional, and off the leaderboards.
+RATINGS_MIN_ACCOUNT_DAYS = _count("RATINGS_MIN_ACCOUNT_DAYS", 7)
+RATINGS_MIN_FINISHED_GAMES = _count("RATINGS_MIN_FINISHED_GAMES", 5)
+RATINGS_RELATED_SIGNUP_MINUTES = _count("RATINGS_RELATED_SIGNUP_MINUTES", 30)
+RATINGS_SAME_PLAYERS_PER_DAY = _count("RATINGS_SAME_PLAYERS_PER_DAY", 3, least=1)
+RATINGS_PROVISIONAL_GAMES = _count("RATINGS_PROVISIONAL_GAMES", 10)
+
 # --- Logging ------------------------------------------------------------------
 LOGGING = {
     "version": 1,

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from turnbased.accounts.services.accounts import account_create
@@ -34,13 +36,22 @@ def api_token(user, name: str = "tests") -> str:
 
 @pytest.fixture
 def make_user(db):
-    """Return a function making an account with a verified address (as after following the link)."""
-    numbers = itertools.count(1)
+    """Return a function making an account with a verified address (as after following the link).
 
-    def make(username: str | None = None, *, email_verified: bool = True):
+    The accounts are established players, as most at a table are: each joined some weeks ago, two hours after
+    the one made before it, so the ratings neither take one for new nor two for one person's (issue 42;
+    ``tests/platform/ratings/test_farming.py`` makes fresh ones with ``joined``).
+    """
+    numbers, made = itertools.count(1), itertools.count()
+    first_joined = timezone.now() - timedelta(days=40)
+
+    def make(username: str | None = None, *, email_verified: bool = True, joined=None, email: str | None = None):
         name = username or f"player{next(numbers)}"
-        return account_create(username=name, email=f"{name}@example.com", password=PASSWORD,
+        user = account_create(username=name, email=email or f"{name}@example.com", password=PASSWORD,
                               email_verified=email_verified)
+        user.date_joined = joined or first_joined + timedelta(hours=2 * next(made))
+        user.save(update_fields=["date_joined"])
+        return user
 
     return make
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from allauth.account import forms as allauth_forms
+from allauth.account.adapter import get_adapter
 from allauth.core import context
 from django import forms
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -14,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from turnbased.accounts.models import ApiToken
 from turnbased.accounts.readers import asks_for_a_language, offered_language
 from turnbased.accounts.services.languages import language_choose
+from turnbased.accounts.services.signup_networks import signup_network_note
 from turnbased.accounts.services.time_zones import zone_set
 from turnbased.accounts.time_zones import DEFAULT_ZONE, zone_names
 
@@ -41,7 +44,8 @@ class SignupForm(allauth_forms.SignupForm):
         """Keep the zone picked on the form (the browser's, as offered); a form without one leaves UTC, unchosen.
 
         The language the person signed up in (the switcher's, or their browser's) becomes their account's, so
-        their emails come in it; a request that names no language leaves it unchosen.
+        their emails come in it; a request that names no language leaves it unchosen. The network the sign-up
+        came from is noted for the ratings (``signup_network_note``), through the web and the API alike.
         """
         zone = self.cleaned_data.get("time_zone")
         if zone:
@@ -50,6 +54,16 @@ class SignupForm(allauth_forms.SignupForm):
                                          or settings.LANGUAGE_COOKIE_NAME in request.COOKIES)
         if named:
             language_choose(user=user, language=offered_language(translation.get_language()))
+        if request is not None:
+            signup_network_note(user=user, address=_client_address(request))
+
+
+def _client_address(request) -> str | None:
+    """Return the client's address as allauth's own limits read it (``TRUSTED_PROXY_COUNT`` proxies in front)."""
+    try:
+        return get_adapter(request).get_client_ip(request)
+    except PermissionDenied:  # no address to be read
+        return None
 
 
 class _SessionsAndTokensChoice(forms.Form):

@@ -3,11 +3,13 @@ usernames."""
 
 from __future__ import annotations
 
+import ipaddress
 import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken, AuthTokenManager
 from knox.settings import CONSTANTS
@@ -64,6 +66,10 @@ class Profile(models.Model):
                   "its pages are read-only and it gets no game emails.",
     )
     bot_account_since = models.DateTimeField(null=True, blank=True)
+    # A keyed digest of the network the account signed up from (``signup_network_digest``), "" when unknown: the
+    # ratings take accounts signed up from one network for one person's until both are established (issue 42,
+    # docs/players.md). Only compared, never shown; the address itself is not kept.
+    signup_network = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     @property
     def plays_forced_moves(self) -> bool:
@@ -78,6 +84,26 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"profile of {self.user_id}"
+
+
+def signup_network_digest(address: str | None) -> str:
+    """Return the digest kept of the network a sign-up came from, "" when it tells nothing.
+
+    The network is the address for IPv4 and its /64 for IPv6 (one subscriber's usual share, as the rate
+    limits count it), keyed with the secret key so the digest cannot be turned back into addresses. A
+    loopback, private or otherwise non-public address (a proxy in front, a machine on the same LAN) says
+    nothing of who signed up: "".
+    """
+    try:
+        ip = ipaddress.ip_address((address or "").strip())
+    except ValueError:
+        return ""
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    if not ip.is_global:
+        return ""
+    network = str(ip) if ip.version == 4 else str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return salted_hmac("turnbased.accounts.signup_network", network, algorithm="sha256").hexdigest()
 
 
 def profile_of(user) -> Profile:

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy
 
-from turnbased.ratings.rules import BOT_POOL, PEOPLE_POOL, PROVISIONAL_GAMES, display_rating
+from turnbased.ratings.rules import BOT_POOL, PEOPLE_POOL, display_rating, provisional
 
 
 class RatingPool(models.TextChoices):
@@ -48,8 +48,9 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        """Fewer rated games than ``PROVISIONAL_GAMES``: shown with a "?" (the number says little yet)."""
-        return self.games < PROVISIONAL_GAMES
+        """Fewer rated games than ``RATINGS_PROVISIONAL_GAMES`` (``rules.provisional``): shown with a "?" (the number
+        says little yet) and kept off the leaderboards."""
+        return provisional(self.games)
 
     def __str__(self) -> str:
         return f"{self.user_id} at {self.game_slug} ({self.players} players, {self.pool}): {self.display}"

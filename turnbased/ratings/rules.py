@@ -1,15 +1,21 @@
 """The rating rules: which games count and in which pool, how a result becomes places, and the number people see.
 
 Pure functions over the engine contract's ``result`` (``games/base.py``: ``winners``,
-``scores``, ``ranking``, ``draw``) and the platform's record of who left; nothing
-here reads a game's own details or the database.
+``scores``, ``ranking``, ``draw``), the platform's record of who left, and what the
+services read of the players' accounts (``Player``); nothing here reads a game's own
+details or the database. The thresholds are site settings (``RATINGS_*``, docs/operating.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from itertools import combinations
 from typing import Any
 
+from django.conf import settings
 from openskill.models import PlackettLuce
 
 # openskill's default model and priors: a new player is mu 25, sigma 25/3.
@@ -24,11 +30,8 @@ DISPLAY_SCALE = 20
 # game that a resignation or a seat handed to a bot ends is rated only when every player had made at least this
 # many moves of their own, as lichess and BGA rate no game abandoned in its first moves.
 RATED_MIN_OWN_MOVES = 3
-# Repeated results between the same accounts count only so often: past this many rated games among the same
-# players in a day, their games are unrated (a second account feeding the first).
-RATED_SAME_PLAYERS_PER_DAY = 3
-# A rating from fewer rated games than this is provisional: shown with a "?", as lichess shows one.
-PROVISIONAL_GAMES = 5
+# Mailbox providers known to ignore dots in the name before the @ (a.l.i.c.e@ and alice@ reach one mailbox).
+DOTLESS_MAILBOXES = {"gmail.com": "gmail.com", "googlemail.com": "gmail.com"}
 
 
 def display_rating(mu: float, sigma: float) -> int:
@@ -36,13 +39,80 @@ def display_rating(mu: float, sigma: float) -> int:
     return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(z=3.0, alpha=DISPLAY_SCALE, target=DISPLAY_BASE))
 
 
-def unrated_reason(*, private: bool, bot_seats: bool, fewest_own_moves: int, ended_early: bool,
-                   same_players_rated_today: int) -> str | None:
-    """Return why a finished game does not count for ratings, or None when it does.
+def provisional(games: int) -> bool:
+    """Tell whether a rating from ``games`` rated games is provisional: fewer than ``RATINGS_PROVISIONAL_GAMES``.
+
+    Shown with a "?" and kept off the leaderboards, as lichess does. A count of games rather than openskill's
+    sigma: sigma falls slowly and unevenly (a 4-player game lowers it less than a 2-player one), a count people
+    can follow.
+    """
+    return games < settings.RATINGS_PROVISIONAL_GAMES
+
+
+@dataclass(frozen=True)
+class Player:
+    """What the rules read of a player's account (``services``)."""
+
+    user_id: int
+    confirmed: bool  # their primary address is confirmed
+    joined: datetime
+    enough_finished_games: bool  # they finished at least RATINGS_MIN_FINISHED_GAMES games before this one
+    signup_network: str  # a digest of the network they signed up from; "" when unknown
+    mailbox: str  # their address as its mailbox reads it (``mailbox``)
+
+
+def mailbox(email: str) -> str:
+    """Return the mailbox an address reaches: lower case, without a "+tag", without the dots Gmail ignores ("" for
+    no address)."""
+    name, _, domain = email.strip().lower().rpartition("@")
+    name = name.split("+", 1)[0]
+    if not (name and domain):
+        return ""  # no address: no mailbox to share
+    if domain in DOTLESS_MAILBOXES:
+        name, domain = name.replace(".", ""), DOTLESS_MAILBOXES[domain]
+    return f"{name}@{domain}"
+
+
+def account_reason(player: Player, *, now: datetime) -> str | None:
+    """Return why the player's account cannot be rated yet, or None: it needs a confirmed address, and either
+    ``RATINGS_MIN_ACCOUNT_DAYS`` days since sign-up or ``RATINGS_MIN_FINISHED_GAMES`` finished games."""
+    if not player.confirmed:
+        return "an account without a confirmed address"
+    old_enough = player.joined <= now - timedelta(days=settings.RATINGS_MIN_ACCOUNT_DAYS)
+    if not (old_enough or player.enough_finished_games):
+        return (f"an account younger than {settings.RATINGS_MIN_ACCOUNT_DAYS} days with fewer than "
+                f"{settings.RATINGS_MIN_FINISHED_GAMES} finished games")
+    return None
+
+
+def related(first: Player, second: Player) -> bool:
+    """Tell whether two accounts may be one person's: signed up from one network, or within
+    ``RATINGS_RELATED_SIGNUP_MINUTES`` of each other."""
+    same_network = bool(first.signup_network) and first.signup_network == second.signup_network
+    window = timedelta(minutes=settings.RATINGS_RELATED_SIGNUP_MINUTES)
+    return same_network or abs(first.joined - second.joined) < window
+
+
+def relation_reason(players: list[Player], *, established: Collection[int]) -> str | None:
+    """Return why the game is unrated from how its players' accounts are related, or None.
+
+    Two accounts that reach one mailbox are one person: never rated together. Two related ones (``related``)
+    are rated together only once both are ``established`` (user ids whose rating at the game is no longer
+    provisional): the games that made them so were against accounts they are not related to.
+    """
+    for first, second in combinations(players, 2):
+        if first.mailbox and first.mailbox == second.mailbox:
+            return "two accounts of one mailbox"
+        if related(first, second) and not {first.user_id, second.user_id} <= set(established):
+            return "two related accounts, one of them with a provisional rating"
+    return None
+
+
+def unrated_reason(*, private: bool, bot_seats: bool, fewest_own_moves: int, ended_early: bool) -> str | None:
+    """Return why a finished game does not count for ratings, from its table and how it ended; None when it does.
 
     ``ended_early``: a resignation or a seat handed to a bot ended it; ``fewest_own_moves``: the moves of the
-    player who made fewest; ``same_players_rated_today``: the rated games among exactly these players in the
-    last 24 hours.
+    player who made fewest.
     """
     if private:
         return "a private table"
@@ -50,8 +120,25 @@ def unrated_reason(*, private: bool, bot_seats: bool, fewest_own_moves: int, end
         return "a bot held a seat"
     if ended_early and fewest_own_moves < RATED_MIN_OWN_MOVES:
         return f"ended by a resignation or a timeout before every player made {RATED_MIN_OWN_MOVES} moves"
-    if same_players_rated_today >= RATED_SAME_PLAYERS_PER_DAY:
-        return f"the same players had {RATED_SAME_PLAYERS_PER_DAY} rated games in the last 24 hours"
+    return None
+
+
+def most_games_of_a_pair(rated_games: Iterable[Collection[int]], players: Collection[int]) -> int:
+    """Return the most rated games any two of ``players`` played together among ``rated_games``, each given as the
+    users it rated."""
+    players = set(players)
+    pairs: Counter[tuple[int, int]] = Counter()
+    for rated in rated_games:
+        pairs.update(combinations(sorted(players.intersection(rated)), 2))
+    return max(pairs.values(), default=0)
+
+
+def pair_reason(*, busiest_pair: int, per_day: int) -> str | None:
+    """Return why a game is unrated from what its players did together, or None: once two of them had ``per_day``
+    rated games together in the last 24 hours (``busiest_pair``: the most any two had), their next is unrated (a
+    second account feeding the first)."""
+    if busiest_pair >= per_day:
+        return f"two of the players had {per_day} rated games together in the last 24 hours"
     return None
 
 

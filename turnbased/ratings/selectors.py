@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.paginator import Page, Paginator
@@ -66,12 +67,16 @@ def visible_games(viewer: Viewer) -> Q:
 
 
 def leaderboard(game_slug: str, players: int, pool: str = RatingPool.PEOPLE) -> QuerySet[Rating]:
-    """Return the ratings at one game, player count and pool, best first (displayed rating, then games, then name).
+    """Return the ratings at one game, player count and pool that are no longer provisional (``rules.provisional``),
+    best first (displayed rating, then games, then name).
 
-    Each with its player and their profile (whether they are a bot account), in the same query.
+    Each with its player and their profile (whether they are a bot account), in the same query. A provisional
+    rating stays off, as on lichess: a few games say little (issue 42: three games against fresh accounts put
+    one first with "1402?").
     """
     return (
-        Rating.objects.filter(game_slug=game_slug, players=players, pool=pool)
+        Rating.objects.filter(game_slug=game_slug, players=players, pool=pool,
+                              games__gte=settings.RATINGS_PROVISIONAL_GAMES)
         .select_related("user", "user__profile")
         .annotate(ordinal=F("mu") - 3 * F("sigma"))
         .order_by("-ordinal", "-games", "user__username")

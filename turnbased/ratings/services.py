@@ -4,15 +4,36 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import transaction
-from django.db.models import Count, Q
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.postgres.aggregates import ArrayAgg
+from django.db import connection, transaction
+from django.db.models import Count, Exists, OuterRef, Subquery
 from django.utils import timezone
 
 from games.base import RESIGN
 from turnbased.accounts.models import is_bot_account
-from turnbased.play.models import Game, GameStatus, Move, Visibility
+from turnbased.play.models import Game, GameStatus, Move, Seat, Visibility
 from turnbased.ratings.models import Rating, RatingChange
-from turnbased.ratings.rules import MODEL, places, rate, rating_pool, unrated_reason
+from turnbased.ratings.rules import (
+    MODEL,
+    Player,
+    account_reason,
+    mailbox,
+    most_games_of_a_pair,
+    pair_reason,
+    places,
+    provisional,
+    rate,
+    rating_pool,
+    relation_reason,
+    unrated_reason,
+)
+
+# The first key of the transaction locks a game's ending takes per player (PostgreSQL's two-key advisory locks); the
+# second is the user's id. "RATG" in ASCII, so the locks are recognisable in pg_locks.
+LOCK_SPACE = 0x52415447
 
 
 def _resigned_last(game: Game) -> int | None:
@@ -25,35 +46,80 @@ def _resigned_last(game: Game) -> int | None:
 
 
 def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
-    """Return why the finished ``game`` does not count for ratings, or None when it does."""
+    """Return why the finished ``game`` does not count for ratings, from its table and how it ended; None when
+    it does (what its players did together is read under their locks: ``ratings_record_game``)."""
     seats = list(game.seats.all())
     if game.visibility == Visibility.PRIVATE or any(seat.user_id is None for seat in seats) or len(seats) < 2:
         return unrated_reason(private=game.visibility == Visibility.PRIVATE, bot_seats=True, fewest_own_moves=0,
-                              ended_early=False, same_players_rated_today=0)
+                              ended_early=False)
     ended_early = resigned_last is not None or bool(game.result.get("left_seats")) or any(seat.bot for seat in seats)
     fewest = 0
     if ended_early:
         # Resignations are no moves of one's own: the platform's, not the game's.
         made = dict(Move.objects.filter(game=game).exclude(move=RESIGN).values_list("seat").annotate(n=Count("id")))
         fewest = min(made.get(seat.index, 0) for seat in seats)
-    players = sorted(seat.user_id for seat in seats)
+    return unrated_reason(private=False, bot_seats=False, fewest_own_moves=fewest, ended_early=ended_early)
+
+
+def _players_of(game: Game) -> list[Player]:
+    """Return what the rules read of the accounts at ``game`` (seated people, in seat order), in one query.
+
+    The seats come with their players and profiles (``store.locked``); the query adds whether each primary
+    address is confirmed and, when a minimum is set, whether they finished that many games before this one
+    (the one past it found or not, so an account's long history costs no more to read).
+    """
+    seats = sorted(game.seats.all(), key=lambda seat: seat.index)
+    confirmed = EmailAddress.objects.filter(user=OuterRef("pk"), primary=True, verified=True,
+                                            email__iexact=OuterRef("email"))
+    least = settings.RATINGS_MIN_FINISHED_GAMES
+    finished = (Seat.objects.filter(user=OuterRef("pk"), game__status=GameStatus.FINISHED).exclude(game=game)
+                .order_by().values("pk")[least - 1:least]) if least else None
+    columns = {"confirmed": Exists(confirmed), **({"finished": Subquery(finished)} if finished is not None else {})}
+    found = {row["pk"]: row for row in get_user_model().objects.filter(pk__in=[seat.user_id for seat in seats])
+             .annotate(**columns).values("pk", *columns)}
+    return [
+        Player(user_id=seat.user_id, confirmed=found[seat.user_id]["confirmed"], joined=seat.user.date_joined,
+               enough_finished_games=not least or found[seat.user_id]["finished"] is not None,
+               signup_network=getattr(getattr(seat.user, "profile", None), "signup_network", ""),
+               mailbox=mailbox(seat.user.email or ""))
+        for seat in seats
+    ]
+
+
+def _lock_players(user_ids: list[int]) -> None:
+    """Take each player's ratings lock until the transaction ends, in user order (two endings cannot deadlock).
+
+    Every ending that may rate the same players waits here for the one before it to commit, so what they did
+    together is read after it (read committed: each statement sees what committed before it began).
+    """
+    with connection.cursor() as cursor:
+        # unnest keeps the array's order: the locks are taken in it.
+        cursor.execute("SELECT count(*) FROM (SELECT pg_advisory_xact_lock(%s, u) FROM unnest(%s::integer[]) AS u) "
+                       "AS locked", [LOCK_SPACE, sorted(user_ids)])
+
+
+def _pair_reason(players: list[int]) -> str | None:
+    """Return why the players' game is unrated from the rated games two of them had together in the last 24 hours;
+    call with their locks held."""
     since = timezone.now() - timedelta(days=1)
-    # The rated games of the last day among exactly these players: games where each of them was rated, and no one else.
-    together = (RatingChange.objects.filter(created_at__gte=since, game__seat_count=len(players))
-                .values("game").annotate(n=Count("id", filter=Q(user_id__in=players))).filter(n=len(players)))
-    return unrated_reason(private=False, bot_seats=False, fewest_own_moves=fewest, ended_early=ended_early,
-                          same_players_rated_today=together.count())
+    together = (RatingChange.objects.filter(created_at__gte=since, user_id__in=players).order_by()
+                .values("game_id").annotate(rated=ArrayAgg("user_id"), count=Count("id")).filter(count__gte=2))
+    busiest = most_games_of_a_pair((row["rated"] for row in together), players)
+    return pair_reason(busiest_pair=busiest, per_day=settings.RATINGS_SAME_PLAYERS_PER_DAY)
 
 
 def ratings_record_game(*, game: Game) -> list[RatingChange]:
     """Update the ratings of the people at ``game``, which has just finished; return the changes made.
 
-    Call inside the transaction that finishes the game, with its row locked. An unrated game
-    (``rules.unrated_reason``) changes nothing, nor does a game already counted. The game counts in
-    one pool (``rules.rating_pool``): the bot pool when a bot account sits at it, else people. Each
-    player's rating for the game, the table's player count and that pool is created at openskill's
-    prior when missing, then locked (in user order, so two games ending at once cannot deadlock) and
-    moved on.
+    Call inside the transaction that finishes the game, with its row locked. An unrated game changes
+    nothing, nor does a game already counted. What decides it, in order (docs/players.md, "Ratings and
+    players"): the table and how it ended (``rules.unrated_reason``); every account confirmed and
+    established (``rules.account_reason``); then, under the players' ratings locks (``_lock_players``, so
+    games of the same players ending at once are decided one after the other), no two of them past the
+    daily cap together (``rules.pair_reason``) and none related to another unless both ratings at the
+    game are established (``rules.relation_reason``). The game counts in one pool (``rules.rating_pool``):
+    the bot pool when a bot account sits at it, else people. Each player's rating for the game, the
+    table's player count and that pool is created at openskill's prior when missing and moved on.
     """
     if game.status != GameStatus.FINISHED or not game.result:
         return []
@@ -62,22 +128,30 @@ def ratings_record_game(*, game: Game) -> list[RatingChange]:
         return []
     if RatingChange.objects.filter(game=game).exists():
         return []
+    players = _players_of(game)
+    now = timezone.now()
+    if any(account_reason(player, now=now) is not None for player in players):
+        return []
     seats = sorted(game.seats.all(), key=lambda seat: seat.index)
     # The seats of the locked game come with their players' profiles (``store.locked``): no query here.
     pool = rating_pool(bot_account_seated=any(is_bot_account(seat.user) for seat in seats))
-    with transaction.atomic():
-        Rating.objects.bulk_create(
-            [Rating(user_id=seat.user_id, game_slug=game.engine, players=len(seats), pool=pool, mu=MODEL.mu,
-                    sigma=MODEL.sigma)
-             for seat in seats],
-            ignore_conflicts=True,
-        )
-        ratings = {
-            rating.user_id: rating
-            for rating in Rating.objects.select_for_update()
-            .filter(game_slug=game.engine, players=len(seats), pool=pool, user_id__in=[seat.user_id for seat in seats])
-            .order_by("user_id")
-        }
+    user_ids = [seat.user_id for seat in seats]
+    kind = {"game_slug": game.engine, "players": len(seats), "pool": pool}
+    # No savepoint: the game's own transaction holds this, and any failure undoes the whole move.
+    with transaction.atomic(savepoint=False):
+        _lock_players(user_ids)
+        if _pair_reason(user_ids) is not None:
+            return []
+        ratings = _ratings_locked(kind, user_ids)
+        established = [user_id for user_id, rating in ratings.items() if not provisional(rating.games)]
+        if relation_reason(players, established=established) is not None:
+            return []
+        if len(ratings) < len(user_ids):
+            # Nobody else creates these players' ratings while their locks are held, and nobody sees the new rows
+            # before the commit: no conflict, nothing to lock.
+            created = Rating.objects.bulk_create([Rating(user_id=user_id, mu=MODEL.mu, sigma=MODEL.sigma, **kind)
+                                                  for user_id in user_ids if user_id not in ratings])
+            ratings.update((rating.user_id, rating) for rating in created)
         # The result lists the seats that had left before the last move; a resignation that ended the game is one more.
         left = {*game.result.get("left_seats", []), *([] if resigned_last is None else [resigned_last])}
         placed = places(game.result, len(seats), left)
@@ -86,10 +160,16 @@ def ratings_record_game(*, game: Game) -> list[RatingChange]:
         changes = []
         for seat, (mu_before, sigma_before), (mu, sigma) in zip(seats, before, after):
             rating = ratings[seat.user_id]
-            rating.mu, rating.sigma, rating.games = mu, sigma, rating.games + 1
-            rating.save(update_fields=["mu", "sigma", "games", "updated_at"])
+            rating.mu, rating.sigma, rating.games, rating.updated_at = mu, sigma, rating.games + 1, now
             changes.append(RatingChange(
                 game=game, user_id=seat.user_id, rating=rating, seat=seat.index, place=placed[seat.index],
                 mu_before=mu_before, sigma_before=sigma_before, mu_after=mu, sigma_after=sigma,
             ))
+        Rating.objects.bulk_update(list(ratings.values()), ["mu", "sigma", "games", "updated_at"])
         return RatingChange.objects.bulk_create(changes)
+
+
+def _ratings_locked(kind: dict, user_ids: list[int]) -> dict[int, Rating]:
+    """Return the players' ratings of one kind (game, player count, pool) that exist, locked, by user id."""
+    rows = Rating.objects.select_for_update().filter(user_id__in=user_ids, **kind).order_by("user_id")
+    return {rating.user_id: rating for rating in rows}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.paginator import InvalidPage
 from django.http import Http404
 from django.shortcuts import render
@@ -10,7 +11,7 @@ from django.views.decorators.http import require_safe
 from games import engines, get_engine
 from turnbased.ratings import selectors
 from turnbased.ratings.models import RatingPool
-from turnbased.ratings.rules import DISPLAY_BASE, DISPLAY_SCALE
+from turnbased.ratings.rules import DISPLAY_BASE, DISPLAY_SCALE, RATED_MIN_OWN_MOVES
 from turnbased.replica import reads_from_replica
 
 
@@ -59,6 +60,10 @@ def leaderboard(request, game_slug: str):
     return render(request, "ratings/leaderboard.html", {
         "engine": engine, "players": players, "player_counts": selectors.player_counts(game_slug), "page": page,
         "pool": pool, "pools": RatingPool.choices, "display_base": DISPLAY_BASE, "display_scale": DISPLAY_SCALE,
+        # Which games count, as the site is set (docs/players.md, "Ratings and players").
+        "provisional_games": settings.RATINGS_PROVISIONAL_GAMES, "min_own_moves": RATED_MIN_OWN_MOVES,
+        "min_days": settings.RATINGS_MIN_ACCOUNT_DAYS, "min_games": settings.RATINGS_MIN_FINISHED_GAMES,
+        "related_minutes": settings.RATINGS_RELATED_SIGNUP_MINUTES, "per_day": settings.RATINGS_SAME_PLAYERS_PER_DAY,
     })
 
 
@@ -71,6 +76,7 @@ def player_profile(request, username: str):
         "records": selectors.game_records(player, request.user),
         "ratings": selectors.ratings_of(player),
         "reliability": selectors.reliability(player, request.user),
+        "provisional_games": settings.RATINGS_PROVISIONAL_GAMES,
     })
 
 

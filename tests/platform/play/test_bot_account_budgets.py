@@ -65,6 +65,7 @@ def _costs(alice, table, talk) -> dict:
 
 def test_lists_cost_the_same_for_one_bot_account_and_for_six(alice, make_bot_account, settings):
     settings.MAX_OPEN_TABLES_PER_ACCOUNT = 100
+    settings.RATINGS_PROVISIONAL_GAMES = 1  # each game's players on the leaderboards, which list no provisional rating
     table = services.create_game(creator=alice, engine_slug="love-letter", players=4)
     bots = [make_bot_account(f"robo{number}") for number in range(6)]
     # A game in play where the first bot account talks: one message, then six (each read with its author).

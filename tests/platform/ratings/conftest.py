@@ -30,20 +30,31 @@ def start(users: list, *, slug: str = "halali", **create) -> Game:
     return game
 
 
+def ready_to_end(users: list, *, slug: str = "halali", **create) -> Game:
+    """Start a table of ``users`` and play until each has made the moves of their own that a game ended by a
+    resignation needs to be rated (in Love Letter a knocked-out player waits for the next round, so a count of
+    moves is not enough)."""
+    game = start(users, slug=slug, **create)
+    seats = range(len(users))
+    for _ in range(20 * RATED_MIN_OWN_MOVES):
+        if min(Move.objects.filter(game=game, seat=seat).count() for seat in seats) >= RATED_MIN_OWN_MOVES:
+            return game
+        game = play_moves(game, users, 1)
+    raise AssertionError(f"game {game.pk}: a player still lacks {RATED_MIN_OWN_MOVES} moves of their own")
+
+
 @pytest.fixture
 def finish_game():
     """Return a function: play ``moves`` moves of a new game, then ``loser`` resigns (a two-player game ends).
 
-    By default, until each player has made three moves of their own, as a game ended by a resignation needs
-    to be rated (in Love Letter a knocked-out player waits for the next round, so a count of moves is not
-    enough)."""
+    By default, until each player has made the moves of their own a game ended by a resignation needs to be
+    rated (``ready_to_end``)."""
 
     def finish(winner, loser, *, moves: int | None = None, slug: str = "halali", **create) -> Game:
-        game = start([winner, loser], slug=slug, **create)
         if moves is None:
-            while min(Move.objects.filter(game=game, seat=seat).count() for seat in (0, 1)) < RATED_MIN_OWN_MOVES:
-                game = play_moves(game, [winner, loser], 1)
+            game = ready_to_end([winner, loser], slug=slug, **create)
         else:
+            game = start([winner, loser], slug=slug, **create)
             play_moves(game, [winner, loser], moves)
         services.resign_game(game_id=game.pk, user=loser)
         game.refresh_from_db()

@@ -11,13 +11,28 @@ from turnbased.ratings.selectors import ARCHIVE_PAGE_SIZE
 pytestmark = pytest.mark.django_db
 
 
-def test_a_leaderboard_lists_ratings_best_first(alice, bob, finish_game):
+def test_a_leaderboard_lists_ratings_best_first(alice, bob, finish_game, settings):
+    settings.RATINGS_PROVISIONAL_GAMES = 1  # one game each is enough here
     finish_game(alice, bob)
     body = APIClient().get("/api/ratings/?game=halali").json()
     assert (body["game"], body["players"], body["count"], body["next"], body["previous"]) == ("halali", 2, 2, None, None)
-    assert [(row["place"], row["username"], row["rating"], row["games"]) for row in body["results"]] == [
-        (1, "alice", 1069, 1), (2, "bob", 963, 1)]
+    assert [(row["place"], row["username"], row["rating"], row["games"], row["provisional"])
+            for row in body["results"]] == [(1, "alice", 1069, 1, False), (2, "bob", 963, 1, False)]
     assert APIClient().get("/api/ratings/?game=halali&players=2").json() == body
+
+
+def test_a_provisional_rating_is_not_listed_and_the_player_says_it_is_provisional(alice, bob, carol, finish_game,
+                                                                                 settings):
+    settings.RATINGS_PROVISIONAL_GAMES = 2
+    finish_game(alice, bob)
+    finish_game(alice, carol)
+    body = APIClient().get("/api/ratings/?game=halali").json()
+    assert [(row["username"], row["games"], row["provisional"]) for row in body["results"]] == [
+        ("alice", 2, False)]
+    assert body["count"] == 1
+    assert [(row["rating"], row["games"], row["provisional"]) for row in
+            APIClient().get("/api/players/bob/").json()["ratings"]] == [(963, 1, True)]
+    assert [row["provisional"] for row in APIClient().get("/api/players/alice/").json()["ratings"]] == [False]
 
 
 @pytest.mark.parametrize(("query", "status"), [
@@ -37,8 +52,8 @@ def test_a_player_profile_has_ratings_games_per_kind_reliability_and_member_sinc
     finish_game(bob, alice, slug="love-letter")
     body = api_client_for(bob).get("/api/players/alice/").json()
     assert body["username"] == "alice" and body["member_since"].startswith(str(alice.date_joined.year))
-    assert [(row["game"], row["players"], row["rating"], row["games"]) for row in body["ratings"]] == [
-        ("halali", 2, 1069, 1), ("love-letter", 2, 963, 1)]
+    assert [(row["game"], row["players"], row["rating"], row["games"], row["provisional"])
+            for row in body["ratings"]] == [("halali", 2, 1069, 1, True), ("love-letter", 2, 963, 1, True)]
     assert [(row["game"], row["played"], row["won"]) for row in body["games"]] == [
         ("halali", 1, 1), ("love-letter", 1, 0)]
     assert body["reliability"] == {"moves_on_time": 0, "timeouts": 0, "percent": None}
@@ -65,7 +80,8 @@ def test_a_player_archive_is_paginated_and_filtered(alice, bob, carol, finish_ga
     assert APIClient().get("/api/players/alice/games/?game=halali&opponent=carol").json()["count"] == 0
 
 
-def test_numbered_pages_still_work_and_say_they_are_deprecated(alice, bob, finish_game):
+def test_numbered_pages_still_work_and_say_they_are_deprecated(alice, bob, finish_game, settings):
+    settings.RATINGS_PROVISIONAL_GAMES = 1  # the rated game puts both on the leaderboard
     for _ in range(ARCHIVE_PAGE_SIZE - 1):
         finish_game(alice, bob, moves=0)
     finish_game(alice, bob)  # rated
@@ -84,7 +100,8 @@ def test_numbered_pages_still_work_and_say_they_are_deprecated(alice, bob, finis
     assert APIClient().get("/api/players/alice/games/?page=1&cursor=x").status_code == 422
 
 
-def test_a_leaderboard_walked_by_cursor_numbers_every_place(make_user, finish_game):
+def test_a_leaderboard_walked_by_cursor_numbers_every_place(make_user, finish_game, settings):
+    settings.RATINGS_PROVISIONAL_GAMES = 1  # all six on the leaderboard
     players = [make_user(f"p{n}") for n in range(6)]
     for winner, loser in zip(players, players[1:]):
         finish_game(winner, loser)

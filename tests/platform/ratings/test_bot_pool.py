@@ -54,7 +54,8 @@ def test_a_person_keeps_one_rating_per_pool(alice, bob, robo):
     assert Rating.objects.get(user=alice, pool="bots").games == 1
 
 
-def test_the_leaderboards_show_each_pool_apart(alice, bob, robo):
+def test_the_leaderboards_show_each_pool_apart(alice, bob, robo, settings):
+    settings.RATINGS_PROVISIONAL_GAMES = 1  # one game each puts everyone on their leaderboards
     finish_by_api(alice, bob)
     finish_by_api(robo, alice)
     people = APIClient().get("/api/ratings/?game=halali&players=2").json()

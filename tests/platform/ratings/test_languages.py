@@ -55,7 +55,8 @@ def test_the_archive_speaks_hungarian_with_hungarian_dates(alice, bob, finish_ga
     assert won.pk != lost.pk
 
 
-def test_the_leaderboard_counts_players_in_german_and_names_the_pools(alice, bob, finish_game):
+def test_the_leaderboard_counts_players_in_german_and_names_the_pools(alice, bob, finish_game, settings):
+    settings.RATINGS_PROVISIONAL_GAMES = 1  # both listed
     finish_game(alice, bob)
     html = page("/ratings/halali/?players=2", "de")
     assert "<h1>Halali!: 2 Spieler</h1>" in html and "<strong>Menschen</strong>" in html

@@ -23,12 +23,30 @@ def page(path: str, user=None) -> str:
     return response.content.decode()
 
 
-def test_the_leaderboard_lists_the_rated_best_first_with_whole_number_ratings(alice, bob, finish_game):
+def test_the_leaderboard_lists_the_rated_best_first_with_whole_number_ratings(alice, bob, finish_game, settings):
+    settings.RATINGS_PROVISIONAL_GAMES = 1  # one game each is enough here
     finish_game(alice, bob)
     html = page("/ratings/halali/")
     assert html.index('href="/players/alice/"') < html.index('href="/players/bob/"')
-    assert "<strong>1069?</strong>" in html and "<strong>963?</strong>" in html  # provisional: one game each
+    assert "<strong>1069</strong>" in html and "<strong>963</strong>" in html
     assert "Nobody is rated" in page("/ratings/love-letter/?players=3")
+
+
+def test_a_provisional_rating_is_off_the_leaderboard_and_on_the_players_page_with_a_question_mark(
+        alice, bob, carol, finish_game, settings):
+    """Issue 42: three games against fresh accounts put an account first on the leaderboard with "1402?"."""
+    settings.RATINGS_PROVISIONAL_GAMES = 2
+    finish_game(alice, bob)
+    finish_game(alice, carol)
+    html = page("/ratings/halali/")
+    assert 'href="/players/alice/"' in html and "<strong>1128</strong>" in html  # two games: established
+    assert 'href="/players/bob/"' not in html and 'href="/players/carol/"' not in html  # one each: provisional
+    assert "A rating from fewer than 2 rated games is provisional" in html
+    mark = '<abbr class="provisional" title="Provisional: from fewer than 2 rated games">?</abbr>'
+    assert f"<strong>963{mark}</strong>" in page("/players/bob/")
+    assert "it comes from fewer than 2 rated games, and is not listed on its leaderboard until then" in page(
+        "/players/bob/")
+    assert "<strong>1128</strong>" in page("/players/alice/") and "provisional" not in page("/players/alice/")
 
 
 @pytest.mark.parametrize("path", [
@@ -44,7 +62,8 @@ def test_bad_addresses_are_404_never_500(alice, path):
 def test_the_lobby_shows_my_ratings_and_links_every_leaderboard(alice, bob, finish_game):
     finish_game(alice, bob)
     html = page("/", alice)
-    assert "Halali!, 2 players: <strong>1069?</strong>" in html
+    mark = '<abbr class="provisional" title="Provisional: from fewer than 10 rated games">?</abbr>'
+    assert f"Halali!, 2 players: <strong>1069{mark}</strong>" in html
     for slug in ("love-letter", "halali", "carcassonne-hg", "savernake-forest"):
         assert f'href="/ratings/{slug}/"' in html
     assert 'href="/players/alice/"' in html
@@ -116,7 +135,8 @@ def _statements(path: str) -> int:
 
 
 def test_the_archive_leaderboard_and_player_page_read_as_many_statements_for_50_games_as_for_5(make_user,
-                                                                                            finish_game):
+                                                                                            finish_game, settings):
+    settings.RATINGS_PROVISIONAL_GAMES = 1  # every rating on the leaderboard, 6 of them and then 51
     people = [make_user() for _ in range(51)]
     counts = {}
     for target in (5, 50):

@@ -9,7 +9,7 @@ import time_machine
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from tests.platform.ratings.conftest import play_moves, start
+from tests.platform.ratings.conftest import play_moves, ready_to_end, start
 from turnbased.errors import PlayError
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus, Move
@@ -169,10 +169,23 @@ def test_a_second_account_cannot_farm_a_rating(alice, bob, carol, finish_game):
         assert RatingChange.objects.filter(game=finish_game(alice, bob)).count() == 2
 
 
-def test_a_rating_is_provisional_until_its_fifth_game(alice, bob, carol, make_user, finish_game):
-    opponents = [bob, carol, *(make_user(f"opponent{number}") for number in range(3))]
-    for number, opponent in enumerate(opponents):
-        finish_game(alice, opponent)
+def test_the_daily_cap_holds_for_each_two_players_at_a_bigger_table_too(alice, bob, carol, finish_game):
+    """Two accounts that reached the cap cannot meet again rated the same day by bringing a third to the table."""
+    for _ in range(3):
+        finish_game(alice, bob)
+    game = ready_to_end([alice, carol, bob], slug="love-letter")
+    services.resign_game(game_id=game.pk, user=carol)
+    services.resign_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED and not RatingChange.objects.filter(game=game).exists()
+    assert not Rating.objects.filter(user=carol).exists()
+
+
+def test_a_rating_is_provisional_until_it_counts_as_many_rated_games_as_the_site_asks(alice, make_user, finish_game,
+                                                                                     settings):
+    settings.RATINGS_PROVISIONAL_GAMES = 4
+    for number in range(5):
+        finish_game(alice, make_user(f"opponent{number}"))
         rating = Rating.objects.get(user=alice, players=2)
-        assert rating.provisional == (number < 4)
+        assert (rating.games, rating.provisional) == (number + 1, number < 3)
         assert rating.display_text.endswith("?") == rating.provisional

@@ -51,6 +51,9 @@ class RatingEntrySerializer(serializers.Serializer):
     mu = serializers.FloatField(help_text="openskill's skill estimate.")
     sigma = serializers.FloatField(help_text="openskill's uncertainty about mu.")
     games = serializers.IntegerField(help_text="Rated games counted.")
+    provisional = serializers.BooleanField(help_text="Whether the rating is provisional (fewer rated games than the "
+                                                     "site's minimum): always false here, as a leaderboard lists "
+                                                     "none.")
 
     class Meta:
         ref_name = "RatingEntry"
@@ -84,6 +87,9 @@ class PlayerRatingSerializer(serializers.Serializer):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     games = serializers.IntegerField(help_text="Rated games counted.")
+    provisional = serializers.BooleanField(help_text="Whether the rating is provisional: from fewer rated games "
+                                                     "than the site's minimum (docs/players.md). Pages show it "
+                                                     "with a \"?\"; leaderboards leave it out.")
 
     class Meta:
         ref_name = "PlayerRating"

@@ -80,7 +80,9 @@ class RatingListApi(APIView):
         operation_id="ratings_list", tags=["ratings"], summary="A leaderboard, best first",
         description="Ratings at one game, player count and pool, best first, 50 a page (follow next and previous). "
                     "Only public games between people are rated; a game with a bot account at the table counts in "
-                    "the bot pool (pool=bots), never among people (docs/players.md, \"Ratings and players\").",
+                    "the bot pool (pool=bots), never among people. A provisional rating (fewer rated games than "
+                    "the site's minimum) is not listed: GET /api/players/{username}/ shows it "
+                    "(docs/players.md, \"Ratings and players\").",
         parameters=[RatingsQuerySerializer, *cursor_parameters(selectors.LEADERBOARD_PAGE_SIZE)],
         responses={200: LeaderboardSerializer, 404: NO_SUCH_PAGE, 422: error(
             "The game does not take that many players, or both page and cursor were sent.")},
@@ -116,7 +118,8 @@ class RatingListApi(APIView):
 def _ratings(ratings) -> list[dict]:
     return [
         {"place": rating.place, "username": rating.user.get_username(), "bot_account": is_bot_account(rating.user),
-         "rating": rating.display, "mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
+         "rating": rating.display, "mu": rating.mu, "sigma": rating.sigma, "games": rating.games,
+         "provisional": rating.provisional}
         for rating in ratings
     ]
 
@@ -142,7 +145,8 @@ class PlayerApi(APIView):
             "member_since": player.date_joined,
             "ratings": [
                 {"game": rating.game_slug, "name": rating.game_name, "players": rating.players, "pool": rating.pool,
-                 "rating": rating.display, "mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
+                 "rating": rating.display, "mu": rating.mu, "sigma": rating.sigma, "games": rating.games,
+                 "provisional": rating.provisional}
                 for rating in selectors.ratings_of(player)
             ],
             "games": [

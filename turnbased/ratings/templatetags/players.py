@@ -1,5 +1,5 @@
-"""Player names as links to their pages (bots by their kind, bot accounts with a badge), and the ratings card of the
-lobby."""
+"""Player names as links to their pages (bots by their kind, bot accounts with a badge), ratings as pages show them,
+and the ratings card of the lobby."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.conf import settings
+from django.utils.translation import gettext, ngettext
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.play.models import Seat
@@ -83,6 +84,18 @@ def names_with_badges(names, bot_accounts) -> SafeString:
     return format_html_join(", ", "{}{}", ((name, bot_account_badge(name, bot_accounts)) for name in names))
 
 
+@register.filter
+def rating_shown(rating) -> SafeString:
+    """Show a rating's number as pages do: with a "?" while it is provisional, which says why on hover and to a
+    screen reader, in the reader's language."""
+    if not rating.provisional:
+        return format_html("{}", rating.display)
+    count = settings.RATINGS_PROVISIONAL_GAMES
+    why = ngettext("Provisional: from fewer than %(count)s rated game", "Provisional: from fewer than %(count)s rated "
+                   "games", count) % {"count": count}
+    return format_html('{}<abbr class="provisional" title="{}">?</abbr>', rating.display, why)
+
+
 @register.inclusion_tag("ratings/_lobby_ratings.html", takes_context=True)
 def lobby_ratings(context) -> dict:
     """Draw the lobby's ratings card: the viewer's ratings and a leaderboard link per game."""
@@ -91,4 +104,6 @@ def lobby_ratings(context) -> dict:
         "user": user,
         "ratings": selectors.ratings_of(user) if user.is_authenticated else [],
         "games": selectors.leaderboard_games(),
+        "min_days": settings.RATINGS_MIN_ACCOUNT_DAYS,
+        "min_games": settings.RATINGS_MIN_FINISHED_GAMES,
     }

@@ -397,6 +397,7 @@ class RatingEntry(TypedDict):
     mu: float
     sigma: float
     games: int
+    provisional: bool  # always false: a leaderboard lists no provisional rating
 
 
 class Leaderboard(TypedDict):
@@ -420,6 +421,7 @@ class PlayerRating(TypedDict):
     mu: float
     sigma: float
     games: int
+    provisional: bool  # from fewer rated games than the site's minimum: pages show it with a "?"
 
 
 class GameRecord(TypedDict):
