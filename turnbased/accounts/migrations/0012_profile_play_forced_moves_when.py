@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0010_username_keys_fold_punctuation"),
+        ("accounts", "0011_profile_signup_network"),
     ]
 
     operations = [
