@@ -329,6 +329,11 @@ def only_for_a_configured_mail_provider(view):
         # Read the body here, under the webhook's own limit (checked by RequestBodyLimitMiddleware):
         # Django's request.body would refuse anything over the 1 MiB of ordinary requests.
         request._body = request.read()
+        # anymail's parsers would hand a lone surrogate on to the database (the envelope's recipient, say).
+        problem = text_input.surrogate_escapes_problem(request._body)
+        if problem is not None:
+            logger.info("mail webhook %s sent JSON that is not text: %s", request.path, problem)
+            return HttpResponse(problem, status=400, content_type="text/plain; charset=utf-8")
         try:
             return view(request, *args, **kwargs)
         except ImproperlyConfigured as error:  # another provider than the one configured
