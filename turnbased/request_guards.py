@@ -7,7 +7,11 @@ view would never read it (a POST to start/ with a broken body must not start the
 Django's own 400/403/404/500 answers become ``{"detail": ...}`` for the API (a database outage
 answers 503).
 
-Every ``detail`` is worded in the reader's language; the two middlewares here run before Django's
+A request whose query string, headers, form or JSON holds what is not text (bytes that are
+not UTF-8, a lone surrogate: ``text_input``) is refused with a 400 that says where, before anything reads
+it (issue 42).
+
+Every ``detail`` is worded in the reader's language; the middlewares here run before Django's
 ``LocaleMiddleware`` (a body is refused before anything reads it), so they choose it themselves from
 the request (the language cookie, else ``Accept-Language``).
 """
@@ -30,6 +34,8 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
+
+from turnbased import text_input
 
 API_PREFIX = "/api/"
 
@@ -64,22 +70,30 @@ def checked_depth(value):
 
 
 def loads(text: str | bytes):
-    """Parse JSON like ``json.loads``, raising ValueError (never RecursionError) for any bad input."""
+    """Parse JSON like ``json.loads``, raising ValueError (never RecursionError) for any bad input.
+
+    A string that is not text (a lone surrogate, ``"\\ud800"``) is bad input too: ``text_input.InvalidText``.
+    """
     try:
-        return checked_depth(json.loads(text))
+        value = checked_depth(json.loads(text))
+        text_input.check_json(value)
+        return value
     except RecursionError:
         raise JSONTooDeep(_too_deep()) from None
 
 
 class BoundedJSONParser(JSONParser):
-    """DRF's JSON parser, answering 400 to JSON nested too deeply or in an unknown encoding."""
+    """DRF's JSON parser, answering 400 to JSON nested too deeply, in an unknown encoding or holding what is not
+    text."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         try:
-            return checked_depth(super().parse(stream, media_type, parser_context))
+            value = checked_depth(super().parse(stream, media_type, parser_context))
+            text_input.check_json(value)
+            return value
         except RecursionError:
             raise ParseError(_("JSON parse error - %(detail)s") % {"detail": _too_deep()}) from None
-        except JSONTooDeep as error:
+        except (JSONTooDeep, text_input.InvalidText) as error:
             raise ParseError(_("JSON parse error - %(detail)s") % {"detail": error}) from None
 
 
@@ -129,6 +143,59 @@ class RequestBodyLimitMiddleware:
 
 
 UNSAFE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+class InvalidTextMiddleware:
+    """Answer 400 to a request whose query string, headers or form is not text (issue 42).
+
+    Django decodes each of them leniently, a U+FFFD for every byte that is not UTF-8 (or not in the charset
+    the request declares), and a declared UTF-7 turns ``+2AA-`` into a lone surrogate that no answer, log
+    or database can encode; the client is told instead, in the API's error shape under /api/ and on a plain
+    400 page elsewhere. JSON bodies are checked where they are parsed (``loads``, ``BoundedJSONParser``, and
+    ``MalformedJSONMiddleware`` before any view); a mail provider's form is a message in its own charset,
+    read leniently by the mail app (``only_for_a_configured_mail_provider`` checks the provider's JSON).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with in_the_requests_language(request):
+            problem = _invalid_text(request)
+            if problem is not None:
+                return _json_or_page(request, 400, problem, lambda: HttpResponse(
+                    render_to_string("400.html", {"detail": problem}), status=400))
+        return self.get_response(request)
+
+
+def _raw(value: str) -> bytes:
+    """Return a WSGI string as the bytes that came in (PEP 3333: Latin-1); the test client may pass any string."""
+    try:
+        return value.encode("latin-1")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "surrogatepass")  # a lone surrogate stays one, and does not decode
+
+
+def _invalid_text(request) -> str | None:
+    """Return where the request's query string, headers or form is not text, or None.
+
+    Its address needs no check: Django percent-encodes again what is not UTF-8 in it, so a view reads ASCII that
+    names nothing (a 404).
+    """
+    encoding = request.encoding or settings.DEFAULT_CHARSET  # Django decodes the query and a multipart form in it
+    problem = text_input.query_problem(_raw(request.META.get("QUERY_STRING", "")), encoding)
+    if problem is not None:
+        return problem
+    for name, value in request.headers.items():
+        if (problem := text_input.header_problem(name, _raw(value))) is not None:
+            return problem
+    if request.method not in UNSAFE_METHODS or request.path.startswith(MAIL_WEBHOOK_PREFIX):
+        return None
+    if request.content_type == "application/x-www-form-urlencoded":
+        return text_input.form_problem(request.body, request.encoding)  # within the limit: RequestBodyLimitMiddleware
+    if request.content_type == "multipart/form-data":
+        return text_input.multipart_problem(request.body, _raw(request.META.get("CONTENT_TYPE", "")), encoding)
+    return None
 
 
 def _unreadable_json(request) -> str | None:
@@ -262,6 +329,11 @@ def only_for_a_configured_mail_provider(view):
         # Read the body here, under the webhook's own limit (checked by RequestBodyLimitMiddleware):
         # Django's request.body would refuse anything over the 1 MiB of ordinary requests.
         request._body = request.read()
+        # anymail's parsers would hand a lone surrogate on to the database (the envelope's recipient, say).
+        problem = text_input.surrogate_escapes_problem(request._body)
+        if problem is not None:
+            logger.info("mail webhook %s sent JSON that is not text: %s", request.path, problem)
+            return HttpResponse(problem, status=400, content_type="text/plain; charset=utf-8")
         try:
             return view(request, *args, **kwargs)
         except ImproperlyConfigured as error:  # another provider than the one configured

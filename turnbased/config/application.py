@@ -41,6 +41,7 @@ MIDDLEWARE = (
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "turnbased.request_guards.RequestBodyLimitMiddleware",
+    "turnbased.request_guards.InvalidTextMiddleware",  # issue 42: a query, header or form that is not text
     "turnbased.request_guards.MalformedJSONMiddleware",  # issue 15: a broken JSON body is 400 at every endpoint
     # Issue 26: no SELECT 1 per request; a request whose kept connection died runs again on a new one.
     "turnbased.database_reconnect.ReconnectMiddleware",

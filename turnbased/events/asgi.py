@@ -49,6 +49,7 @@ from django.utils import translation  # noqa: E402
 from django.utils.translation import gettext, ngettext  # noqa: E402
 from rest_framework.exceptions import AuthenticationFailed, MethodNotAllowed, NotAuthenticated  # noqa: E402
 
+from turnbased import text_input  # noqa: E402
 from turnbased.database_reconnect import without_health_check  # noqa: E402
 from turnbased.events import credentials, selectors, sse, stream_slots  # noqa: E402
 from turnbased.events.credentials import authenticate  # noqa: E402
@@ -84,6 +85,16 @@ def _in_database_thread(function: Callable, kwargs: dict):
 
 def _headers(scope) -> dict[str, str]:
     return {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers", ())}
+
+
+def _invalid_text(scope) -> str | None:
+    """Return where the request's query string or a header is not UTF-8 text (``text_input``), or None."""
+    problem = text_input.query_problem(scope.get("query_string", b""))
+    for name, value in scope.get("headers", ()):
+        if problem is not None:
+            break
+        problem = text_input.header_problem(name.decode("latin-1").title(), value)
+    return problem
 
 
 def asked_language(accept_language: str | None) -> str:
@@ -172,6 +183,8 @@ class StreamApplication:
             if scope["method"] != "GET":
                 return await _error(send, 405, str(MethodNotAllowed(scope["method"]).detail),
                                     [(b"allow", b"GET"), *cors])
+            if (problem := _invalid_text(scope)) is not None:  # issue 42, as the web process refuses it
+                return await _error(send, 400, problem, cors)
             await self._http_in_language(scope, receive, send, headers, cors)
 
     async def _http_in_language(self, scope, receive, send, headers: dict[str, str], cors: list) -> None:

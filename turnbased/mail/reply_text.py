@@ -16,6 +16,8 @@ from email.message import Message
 from lxml import etree
 from lxml import html as lxml_html
 
+from turnbased.text_input import readable
+
 MAX_COMMAND_LENGTH = 200
 # The command is at the top: no more of the text is searched (nor of one line, so no pattern backtracks far).
 MAX_TEXT_CHARS = 64 * 1024
@@ -85,9 +87,11 @@ def _first_text_part(part: Message, subtype: str) -> Message | None:
 
 
 def _decoded(part: Message) -> str:
+    """Return a part's text: what does not decode in its charset, or decodes to a lone surrogate (UTF-7 can
+    write one), is a U+FFFD, so the reply is still read and answered, and never breaks what stores it."""
     payload = part.get_payload(decode=True) or b""
     try:
-        return payload.decode(part.get_content_charset() or "utf-8", "replace")
+        return readable(payload.decode(part.get_content_charset() or "utf-8", "replace"))
     except LookupError:  # a charset Python does not know
         return payload.decode("utf-8", "replace")
 

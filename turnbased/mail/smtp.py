@@ -21,6 +21,7 @@ from django.db import close_old_connections
 
 from turnbased.mail.models import InboundDropReason
 from turnbased.mail.tokens import BadToken, ExpiredToken, is_reply_address, read_reply_address
+from turnbased.text_input import readable
 
 logger = logging.getLogger(__name__)
 
@@ -92,22 +93,34 @@ async def _count_drop(reason: str) -> None:
 
 
 def _store_local_message(raw: bytes, sender: str, recipients: list[str]) -> None:
+    """Keep a message for the mailbox page, its text as it reads: a part in UTF-7 may decode to a lone surrogate,
+    which PostgreSQL cannot store (``text_input.readable``)."""
     from turnbased.mail.models import LocalMessage
 
     message = message_from_bytes(raw, policy=policy.default)
     plain = message.get_body(preferencelist=("plain",))
     html = message.get_body(preferencelist=("html",))
     reply_to = [address for _, address in getaddresses([str(v) for v in message.get_all("Reply-To", [])])]
-    LocalMessage.objects.create(
-        sender=sender,
-        recipients=recipients,
-        subject=str(message.get("Subject", ""))[:255],
-        text=plain.get_content() if plain is not None else "",
-        html=html.get_content() if html is not None else "",
-        reply_to=(reply_to[0] if reply_to else "")[:254],
-        message_id=str(message.get("Message-ID", ""))[:255],
-        headers={key: str(value) for key, value in message.items()},
-    )
+    LocalMessage.objects.create(**readable({
+        "sender": sender,
+        "recipients": recipients,
+        "subject": str(message.get("Subject", ""))[:255],
+        "text": _text_of(plain),
+        "html": _text_of(html),
+        "reply_to": (reply_to[0] if reply_to else "")[:254],
+        "message_id": str(message.get("Message-ID", ""))[:255],
+        "headers": {key: str(value) for key, value in message.items()},
+    }))
+
+
+def _text_of(part) -> str:
+    """Return a body part's text, in its charset, or as UTF-8 where Python knows no such charset."""
+    if part is None:
+        return ""
+    try:
+        return part.get_content()
+    except LookupError:
+        return (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
 
 
 class SinkHandler:

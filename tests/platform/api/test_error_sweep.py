@@ -14,12 +14,18 @@ too. Each route gets, for each kind of mistake a client makes:
 Every answer must be a 4xx, ``application/json``, and valid against the schema's ``Error``
 component; nothing in the database may change. A route whose answers cannot be JSON (a stream,
 say) is listed in ``EXCEPTIONS`` with the mistakes it is excused from and why.
+
+Strings that are not text (issue 42) are swept from the schema instead, so a new field or parameter is
+swept by itself: a lone surrogate, high or low, in every string of every operation's body (a member's
+name of a free-form object too), bytes that are not UTF-8 percent-encoded in each of its query parameters
+(and one it does not have), and raw in each header it reads. Each must be a 400 of the same shape.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 import jsonschema
@@ -218,3 +224,132 @@ def test_the_sweep_can_fail(world, error_shape):
         validator.validate({"detail": ["not a string"]})
     page = Client().get("/accounts/login/", HTTP_AUTHORIZATION="Token not-a-token")
     assert page["Content-Type"] != "application/json"  # outside /api/ the site answers pages
+
+
+# Issue 42: JSON escapes of strings no UTF-8 text can hold, a lone high surrogate and a low one with no high one.
+NOT_TEXT_IN_JSON = ("\ud800", "\udc00")
+# Percent-encoded bytes that are not UTF-8: a surrogate's own three bytes, a byte UTF-8 never uses, a sequence
+# cut short, an overlong "/".
+NOT_UTF8_ESCAPED = ("%ED%A0%80", "%FF", "%C3", "%C0%AF")
+# A header's bytes that are not UTF-8, as the server hands them on (PEP 3333: each byte a Latin-1 character).
+NOT_UTF8_RAW = ("\xff", "caf\xe9")
+# Headers every operation may read, besides those its schema lists: its language, and the client's name.
+HEADERS_OF_EVERY_OPERATION = ("Accept-Language", "User-Agent")
+# The last step of a place that is a member's name (of an object whose members are free), not a value.
+MEMBER_NAME = object()
+
+
+def resolved(schema: dict, node: dict) -> dict:
+    while "$ref" in node:
+        node = schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+    return node
+
+
+def string_places(schema: dict, node: dict, place: tuple = (), through: frozenset = frozenset()) -> Iterator[tuple]:
+    """Yield the place of every string a body of the schema ``node`` may hold: a tuple of member names and list
+    indexes, ending in ``MEMBER_NAME`` where the string is a free member's name."""
+    reference = node.get("$ref")
+    if reference is not None:
+        if reference in through:
+            return  # a schema that holds itself: its strings are found once
+        node, through = resolved(schema, node), through | {reference}
+    for alternatives in ("oneOf", "anyOf", "allOf"):
+        for alternative in node.get(alternatives, []):
+            yield from string_places(schema, alternative, place, through)
+    kind = node.get("type")
+    if kind == "object" or "properties" in node:
+        for name, member in node.get("properties", {}).items():
+            yield from string_places(schema, member, (*place, name), through)
+        free = node.get("additionalProperties", "properties" not in node)
+        if free is not False:
+            yield (*place, MEMBER_NAME)
+            yield from string_places(schema, free if isinstance(free, dict) else {}, (*place, "x"), through)
+    elif kind == "array":
+        yield from string_places(schema, node.get("items", {}), (*place, 0), through)
+    elif kind == "string" or (kind is None and not any(key in node for key in ("oneOf", "anyOf", "allOf"))):
+        yield place  # a string, or a value of any type
+
+
+def body_with(place: tuple, bad: str):
+    """Return the smallest body that holds ``bad`` at ``place``."""
+    value = {bad: "x"} if place and place[-1] is MEMBER_NAME else bad
+    for step in reversed(place[:-1] if place and place[-1] is MEMBER_NAME else place):
+        value = [value] if isinstance(step, int) else {step: value}
+    return value
+
+
+def written(place: tuple) -> str:
+    return ".".join("<name>" if step is MEMBER_NAME else str(step) for step in place) or "<body>"
+
+
+def not_text_requests(schema: dict, world: dict) -> Iterator[tuple[str, str, str, dict, str | None]]:
+    """Yield (label, method, path, headers, body) for every string of every operation that is not text."""
+    token = {"HTTP_AUTHORIZATION": f"Token {world['key']}"}
+    for route, item in schema["paths"].items():
+        path = re.sub(r"{(\w+)}", lambda match: world["good"][match.group(1)], route)
+        for method in ("get", "post", "put", "patch", "delete"):
+            operation = item.get(method)
+            if operation is None:
+                continue
+            empty = "{}" if method.upper() in BODY_METHODS else None
+            content = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            for place in dict.fromkeys(string_places(schema, content["schema"])) if content else ():
+                for bad in NOT_TEXT_IN_JSON:
+                    yield (f"body {written(place)}={bad!a}", method.upper(), path, token,
+                           json.dumps(body_with(place, bad)))
+            parameters = operation.get("parameters", [])
+            for name in [parameter["name"] for parameter in parameters if parameter["in"] == "query"] + ["unknown"]:
+                for bad in NOT_UTF8_ESCAPED:
+                    yield f"query {name}={bad}", method.upper(), f"{path}?{name}={bad}", token, empty
+            headers = [parameter["name"] for parameter in parameters if parameter["in"] == "header"]
+            for name in dict.fromkeys([*headers, *HEADERS_OF_EVERY_OPERATION]):
+                for bad in NOT_UTF8_RAW:
+                    meta = "HTTP_" + name.upper().replace("-", "_")
+                    yield f"header {name}: {bad!a}", method.upper(), path, {**token, meta: bad}, empty
+
+
+def test_every_string_of_every_operation_that_is_not_text_is_a_400_of_the_error_shape(world, error_shape, subtests):
+    """Issue 42: a lone surrogate in a choice field was a 500 (the refusal that quoted it could not be encoded)."""
+    validator, schema = error_shape
+    before = database_rows()
+    client = Client(raise_request_exception=False)
+    sent = []
+    for label, method, path, headers, body in not_text_requests(schema, world):
+        sent.append(label)
+        with subtests.test(f"{method} {path} {label}"):
+            response = client.generic(method, path, body or "", content_type="application/json", **headers)
+            assert response.status_code == 400, (label, response.status_code, response.content[:300])
+            assert response["Content-Type"].split(";")[0].endswith("json"), response["Content-Type"]
+            answer = json.loads(response.content)
+            validator.validate(answer)
+            assert isinstance(answer["detail"], str) and answer["detail"], answer
+    # The walk reached what the probe found, and every kind of place: nested, in a list, a free member's name.
+    for reached in ("body game='\\ud800'", "body visibility='\\udc00'", "body time_control.kind='\\ud800'",
+                    "body kinds.0='\\ud800'", "body bots.<name>='\\ud800'", "query game=%ED%A0%80",
+                    "header Idempotency-Key: '\\xff'"):
+        assert reached in sent, reached
+    assert len(sent) > 500
+    assert database_rows() == before
+
+
+def test_the_walk_finds_every_string_of_a_schema():
+    """The walk is not vacuous: strings nested in objects, lists, alternatives and free objects are all found."""
+    schema = {"components": {"schemas": {
+        "Leaf": {"type": "object", "properties": {"name": {"type": "string"}, "count": {"type": "integer"}}},
+        "Loop": {"type": "object", "properties": {"label": {"type": "string", "format": "date"},
+                                                  "again": {"$ref": "#/components/schemas/Loop"}}},
+    }}}
+    body = {"type": "object", "properties": {
+        "kinds": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}},
+        "leaf": {"$ref": "#/components/schemas/Leaf"},
+        "either": {"oneOf": [{"type": "string"}, {"type": "object", "additionalProperties": {"type": "string"}}]},
+        "free": {"type": "object", "additionalProperties": True},
+        "anything": {},
+        "loop": {"$ref": "#/components/schemas/Loop"},
+        "flag": {"type": "boolean"},
+    }}
+    places = {written(place) for place in string_places(schema, body)}
+    assert places == {"kinds.0", "leaf.name", "either", "either.<name>", "either.x", "free.<name>", "free.x",
+                      "anything", "loop.label"}
+    assert body_with(("bots", MEMBER_NAME), "\ud800") == {"bots": {"\ud800": "x"}}
+    assert body_with(("moves", 0, "text"), "\udc00") == {"moves": [{"text": "\udc00"}]}

@@ -117,3 +117,32 @@ def test_a_stream_ends_after_its_longest_time(alice, settings):
 
     run_in_own_loop(run())
     assert bodies[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
+
+
+@pytest.mark.parametrize(("query", "headers", "says"), [
+    (b"include=%ED%A0%80", [], b'include=%ED%A0%80'),
+    (b"game=1&last_event_id=%C3", [], b"last_event_id=%C3"),
+    (b"", [(b"last-event-id", b"\xff")], b"Last-Event-Id"),
+    (b"", [(b"authorization", b"Token caf\xe9")], b"Authorization"),
+], ids=["include", "last_event_id", "Last-Event-ID", "Authorization"])
+def test_a_query_or_header_that_is_not_utf8_is_a_400_before_anyone_is_asked_who_it_is(query, headers, says):
+    """Issue 42, as the web process refuses it: before authenticating (which would read the database)."""
+    sent = []
+
+    async def run() -> None:
+        async def receive():
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        application = CountingApplication()
+        scope = {"type": "http", "method": "GET", "path": "/api/stream/", "query_string": query, "headers": headers}
+        await asyncio.wait_for(application(scope, receive, send), 5)
+        await application.stop()
+        application.executor.shutdown()
+        assert application.calls == []
+
+    run_in_own_loop(run())
+    assert sent[0]["status"] == 400
+    assert says in sent[1]["body"] and b"not valid text" in sent[1]["body"]

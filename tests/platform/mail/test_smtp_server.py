@@ -1,4 +1,5 @@
-"""The inbound SMTP server: 1 MB per message (552 beyond), and only live reply addresses we signed."""
+"""The local SMTP servers: the inbound one takes 1 MB per message (552 beyond), and only live reply addresses we signed;
+both read a message whose text is not valid, and neither fails on it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from email.message import EmailMessage
 import pytest
 
 from tests.platform.mail.conftest import reply_bytes
-from turnbased.mail.models import InboundDrop, InboundDropReason
+from turnbased.mail.models import InboundDrop, InboundDropReason, InboundEmail, LocalMessage
 from turnbased.mail.tokens import reply_address
 from turnbased.play.models import Move
 
@@ -77,3 +78,28 @@ def test_a_reply_over_smtp_plays(started_game, turn_email, mail_servers):
         raw = reply_bytes(turn_email, "handmaid").replace(b"\n", b"\r\n")
         smtp.sendmail("alice@example.com", [turn_email.reply_to[0]], raw)
     assert Move.objects.get(game=started_game).move == {"card": "handmaid"}
+
+
+def test_the_sink_keeps_a_message_whose_text_is_not_valid_as_it_reads(mail_servers):
+    """Issue 42: a part in UTF-7 decoded to a lone surrogate and one in an unknown charset raised: the sink answered
+    451, and the sender tried again for ever."""
+    raw = (b"From: games@turnbased.localhost\r\nTo: alice@example.com\r\nSubject: caf\xe9 +2AA-\r\n"
+           b"Message-ID: <odd@turnbased.localhost>\r\nMIME-Version: 1.0\r\n"
+           b"Content-Type: multipart/alternative; boundary=XyZ\r\n\r\n"
+           b"--XyZ\r\nContent-Type: text/plain; charset=utf-7\r\n\r\nhello +2AA- there\r\n"
+           b"--XyZ\r\nContent-Type: text/html; charset=x-no-such-charset\r\n\r\n<p>caf\xc3\xa9 \xff</p>\r\n--XyZ--\r\n")
+    with smtplib.SMTP("127.0.0.1", mail_servers["sink"], timeout=10) as smtp:
+        assert smtp.sendmail("games@turnbased.localhost", ["alice@example.com"], raw) == {}
+    kept = LocalMessage.objects.get(message_id="<odd@turnbased.localhost>")
+    assert kept.text == "hello \ufffd there" and kept.html == "<p>café \ufffd</p>"
+    assert kept.subject == "caf\ufffd +2AA-"  # a header's byte that is not UTF-8, as the mailbox shows it
+
+
+def test_a_reply_whose_bytes_are_not_utf8_is_read_and_answered(started_game, turn_email, mail_servers, mailoutbox):
+    """The reply's text in a charset it does not declare: what cannot be read is left out, and the move is played."""
+    raw = reply_bytes(turn_email, "handmaid").replace(b"\nhandmaid\n", b"\nhandmaid\n\xff\xfe caf\xe9\n", 1)
+    raw = raw.replace(b"Subject: ", b"Subject: \xff ", 1).replace(b"\n", b"\r\n")
+    with smtplib.SMTP("127.0.0.1", mail_servers["inbound"], timeout=10) as smtp:
+        assert smtp.sendmail("alice@example.com", [turn_email.reply_to[0]], raw) == {}
+    assert Move.objects.get(game=started_game).move == {"card": "handmaid"}
+    assert InboundEmail.objects.get().status == "moved"
