@@ -77,11 +77,10 @@ def run() -> int:
         for account in accounts:
             say(f"    {account['username']:<8} password {account['password']}")
         say(f"the event stream (GET /api/stream/) is at {environment['STREAM_URL']}")
-        say("press Ctrl-C to stop everything")
         from turnbased.local_supervision import supervised_procfile
 
         return run_supervised(supervised_procfile(BASE_DIR / "Procfile", DATA_DIR / "Procfile.supervised"),
-                              environment, watched)
+                              environment, watched, ready=["press Ctrl-C to stop everything"])
 
 
 def test(pytest_args: list[str]) -> int:
@@ -171,7 +170,16 @@ def screenshots(args: list[str]) -> int:
                               env=environment).returncode
 
 
+_stopping: list[int] = []
+
+
 def _interrupt(signum, frame):
+    # The first Ctrl-C or SIGTERM stops everything; another one while it stops must not cut the stopping short
+    # (the embedded PostgreSQL would be left running), so it is said and otherwise ignored.
+    if _stopping:
+        os.write(1, b"[turnbased] stopping already: the processes first, then Redis and PostgreSQL\n")  # not print:
+        return  # a handler may run in the middle of one, and print refuses to be entered twice
+    _stopping.append(signum)
     raise KeyboardInterrupt
 
 

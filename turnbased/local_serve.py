@@ -225,14 +225,15 @@ def serve() -> int:
                 errors = collecting.communicate()[1]
             if collecting.returncode:
                 raise subprocess.CalledProcessError(collecting.returncode, collecting.args, stderr=errors)
-            for line in banner(environment, DATA_DIR):
-                say(line)
             procfile = supervised_procfile(BASE_DIR / "Procfile", DATA_DIR / "Procfile.serve",
                                            leave_out=leave_out(environment),
                                            extra=extra_processes(environment, DATA_DIR))
-            return run_supervised(procfile, environment, watched)
-    except DataFolderInUse:
-        say(f"another `make serve` runs on {DATA_DIR}")
+            return run_supervised(procfile, environment, watched, ready=banner(environment, DATA_DIR))
+    except DataFolderInUse as holder:
+        say(f"not starting: {holder} runs on {DATA_DIR}")
+        return 2
+    except BadPort as error:
+        say(f"not starting: {error}")
         return 2
     except subprocess.CalledProcessError as error:  # migrate or collectstatic: say why, not where
         say(_failed(error))

@@ -33,53 +33,55 @@ def say(text: str) -> None:
 @contextmanager
 def embedded_postgres(watched: list | None = None):
     """Start (or reuse) the embedded PostgreSQL and yield its database URL; with ``watched``, add to it what
-    starts it again should it die (``make run``)."""
+    starts it again should it die (``make run``).
+
+    It is stopped at the end, however the block ends and however far its start got, unless another command still
+    uses it (turnbased/local_postgres.py: the last one stops it). A stale ``postmaster.pid`` is cleared first.
+    """
     warnings.filterwarnings("ignore", module="platformdirs")
     import pgserver
-    from pgserver.utils import PostmasterInfo
+
+    from turnbased.local_postgres import answers, clear_stale_postmaster, stop_server, using_the_server
 
     pgdata = DATA_DIR / "postgres"
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
-    running = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
-    already_running = running is not None and running.is_running()
-    server = pgserver.get_server(pgdata, cleanup_mode=None)
-    socket_dir = server.get_postmaster_info().socket_dir
-    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
-    if "(1 row)" not in exists:
-        server.psql(f"CREATE DATABASE {DATABASE_NAME};")
-    say(f"PostgreSQL {'reused' if already_running else 'started'} (data in {pgdata})")
-    if watched is not None:
-        from turnbased.local_supervision import EmbeddedService
+    with using_the_server(DATA_DIR) as users:
+        started = False
+        try:
+            cleared = clear_stale_postmaster(pgdata) if pgdata.exists() else None
+            if cleared:
+                say(cleared)
+            already_running = pgdata.exists() and answers(pgdata)
+            started = True  # from here on, a server may be coming up: it is stopped at the end
+            server = pgserver.get_server(pgdata, cleanup_mode=None)
+            socket_dir = server.get_postmaster_info().socket_dir
+            exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
+            if "(1 row)" not in exists:
+                server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+            say(f"PostgreSQL {'reused' if already_running else 'started'} (data in {pgdata})")
+            if watched is not None:
+                watched.append(_watched_postgres(server, pgdata))
+            yield f"postgres://postgres@/{DATABASE_NAME}?host={quote(str(socket_dir))}"
+        finally:
+            if started and users.last():
+                if stop_server(pgdata):
+                    say("PostgreSQL stopped")
+            elif started:
+                say("PostgreSQL left running: another command still uses it, and the last one stops it")
 
-        def postgres_alive() -> bool:
-            # Its socket answering, not its pid: a postmaster killed outright may linger as a zombie when nothing
-            # reaps orphans (the pid looks alive, and pgserver would take it for running).
-            info = PostmasterInfo.read_from_pgdata(pgdata)
-            if info is None or info.socket_dir is None:
-                return False
-            with socket.socket(socket.AF_UNIX) as probe:
-                probe.settimeout(2)
-                return probe.connect_ex(str(info.socket_dir / f".s.PGSQL.{info.port or 5432}")) == 0
 
-        def start_postgres() -> None:
-            import psutil
+def _watched_postgres(server, pgdata: Path):
+    """Return what watches the embedded PostgreSQL under ``make run`` and starts it again should it die."""
+    from turnbased.local_postgres import answers, clear_stale_postmaster
+    from turnbased.local_supervision import EmbeddedService
 
-            info = PostmasterInfo.read_from_pgdata(pgdata)
-            if info is not None and (info.process is None or not info.process.is_running()
-                                     or info.process.status() == psutil.STATUS_ZOMBIE):
-                (pgdata / "postmaster.pid").unlink(missing_ok=True)  # the dead one's: pg_ctl would wait on it
-            with server._lock:  # pgserver starts it under its lock; it has no public way to start it again
-                server.ensure_postgres_running()
+    def start_postgres() -> None:
+        clear_stale_postmaster(pgdata)  # the dead one's postmaster.pid: pg_ctl would wait on it
+        with server._lock:  # pgserver starts it under its lock; it has no public way to start it again
+            server.ensure_postgres_running()
 
-        watched.append(EmbeddedService("PostgreSQL", postgres_alive, start_postgres))
-    try:
-        yield f"postgres://postgres@/{DATABASE_NAME}?host={quote(str(socket_dir))}"
-    finally:
-        if not already_running:
-            from pgserver import pg_ctl
-
-            pg_ctl(["-w", "stop", "-m", "fast"], pgdata=pgdata, user=server.system_user)
-            say("PostgreSQL stopped")
+    # Its socket answering, not its pid: a postmaster killed outright may linger as a zombie when nothing reaps
+    # orphans (the pid looks alive, and pgserver would take it for running).
+    return EmbeddedService("PostgreSQL", lambda: answers(pgdata), start_postgres)
 
 
 def free_port() -> int:
@@ -103,11 +105,24 @@ def _start_redis(port: int, folder: Path) -> subprocess.Popen:
         stdin=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 10
-    while not port_answers(port):
+    while not _redis_answers(port, process.pid):
         if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"Redis did not start; see {folder / 'redis.log'}")
+            process.kill()
+            process.wait()
+            raise RuntimeError(f"Redis did not start on port {port}; see {folder / 'redis.log'}")
         time.sleep(0.05)
     return process
+
+
+def _redis_answers(port: int, pid: int) -> bool:
+    """Whether the Redis on ``port`` is the one with ``pid``: another program on the port answers too."""
+    import redis
+
+    try:
+        with redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1) as client:
+            return client.info("server")["process_id"] == pid
+    except (redis.RedisError, OSError, KeyError):
+        return False
 
 
 @contextmanager
@@ -216,16 +231,19 @@ def manage(environment: dict[str, str], *args: str) -> str:
     ).stdout
 
 
-def run_supervised(procfile: Path, environment: dict[str, str], watched: list) -> int:
-    """Run ``procfile`` (its processes under local_supervision) with honcho and watch the embedded services until
-    Ctrl-C or SIGTERM; return the exit code."""
+def run_supervised(procfile: Path, environment: dict[str, str], watched: list, ready: list[str]) -> int:
+    """Say the ``ready`` lines, then run ``procfile`` (its processes under local_supervision) with honcho and watch
+    the embedded services until Ctrl-C or SIGTERM; return the exit code (0 once stopped on request)."""
     # Each process runs under local_supervision, which starts it again if it exits on its own: honcho alone
     # would stop everything, the embedded services included, when one process exits.
-    honcho = subprocess.Popen(
-        [sys.executable, "-m", "honcho", "start", "-f", str(procfile), "-d", str(BASE_DIR)],
-        env=environment,
-    )
-    try:
+    honcho = None
+    try:  # from the first ready line on, Ctrl-C is a request to stop, answered as such
+        for line in ready:
+            say(line)
+        honcho = subprocess.Popen(
+            [sys.executable, "-m", "honcho", "start", "-f", str(procfile), "-d", str(BASE_DIR)],
+            env=environment,
+        )
         while honcho.poll() is None:
             for service in watched:  # the embedded PostgreSQL and Redis, started again should they die
                 service.check()
@@ -234,12 +252,13 @@ def run_supervised(procfile: Path, environment: dict[str, str], watched: list) -
     except KeyboardInterrupt:
         # From a terminal honcho got the same SIGINT; from a SIGTERM it did not. Either way it
         # stops web, worker and beat itself before the embedded services are stopped.
-        if honcho.poll() is None:
+        if honcho is not None and honcho.poll() is None:
             honcho.send_signal(signal.SIGTERM)
-        try:
-            honcho.wait(20)
-        except subprocess.TimeoutExpired:
-            honcho.kill()
-            honcho.wait()
+        if honcho is not None:
+            try:
+                honcho.wait(20)
+            except subprocess.TimeoutExpired:
+                honcho.kill()
+                honcho.wait()
         say("stopped")
         return 0  # stopping on request is a clean exit
