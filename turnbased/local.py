@@ -28,7 +28,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from turnbased import local_data, local_serve
-from turnbased.local_data import DataFolderInUse, holding, hosted_by_serve
+from turnbased.local_data import STARTED_BY, DataFolderInUse, holding, hosted_by_serve
 from turnbased.local_postgres import PostgresProblem
 
 # The tests, the benchmarks and the scripts reach the embedded services through this module: its names stay here.
@@ -123,6 +123,7 @@ def _run(ports: dict[str, tuple[str, int]]) -> int:
         site = urlsplit(environment["SITE_URL"])
         environment.setdefault("STREAM_URL", f"{site.scheme}://{site.hostname}:{stream_port}/api/stream/")
         environment["TURNBASED_DATA_DIR"] = str(DATA_DIR)
+        environment[STARTED_BY] = f"make run (pid {os.getpid()})"  # what make clean-data looks for
         # Webhooks to receivers on this machine (a bot on loopback, plain http): never in production.
         environment.setdefault("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", "on")
         environment.setdefault("WEBHOOKS_ALLOW_HTTP", "on")

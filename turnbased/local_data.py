@@ -98,20 +98,25 @@ def refusal_to_delete(data_dir: Path, repository: Path) -> str | None:
     return None
 
 
+# Set by make run and make serve for every process they start, beside TURNBASED_DATA_DIR (which an operator's own
+# shell may hold too): what tells the service's processes on a folder.
+STARTED_BY = "TURNBASED_STARTED_BY"
+
+
 def processes_on(data_dir: Path) -> list[psutil.Process]:
-    """Return the processes started for the folder (make run and make serve give every one of them
-    ``TURNBASED_DATA_DIR``), other than this one and those that started it."""
+    """Return the processes make run or make serve started for the folder, other than this one and those that
+    started it (the embedded PostgreSQL and Redis have functions of their own)."""
     mine = {os.getpid(), *(parent.pid for parent in psutil.Process().parents())}
     wanted = f"TURNBASED_DATA_DIR={data_dir}".encode()
     found = []
-    for process in psutil.process_iter():
-        if process.pid in mine:
+    for process in psutil.process_iter(["name"]):
+        if process.pid in mine or process.info["name"] in ("postgres", "pg_ctl", "redis-server"):
             continue
         try:
             environment = Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0")
         except OSError:  # gone, or another user's
             continue
-        if wanted in environment:
+        if wanted in environment and any(entry.startswith(f"{STARTED_BY}=".encode()) for entry in environment):
             found.append(process)
     return found
 
@@ -174,11 +179,13 @@ def clean(data_dir: Path) -> int:
                 say(f"not deleting: the embedded PostgreSQL of {data_dir} is in use by {holders or 'another command'}"
                     " (a `make test`, or `python -m turnbased.local manage`): let it finish first")
                 return 2
-            others = [process for process in processes_on(data_dir)
-                      if process.name() not in ("postgres", "pg_ctl", "redis-server")]
+            others = processes_on(data_dir)
             if others:
-                say(f"not deleting: processes of the service still run on {data_dir}, left by a `make run` or "
-                    f"`make serve` that was killed: {', '.join(map(in_words, others))}. Stop them first")
+                named = ", ".join(in_words(process) for process in others[:3])
+                more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+                say(f"not deleting: {len(others)} processes of the service still run on {data_dir}, left by a "
+                    f"`make run` or `make serve` that was killed: {named}{more}. Stop them first: kill "
+                    + " ".join(str(process.pid) for process in others))
                 return 2
             for pid in stop_server(data_dir / "postgres"):
                 say(f"stopped the embedded PostgreSQL left running on it (pid {pid})")

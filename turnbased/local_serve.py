@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 import environ
 
 from turnbased.local_backup import restore_into, schedule_from, take_backup
-from turnbased.local_data import DataFolderInUse, holding, mark_hosted
+from turnbased.local_data import STARTED_BY, DataFolderInUse, holding, mark_hosted
 from turnbased.local_services import (
     BASE_DIR, DATA_DIR, DATABASE_NAME, BadPort, embedded_postgres, free_port, manage, port_setting, run_supervised, say,
     server_statement, service_environment, taken_ports,
@@ -125,6 +125,7 @@ def production_environment(environment: dict[str, str], *, data_dir: Path, web_p
     environment["DJANGO_DEBUG"] = "off"
     environment["MAIL_SINK"] = "off"
     environment["TURNBASED_DATA_DIR"] = str(data_dir)
+    environment[STARTED_BY] = f"make serve (pid {os.getpid()})"  # what make clean-data looks for
     # Only the site's own host name is served; a request naming another host (scanners) is refused with 400.
     environment.setdefault("DJANGO_ALLOWED_HOSTS", urlsplit(environment["SITE_URL"]).hostname)
     # gunicorn and the stream on loopback: only the proxy on this machine reaches them, and gunicorn trusts

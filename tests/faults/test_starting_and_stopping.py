@@ -11,6 +11,7 @@ stopping its postmaster. After each, no PostgreSQL may be left running on the fo
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -188,6 +189,18 @@ def test_a_stale_postmaster_pid_naming_a_live_process_does_not_stop_make_run(dat
     environment = operator_environment(data)
     run = started("run", environment)
     run.said(READY)
+    # make run itself killed outright (kill -9 of its pid): its processes run on, and make clean-data names them.
+    os.kill(run.process.pid, signal.SIGKILL)
+    run.process.wait()
+    refused = make_clean_data(data)
+    assert refused.returncode != 0
+    named = re.search(rf"not deleting: (\d+) processes of the service still run on {re.escape(str(data))}, "
+                      r".*Stop them first: kill ([\d ]+)", refused.stdout)
+    assert named, refused.stdout
+    honcho = [process.pid for process in processes_on(data) if process.cmdline()[1:4] == ["-m", "honcho", "start"]]
+    assert honcho and set(honcho) <= set(map(int, named[2].split()))
+    assert int(named[1]) == len(named[2].split()) > 1 and (data / "postgres" / "PG_VERSION").exists()
+
     stranger = subprocess.Popen(["sleep", "600"], start_new_session=True)
     try:
         plant_a_power_loss(data, run, stranger)
