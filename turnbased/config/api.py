@@ -29,6 +29,8 @@ def rest_framework(*, throttle_rates: dict[str, str], num_proxies: int) -> dict:
             "turnbased.json_codec.JSONRenderer",
             "rest_framework.renderers.BrowsableAPIRenderer",
         ],
+        # Accept: application/problem+json asks for JSON (its errors are problem documents: turnbased/api_problems.py).
+        "DEFAULT_CONTENT_NEGOTIATION_CLASS": "turnbased.api_problems.ProblemAwareNegotiation",
         "DEFAULT_PARSER_CLASSES": ["turnbased.request_guards.BoundedJSONParser"],
         "DEFAULT_SCHEMA_CLASS": "turnbased.api_schema.ApiSchema",
         "EXCEPTION_HANDLER": "turnbased.api_errors.json_exception_handler",
