@@ -102,6 +102,27 @@ RETRY_AFTER = {
 ENDLESS_MEDIA_TYPES = ("text/event-stream",)
 
 
+# Fields of answers whose values a new version may add to (a status, an event kind, how a game ended): the schema
+# lists the values known today as x-extensible-enum, not as an enum, so that a client generated from it reads a
+# new value instead of failing on it (issue 42; docs/api.md, "Versioning"). In requests the enums stay closed.
+OPEN_ENUM_FIELDS = ("status", "state", "kind", "kinds", "how")
+
+
+def _open_enum(schema: dict) -> dict:
+    """Return a field's schema with its enum (or its items' enum) open: a string, the known values listed aside."""
+    if schema.get("type") == "array" and isinstance(schema.get("items"), dict):
+        return {**schema, "items": _open_enum(schema["items"])}
+    if "enum" not in schema:
+        return schema
+    known = [value for value in schema["enum"] if value not in (None, "")]
+    opened = {key: value for key, value in schema.items() if key != "enum"}
+    description = opened.get("description", "")
+    opened.update({"type": "string", "x-extensible-enum": known, "description": (
+        f"{description} One of {', '.join(f'`{value}`' for value in known)} today; more may be added: "
+        "treat one you do not know as such, never as an error.").strip()})
+    return opened
+
+
 def error(description: str, serializer=ErrorSerializer) -> OpenApiResponse:
     """Return an error answer for ``extend_schema(responses=...)``: why it happens, and its body."""
     return OpenApiResponse(serializer, description=description)
@@ -126,6 +147,8 @@ class ApiSchema(AutoSchema):
 
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if direction == "response" and field.field_name in OPEN_ENUM_FIELDS:
+            return _open_enum(schema)
         if direction == "request" and not field.read_only and isinstance(field.root, BodySerializer):
             # What DRF refuses, the schema says (issue 27): a blank string where blank is not allowed (DRF trims
             # first, so a string needs a character that is not white space), an empty list where one is not.

@@ -140,8 +140,9 @@ def test_an_endpoint_annotated_its_own_way_gets_a_unique_name_and_the_shared_err
     schema = SchemaGenerator(patterns=[path("api/things/<int:thing_id>/", ThingApi.as_view())]).get_schema(public=True)
     answers = schema["paths"]["/api/things/{thing_id}/"]["post"]["responses"]
     assert answers["404"]["description"] == "No such thing."
-    assert answers["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
-    assert set(answers) == {"204", "400", "401", "403", "404", "413", "415", "422", "429"}
+    for media_type in ("application/problem+json", "application/json"):  # a problem document, as JSON for who asks
+        assert answers["404"]["content"][media_type]["schema"] == {"$ref": "#/components/schemas/Error"}
+    assert set(answers) == {"204", "400", "401", "403", "404", "406", "413", "415", "422", "429", "503"}
     assert "ThingRequest" in schema["components"]["schemas"]
 
 
