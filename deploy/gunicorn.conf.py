@@ -34,7 +34,9 @@ def _usable_cores() -> int:
 
 
 bind = os.environ.get("WEB_BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
-worker_class = "gthread"
+# gunicorn's threaded worker (gthread), whose own error answers (a request it cannot read, headers over its
+# limits) are problem documents under /api/ as every other answer there is (turnbased/web_worker.py).
+worker_class = "turnbased.web_worker.ProblemThreadWorker"
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * _usable_cores() + 1))
 threads = int(os.environ.get("WEB_THREADS", "2"))
 

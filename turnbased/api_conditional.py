@@ -42,6 +42,16 @@ def entity_tag(data, media_type: str) -> str:
     return f'"{digest}"'
 
 
+def still_holds(tag: str, if_none_match: str) -> bool:
+    """Tell whether ``If-None-Match`` names ``tag``, by the weak comparison (RFC 9110 §13.1.2): ``W/"x"`` is ``"x"``.
+
+    If-None-Match always compares weakly (§13.1.2), and a proxy that compresses an answer (nginx's gzip) hands
+    the client its tag weakened, so a client may well send back the tag with ``W/`` before it.
+    """
+    wanted = parse_etags(if_none_match)
+    return "*" in wanted or tag.removeprefix("W/") in {sent.removeprefix("W/") for sent in wanted}
+
+
 def conditional_read(get):
     """Wrap an API view's ``get``: tag its 200 answers, and answer 304 when the client's tag still holds."""
 
@@ -51,8 +61,7 @@ def conditional_read(get):
         if response.status_code != 200:
             return response
         tag = entity_tag(response.data, getattr(request, "accepted_media_type", "") or "")
-        wanted = parse_etags(request.headers.get("If-None-Match", ""))
-        if tag in wanted or "*" in wanted:
+        if still_holds(tag, request.headers.get("If-None-Match", "")):
             response = Response(status=304)
         response["ETag"] = tag
         # Each caller's own answer: no shared cache may keep it, and a client asks again each time.

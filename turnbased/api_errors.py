@@ -1,8 +1,9 @@
 """Every API error is JSON with a human ``detail`` and the right status code (docs/api.md, "Errors").
 
-The shape is ``play.api.serializers.ErrorSerializer``: ``detail`` always; for invalid input,
-``errors``, an object from each field (``non_field_errors`` for the request as a whole) to its
-messages; for a refusal by rate, ``retry_after``. Errors are JSON whatever the request accepts:
+The shape is ``ErrorSerializer``, a problem document (RFC 9457): ``type``, ``title``, ``status`` and
+``detail`` always (``api_problems.ProblemDetailsMiddleware`` adds the first three to every error answer under
+/api/); for invalid input, ``errors``, an object from each field (``non_field_errors`` for the request as a
+whole) to its messages; for a refusal by rate, ``retry_after``. Errors are JSON whatever the request accepts:
 a browser that asked for the browsable API's HTML still gets the error as JSON, as every client does.
 """
 
@@ -19,14 +20,19 @@ from turnbased.limits import Refusal, scope_of
 
 
 class ErrorSerializer(serializers.Serializer):
-    """Every error of the API (4xx and 5xx) is a JSON object of this shape (docs/api.md, "Errors").
+    """Every error of the API (4xx and 5xx) is a problem document (RFC 9457) of this shape (docs/api.md, "Errors").
 
-    `detail` is always there. A 400 for invalid input adds `errors`; a 429 adds `retry_after`
-    (the same seconds as its `Retry-After` header); an endpoint may add keys of its own, which it
-    documents (a stale move's 409 carries the current `seq` and `game`). Keys may be added later:
-    ignore those you do not know.
+    `type`, `title`, `status` and `detail` are always there. A 400 for invalid input adds `errors`; a 429
+    adds `retry_after` (the same seconds as its `Retry-After` header); an endpoint may add keys of its own,
+    which it documents (a stale move's 409 carries the current `seq` and `game`). Keys may be added later:
+    ignore those you do not know. It comes as `application/problem+json`, or as `application/json` to a
+    request whose `Accept` admits that and not the problem type.
     """
 
+    type = serializers.CharField(help_text="A URI naming the kind of problem: `about:blank` when the status says it "
+                                           "all. Compare it, never `title`.")
+    title = serializers.CharField(help_text="The status's name, for a person to read (in the request's language).")
+    status = serializers.IntegerField(min_value=400, max_value=599, help_text="The HTTP status of this answer.")
     detail = serializers.CharField(help_text="What went wrong, for a person to read (the first problem, for "
                                              "invalid input).")
     errors = serializers.DictField(

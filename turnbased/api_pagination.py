@@ -10,29 +10,33 @@ DRF's ``CursorPagination`` does the walking; this module makes its input strict 
 schema its parameters and page components. A cursor the schema's pattern refuses (not base64, or
 empty) and a bad page size answer 400; a cursor of the right shape that this list did not give out
 answers 404, as DRF does, since it names a page that is not there (issue 27: the schema says what
-a cursor looks like, and a request it allows is not refused as malformed). A forged cursor's
-position is checked against the column it is compared with before any SQL runs.
+a cursor looks like, and a request it allows is not refused as malformed). Each cursor given out is
+signed for the list it pages (issue 42: a forged one, even of a position the list could hold, answered a
+page as if given out), so any other answers 404; a forged cursor's position is checked against the
+column it is compared with before any SQL runs as well.
 """
 
 from __future__ import annotations
 
 import binascii
 import re
-from base64 import b64decode
+from base64 import b64decode, b64encode
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 from django.core.exceptions import FieldDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import CursorPagination
+from rest_framework.utils.urls import replace_query_param
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
@@ -60,6 +64,7 @@ class CursorPage(CursorPagination):
         self.ordering = ordering
         self.page_size = page_size
         self._position_field = None
+        self._list_path = ""
 
     def get_page_size(self, request) -> int:
         raw = request.query_params.get(self.page_size_query_param)
@@ -73,13 +78,27 @@ class CursorPage(CursorPagination):
 
     def paginate_queryset(self, queryset: QuerySet, request, view=None) -> list:
         self._position_field = _field_of(queryset, self.ordering[0].lstrip("-"))
+        self._list_path = request.path  # what the cursors it gives out are signed for
         return super().paginate_queryset(queryset, request, view)
+
+    def encode_cursor(self, cursor):
+        """Return the URL of the page at ``cursor``: DRF's cursor, signed for this list (``SIGNATURE``)."""
+        tokens = {}
+        if cursor.offset != 0:
+            tokens["o"] = str(cursor.offset)
+        if cursor.reverse:
+            tokens["r"] = "1"
+        if cursor.position is not None:
+            tokens["p"] = cursor.position
+        tokens[SIGNATURE] = signature_of(self._list_path, urlencode(tokens))
+        encoded = b64encode(urlencode(tokens).encode("ascii")).decode("ascii")
+        return replace_query_param(self.base_url, self.cursor_query_param, encoded)
 
     def decode_cursor(self, request):
         encoded = request.query_params.get(self.cursor_query_param)
         if encoded is not None and not re.fullmatch(CURSOR_PATTERN, encoded):
             raise _bad(CURSOR, BAD_CURSOR)
-        if encoded is not None and not _as_given_out(encoded):
+        if encoded is not None and not _as_given_out(encoded, request.path):
             raise NotFound(BAD_CURSOR)
         try:
             cursor = super().decode_cursor(request)
@@ -99,20 +118,30 @@ class CursorPage(CursorPagination):
         return cursor
 
 
-# What a cursor DRF writes may hold: an offset, a direction, a position, each at most once (issue 27: an empty
-# cursor, or one of other keys, was read as no cursor at all and answered the first page).
+# What a cursor given out holds: an offset, a direction, a position, each at most once (issue 27: an empty
+# cursor, or one of other keys, was read as no cursor at all and answered the first page), and last its signature.
 _CURSOR_KEYS = frozenset({"o", "r", "p"})
+SIGNATURE = "s"
 
 
-def _as_given_out(encoded: str) -> bool:
-    """Tell whether ``encoded`` has the shape of a cursor this list gives out (its values are checked after)."""
+def signature_of(list_path: str, tokens: str) -> str:
+    """Return the signature of a cursor's tokens for the list at ``list_path`` (a keyed hash: the secret key)."""
+    return salted_hmac("turnbased.api_pagination.cursor", f"{list_path}?{tokens}", algorithm="sha256").hexdigest()[:24]
+
+
+def _as_given_out(encoded: str, list_path: str) -> bool:
+    """Tell whether ``encoded`` is a cursor this list gave out: of its shape and signed for it (values checked after)."""
     try:
         fields = parse_qsl(b64decode(encoded.encode("ascii"), validate=True).decode("ascii"), keep_blank_values=True,
                            strict_parsing=True)
     except (ValueError, UnicodeError, binascii.Error):
         return False
-    keys = [key for key, _value in fields]
-    return bool(keys) and set(keys) <= _CURSOR_KEYS and len(keys) == len(set(keys))
+    if not fields or fields[-1][0] != SIGNATURE:
+        return False
+    tokens, (_, signature) = fields[:-1], fields[-1]
+    keys = [key for key, _value in tokens]
+    return (set(keys) <= _CURSOR_KEYS and len(keys) == len(set(keys))
+            and constant_time_compare(signature, signature_of(list_path, urlencode(tokens))))
 
 
 def _field_of(queryset: QuerySet, name: str):

@@ -5,13 +5,19 @@ Every API view shares the same error machinery (``errors.json_exception_handler`
 added here, from what the view is, rather than repeated on each endpoint:
 
 - 400 when it reads a body or query parameters (the request breaks the schema); 415 and 422 when it reads a
-  body (422: of the schema's shape, but what it asks cannot be done, ``api_input``);
+  body (422: of the schema's shape, but what it asks cannot be done, ``api_input``); 400 and 415 on an unsafe
+  method that takes no body (a body that cannot be read as JSON, or is not JSON, is refused all the same);
 - 401 when it authenticates with a token (a bad token is refused even where no login is needed);
 - 403 on unsafe methods with session authentication (a missing CSRF token, or a bot account's session:
   ``accounts.bot_sessions``);
 - 404 when its path names something (a game, an absence), or it is a list (a cursor it did not give out);
 - 413 on unsafe methods (a body over the size limit);
-- 429 everywhere, with ``Retry-After``.
+- 406 everywhere (an ``Accept`` no answer of it can satisfy);
+- 429 everywhere, with ``Retry-After``;
+- 503 everywhere, with ``Retry-After`` (the database is briefly away).
+
+Every error answer is a problem document (RFC 9457, ``api_problems``): its body is described as
+``application/problem+json`` and as ``application/json``, the one a request whose ``Accept`` admits only JSON gets.
 
 An endpoint declares the rest itself (409 and the specific 403 and 404 reasons),
 and anything it declares wins; an error it describes without a body gets the
@@ -53,10 +59,15 @@ ERROR_DESCRIPTIONS = {
     403: "A browser-session request without its CSRF token, or from a bot account's session (it writes with a token).",
     404: "Not found.",
     413: "The request body is larger than the limit.",
-    415: "The body is not JSON: send `Content-Type: application/json`.",
+    406: "The `Accept` header asks for no media type this answer can come as: accept `application/json`.",
+    415: "The body is not JSON: send `Content-Type: application/json` (or no body, where the operation takes none).",
     422: "The request is as the schema says, but what it asks cannot be done: `detail` says why (a move the rules "
          "refuse, a value this game or account does not take).",
     429: "Too many requests: wait the number of seconds in `Retry-After`, then try again.",
+    503: "The database is briefly away: nothing was done; try again after the seconds in `Retry-After`.",
+}
+BODYLESS_ERRORS = {
+    400: "The body cannot be read as JSON (this operation takes none: send no body, or JSON).",
 }
 DEPRECATION_HEADERS = {
     "Deprecation": {"schema": {"type": "string", "pattern": "^@[0-9]+$"},
@@ -91,6 +102,27 @@ RETRY_AFTER = {
 ENDLESS_MEDIA_TYPES = ("text/event-stream",)
 
 
+# Fields of answers whose values a new version may add to (a status, an event kind, how a game ended): the schema
+# lists the values known today as x-extensible-enum, not as an enum, so that a client generated from it reads a
+# new value instead of failing on it (issue 42; docs/api.md, "Versioning"). In requests the enums stay closed.
+OPEN_ENUM_FIELDS = ("status", "state", "kind", "kinds", "how")
+
+
+def _open_enum(schema: dict) -> dict:
+    """Return a field's schema with its enum (or its items' enum) open: a string, the known values listed aside."""
+    if schema.get("type") == "array" and isinstance(schema.get("items"), dict):
+        return {**schema, "items": _open_enum(schema["items"])}
+    if "enum" not in schema:
+        return schema
+    known = [value for value in schema["enum"] if value not in (None, "")]
+    opened = {key: value for key, value in schema.items() if key != "enum"}
+    description = opened.get("description", "")
+    opened.update({"type": "string", "x-extensible-enum": known, "description": (
+        f"{description} One of {', '.join(f'`{value}`' for value in known)} today; more may be added: "
+        "treat one you do not know as such, never as an error.").strip()})
+    return opened
+
+
 def error(description: str, serializer=ErrorSerializer) -> OpenApiResponse:
     """Return an error answer for ``extend_schema(responses=...)``: why it happens, and its body."""
     return OpenApiResponse(serializer, description=description)
@@ -115,6 +147,8 @@ class ApiSchema(AutoSchema):
 
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if direction == "response" and field.field_name in OPEN_ENUM_FIELDS:
+            return _open_enum(schema)
         if direction == "request" and not field.read_only and isinstance(field.root, BodySerializer):
             # What DRF refuses, the schema says (issue 27): a blank string where blank is not allowed (DRF trims
             # first, so a string needs a character that is not white space), an empty list where one is not.
@@ -148,16 +182,23 @@ class ApiSchema(AutoSchema):
             self._add_deprecation(operation, notice)
         if getattr(handler, "idempotent", False):
             self._add_idempotency_key(operation)
-        error = {"application/json": {"schema": self.resolve_serializer(ErrorSerializer, "response").ref}}
+        error = self.resolve_serializer(ErrorSerializer, "response").ref
         responses = operation["responses"]
         for code in self._error_codes(operation):
-            responses.setdefault(str(code), {"description": ERROR_DESCRIPTIONS[code]})
+            description = ERROR_DESCRIPTIONS[code]
+            if "requestBody" not in operation and code in BODYLESS_ERRORS:
+                description = BODYLESS_ERRORS[code]
+            responses.setdefault(str(code), {"description": description})
         for code, answer in responses.items():
             if code.startswith(("4", "5")):
-                # An endpoint may describe an error without its body: every error body is the same.
-                answer.setdefault("content", error)
-        if "429" in responses:
-            responses["429"].setdefault("headers", RETRY_AFTER)
+                # An endpoint may describe an error without its body: every error body is the same. Each is a
+                # problem document, sent as application/json to a request that accepts only that.
+                schema = answer.get("content", {}).get("application/json", {}).get("schema", error)
+                answer["content"] = {"application/problem+json": {"schema": schema},
+                                     "application/json": {"schema": schema}}
+        for code in ("429", "503"):
+            if code in responses:
+                responses[code].setdefault("headers", RETRY_AFTER)
         for answer in responses.values():
             for media_type, media in answer.get("content", {}).items():
                 if media_type in ENDLESS_MEDIA_TYPES:
@@ -199,9 +240,11 @@ class ApiSchema(AutoSchema):
         authenticators = self.view.get_authenticators()
         unsafe = self.method not in SAFE_METHODS
         parameters = operation.get("parameters", [])
-        codes = [429]
+        codes = [406, 429, 503]
         if "requestBody" in operation:
             codes += [400, 415, 422]
+        elif unsafe:
+            codes += [400, 415]  # a body it does not take is refused unless it is empty or JSON (request_guards)
         elif any(parameter["in"] == "query" or parameter["name"] == once.HEADER for parameter in parameters):
             codes.append(400)
         if any(parameter["name"] == once.HEADER for parameter in parameters):

@@ -32,7 +32,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, UnsupportedMediaType
 from rest_framework.parsers import JSONParser
 
 from turnbased import text_input
@@ -198,24 +198,29 @@ def _invalid_text(request) -> str | None:
     return None
 
 
-def _unreadable_json(request) -> str | None:
-    """Return why the request's JSON body cannot be read, or None (no JSON body, or a good one)."""
-    if request.content_type != "application/json" or request.method not in UNSAFE_METHODS:
+def _unreadable_json(request) -> tuple[int, str] | None:
+    """Return the status and why the request's body cannot be read as JSON, or None (no body, or good JSON)."""
+    if request.method not in UNSAFE_METHODS:
         return None
     body = request.body  # within DATA_UPLOAD_MAX_MEMORY_SIZE: RequestBodyLimitMiddleware runs first
     if not body:
         return None  # no body at all: the view decides whether it needs one
+    if request.content_type != "application/json":
+        # Every body the API reads is JSON; a view that reads none (resign, revoke, delete) must not act on
+        # a request whose client sent something else (issue 42). DRF's own words, as its parsers refuse it.
+        return 415, str(UnsupportedMediaType(request.content_type).detail)
     try:
         loads(body.decode(request.content_params.get("charset") or "utf-8"))
     except (LookupError, UnicodeDecodeError) as error:
-        return _("JSON parse error - the body is not text in its declared encoding (%(error)s).") % {"error": error}
+        return 400, _("JSON parse error - the body is not text in its declared encoding (%(error)s).") % {"error": error}
     except ValueError as error:  # the parser's own words (English), or ours for a body nested too deep
-        return _("JSON parse error - %(detail)s") % {"detail": error}
+        return 400, _("JSON parse error - %(detail)s") % {"detail": error}
     return None
 
 
 class MalformedJSONMiddleware:
-    """Answer 400 to an API request whose JSON body cannot be read, before any view acts on the request.
+    """Answer 400 to an API request whose JSON body cannot be read, 415 to one whose body is not JSON, before
+    any view acts on the request.
 
     DRF parses a body only when the view reads it, so a view that takes no body (start, leave, resign)
     would otherwise act on a request its client got wrong.
@@ -229,7 +234,8 @@ class MalformedJSONMiddleware:
             with in_the_requests_language(request):
                 problem = _unreadable_json(request)
             if problem is not None:
-                return JsonResponse({"detail": problem}, status=400)
+                status, detail = problem
+                return JsonResponse({"detail": detail}, status=status)
         return self.get_response(request)
 
 

@@ -177,3 +177,16 @@ def test_the_module_runs_as_a_command(live_server, transactional_db):
     refused = subprocess.run([sys.executable, "-m", "turnbased_client.cli", "turns"], capture_output=True, text=True,
                              env={**env, "TURNBASED_CONFIG": os.devnull}, timeout=60)
     assert refused.returncode == 2 and "Not logged in" in refused.stderr
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(live_server, transactional_db):
+    """``turnbased-cli moves 12 | head -1``: once head has its line, the rest meets a closed pipe; no traceback."""
+    env = {**os.environ, "PYTHONPATH": str(CLIENT_SOURCE), "TURNBASED_URL": live_server.url}
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # closed before the first line, so that every write meets it, whatever the timing
+    try:
+        listed = subprocess.run([sys.executable, "-m", "turnbased_client.cli", "types"], env=env, stdout=write_end,
+                                stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert listed.stderr == "" and listed.returncode == cli.EXIT_PIPE_CLOSED, listed.stderr

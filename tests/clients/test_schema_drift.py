@@ -14,7 +14,7 @@ import inspect
 import json
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 import httpx
@@ -107,6 +107,13 @@ def type_problems(schema: dict, node: dict, hint: Any, where: str) -> list[str]:
         if get_origin(hint) is not Literal or set(get_args(hint)) != values:
             return [f"{where}: the schema's choices are {sorted(values, key=str)}, the client's type is {hint}"]
         return []
+    if kind == "object" and node.get("additionalProperties") is False and is_keyed_map(node):
+        # Named keys that all hold one kind of value (a new table's seats to bots): a mapping in the client.
+        maps = [member for member in members if get_origin(member) in (dict, Mapping)]
+        if len(maps) != len(members):
+            return [f"{where}: a map with named keys in the schema, {hint} in the client"]
+        value = next(iter(node["properties"].values()))
+        return [problem for member in maps for problem in type_problems(schema, value, get_args(member)[1], f"{where}[]")]
     if kind == "object" and "properties" in node:
         if not typing.is_typeddict(hint):
             return [f"{where}: an object with fields in the schema, {hint} in the client"]
@@ -133,6 +140,11 @@ def type_problems(schema: dict, node: dict, hint: Any, where: str) -> list[str]:
         return type_problems(schema, node["items"], get_args(hint)[0], f"{where}[]")
     expected = SCALARS.get(kind, Any)
     return [] if hint is expected else [f"{where}: {kind or 'any'} in the schema, {hint} in the client"]
+
+
+def is_keyed_map(node: dict) -> bool:
+    """Tell whether an object's properties are all of one schema: a map whose possible keys the schema names."""
+    return len({json.dumps(value, sort_keys=True) for value in node.get("properties", {}).values()}) == 1
 
 
 def listed_items(schema: dict, answer: dict, listed: str, where: str) -> tuple[dict | None, list[str]]:

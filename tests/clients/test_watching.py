@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+
 import httpx
 
 from turnbased_client import Client, StreamEvent
 from turnbased_client.render import event_line
-from turnbased_client.watching import follow, turn_event
+from turnbased_client.watching import Positions, follow, turn_event
 
 TURN = {"game": 12, "name": "Love Letter #12", "engine": "love-letter", "seq": 3, "seat": 0,
         "waiting_since": "2026-12-01T09:30:00Z", "deadline": None, "last_move": "bob played the Priest.",
@@ -65,3 +67,31 @@ def test_an_event_reads_as_one_line_whatever_its_data():
     assert event_line(StreamEvent("chat_message", {"game": {"id": 4}, "text": "hi"})) == "[chat_message] #4 - hi"
     assert event_line(StreamEvent("ping", {"at": 1})) == '[ping] {"at": 1}'
     assert event_line(StreamEvent("message", "plain")) == "[message] plain"
+
+
+def test_a_your_turn_below_the_latest_position_seen_of_its_game_is_dropped():
+    """After a two-step move (the Chancellor) the step between may come after the answer to the last step."""
+    positions = Positions()
+    turn = StreamEvent("your_turn", {"game": 12, "seq": 4}, "1")
+    assert positions.is_news(turn)
+    positions.saw(12, 6)  # the answer to my second step: the game is at seq 6
+    assert not positions.is_news(StreamEvent("your_turn", {"game": 12, "seq": 5}, "2"))  # the step between
+    assert not positions.is_news(turn)  # told already
+    assert positions.is_news(StreamEvent("move_played", {"game": 12, "seq": 7}, "3"))
+    assert not positions.is_news(StreamEvent("your_turn", {"game": 12, "seq": 6}, "4"))  # another game moved on
+    assert positions.is_news(StreamEvent("your_turn", {"game": 12, "seq": 7}, "5"))
+    assert positions.is_news(StreamEvent("your_turn", {"game": 13, "seq": 1}, "6"))  # each game its own
+
+
+def test_watch_tells_no_turn_its_game_has_moved_past():
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/api/me/turns/":
+            return httpx.Response(200, json=page({**TURN, "seq": 9}))
+        return httpx.Response(200, text=('id: 1\nevent: your_turn\ndata: {"game": 12, "seq": 7}\n\n'
+                                         'id: 2\nevent: move_played\ndata: {"game": 12, "seq": 10}\n\n'
+                                         'id: 3\nevent: your_turn\ndata: {"game": 12, "seq": 9}\n\n'
+                                         'id: 4\nevent: your_turn\ndata: {"game": 12, "seq": 11}\n\n'))
+
+    events = follow(client(answer), interval=5, sleep=lambda seconds: None)  # reconnects for ever: take three
+    told = [event.data["seq"] for event in itertools.islice(events, 3)]
+    assert told == [9, 10, 11]  # the turn at 7 is past the listed one at 9; the one at 9 was told, and is past 10

@@ -19,6 +19,7 @@ import pytest
 from django.conf import settings
 
 from tests.clients.conftest import CLIENT_SOURCE
+from turnbased_client import ApiError, StreamEvent
 from tests.platform.conftest import PASSWORD
 from tests.platform.events.streams import stream_process
 from turnbased.play.models import Game, Move
@@ -65,3 +66,39 @@ def test_the_guides_client_session_keeps_playing_against_a_bot_that_moves_at_onc
     log = (tmp_path / "client.log").read_text()
     assert "Traceback" not in log, log[-3000:]
     assert "played" in log
+
+
+def listening_loop() -> str:
+    """Return the guide's loop that plays with one request per move (after "Writing a client or a bot")."""
+    guide = (settings.BASE_DIR / "docs" / "api-guide.md").read_text()
+    section = guide.split("plays with one request per move:", 1)[1]
+    return re.search(r"```python\n(.*?)\n```", section, re.DOTALL).group(1)
+
+
+class ChancellorTable:
+    """A client's view of a game where I play the Chancellor, its two steps one request each, as the server answers.
+
+    The stream sent the ``your_turn`` of the step between the two (with its legal moves: it was my turn when it
+    was sent), and the loop reads it after the answer to the second step, when the game is past it.
+    """
+
+    def __init__(self):
+        self.seq, self.sent = 4, []
+
+    def stream_events(self, include=None):
+        assert include == "actions"
+        for seq, move in ((4, {"card": "chancellor"}), (5, {"keep": "guard"})):
+            yield StreamEvent("your_turn", {"game": 12, "seq": seq, "data": {"legal_moves": [{"move": move}]}})
+
+    def submit_move(self, game, *, expected_seq, move, minimal):
+        if expected_seq != self.seq:
+            raise ApiError(409, "The game has moved on.", body={"seq": self.seq})
+        self.sent.append(move)
+        self.seq += 1
+        return {"game_seq": self.seq, "legal_moves": [{"move": {"keep": "guard"}}] if "card" in move else []}
+
+
+def test_the_guides_listening_loop_drops_a_turn_the_game_has_moved_past():
+    table = ChancellorTable()
+    exec(listening_loop(), {"api": table})  # noqa: S102 (the guide's own snippet, as a reader runs it)
+    assert table.sent == [{"card": "chancellor"}, {"keep": "guard"}] and table.seq == 6

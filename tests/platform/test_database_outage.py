@@ -55,7 +55,7 @@ def test_the_api_answers_a_json_503_with_retry_after_while_the_database_is_down(
     assert outage.refused >= 2
     for answer in (response, posted):
         assert answer.status_code == 503
-        assert answer["Content-Type"] == "application/json"
+        assert answer["Content-Type"] == "application/problem+json" and answer.json()["status"] == 503
         assert answer["Retry-After"] == "5"
         assert "nothing was saved" in answer.json()["detail"]
         assert len(answer.content) < 300

@@ -124,8 +124,9 @@ def test_an_api_body_over_the_limit_gets_a_json_413_from_nginx(running):
     answer = site.session().post(f"{site.url}/api/accounts/", data=b"{" + b" " * (1024 * 1024 + 1) + b"}",
                                  headers={"Content-Type": "application/json"}, timeout=10)
     assert answer.status_code == 413
-    assert answer.headers["Content-Type"] == "application/json"
-    assert "larger than 1 MB" in answer.json()["detail"]
+    assert answer.headers["Content-Type"] == "application/problem+json"
+    problem = answer.json()
+    assert "larger than 1 MB" in problem["detail"] and (problem["type"], problem["status"]) == ("about:blank", 413)
 
 
 def test_the_event_stream_comes_through_nginx_as_each_event_is_written(running):

@@ -8,14 +8,17 @@ and event ``data`` are each game's own JSON, so they are free-form objects.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from games import engines
 from turnbased.aftergame.api.serializers import EndingSerializer, ScoreRowSerializer
 from turnbased.api_errors import ErrorSerializer
 from turnbased.api_input import BodySerializer
 from turnbased.api_pagination import page_of
+from turnbased.api_schema import NOT_BLANK
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, MAX_CLOCK_DAYS
 from turnbased.play.models import GameStatus, Visibility
@@ -321,3 +324,24 @@ HistorySerializer = page_of(
     description="The events of the page's moves that I may see, oldest first.",
     seq=serializers.IntegerField(help_text="The game's current position: poll again with since set to it."),
 )
+
+
+# Every seat a table of any installed game can have: the keys a new table's ``bots`` may name (issue 42: the schema
+# states them, and a key that is not one breaks it: 400; a seat this game or this table has not is refused after).
+BOT_SEATS = tuple(str(seat) for seat in range(max(engine.max_players for engine in engines().values())))
+
+
+@extend_schema_field({
+    "type": "object", "additionalProperties": False,
+    "properties": {seat: {"type": "string", "minLength": 1, "pattern": NOT_BLANK} for seat in BOT_SEATS},
+})
+class SeatBotsField(serializers.DictField):
+    """A new table's bots: seat number (as JSON writes an object's keys, text) to bot name."""
+
+    child = serializers.CharField()
+
+    def to_internal_value(self, data):
+        bots = super().to_internal_value(data)
+        if any(seat not in BOT_SEATS for seat in bots):
+            raise serializers.ValidationError(gettext("bots must map seat numbers to bot names."))
+        return bots

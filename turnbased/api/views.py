@@ -28,6 +28,7 @@ from turnbased.api.serializers import (
     MovePlayedSerializer,
     OpenGameListSerializer,
     PositionSerializer,
+    SeatBotsField,
     TimeControlRequestSerializer,
 )
 from turnbased.api_conditional import conditional_read
@@ -72,8 +73,7 @@ class GameListApi(APIView):
                                         help_text="Table options by name, see GET /api/game-types/.")
         visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC,
                                              help_text="A private table is found only through its invite link.")
-        bots = serializers.DictField(child=serializers.CharField(), required=False, default=dict,
-                                     help_text='Seat number to bot name, e.g. {"1": "basic"}.')
+        bots = SeatBotsField(required=False, default=dict, help_text='Seat number to bot name, e.g. {"1": "basic"}.')
         play = serializers.BooleanField(default=True, help_text="False: create the table without a seat for me.")
         time_control = TimeControlRequestSerializer(required=False, help_text="No clock unless asked.")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.urls import reverse
@@ -30,6 +32,11 @@ from turnbased.clocks.services import (
 )
 from turnbased.idempotency.once import idempotent
 from turnbased.play.services import forced_moves
+
+
+# The example of a new absence is one the server takes (issue 42: a fixed date went by and was refused as past): a
+# day a month from when the process started, one day, so that it never crosses New Year.
+A_DAY_AHEAD = (date.today() + timedelta(days=30)).isoformat()
 
 
 class AbsenceOutputSerializer(serializers.ModelSerializer):
@@ -81,8 +88,8 @@ class AbsenceListApi(APIView):
             201: AbsenceOutputSerializer,
             400: error("Invalid dates, an overlap, or over the allowance."),
         },
-        examples=[OpenApiExample("A long weekend", request_only=True,
-                                 value={"starts_on": "2025-06-06", "ends_on": "2025-06-09"})],
+        examples=[OpenApiExample("A day off", request_only=True,
+                                 value={"starts_on": A_DAY_AHEAD, "ends_on": A_DAY_AHEAD})],
     )
     @idempotent
     def post(self, request):

@@ -29,6 +29,8 @@ def rest_framework(*, throttle_rates: dict[str, str], num_proxies: int) -> dict:
             "turnbased.json_codec.JSONRenderer",
             "rest_framework.renderers.BrowsableAPIRenderer",
         ],
+        # Accept: application/problem+json asks for JSON (its errors are problem documents: turnbased/api_problems.py).
+        "DEFAULT_CONTENT_NEGOTIATION_CLASS": "turnbased.api_problems.ProblemAwareNegotiation",
         "DEFAULT_PARSER_CLASSES": ["turnbased.request_guards.BoundedJSONParser"],
         "DEFAULT_SCHEMA_CLASS": "turnbased.api_schema.ApiSchema",
         "EXCEPTION_HANDLER": "turnbased.api_errors.json_exception_handler",
@@ -55,8 +57,10 @@ def spectacular_settings() -> dict:
             "`rel=\"deprecation\"`, and this schema marks it deprecated. *Lists* answer "
             "`{next, previous, results}`: follow `next` and `previous` as they are, set `page_size` (1 to 200). "
             "*Conditional reads*: GET answers carry an `ETag`; send it in `If-None-Match` for a 304 while nothing "
-            "changed. *Errors* (every 4xx and 5xx) are JSON of one shape, the `Error` component: `detail` always, "
-            "`errors` per field for invalid input, `retry_after` for 429. *Languages*: the texts a person reads "
+            "changed. *Errors* (every 4xx and 5xx) are problem documents (RFC 9457, `application/problem+json`) of one "
+            "shape, the `Error` component: `type`, `title`, `status` and `detail` always, `errors` per field for "
+            "invalid input, `retry_after` for 429. Statuses and kinds in answers are open enums (`x-extensible-enum`): "
+            "expect new values. *Languages*: the texts a person reads "
             "(`detail` and `errors` messages, history and event `text`, move `text`, names, labels, the result's "
             "`summary`, a position as text) come in the language the request asks for with `Accept-Language` "
             "(English, Hungarian `hu` or German `de`), else in the account's (`PATCH /api/me/`), else in English; "

@@ -36,6 +36,8 @@ INSTALLED_APPS = (
 )
 
 MIDDLEWARE = (
+    # Issue 42: every error answer under /api/ is a problem document (RFC 9457), whoever wrote it: the outermost.
+    "turnbased.api_problems.ProblemDetailsMiddleware",
     "turnbased.request_guards.DatabaseOutageMiddleware",  # issue 27: a database outage is a 503, DEBUG or not
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

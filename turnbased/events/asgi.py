@@ -10,8 +10,8 @@ streams: the process's share of PostgreSQL's connections is their sum.
 
 A stream authenticates like the API (``Authorization: Token <key>``), or with the
 browser's session (a page's ``EventSource``: ``credentials.py``, which also says
-which origin's pages may read it), and answers errors as JSON ``{"detail": ...}``;
-then it sends the opening (``sse.opening``), the events after the client's
+which origin's pages may read it), and answers errors as problem documents (RFC 9457,
+``{type, title, status, detail}``); then it sends the opening (``sse.opening``), the events after the client's
 ``Last-Event-ID`` (or ``?last_event_id=``), every new one as it is committed, and a
 comment line each ``STREAM_HEARTBEAT_SECONDS``. It ends after ``STREAM_MAX_SECONDS``, or at its next
 read once its token or session no longer holds; the client reconnects and resumes
@@ -50,6 +50,7 @@ from django.utils.translation import gettext, ngettext  # noqa: E402
 from rest_framework.exceptions import AuthenticationFailed, MethodNotAllowed, NotAuthenticated  # noqa: E402
 
 from turnbased import text_input  # noqa: E402
+from turnbased.api_problems import PROBLEM_MEDIA_TYPE, problem  # noqa: E402
 from turnbased.database_reconnect import without_health_check  # noqa: E402
 from turnbased.events import credentials, selectors, sse, stream_slots  # noqa: E402
 from turnbased.events.credentials import authenticate  # noqa: E402
@@ -358,9 +359,9 @@ async def _empty(send, status: int, headers: list) -> None:
 
 
 async def _error(send, status: int, detail: str, headers: list | None = None) -> None:
-    body = json.dumps({"detail": detail}).encode()
+    body = json.dumps(problem(status, detail)).encode()  # a problem document, as every error of the API
     await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+        (b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode()),
         (b"x-content-type-options", b"nosniff"), *(headers or []),
     ]})
     await send({"type": "http.response.body", "body": body})

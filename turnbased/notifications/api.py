@@ -7,8 +7,9 @@ does not exist.
 
 from __future__ import annotations
 
+from django.core.validators import RegexValidator
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -42,9 +43,18 @@ class PushSubscriptionSerializer(serializers.Serializer):
         ref_name = "PushSubscription"
 
 
+# The keys' lengths, which the schema states as their patterns (issue 42): a 65-byte point and a 16-byte secret in
+# base64url, with or without their padding (white space around is trimmed first). A key of the right length that is
+# not a key is refused after (422).
+P256DH_PATTERN = r"^\s*[A-Za-z0-9_-]{87}=?\s*$"
+AUTH_PATTERN = r"^\s*[A-Za-z0-9_-]{22}(==)?\s*$"
+
+
 class PushKeysSerializer(BodySerializer):
-    p256dh = serializers.CharField(max_length=100, help_text="The browser's P-256 public key, base64url.")
-    auth = serializers.CharField(max_length=40, help_text="Its 16-byte authentication secret, base64url.")
+    p256dh = serializers.CharField(max_length=100, help_text="The browser's P-256 public key, base64url.", validators=[
+        RegexValidator(P256DH_PATTERN, gettext_lazy("The p256dh key is not a P-256 public key (65 bytes, base64url)."))])
+    auth = serializers.CharField(max_length=40, help_text="Its 16-byte authentication secret, base64url.", validators=[
+        RegexValidator(AUTH_PATTERN, gettext_lazy("The auth secret is not 16 bytes written in base64url."))])
 
     class Meta:
         ref_name = "PushSubscriptionKeys"

@@ -54,6 +54,18 @@ def test_an_unchanged_read_answers_304_with_no_body_and_a_move_changes_the_tag(s
     assert changed.status_code == 200 and changed["ETag"] != tag
 
 
+def test_if_none_match_compares_weakly_so_a_weakened_tag_still_gets_the_304(started_game, alice, bob):
+    """RFC 9110 §13.1.2: If-None-Match uses the weak comparison; a proxy that compresses hands out ``W/"tag"``."""
+    client = token_client(alice)
+    url = f"/api/games/{started_game.pk}/"
+    tag = client.get(url)["ETag"]
+    weakened = client.get(url, HTTP_IF_NONE_MATCH=f'"other", W/{tag}')
+    assert weakened.status_code == 304 and weakened.content == b"" and weakened["ETag"] == tag
+    assert client.get(url, HTTP_IF_NONE_MATCH=f"W/{tag[:-2]}\"").status_code == 200  # another tag, weak or not
+    _change(started_game, alice, bob)
+    assert client.get(url, HTTP_IF_NONE_MATCH=f"W/{tag}").status_code == 200
+
+
 def test_two_players_of_one_game_get_different_tags_for_their_own_views(started_game, alice, bob):
     mine = token_client(alice).get(f"/api/games/{started_game.pk}/")
     theirs = token_client(bob).get(f"/api/games/{started_game.pk}/", HTTP_IF_NONE_MATCH=mine["ETag"])

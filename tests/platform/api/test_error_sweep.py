@@ -9,10 +9,11 @@ too. Each route gets, for each kind of mistake a client makes:
 - no credentials, where the schema says the operation needs them (401), and otherwise whatever
   it answers an anonymous visitor about a private game of others (an error there, too, is JSON);
 - a token that is not one (401), once as a client and once as a browser asking for HTML;
-- a JSON body that cannot be read, on each method it allows that may carry one (400).
+- a JSON body that cannot be read, on each method it allows that may carry one (400);
+- a body that is not JSON, on the same (415), whether the method reads a body or not (issue 42).
 
-Every answer must be a 4xx, ``application/json``, and valid against the schema's ``Error``
-component; nothing in the database may change. A route whose answers cannot be JSON (a stream,
+Every answer must be a 4xx, a problem document (RFC 9457: ``application/problem+json``, its ``status``
+the answer's), and valid against the schema's ``Error`` component; nothing in the database may change. A route whose answers cannot be JSON (a stream,
 say) is listed in ``EXCEPTIONS`` with the mistakes it is excused from and why.
 
 Strings that are not text (issue 42) are swept from the schema instead, so a new field or parameter is
@@ -38,6 +39,7 @@ from tests.platform.conftest import api_token
 from tests.platform.notifications.push_service import Device
 from tests.platform.play.test_bad_input import database_rows
 from turnbased.accounts.services.tokens import token_create
+from turnbased.api_problems import PROBLEM_MEDIA_TYPE
 from turnbased.chat.services import message_post
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import services
@@ -48,7 +50,8 @@ from turnbased.webhooks.services import webhook_create
 pytestmark = pytest.mark.django_db
 
 HUGE = 10**30
-MISTAKES = ("wrong method", "bad id", "no credentials", "bad token", "bad token, HTML wanted", "malformed JSON")
+MISTAKES = ("wrong method", "bad id", "no credentials", "bad token", "bad token, HTML wanted", "malformed JSON",
+            "not JSON")
 # Routes excused from some mistakes, with the reason: {route name: {mistake: why}}.
 EXCEPTIONS: dict[str, dict[str, str]] = {}
 # What each path parameter is, for the route to name something real, and values that name nothing.
@@ -65,6 +68,7 @@ BAD_VALUES = {
     "invitation_id": ["0", str(HUGE), "{other_invitation}"],
 }
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+JSON = "application/json"
 _PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>")
 
 
@@ -134,27 +138,28 @@ def path_of(route: str, values: dict) -> str:
 
 
 def mistakes_of(route: str, callback, world: dict):
-    """Yield (mistake, method, path, headers, body) for every request the sweep sends to a route."""
+    """Yield (mistake, method, path, headers, body, content type) for every request the sweep sends to a route."""
     token = {"HTTP_AUTHORIZATION": f"Token {world['key']}"}
     allowed = allowed_methods(callback)
     parameters = _PARAMETER.findall(route)
     good = path_of(route, world["good"])
     for method in sorted({"GET", "POST", "PUT", "PATCH", "DELETE"} - allowed):
-        yield "wrong method", method, good, token, None
+        yield "wrong method", method, good, token, None, JSON
     for parameter in parameters:
         for bad in BAD_VALUES[parameter]:
             path = path_of(route, {**world["good"], parameter: bad.format(**world["fill"])})
             for method in sorted(allowed):
-                yield "bad id", method, path, token, "{}" if method in BODY_METHODS else None
+                yield "bad id", method, path, token, "{}" if method in BODY_METHODS else None, JSON
     anonymous_path = path_of(route, {**world["good"], **world["hidden"]})
     for method in sorted(allowed):
         body = "{}" if method in BODY_METHODS else None
-        yield "no credentials", method, anonymous_path, {}, body
-        yield "bad token", method, good, {"HTTP_AUTHORIZATION": "Token not-a-token"}, body
+        yield "no credentials", method, anonymous_path, {}, body, JSON
+        yield "bad token", method, good, {"HTTP_AUTHORIZATION": "Token not-a-token"}, body, JSON
         yield ("bad token, HTML wanted", method, good,
-               {"HTTP_AUTHORIZATION": "Token not-a-token", "HTTP_ACCEPT": "text/html"}, body)
+               {"HTTP_AUTHORIZATION": "Token not-a-token", "HTTP_ACCEPT": "text/html"}, body, JSON)
         if method in BODY_METHODS:
-            yield "malformed JSON", method, good, token, '{"expected_seq": 0,'
+            yield "malformed JSON", method, good, token, '{"expected_seq": 0,', JSON
+            yield "not JSON", method, good, token, "expected_seq=0", "application/x-www-form-urlencoded"
 
 
 def needs_credentials(schema: dict, route: str, method: str) -> bool:
@@ -179,25 +184,27 @@ def test_every_route_answers_every_mistake_with_a_json_error_of_the_documented_s
     client = Client(raise_request_exception=False)
     swept = set()
     for route, name, callback in routes:
-        for mistake, method, path, headers, body in mistakes_of(route, callback, world):
+        for mistake, method, path, headers, body, content_type in mistakes_of(route, callback, world):
             if mistake in EXCEPTIONS.get(name, {}):
                 continue
             swept.add(mistake)
             label = f"{mistake}: {method} {path} {sorted(headers)}"
             with subtests.test(label):
-                response = client.generic(method, path, body or "", content_type="application/json", **headers)
+                response = client.generic(method, path, body or "", content_type=content_type, **headers)
                 if mistake == "no credentials" and not needs_credentials(schema, route, method):
                     if response.status_code < 400:  # an endpoint anyone may use: not a mistake here
                         continue
                 assert 400 <= response.status_code < 500, (label, response.status_code, response.content[:300])
                 # A route with no HTML to give (the schema) may refuse the Accept header first: 406.
                 expected = {"wrong method": {405}, "bad token": {401}, "bad token, HTML wanted": {401, 406},
-                            "malformed JSON": {400}, "no credentials": {401} if needs_credentials(
+                            "malformed JSON": {400}, "not JSON": {415}, "no credentials": {401} if needs_credentials(
                                 schema, route, method) else None,
                             "bad id": {404} if method in ("GET", "DELETE") else {400, 404}}[mistake]
                 assert expected is None or response.status_code in expected, (label, response.status_code)
-                assert response["Content-Type"] == "application/json", (label, response["Content-Type"])
-                validator.validate(json.loads(response.content))
+                assert response["Content-Type"] == PROBLEM_MEDIA_TYPE, (label, response["Content-Type"])
+                problem = json.loads(response.content)
+                validator.validate(problem)
+                assert problem["status"] == response.status_code, (label, problem)
     assert swept == set(MISTAKES)
     assert database_rows() == before
 
@@ -221,7 +228,9 @@ def test_the_sweep_can_fail(world, error_shape):
     with pytest.raises(jsonschema.ValidationError):
         validator.validate({"message": "no detail"})
     with pytest.raises(jsonschema.ValidationError):
-        validator.validate({"detail": ["not a string"]})
+        validator.validate({"type": "about:blank", "title": "Bad Request", "status": 400, "detail": ["not a string"]})
+    with pytest.raises(jsonschema.ValidationError):  # today's fields alone are not a problem document
+        validator.validate({"detail": "no type, title or status"})
     page = Client().get("/accounts/login/", HTTP_AUTHORIZATION="Token not-a-token")
     assert page["Content-Type"] != "application/json"  # outside /api/ the site answers pages
 

@@ -17,7 +17,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.platform.conftest import api_token
-from turnbased.api_pagination import BAD_CURSOR, MAX_PAGE_SIZE
+from turnbased.api_pagination import BAD_CURSOR, MAX_PAGE_SIZE, SIGNATURE, signature_of
 from turnbased.chat import services as chat_services
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import services, store
@@ -212,20 +212,37 @@ def test_a_cursor_the_list_did_not_give_out_is_a_404_naming_it_on_every_list(wor
         assert answer.json()["detail"] == BAD_CURSOR, (url, answer.json())
 
 
-def _cursor(position: str) -> str:
-    """Return a cursor as DRF writes one, at ``position`` (what a client could forge)."""
-    return base64.b64encode(urlencode({"p": position}).encode()).decode()
+def _cursor(position: str, list_path: str | None = None) -> str:
+    """Return a cursor as DRF writes one, at ``position`` (what a client could forge), signed for ``list_path``."""
+    tokens = {"p": position}
+    if list_path is not None:  # as only the server can sign it
+        tokens[SIGNATURE] = signature_of(list_path, urlencode(tokens))
+    return base64.b64encode(urlencode(tokens).encode()).decode()
 
 
 def test_a_forged_position_the_column_cannot_hold_is_refused_before_any_sql(world):
     client = _prober(world)
-    # Of the cursor's shape, so not a 400, but no page is there: 404.
-    assert client.get(f"/api/games/?cursor={_cursor(str(10**30))}").status_code == 404  # beyond a bigint
-    assert client.get(f"/api/games/?cursor={_cursor(str(2**40))}").status_code == 200  # an id no game has yet
-    assert client.get(f"/api/me/turns/?cursor={_cursor('2026-01-01 00:00:00')}").status_code == 404  # no zone
-    assert client.get(f"/api/me/turns/?cursor={_cursor('2026-01-01 00:00:00+00:00')}").status_code == 200
-    assert client.get(f"/api/absences/?cursor={_cursor('2026-02-30')}").status_code == 404
-    assert client.get(f"/api/ratings/?game=halali&cursor={_cursor('nan')}").status_code == 200  # a float
+    # Of the cursor's shape, so not a 400, but no page is there: 404 (even were it signed, as here).
+    assert client.get(f"/api/games/?cursor={_cursor(str(10**30), '/api/games/')}").status_code == 404  # beyond a bigint
+    assert client.get(f"/api/games/?cursor={_cursor(str(2**40), '/api/games/')}").status_code == 200  # no game yet
+    assert client.get(f"/api/me/turns/?cursor={_cursor('2026-01-01 00:00:00', '/api/me/turns/')}").status_code == 404
+    assert client.get(f"/api/me/turns/?cursor={_cursor('2026-01-01 00:00:00+00:00', '/api/me/turns/')}"
+                      ).status_code == 200
+    assert client.get(f"/api/absences/?cursor={_cursor('2026-02-30', '/api/absences/')}").status_code == 404
+    assert client.get(f"/api/ratings/?game=halali&cursor={_cursor('nan', '/api/ratings/')}").status_code == 200
+
+
+@pytest.mark.parametrize("position", [str(2**40), "2026-01-01 00:00:00+00:00", "1", "0"])
+def test_a_forged_cursor_of_a_position_the_list_could_hold_is_a_404_on_every_list(world, position):
+    """Only the cursors a list gave out page it (issue 42): they are signed for it, and one of another list fails."""
+    client = _prober(world)
+    for url in _list_urls(world, f"cursor={_cursor(position)}"):
+        answer = client.get(url)
+        assert answer.status_code == 404 and answer.json()["detail"] == BAD_CURSOR, (url, answer.status_code)
+    given_out = client.get("/api/games/?page_size=1").json()["next"]
+    assert given_out and client.get(given_out).status_code == 200
+    elsewhere = given_out.replace("/api/games/", "/api/games/open/")  # a real cursor, of another list
+    assert client.get(elsewhere).status_code == 404
 
 
 def test_a_list_keeps_the_other_query_parameters_in_its_links(world):

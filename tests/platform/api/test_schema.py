@@ -140,8 +140,9 @@ def test_an_endpoint_annotated_its_own_way_gets_a_unique_name_and_the_shared_err
     schema = SchemaGenerator(patterns=[path("api/things/<int:thing_id>/", ThingApi.as_view())]).get_schema(public=True)
     answers = schema["paths"]["/api/things/{thing_id}/"]["post"]["responses"]
     assert answers["404"]["description"] == "No such thing."
-    assert answers["404"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
-    assert set(answers) == {"204", "400", "401", "403", "404", "413", "415", "422", "429"}
+    for media_type in ("application/problem+json", "application/json"):  # a problem document, as JSON for who asks
+        assert answers["404"]["content"][media_type]["schema"] == {"$ref": "#/components/schemas/Error"}
+    assert set(answers) == {"204", "400", "401", "403", "404", "406", "413", "415", "422", "429", "503"}
     assert "ThingRequest" in schema["components"]["schemas"]
 
 
@@ -197,3 +198,31 @@ def test_the_event_stream_is_in_the_schema_though_another_process_serves_it(sche
     assert parameters == {("header", "Last-Event-ID"), ("query", "last_event_id"), ("query", "include")}
     for kind in ("game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near"):
         assert f"`{kind}`" in stream["description"]
+
+
+def test_statuses_and_kinds_in_answers_are_open_enums_and_closed_in_requests(schema):
+    """A value added later must not break a client generated from the schema (issue 42; docs/api.md, "Versioning")."""
+    components = schema["components"]["schemas"]
+    game_status = components["Game"]["properties"]["status"]
+    assert "enum" not in game_status and game_status["type"] == "string"
+    assert game_status["x-extensible-enum"] == ["open", "active", "finished", "aborted"]
+    assert "enum" not in components["Webhook"]["properties"]["kinds"]["items"]
+    assert "your_turn" in components["Webhook"]["properties"]["kinds"]["items"]["x-extensible-enum"]
+    for name, field in (("WebhookDelivery", "state"), ("Invitation", "status"), ("Rematch", "status"),
+                        ("Ending", "how"), ("MovePlayedMinimal", "status")):
+        assert "enum" not in components[name]["properties"][field], (name, field)
+        assert components[name]["properties"][field]["x-extensible-enum"], (name, field)
+    # What a request sends stays closed: an unknown kind is refused (400), as the schema says.
+    requested = components["WebhookCreateRequest"]["properties"]["kinds"]["items"]
+    assert component(schema, requested["$ref"])["enum"][0] == "game_started"
+
+
+def test_the_business_rules_a_schema_can_state_it_states(schema):
+    """Issue 42: a webhook's scheme, the push keys' lengths, page or cursor; each answers 400 when broken."""
+    components = schema["components"]["schemas"]
+    assert components["WebhookCreateRequest"]["properties"]["url"]["pattern"].startswith("^\\s*[Hh][Tt][Tt][Pp][Ss]")
+    keys = components["PushSubscriptionKeys"]["properties"]
+    assert "{87}" in keys["p256dh"]["pattern"] and "{22}" in keys["auth"]["pattern"]
+    for path in ("/api/ratings/", "/api/players/{username}/games/"):
+        page = next(parameter for parameter in schema["paths"][path]["get"]["parameters"] if parameter["name"] == "page")
+        assert "never both (400)" in page["description"], path

@@ -31,7 +31,7 @@ def test_the_web_process_answers_the_waiting_events_and_ends(started_game, alice
 def test_bad_requests_are_json(alice, api_client_for):
     assert APIClient().get("/api/stream/").status_code == 401
     refused = APIClient().get("/api/stream/", HTTP_ACCEPT="text/event-stream")
-    assert refused.status_code == 401 and refused["Content-Type"] == "application/json" and refused.json()["detail"]
+    assert refused.status_code == 401 and refused["Content-Type"] == "application/problem+json" and refused.json()["detail"]
     client = api_client_for(alice)
     for bad in ("x", "-3", "1" * 19, " 4"):
         answer = client.get("/api/stream/", HTTP_LAST_EVENT_ID=bad, HTTP_ACCEPT="text/event-stream")

@@ -102,7 +102,7 @@ def test_refusals_are_json(tmp_path, alice):
         for token in (None, "not-a-token", key[:-1] + ("A" if key[-1] != "A" else "B")):
             with reading(stream, token) as refused:
                 assert refused.status_code == 401, refused.text
-                assert refused.headers["content-type"] == "application/json"
+                assert refused.headers["content-type"] == "application/problem+json"  # issue 42
                 assert refused.json()["detail"] and refused.headers["www-authenticate"] == "Token"
         for bad in ("-1", "x", "١٢".encode(), "1" * 19):
             with reading(stream, key, last_event_id=bad) as refused:

@@ -92,7 +92,7 @@ def test_another_users_device_is_not_found(alice, bob, push_service, api_client_
     ({"endpoint": "not a url"}, "endpoint", 422),
     ({"endpoint": "https://fcm.googleapis.com.example.org/x"}, "endpoint", 422),
     ({"endpoint": "https://user@fcm.googleapis.com/x"}, "endpoint", 422),
-    ({"keys": {"p256dh": "BAAA", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}, "keys", 422),
+    ({"keys": {"p256dh": "BAAA", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}, "keys", 400),  # off the schema's length
     ({"keys": {"p256dh": "B" + "A" * 86, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}, "keys", 422),  # 65 bytes, off the curve
     ({"keys": {"p256dh": None, "auth": "x"}}, "keys", 400),
     ({"keys": "no"}, "keys", 400),
@@ -115,9 +115,9 @@ def test_a_subscription_we_cannot_push_to_is_refused_and_kept_nowhere(change, fi
 
 def test_a_bad_auth_secret_is_refused(alice, push_service, api_client_for):
     body = push_service.device("phone").subscription()
-    body["keys"]["auth"] = "c2hvcnQ"
+    body["keys"]["auth"] = "c2hvcnQ"  # not 16 bytes: off the schema's pattern
     answer = api_client_for(alice).post(LIST, body, format="json")
-    assert answer.status_code == 422 and "16 bytes" in answer.json()["errors"]["keys"][0]
+    assert answer.status_code == 400 and "16 bytes" in answer.json()["errors"]["keys"]["auth"][0]
     assert not PushSubscription.objects.exists()
 
 

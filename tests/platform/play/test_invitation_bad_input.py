@@ -65,6 +65,6 @@ def test_bad_invitations_get_a_4xx_and_change_nothing(tables, alice, carol, subt
             response = send(case, users, tables)
             assert response.status_code == case.status, response.content[:300]
             if case.api:
-                assert response["Content-Type"] == "application/json", response.content[:300]
+                assert response["Content-Type"] == "application/problem+json", response.content[:300]  # issue 42
                 assert case.says in str(response.json()), response.json()
             assert database_rows() == before

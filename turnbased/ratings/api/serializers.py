@@ -10,7 +10,7 @@ from turnbased.ratings.models import RatingPool
 
 class PageQuerySerializer(serializers.Serializer):
     page = serializers.IntegerField(required=False, min_value=1, max_value=10**9,
-                                    help_text="A numbered page, from 1 (instead of cursor).")
+                                    help_text="A numbered page, from 1, instead of cursor: never both (400).")
 
 
 class RatingsQuerySerializer(PageQuerySerializer):

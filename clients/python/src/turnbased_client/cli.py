@@ -31,6 +31,9 @@ from turnbased_client.errors import ApiError, ConnectionFailed
 
 HISTORY_SHOWN = 5
 EXIT_REFUSED, EXIT_USAGE = 1, 2
+# The reader of the output went away (``turnbased-cli moves 12 | head -1``): the status of a command killed by
+# SIGPIPE, as the shell reports it.
+EXIT_PIPE_CLOSED = 128 + 13
 
 
 class NotLoggedIn(Exception):
@@ -299,7 +302,23 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        _quiet_closed_stdout(stdout)
+        return EXIT_PIPE_CLOSED
     return 0
+
+
+def _quiet_closed_stdout(stdout: TextIO) -> None:
+    """Point the process's standard output, whose reader has gone, at the null device.
+
+    Python flushes ``sys.stdout`` once more at exit: into a closed pipe that prints a traceback of its own.
+    """
+    if stdout is not sys.stdout:
+        return
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor behind it
+        pass
 
 
 if __name__ == "__main__":

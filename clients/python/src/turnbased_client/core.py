@@ -121,7 +121,9 @@ class ApiCore:
         self.retries = retries
         self.max_retry_wait = max_retry_wait
         self._sleep = sleep
-        headers = {"Accept": "application/json", "User-Agent": f"turnbased-client/{__version__}"}
+        # Answers are JSON, errors problem documents (RFC 9457): ApiError reads either.
+        headers = {"Accept": "application/json, application/problem+json",
+                   "User-Agent": f"turnbased-client/{__version__}"}
         if token:
             headers["Authorization"] = f"Token {token}"
         if language:  # the human texts (details, history lines, the stream's words) in it; else the account's

@@ -9,16 +9,20 @@ event's ``data``) is a free-form ``dict``: ``GET /api/game-types/`` says what ea
 # No "from __future__ import annotations": TypedDict reads NotRequired only from evaluated annotations.
 from typing import Any, Literal, NotRequired, TypedDict
 
-GameStatus = Literal["open", "active", "finished", "aborted"]
 Visibility = Literal["public", "private"]
 ClockKind = Literal["none", "per_move", "bank"]
 ExpiryPolicy = Literal["bot_turn", "remove"]
-EndingHow = Literal["played_out", "resignation", "timeout"]
-InvitationStatus = Literal["pending", "declined", "seated"]
-RematchStatus = Literal["waiting", "started", "finished", "declined", "aborted"]
 RatingPool = Literal["people", "bots"]
 EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near"]
-WebhookDeliveryState = Literal["pending", "delivered", "failed"]
+# What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
+# x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
+GameStatus = str  # "open", "active", "finished", "aborted"
+EndingHow = str  # "played_out", "resignation", "timeout"
+InvitationStatus = str  # "pending", "declined", "seated"
+RematchStatus = str  # "waiting", "started", "finished", "declined", "aborted"
+WebhookDeliveryState = str  # "pending", "delivered", "failed"
+OpenClockKind = str  # a ClockKind, or one added later
+OpenEventKind = str  # an EventKind, or one added later
 Language = Literal["en", "de", "hu"]  # the site's languages (settings.LANGUAGES)
 
 
@@ -98,7 +102,7 @@ class Seat(TypedDict):
 
 
 class TimeControl(TypedDict):
-    kind: ClockKind
+    kind: OpenClockKind
     days_per_move: int
     bank_days: int
     increment_days: int
@@ -486,7 +490,7 @@ class Archive(TypedDict):
 class Webhook(TypedDict):
     id: int
     url: str
-    kinds: list[EventKind]
+    kinds: list[OpenEventKind]
     active: bool
     consecutive_failures: int
     failing_since: str | None

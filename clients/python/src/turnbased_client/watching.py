@@ -26,6 +26,37 @@ def turn_event(turn: Turn) -> StreamEvent:
     })
 
 
+class Positions:
+    """The latest position (``seq``) seen of each game, to tell a ``your_turn`` that is already past.
+
+    A ``your_turn`` is sent for every position where I am to move, and a move's answer may have moved the game
+    on before its event arrives: after a two-step move (Love Letter's Chancellor), the event of the step
+    between comes after the answer to the last step. A ``your_turn`` below the latest ``seq`` seen of its game
+    is stale (answering it would be refused with a 409); so is one told already.
+    """
+
+    def __init__(self) -> None:
+        self.latest: dict[int, int] = {}
+        self._told: set[tuple[int, int]] = set()
+
+    def saw(self, game: int, seq: int) -> None:
+        """Note that ``game`` was seen at ``seq`` (an event, a move's answer: its ``game_seq``, a listed turn)."""
+        if seq > self.latest.get(game, -1):
+            self.latest[game] = seq
+
+    def is_news(self, event: StreamEvent) -> bool:
+        """Tell whether to act on an event: anything but a ``your_turn`` that is past or told already; note it."""
+        data = event.data if isinstance(event.data, dict) else {}
+        game, seq = data.get("game"), data.get("seq")
+        if not isinstance(game, int) or not isinstance(seq, int):
+            return True
+        stale = event.kind == YOUR_TURN and (seq < self.latest.get(game, -1) or (game, seq) in self._told)
+        self.saw(game, seq)
+        if event.kind == YOUR_TURN:
+            self._told.add((game, seq))
+        return not stale
+
+
 def waiting_now(api: Client) -> list[StreamEvent]:
     """Return a ``your_turn`` event for every game waiting for my move now, the longest waiting first."""
     return [turn_event(turn) for turn in api.turns()]
@@ -38,18 +69,15 @@ def follow(api: Client, *, interval: float, sleep: Callable[[float], None], stre
     From the stream, the games waiting are listed each time it connects (so none that began to wait
     while it was away is missed); without a stream (404) ``/api/me/turns/`` is polled every ``interval``.
     ``include`` goes to the stream (``"actions"``: a current turn's view and legal moves); a listed or
-    polled turn carries none.
+    polled turn carries none. A ``your_turn`` whose game was seen at a later position is dropped
+    (``Positions``): it is no longer my turn there.
     """
-    told: set[tuple[int, int]] = set()
+    positions = Positions()
 
     def untold(events: Iterable[StreamEvent]) -> Iterator[StreamEvent]:
         for event in events:
-            if event.kind == YOUR_TURN:
-                position = (event.data["game"], event.data["seq"])
-                if position in told:
-                    continue
-                told.add(position)
-            yield event
+            if positions.is_news(event):
+                yield event
 
     if stream:
         try:
