@@ -211,14 +211,15 @@ def test_a_cursor_the_list_did_not_give_out_is_a_404_naming_it(api, cursor):
         assert answer.json()["detail"].startswith("The cursor is not one this list gave out")
 
 
-# Cursors that are not base64 at all break the schema's pattern for a cursor.
+# Cursors that are not base64 at all break the schema's pattern for a cursor; one that is not UTF-8 is not even text
+# (refused before the list reads it, naming the parameter too).
 @pytest.mark.parametrize("cursor", ["%FF", "é", "x!", ""])
 def test_a_cursor_that_is_not_base64_is_a_400_naming_it(api, cursor):
     hook = _register(api).json()
     for path in ("/api/webhooks/", f"/api/webhooks/{hook['id']}/deliveries/"):
         answer = api.get(f"{path}?cursor={cursor}")
         assert answer.status_code == 400, (path, cursor, answer.content)
-        assert "cursor" in answer.json()["errors"]
+        assert "cursor" in answer.json().get("errors", {}) or "cursor" in answer.json()["detail"]
 
 
 def test_writes_count_against_the_webhooks_rate(api, settings):
