@@ -150,6 +150,7 @@ def test_how_to_play_is_rendered_with_raw_html_escaped_and_defaults_to_nothing(a
 def test_a_finished_game_breaks_its_score_down_on_the_page_and_in_the_api(slug, alice, api_client_for):
     game = services.create_game(creator=alice, engine_slug=slug, players=2, bots={1: "random"}, seed=f"end-{slug}")
     rng = random.Random(3)
+    client = api_client_for(alice)  # one token: an account holds at most API_TOKENS_MAX_PER_USER
     for _ in range(3000):
         game.refresh_from_db()
         if game.status != GameStatus.ACTIVE:
@@ -157,10 +158,10 @@ def test_a_finished_game_breaks_its_score_down_on_the_page_and_in_the_api(slug, 
         if game.to_move == [1]:
             services.play_bot_turn(game_id=game.pk, seq=game.seq)
             continue
-        legal = api_client_for(alice).get(f"/api/games/{game.pk}/legal-moves/").json()
+        legal = client.get(f"/api/games/{game.pk}/legal-moves/").json()
         move = rng.choice(legal["moves"])["move"]
         services.submit_move(game_id=game.pk, user=alice, expected_seq=legal["seq"], move=move)
-    body = api_client_for(alice).get(f"/api/games/{game.pk}/").json()
+    body = client.get(f"/api/games/{game.pk}/").json()
     assert body["status"] == GameStatus.FINISHED and body["ending"]["how"] == "played_out"
     counted = [row for row in body["score_breakdown"] if row["counts"]]
     assert [sum(row["points"][seat] for row in counted) for seat in (0, 1)] == body["result"]["scores"]

@@ -117,8 +117,11 @@ def test_the_scripts_make_a_streaming_replica_and_refuse_a_wrong_password(folder
         servers.append(replica)
         replica.wait_ready()
         assert replica.sql("SELECT pg_is_in_recovery()") is True
-        assert primary.sql(f"SELECT state FROM pg_stat_replication WHERE application_name = '{STANDBY_NAME}'") \
-            == "streaming"
+        # Ready to read is not yet streaming: its WAL receiver connects to the primary a moment after (a CI run
+        # asked in between and found no row).
+        streaming = f"SELECT count(*) FROM pg_stat_replication WHERE application_name = '{STANDBY_NAME}' " \
+                    "AND state = 'streaming'"
+        wait_for(lambda: primary.sql(streaming) == 1, "the replica to stream from the primary", timeout=30)
         primary.sql("INSERT INTO moves VALUES (2)", database="turnbased")
         wait_for(lambda: _count(replica) == 2, "the replica to replay the primary's insert", timeout=30)
         with pytest.raises(psycopg2.errors.ReadOnlySqlTransaction):

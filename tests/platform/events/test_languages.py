@@ -53,16 +53,18 @@ def in_language(language: str, english: str) -> str:
 
 
 def test_the_stream_process_refuses_in_the_language_asked():
-    assert answer(path="/elsewhere/", headers={"accept-language": "hu"}) == (
-        404, {"detail": "Nem található: ez a szerver csak a GET /api/stream/ kérést szolgálja ki."})
+    status, body = answer(path="/elsewhere/", headers={"accept-language": "hu"})
+    assert (status, body["detail"], body["status"]) == (
+        404, "Nem található: ez a szerver csak a GET /api/stream/ kérést szolgálja ki.", 404)
     status, body = answer(method="POST", headers={"accept-language": "de"})
     assert status == 405 and body["detail"] == in_language("de", 'Method "{method}" not allowed.').format(method="POST")
-    assert answer(headers={"accept-language": "de"}) == (
-        401, {"detail": in_language("de", "Authentication credentials were not provided.")})
+    status, body = answer(headers={"accept-language": "de"})
+    assert (status, body["detail"]) == (401, in_language("de", "Authentication credentials were not provided."))
     # Checked in a database thread: it words the refusal in the stream's language too.
-    assert answer(headers={"accept-language": "hu", "authorization": "Token nope"}) == (
-        401, {"detail": in_language("hu", "Invalid token.")})
-    assert answer(headers={"authorization": "Token nope"}) == (401, {"detail": "Invalid token."})
+    status, body = answer(headers={"accept-language": "hu", "authorization": "Token nope"})
+    assert (status, body["detail"]) == (401, in_language("hu", "Invalid token."))
+    status, body = answer(headers={"authorization": "Token nope"})
+    assert (status, body["detail"], body["title"]) == (401, "Invalid token.", "Unauthorized")
 
 
 def test_a_bad_resume_point_is_refused_in_german_by_both_processes(alice):
@@ -70,7 +72,7 @@ def test_a_bad_resume_point_is_refused_in_german_by_both_processes(alice):
 
     key = api_token(alice)
     german = "Last-Event-ID (oder last_event_id) muss eine Ereignis-ID sein: eine ganze Zahl mit höchstens 18 Ziffern."
-    assert answer(headers={"accept-language": "de", "authorization": f"Token {key}", "last-event-id": "x"}) == (
-        400, {"detail": german})
+    status, body = answer(headers={"accept-language": "de", "authorization": f"Token {key}", "last-event-id": "x"})
+    assert (status, body["detail"]) == (400, german)
     web = APIClient(HTTP_ACCEPT_LANGUAGE="de", HTTP_AUTHORIZATION=f"Token {key}").get("/api/stream/?last_event_id=x")
     assert web.status_code == 400 and web.json()["errors"] == {"last_event_id": [german]}

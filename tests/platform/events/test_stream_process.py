@@ -112,7 +112,7 @@ def test_refusals_are_json(tmp_path, alice):
                 assert second.status_code == 429 and second.json()["detail"], second.text
         assert httpx.post(stream.url, headers={"Authorization": f"Token {key}"}).status_code == 405
         not_text = httpx.get(stream.url, headers={"Authorization": b"Token \xff\xfe"})
-        assert not_text.status_code == 401 and not_text.json()["detail"] == "Invalid token."
+        assert not_text.status_code == 400 and "Authorization" in not_text.json()["detail"]  # as the web process
         other = httpx.get(stream.url.replace("/api/stream/", "/api/games/"))
         assert other.status_code == 404 and other.json()["detail"]
 
