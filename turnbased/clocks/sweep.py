@@ -19,8 +19,7 @@ from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import now
 from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, events_record
-from turnbased.notifications.models import NotificationKind
-from turnbased.notifications.services import notifications_record
+from turnbased.play import facts
 from turnbased.play.models import GameStatus
 
 FAILED = "failed"  # the outcome of a game whose handling raised (logged with its traceback)
@@ -64,8 +63,7 @@ def _remind(clock: SeatClock, seat) -> int:
         locked = SeatClock.objects.select_for_update().get(pk=clock.pk)
         if locked.reminded_for == locked.deadline:
             return 0
-        notifications_record(game=clock.game, seq=clock.game.seq, kind=NotificationKind.REMINDER,
-                             user_ids=[seat.user_id])
+        facts.tell(facts.DeadlineNear(game=clock.game, seq=clock.game.seq, user_id=seat.user_id))
         locked.reminded_for = locked.deadline
         locked.save(update_fields=["reminded_for"])
         game = clock.game

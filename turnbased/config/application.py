@@ -19,10 +19,13 @@ INSTALLED_APPS = (
     "turnbased.accounts",
     "turnbased.play",
     "turnbased.web",  # the table's pages (the core's web door: docs/design.md)
+    "turnbased.clocks",
+    # Features react to the core's facts in this order (play.facts): a finished game is rated (reads, then
+    # writes) before its notifications are written, so that their rows go out with the move's last statement
+    # (one_statement) instead of a statement of their own ahead of the rating's reads.
+    "turnbased.ratings",
     "turnbased.notifications",
     "turnbased.mail",
-    "turnbased.clocks",
-    "turnbased.ratings",
     "turnbased.chat",  # issue 12, table talk
     "turnbased.aftergame",
     "turnbased.events",  # issue 15: the event stream

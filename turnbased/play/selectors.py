@@ -23,11 +23,10 @@ from django.utils.translation import gettext
 
 from games.base import Event
 from turnbased.accounts.models import is_bot_account, plays_forced_moves
-from turnbased.aftergame.models import RematchInvite
 from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import seats_with_time
 from turnbased.errors import EngineUnavailable, GameNotFound
-from turnbased.play import store
+from turnbased.play import facts, store
 from turnbased.play.invitation_selectors import is_invited
 from turnbased.play.models import ForcedMoveDue, Game, GameStatus, MoveSource, Seat, Visibility
 from turnbased.play.seat_labels import seat_label
@@ -140,7 +139,8 @@ def _may_see(game: Game, seat: int | None, user, invite_code: str | None = None)
     """Tell whether a private game exists for the user: they sit at it, created it, hold the open table's invite
     link, or were invited to it by name.
 
-    A rematch waiting for its players is theirs to see too: it keeps a seat for each of them.
+    A feature may let others see it too (``facts.sees_private_table``: a rematch waiting for its players is
+    theirs to see, as it keeps a seat for each of them).
     """
     if seat is not None or game.visibility != Visibility.PRIVATE:
         return True
@@ -148,10 +148,7 @@ def _may_see(game: Game, seat: int | None, user, invite_code: str | None = None)
         return True
     if invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN:
         return True
-    return is_invited(game, user) or (
-        user.is_authenticated and game.status == GameStatus.OPEN
-        and RematchInvite.objects.filter(rematch__game_id=game.pk, user_id=user.pk).exists()
-    )
+    return is_invited(game, user) or (user.is_authenticated and facts.may_see_private(game, user))
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tests.platform.ratings.conftest import ready_to_end
 from turnbased.play import services
-from turnbased.play.services import tables
+from turnbased.ratings import reactions
 from turnbased.ratings.models import RatingChange
 from turnbased.ratings.services import ratings_record_game
 
@@ -37,7 +37,7 @@ def rating_statements(monkeypatch):
         calls.append([query["sql"] for query in queries.captured_queries])
         return changes
 
-    monkeypatch.setattr(tables, "ratings_record_game", counted)
+    monkeypatch.setattr(reactions, "ratings_record_game", counted)
     return calls
 
 

@@ -12,8 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from turnbased.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
-from turnbased.notifications.models import NotificationKind
-from turnbased.notifications.services import notifications_record
+from turnbased.play import facts
 from turnbased.play.models import Game, GameStatus, Invitation
 from turnbased.play.services.tables import hidden_from, locked_table
 
@@ -65,7 +64,7 @@ def invitation_create(*, game_id: int, user: AbstractBaseUser, username: str) ->
                                % {"name": invitee.get_username()})
             return invitation, False
         invitation = Invitation.objects.create(game=game, user=invitee, invited_by=user)
-        notifications_record(game=game, seq=0, kind=NotificationKind.INVITED, user_ids=[invitee.pk])
+        facts.tell(facts.PlayerInvited(game=game, user_id=invitee.pk))
     return invitation, True
 
 

@@ -29,13 +29,11 @@ from turnbased.accounts.models import is_bot_account
 from turnbased.clocks.models import ClockKind, ExpiryPolicy, SeatClock
 from turnbased.clocks.services import clocks_after_move, now, table_clock_of
 from turnbased.errors import Conflict, GameNotFound, IllegalMoveError, InvalidRequest, NotAllowed, StaleSequence
-from turnbased.notifications.models import NotificationKind
-from turnbased.notifications.services import notifications_record
-from turnbased.play import player_events, store
+from turnbased.play import facts, player_events, store
 from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat
 from turnbased.play.services import forced_moves
 from turnbased.play.services.forced_moves import schedule_forced_moves
-from turnbased.play.services.tables import game_transition, hidden_from, locked_game, schedule_bot_turns, user_ids
+from turnbased.play.services.tables import game_transition, hidden_from, locked_game, schedule_bot_turns
 from turnbased.play.services.turn_notices import record_turn_notifications
 
 # After this many timeouts in a row, the bot keeps the seat for the rest of the game.
@@ -191,9 +189,7 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
         if result is not None:
             left = sorted(seat.index for seat in game.seats.all() if seat.left_at is not None or (seat.bot and seat.user_id))
             game.result = {**result, **store.bot_play_record(game), **({"left_seats": left} if left else {})}
-            game.save(update_fields=["result"])
-            game_transition(game=game, to=GameStatus.FINISHED)
-            notifications_record(game=game, seq=game.seq, kind=NotificationKind.GAME_FINISHED, user_ids=user_ids(game))
+            game_transition(game=game, to=GameStatus.FINISHED, also=("result",))  # told as a fact: its rating, its news
         else:
             # A seat whose only move is about to be played for it gets no turn email (``forced_moves``).
             played_for = schedule_forced_moves(game, chain=chain)
@@ -304,6 +300,7 @@ def play_timeout(*, game_id: int, seat: int) -> str:
         if takeover:
             Seat.objects.filter(pk=seat_row.pk).update(bot=bot_name, left_at=timezone.now())
             game.refresh_from_db()
+            facts.tell(facts.SeatHandedOn(game=game, seat=seat))
             schedule_bot_turns(game)
             return "seat handed to the bot"
     return "bot played the late turn"

@@ -17,13 +17,10 @@ from games.base import InvalidOptions
 from turnbased import dispatch
 from turnbased.clocks.services import clocks_start, seats_with_time, table_clock_create
 from turnbased.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
-from turnbased.notifications.models import NotificationKind
-from turnbased.notifications.services import notifications_record
-from turnbased.play import player_events, store
+from turnbased.play import facts, player_events, store
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
 from turnbased.play.services.forced_moves import schedule_forced_moves
 from turnbased.play.services.turn_notices import record_turn_notifications
-from turnbased.ratings.services import ratings_record_game
 
 # Named, not imported: play.tasks imports these services.
 BOT_TURN_TASK = "turnbased.play.tasks.play_bot_turn"
@@ -37,13 +34,16 @@ TRANSITIONS: dict[str, set[str]] = {
 }
 
 
-def game_transition(*, game: Game, to: str) -> None:
-    """Move ``game`` to status ``to``, stamping the time; refuse a change the table does not allow."""
+def game_transition(*, game: Game, to: str, also: tuple[str, ...] = ()) -> None:
+    """Move ``game`` to status ``to``, stamping the time; refuse a change the table does not allow.
+
+    ``also``: fields the caller set on ``game`` that are saved in the same statement (a finished game's result).
+    """
     if to not in TRANSITIONS[game.status]:
         raise Conflict(gettext("A game cannot go from the status %(old)s to %(new)s.") % {"old": game.status, "new": to})
     game.status = to
     now = timezone.now()
-    fields = ["status"]
+    fields = ["status", *also]
     if to == GameStatus.ACTIVE:
         game.started_at = now
         fields.append("started_at")
@@ -52,12 +52,7 @@ def game_transition(*, game: Game, to: str) -> None:
         fields.append("finished_at")
     game.save(update_fields=fields)
     if to == GameStatus.FINISHED:
-        ratings_record_game(game=game)  # in the transaction that ends the game
-
-
-def user_ids(game: Game, *, except_user_id: int | None = None) -> list[int]:
-    """Return the people seated (bots get no notifications), leaving one out if asked."""
-    return [seat.user_id for seat in game.seats.all() if seat.user_id and seat.user_id != except_user_id]
+        facts.tell(facts.GameFinished(game=game))  # in the transaction that ends the game (its rating, its news)
 
 
 def hidden_from(game: Game, user: AbstractBaseUser) -> bool:
@@ -239,17 +234,15 @@ def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None =
             raise Conflict(gettext("You already have a seat at this table."))
         if game.status != GameStatus.OPEN:
             raise Conflict(gettext("This game is no longer taking players."))
-        if hasattr(game, "rematch_of"):
-            raise Conflict(gettext("This table is a rematch: its seats are kept for the players of the last game, "
-                                   "who accept it from that game's page."))
+        kept = facts.why_seat_kept(game, user)
+        if kept:
+            raise Conflict(kept)
         taken = set(game.seats.values_list("index", flat=True))
         free = [index for index in range(game.seat_count) if index not in taken]
         if not free:
             raise Conflict(gettext("Every seat is taken."))
         seat = Seat.objects.create(game=game, index=free[0], user=user)
-        notifications_record(
-            game=game, seq=0, kind=NotificationKind.PLAYER_JOINED, user_ids=user_ids(game, except_user_id=user.pk)
-        )
+        facts.tell(facts.PlayerJoined(game=game, user_id=user.pk))
         if len(taken) + 1 == game.seat_count:
             _start(game)
     return seat
@@ -309,7 +302,7 @@ def _start(game: Game) -> None:
     game_transition(game=game, to=GameStatus.ACTIVE)
     store.save_start(game, store.initial_state(game))
     clocks_start(game=game)
-    notifications_record(game=game, seq=0, kind=NotificationKind.GAME_STARTED, user_ids=user_ids(game))
+    facts.tell(facts.GameStarted(game=game))
     played_for = schedule_forced_moves(game)  # the first player's only move, if they asked for it
     record_turn_notifications(game, skip=played_for)
     player_events.record_game_started(game)

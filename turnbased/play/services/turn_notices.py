@@ -1,19 +1,16 @@
-"""The turn notifications of a position: each person to move is told it is their turn (a turn email, a push)."""
+"""The turn of a position begins for each person to move: told as a fact (``facts.TurnBegan``), which the
+notifications turn into a turn email or a push."""
 
 from __future__ import annotations
 
-from turnbased.notifications.models import NotificationKind
-from turnbased.notifications.services import notifications_record
+from turnbased.play import facts
 from turnbased.play.models import Game
 
 
 def record_turn_notifications(game: Game, *, skip: frozenset[int] = frozenset()) -> None:
-    """Tell the people to move (not bots) that it is their turn at this position, but for the seats in ``skip``
-    (their only move is about to be played for them)."""
+    """Tell that the position's turn begins for the people to move (not bots), but for the seats in ``skip`` (their
+    only move is about to be played for them)."""
     seat_users = {seat.index: seat.user_id for seat in game.seats.all() if seat.user_id and not seat.bot}
-    notifications_record(
-        game=game,
-        seq=game.seq,
-        kind=NotificationKind.YOUR_TURN,
-        user_ids=[seat_users[index] for index in game.to_move if index in seat_users and index not in skip],
-    )
+    told = tuple(seat_users[index] for index in game.to_move if index in seat_users and index not in skip)
+    if told:
+        facts.tell(facts.TurnBegan(game=game, seq=game.seq, user_ids=told))

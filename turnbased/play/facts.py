@@ -1,0 +1,145 @@
+"""What happened at a table, told to the features that react to it: the core records, features react.
+
+The core (``play``, ``clocks``) tells each fact here (``tell``) in the transaction of the change that made it: a
+player was invited, joined, a game started, a turn began, a seat was handed to a bot, a deadline is near, a game
+finished. A feature that reacts registers its handler once, when its app is ready (``reacting_to`` in its
+``reactions.py``, imported by its ``AppConfig.ready``). Handlers run at once, in the teller's transaction, in the
+order the apps are installed, so what they write commits or rolls back with the change: a finished game's rating
+commits with its end, a turn's notification with its move. A handler never calls the core's services back, and
+the core names no feature (docs/design.md, "How a feature reacts": rating a finished game, worked through).
+
+Who may see a private table, and who may take a seat at one, the core asks the same way: a feature adds who else
+may see it (``sees_private_table``) and why a seat is not free (``seat_kept``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from turnbased.play.models import Game
+
+
+@dataclass(frozen=True)
+class PlayerInvited:
+    """A player was invited to an open table by name."""
+
+    game: Game
+    user_id: int
+
+
+@dataclass(frozen=True)
+class PlayerJoined:
+    """A player took a seat at an open table (the others are told)."""
+
+    game: Game
+    user_id: int
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    """Every seat is taken (or the creator started early): the first position is set."""
+
+    game: Game
+
+
+@dataclass(frozen=True)
+class TurnBegan:
+    """A new position is for these people to decide (the seats to move, but for the ones a forced move is about to
+    be played for and bots): each is told it is their turn."""
+
+    game: Game
+    seq: int
+    user_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SeatHandedOn:
+    """A seat was handed to a bot for the rest of the game (its player ran out of time too often, or was removed)."""
+
+    game: Game
+    seat: int
+
+
+@dataclass(frozen=True)
+class DeadlineNear:
+    """A player's deadline at a game comes within their reminder's lead time (told once per deadline)."""
+
+    game: Game
+    seq: int
+    user_id: int
+
+
+@dataclass(frozen=True)
+class GameFinished:
+    """A game was played out, resigned or lost on time: its result is set, its status finished."""
+
+    game: Game
+
+
+Fact = PlayerInvited | PlayerJoined | GameStarted | TurnBegan | SeatHandedOn | DeadlineNear | GameFinished
+F = TypeVar("F", bound=Callable)
+
+_handlers: dict[type, list[Callable]] = defaultdict(list)
+
+
+def reacting_to(*kinds: type) -> Callable[[F], F]:
+    """Register the decorated function as a handler of the facts of ``kinds`` (once: a handler registered again,
+    as a module imported twice would, is kept once)."""
+    def register(handler: F) -> F:
+        for kind in kinds:
+            known = {(registered.__module__, registered.__qualname__) for registered in _handlers[kind]}
+            if (handler.__module__, handler.__qualname__) not in known:
+                _handlers[kind].append(handler)
+        return handler
+
+    return register
+
+
+def tell(fact: Fact) -> None:
+    """Tell every handler of the fact's kind, in the order they registered; call inside the change's transaction."""
+    for handler in _handlers[type(fact)]:
+        handler(fact)
+
+
+def handlers_of(kind: type) -> list[Callable]:
+    """Return the handlers registered for ``kind`` (for the tests and the design's walk through)."""
+    return list(_handlers[kind])
+
+
+# -- what features add to the core's decisions -------------------------------------------------------------
+
+_private_viewers: list[Callable[[Game, object], bool]] = []
+_seat_keepers: list[Callable[[Game, object], str | None]] = []
+
+
+def sees_private_table(check: Callable[[Game, object], bool]) -> Callable[[Game, object], bool]:
+    """Register ``check(game, user)``: whether the user may see the private ``game`` though not seated, the creator,
+    invited or holding its link (a rematch waiting for its players is theirs to see)."""
+    if check not in _private_viewers:
+        _private_viewers.append(check)
+    return check
+
+
+def may_see_private(game: Game, user) -> bool:
+    """Tell whether a feature lets the user see the private table."""
+    return any(check(game, user) for check in _private_viewers)
+
+
+def seat_kept(check: Callable[[Game, object], str | None]) -> Callable[[Game, object], str | None]:
+    """Register ``check(game, user)``: why the user may not take a free seat at the open ``game`` (a rematch keeps
+    its seats for the last game's players), or None."""
+    if check not in _seat_keepers:
+        _seat_keepers.append(check)
+    return check
+
+
+def why_seat_kept(game: Game, user) -> str | None:
+    """Return why a feature keeps the open table's seats from the user, or None."""
+    for check in _seat_keepers:
+        reason = check(game, user)
+        if reason:
+            return reason
+    return None
