@@ -19,7 +19,7 @@ test: $(STAMP)
 # Deliberate bugs in the engines and the doors, and whether the tests catch them (docs/developing.md). Slow: an
 # hour or more for every module; `make mutants ARGS="turnbased/mail/inbound.py --count 20"` for one, briefly.
 mutants: $(STAMP)
-	nice -n 15 $(BIN)/python -m turnbased.mutants $(ARGS)
+	nice -n 15 $(BIN)/python -m mutants $(ARGS)
 
 venv: $(STAMP)
 
@@ -31,6 +31,6 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 # Deletes the data folder (.data, or TURNBASED_DATA_DIR): the embedded PostgreSQL and Redis data (accounts, games,
 # mail) and the keys. Refused while make run or make serve runs on it, or a make test uses its PostgreSQL; it says
-# what it deleted (turnbased/local_data.py).
+# what it deleted (turnbased/local/data.py).
 clean-data: $(STAMP)
 	$(BIN)/python -m turnbased.local clean-data

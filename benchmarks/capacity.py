@@ -321,7 +321,7 @@ def main() -> int:
         args.positions, args.finished, args.settle = 1, 1, 3.0
     import logging
 
-    from turnbased.local import free_port
+    from turnbased.local.services import free_port
 
     logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's line per SMTP command
     port = free_port()

@@ -109,7 +109,7 @@ def local_table(players: list[PagePlayer], slug: str) -> LocalTable:
 @contextmanager
 def nothing_dispatched():
     """Make moves in this process that queue no work: their notifications wait, unsent, for a measured delivery."""
-    from turnbased import dispatch
+    from turnbased.kit.db import dispatch
 
     with mock.patch.object(dispatch, "after_commit", lambda *args, **kwargs: None):
         yield

@@ -136,7 +136,7 @@ def email_round(outbox: OutboxTables, sink: SmtpSink, cpu: Cpu, mailer: int) -> 
     row, send it to the relay, mark it sent. Return the emails sent."""
     from django.db.models import Q
 
-    from turnbased import dispatch
+    from turnbased.kit.db import dispatch
     from turnbased.notifications.models import Notification, NotificationKind
 
     tables = outbox.one_move_each()
@@ -158,7 +158,7 @@ def webhook_round(outbox: OutboxTables, receiver: HookReceiver, cpu: Cpu, hooks:
     """Measure the webhooks' worker delivering what one move at each table wrote (a delivery per event of a hook's
     owner): the sweep that queues them, then for each the claim, the document, the signed POST and the settling.
     Return the deliveries received."""
-    from turnbased import dispatch
+    from turnbased.kit.db import dispatch
     from turnbased.webhooks.models import DeliveryState, WebhookDelivery
 
     outbox.one_move_each()

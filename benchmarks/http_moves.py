@@ -79,7 +79,7 @@ class Server:
     process: subprocess.Popen | None = None
 
     def start(self) -> Server:
-        from turnbased.local import free_port, port_answers
+        from turnbased.local.services import free_port, port_answers
 
         self.port = free_port()
         environment = {**self.environment, "WEB_BIND": f"127.0.0.1:{self.port}"}
@@ -438,7 +438,7 @@ def served_stack(stack: ExitStack, name: str) -> tuple[str, dict[str, str], Path
     from django.core.management import call_command
     from django.db import connections
 
-    from turnbased import local
+    from turnbased.local import services as local
 
     folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"{name}-")))
     server_url = os.environ.get("DATABASE_URL") or stack.enter_context(local.embedded_postgres())

@@ -127,7 +127,7 @@ def main() -> int:
         engine_speed(args.games)
         platform_speed(args.games)
         return 0
-    from turnbased import local
+    from turnbased.local import services as local
 
     with ExitStack() as stack:
         environment = local.service_environment(stack, redis_port=local.free_port())

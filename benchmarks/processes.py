@@ -147,7 +147,7 @@ class StreamServer:
     process: subprocess.Popen | None = None
 
     def start(self) -> StreamServer:
-        from turnbased.local import free_port, port_answers
+        from turnbased.local.services import free_port, port_answers
 
         self.port = free_port()
         with self.log.open("ab") as output:

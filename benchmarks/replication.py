@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/replication.py [--rounds 5] [--seconds 3] [--clients 1,4] [--quick]
 
-On a primary and its streaming replica of their own (``turnbased/local_replica.py``: PostgreSQL 16.2 from the
+On a primary and its streaming replica of their own (``turnbased/local/replica.py``: PostgreSQL 16.2 from the
 ``pgserver`` wheel, fresh clusters in a temporary folder, the primary migrated) and a fresh embedded Redis,
 gunicorn serves the service with the production settings and ``RATE_LIMITS=off``, reading the primary and,
 where a view tolerates lag, the replica (``DATABASE_REPLICA_URL``). Interleaved, in each round, for each
@@ -13,7 +13,7 @@ client count and each way the primary waits for the replica (switched on the sam
 * **sync**: ``synchronous_standby_names`` names it and ``synchronous_commit`` is ``on``: a commit returns
   once the replica has written its WAL to disk;
 * **remote_apply**: and once the replica has replayed it (what every replica read seeing every commit would
-  cost; the router waits for the mover's own commit alone, ``turnbased/replica.py``),
+  cost; the router waits for the mover's own commit alone, ``turnbased/kit/db/replica.py``),
 
 it measures PostgreSQL's commit floor (each client commits a move's SQL, ``benchmarks/framework_floor``, through
 psycopg2) and moves (each client plays Love Letter through the REST API: GET legal-moves, then POST a move).
@@ -53,8 +53,8 @@ from benchmarks import framework_floor  # noqa: E402
 from benchmarks.http_moves import Cell, Server, machine_lines, make_floor_games, make_players, moves_run  # noqa: E402
 from benchmarks.http_moves import new_table  # noqa: E402
 from benchmarks.http_moves import postgres_floor  # noqa: E402
-from turnbased import local  # noqa: E402
-from turnbased.local_replica import STANDBY_NAME, Pair, primary_and_replica  # noqa: E402
+from turnbased.local import services as local  # noqa: E402
+from turnbased.local.replica import STANDBY_NAME, Pair, primary_and_replica  # noqa: E402
 
 MODES = {
     "async": ("", "on"),

@@ -155,7 +155,7 @@ def main() -> int:
     from django.core.management import call_command
     from django.db import connections
 
-    from turnbased import local
+    from turnbased.local import services as local
 
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="soak-")))

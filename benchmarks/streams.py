@@ -205,7 +205,7 @@ def play_moves(games: list[int], moves: int, rate: float, clients: Clients) -> t
 
 
 def measure(args, environment: dict[str, str], folder: Path) -> None:
-    from turnbased.local import free_port, port_answers
+    from turnbased.local.services import free_port, port_answers
 
     keys, games = players_and_games(args.streams)
     port = free_port()
@@ -275,7 +275,7 @@ def main() -> int:
     import django
     from django.db import connections
 
-    from turnbased import local
+    from turnbased.local import services as local
 
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="streams-")))

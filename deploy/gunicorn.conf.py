@@ -45,7 +45,7 @@ if DEBUG:
     # templates are watched too (Django's cached template loader forgets them only on a restart).
     preload_app = False
     reload = True
-    # and so are the compiled translations (``python -m turnbased.catalogs compile`` after editing a catalog).
+    # and so are the compiled translations (``python -m turnbased.kit.texts.catalogs compile`` after editing a catalog).
     reload_extra_files = [str(BASE_DIR / "templates" / "**" / "*.html"),
                           str(BASE_DIR / "turnbased" / "*" / "templates" / "**" / "*.html"),
                           str(BASE_DIR / "**" / "LC_MESSAGES" / "*.mo")]

@@ -23,7 +23,7 @@ replays the same whatever language its players read it in. The one exception is 
 ``summary``, the record's English line; ``Engine.describe_result`` words it for the reader.
 
 This module is pure Python (``gettext`` from the standard library): catalogs are compiled by the
-platform's tooling (``python -m turnbased.catalogs``), and a game needs no platform change to
+platform's tooling (``python -m turnbased.kit.texts.catalogs``), and a game needs no platform change to
 bring its translations: a ``locale`` folder beside its code is all.
 """
 

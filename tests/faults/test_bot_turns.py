@@ -36,7 +36,7 @@ from tests.faults.stack import (
 )
 from tests.serving.served import database_url_for
 from tests.topology.stack import Process
-from turnbased.local import BASE_DIR
+from turnbased.local.services import BASE_DIR
 
 pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 

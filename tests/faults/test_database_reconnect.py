@@ -4,7 +4,7 @@ gunicorn (the production configuration) keeps a connection per thread between re
 is given one by a burst of requests; the private PostgreSQL server is then stopped and started again,
 with no traffic meanwhile, so every kept connection is dead. The web process is told not to check
 connections before use (``DATABASE_CONN_HEALTH_CHECKS=false``): what makes the requests after the
-restart succeed is ``turnbased/database_reconnect.py`` alone, which runs a request whose first statement
+restart succeed is ``turnbased/kit/db/reconnect.py`` alone, which runs a request whose first statement
 met a dead connection again on a new one. Then reads and moves are sent from as many clients as there are
 threads, and every answer must be a success the first time (the clients would retry a 503 and count it).
 """

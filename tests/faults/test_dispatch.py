@@ -1,4 +1,4 @@
-"""The dispatcher (``turnbased/dispatch.py``) killed, and the broker killed, while people play against bots.
+"""The dispatcher (``turnbased/kit/db/dispatch.py``) killed, and the broker killed, while people play against bots.
 
 Real processes, as production runs them (``WORK_DISPATCH=notify``): a Celery worker (bot turns), the mailer,
 beat (the sweeps, fast), the dispatcher, a real Redis broker of the test's own, and a player process that
@@ -33,7 +33,7 @@ from tests.faults.stack import (
 from tests.serving.served import database_url_for
 from tests.topology.stack import Process
 from turnbased.accounts.services.accounts import account_create
-from turnbased.local import BASE_DIR
+from turnbased.local.services import BASE_DIR
 from turnbased.mail.models import OutgoingEmail
 from turnbased.notifications.models import Notification
 from turnbased.play import services, store

@@ -1,6 +1,6 @@
 """A streaming replica under the real service, and the failover drill (issue 29).
 
-One primary and its synchronous streaming replica for the module (``turnbased/local_replica.py``: PostgreSQL 16
+One primary and its synchronous streaming replica for the module (``turnbased/local/replica.py``: PostgreSQL 16
 from the ``pgserver`` wheel, the primary a fresh ``initdb`` holding the run's schema, the replica its
 ``pg_basebackup -R``), and gunicorn with the production settings reading both (``DATABASE_REPLICA_URL``):
 
@@ -36,7 +36,7 @@ from tests.faults.stack import manage, seed
 from tests.serving.pgbouncer import running_pgbouncer
 from tests.serving.served import database_url_for, served_web
 from tests.waiting import wait_for
-from turnbased.local_replica import DATABASE, POSTGRES_BIN, primary_and_replica
+from turnbased.local.replica import DATABASE, POSTGRES_BIN, primary_and_replica
 from turnbased.play.models import Move
 
 # The run's test database is where the new primary's schema comes from: the mark has it made (and each test

@@ -28,7 +28,7 @@ from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from tests.serving.served import database_url_for
 from tests.topology.stack import Process
 from turnbased.accounts.services.accounts import account_create
-from turnbased.local import BASE_DIR, free_port, port_answers
+from turnbased.local.services import BASE_DIR, free_port, port_answers
 from turnbased.mail.models import AcceptedReply, EmailKind, InboundEmail, OutgoingEmail
 from turnbased.mail.tokens import reply_address
 from turnbased.play import services

@@ -33,7 +33,7 @@ from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from tests.serving.served import database_url_for
 from turnbased.accounts.services.accounts import account_create
 from turnbased.clocks.models import SeatClock
-from turnbased.local import BASE_DIR
+from turnbased.local.services import BASE_DIR
 from turnbased.mail import outbox
 from turnbased.mail.models import EmailKind, OutgoingEmail
 from turnbased.notifications.models import Notification

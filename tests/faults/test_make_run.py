@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.faults.stack import wait_for
-from turnbased.local import BASE_DIR, free_port, port_answers
+from turnbased.local.services import BASE_DIR, free_port, port_answers
 
 pytestmark = [pytest.mark.faults]
 
@@ -50,7 +50,7 @@ def pids_of(*words: str, data: Path | None = None) -> list[int]:
     only those started for that data folder (others on the machine, another checkout's workers, are no business
     of this test's and must never be killed by it)."""
     return [pid for pid, line in command_lines().items()
-            if all(word in line for word in words) and "turnbased.local_supervision" not in line
+            if all(word in line for word in words) and "turnbased.local.supervision" not in line
             and (data is None or started_for(pid, data))]
 
 

@@ -19,7 +19,7 @@ from tests.faults.stack import PatientClient
 from tests.serving.served import database_url_for, served_web
 from turnbased.accounts.services.accounts import account_create
 from turnbased.clocks.models import SeatClock
-from turnbased.local import BASE_DIR
+from turnbased.local.services import BASE_DIR
 from turnbased.play import services
 from turnbased.play.models import Move
 

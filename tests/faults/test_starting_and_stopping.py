@@ -27,9 +27,9 @@ from tests.faults.stack import PrivatePostgres
 from tests.faults.test_make_run import NOT_MAKE_RUNS, PORTS
 from tests.serving import test_make_serve
 from tests.waiting import wait_for
-from turnbased.local import BASE_DIR, free_port
-from turnbased.local_data import processes_on, redis_servers_on
-from turnbased.local_postgres import is_postmaster, servers_on
+from turnbased.local.services import BASE_DIR, free_port
+from turnbased.local.data import processes_on, redis_servers_on
+from turnbased.local.postgres import is_postmaster, servers_on
 
 pytestmark = [pytest.mark.faults]
 

@@ -23,7 +23,7 @@ from tests.serving.served import database_url_for
 from tests.topology.stack import Process
 from turnbased.accounts.services.accounts import account_create
 from turnbased.clocks.models import SeatClock
-from turnbased.local import embedded_redis, free_port
+from turnbased.local.services import embedded_redis, free_port
 from turnbased.play import services
 from turnbased.play.models import Move
 

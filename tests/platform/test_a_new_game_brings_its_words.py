@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 
 import games
-from turnbased import catalogs
+from turnbased.kit.texts import catalogs
 from turnbased.accounts.services.languages import language_choose
 from turnbased.play import services
 

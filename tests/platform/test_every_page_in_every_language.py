@@ -25,7 +25,7 @@ from django.test import Client
 
 from games import engines
 from tests.platform.secrecy import doors
-from turnbased import catalogs
+from turnbased.kit.texts import catalogs
 from turnbased.accounts.services.languages import language_choose
 from turnbased.play import selectors, services
 from turnbased.play.models import GameStatus

@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 
-from turnbased.local import BASE_DIR
+from turnbased.local.services import BASE_DIR
 
 # Loaded by the push task alone (turnbased/notifications/push.py imports it where it sends).
 LOADED_ONLY_WHEN_USED = ("pywebpush", "aiohttp")

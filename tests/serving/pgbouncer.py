@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.topology.stack import Process, wait_until
-from turnbased.local import BASE_DIR, free_port, port_answers
+from turnbased.local.services import BASE_DIR, free_port, port_answers
 
 PGBOUNCER = Path("/usr/sbin/pgbouncer")
 INI = BASE_DIR / "deploy" / "pgbouncer" / "pgbouncer.ini"

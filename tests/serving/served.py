@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from tests.topology.stack import Process, wait_until
-from turnbased.local import BASE_DIR, embedded_redis, free_port, port_answers
+from turnbased.local.services import BASE_DIR, embedded_redis, free_port, port_answers
 
 GUNICORN_CONFIG = BASE_DIR / "deploy" / "gunicorn.conf.py"
 # The name the served web process gives its database connections, so a test can count them.

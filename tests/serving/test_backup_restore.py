@@ -1,6 +1,6 @@
 """The backup and restore procedure of deploy/README.md, done for real: pg_dump, pg_restore into a fresh
 database, and verify_games against the restored copy in a process of its own, under the same secret key. The dump
-and the restore are those of `make serve`'s backups (turnbased/local_backup.py): what its schedule writes restores.
+and the restore are those of `make serve`'s backups (turnbased/local/backup.py): what its schedule writes restores.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from django.db import connection
 from tests.platform.conftest import SCRIPTED_CLASSIC_2P
 from tests.serving.served import database_url_for
 from turnbased.accounts.services.accounts import account_create
-from turnbased.local import BASE_DIR, scratch_database
-from turnbased.local_backup import Schedule, restore_into, take_backup
+from turnbased.local.services import BASE_DIR, scratch_database
+from turnbased.local.backup import Schedule, restore_into, take_backup
 from turnbased.mail.tokens import reply_address
 from turnbased.play import services
 from turnbased.play.models import Game, Move

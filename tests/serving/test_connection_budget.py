@@ -16,7 +16,7 @@ from django.db import connection
 
 from tests.serving.served import gunicorn_sizing
 from tests.topology.compose import compose_command, load_compose
-from turnbased.local import BASE_DIR
+from turnbased.local.services import BASE_DIR
 from turnbased.mail import smtp
 
 pytestmark = pytest.mark.serving
@@ -54,7 +54,7 @@ def make_run_connections() -> dict[str, int]:
         "mailer": celery_concurrency(commands["mailer"]),
         "hooks": celery_concurrency(commands["hooks"]),
         "beat": 1,  # it sends tasks and reads no table; counted anyway
-        "dispatch": 1,  # its one LISTEN connection (turnbased/dispatch.py)
+        "dispatch": 1,  # its one LISTEN connection (turnbased/kit/db/dispatch.py)
         "mail": smtp.DATABASE_THREADS,
         # Its database threads, and the one connection that LISTENs for new events (turnbased/events/asgi.py).
         "stream": settings.STREAM_DATABASE_THREADS + 1,

@@ -34,8 +34,8 @@ from requests.adapters import HTTPAdapter
 from tests.faults.test_make_run import command_lines
 from tests.topology.clients import MailSink, log_in_on_the_website, reply_by_email, sign_up, turn_email
 from tests.waiting import wait_for
-from turnbased.local import BASE_DIR, free_port, port_answers
-from turnbased.local_backup import backups, taken_at
+from turnbased.local.services import BASE_DIR, free_port, port_answers
+from turnbased.local.backup import backups, taken_at
 
 pytestmark = [pytest.mark.serving]
 

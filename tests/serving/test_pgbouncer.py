@@ -21,7 +21,7 @@ from tests.serving.clients import drive, seats_in_games
 from tests.serving.pgbouncer import INI, read_ini, running_pgbouncer
 from tests.serving.served import served_web
 from tests.topology.compose import COMPOSE_FILE, django_services, load_compose
-from turnbased.local import BASE_DIR
+from turnbased.local.services import BASE_DIR
 
 pytestmark = [pytest.mark.serving]
 

@@ -1,5 +1,5 @@
 """What `make serve` refuses to start with, how it schedules and prunes its backups, and which processes it runs
-(turnbased/local_serve.py, turnbased/local_backup.py), without starting anything; tests/serving/test_make_serve.py
+(turnbased/local/serve.py, turnbased/local/backup.py), without starting anything; tests/serving/test_make_serve.py
 runs the whole of it."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from turnbased.local import BASE_DIR
-from turnbased.local_backup import Schedule, backups, prune, schedule_from, seconds_until_due, taken_at
-from turnbased.local_data import DataFolderInUse, holding
-from turnbased.local_serve import configuration_problems, extra_processes, leave_out, production_environment
-from turnbased.local_supervision import supervised_procfile
+from turnbased.local.services import BASE_DIR
+from turnbased.local.backup import Schedule, backups, prune, schedule_from, seconds_until_due, taken_at
+from turnbased.local.data import DataFolderInUse, holding
+from turnbased.local.serve import configuration_problems, extra_processes, leave_out, production_environment
+from turnbased.local.supervision import supervised_procfile
 
 HOSTED = {"SITE_URL": "https://games.example.org", "MAIL_DOMAIN": "games.example.org",
           "EMAIL_HOST": "smtp.example.org"}

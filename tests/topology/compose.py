@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from turnbased.local import BASE_DIR
+from turnbased.local.services import BASE_DIR
 
 COMPOSE_FILE = BASE_DIR / "deploy" / "compose.yaml"
 

@@ -31,7 +31,7 @@ import pytest
 from tests.topology.compose import (
     compose_command, django_services, load_compose, nginx_template_path, render_template, replicas, upstream_servers,
 )
-from turnbased.local import BASE_DIR, embedded_redis, free_port, port_answers, scratch_database
+from turnbased.local.services import BASE_DIR, embedded_redis, free_port, port_answers, scratch_database
 
 NGINX = Path("/usr/sbin/nginx")
 # compose.yaml's services that are images of other software, and what stands in for each here.

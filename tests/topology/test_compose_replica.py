@@ -20,8 +20,8 @@ import yaml
 
 from tests.topology.compose import COMPOSE_FILE, load_compose
 from tests.waiting import wait_for
-from turnbased.local import free_port
-from turnbased.local_replica import POSTGRES_BIN, STANDBY_NAME, Server, _folder, _server_user
+from turnbased.local.services import free_port
+from turnbased.local.replica import POSTGRES_BIN, STANDBY_NAME, Server, _folder, _server_user
 
 pytestmark = pytest.mark.topology
 

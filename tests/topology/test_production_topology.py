@@ -34,7 +34,7 @@ from tests.topology.stack import (
 )
 from tests.topology.tables import Table, freeze_between_commit_and_answer
 from tests.waiting import wait_for
-from turnbased.local import BASE_DIR, free_port
+from turnbased.local.services import BASE_DIR, free_port
 
 pytestmark = pytest.mark.topology
 

@@ -17,7 +17,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
 from turnbased.accounts.models import ApiToken
-from turnbased.prepared import PreparedQuery
+from turnbased.kit.db.prepared import PreparedQuery
 from turnbased.accounts.readers import activate_account_language
 
 # "Last used" is for people deciding what to revoke; a minute's precision spares a write per request.

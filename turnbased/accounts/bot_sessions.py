@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy
 
 from turnbased.accounts.models import Profile
-from turnbased.request_guards import is_api
+from turnbased.kit.http.request_guards import is_api
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 # Where a bot account's session may still send forms: its account and email settings, unsubscribing, the admin.

@@ -23,7 +23,7 @@ from django.core.cache import cache
 from django.utils import timezone, translation
 
 from turnbased.accounts.time_zones import DEFAULT_ZONE, is_zone_name
-from turnbased.limits import CACHE_ERRORS
+from turnbased.kit.http.limits import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 
 from turnbased.aftergame.models import Rematch, RematchInvite
 from turnbased.clocks.services import table_clock_create, table_clock_of
-from turnbased.errors import Conflict, GameNotFound, NotAllowed
+from turnbased.kit.errors import Conflict, GameNotFound, NotAllowed
 from turnbased.notifications.models import NotificationKind
 from turnbased.notifications.services import notifications_record
 from turnbased.play.models import Game, GameStatus, Seat

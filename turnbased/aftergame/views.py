@@ -10,8 +10,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from turnbased.aftergame import selectors, services
 from turnbased.aftergame.templatetags.aftergame import rematch_box_context
-from turnbased.errors import GameNotFound
-from turnbased.page_actions import act_on_game
+from turnbased.kit.errors import GameNotFound
+from turnbased.kit.http.page_actions import act_on_game
 from turnbased.play import selectors as play_selectors
 from turnbased.play.models import GameStatus
 

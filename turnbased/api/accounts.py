@@ -36,12 +36,12 @@ from turnbased.accounts.ratelimits import login_failed_retry_after, retry_after
 from turnbased.accounts.selectors import tokens_of
 from turnbased.accounts.services.accounts import AccountError, account_signup, email_verification_resend
 from turnbased.accounts.services.tokens import default_token_lifetime, token_create, token_revoke
-from turnbased.api_conditional import conditional_read
-from turnbased.api_input import BodySerializer, UnprocessableInput
-from turnbased.api_pagination import cursor_parameters, page_of, paginate
-from turnbased.api_schema import created_location, error
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.input import BodySerializer, UnprocessableInput
+from turnbased.kit.api.pagination import cursor_parameters, page_of, paginate
+from turnbased.kit.api.schema import created_location, error
 from turnbased.idempotency.once import idempotent, key_of, keyed, run_once
-from turnbased.limits import LimitReached
+from turnbased.kit.http.limits import LimitReached
 from turnbased.play.services.bot_accounts import BotAccountStatus, bot_account_enable, bot_account_status
 
 CHECK_YOUR_EMAIL = gettext_lazy("Check your email: we sent a link to confirm the address. Follow it, then ask for a "

@@ -14,11 +14,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.accounts.models import is_bot_account
-from turnbased.api_conditional import conditional_read
-from turnbased.api_input import BodySerializer
-from turnbased.api_pagination import cursor_parameters, page_of, paginate
-from turnbased.api_schema import created_location, error
-from turnbased.errors import NotAllowed
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.input import BodySerializer
+from turnbased.kit.api.pagination import cursor_parameters, page_of, paginate
+from turnbased.kit.api.schema import created_location, error
+from turnbased.kit.errors import NotAllowed
 from turnbased.idempotency.once import idempotent
 from turnbased.play import invitation_selectors, selectors, services
 

@@ -11,13 +11,13 @@ from rest_framework.views import APIView
 
 from turnbased.api.serializers import CommitmentSerializer, JSONObjectField
 from turnbased.api.views import GAME_ID, NO_SUCH_GAME
-from turnbased.api_conditional import conditional_read
-from turnbased.api_schema import error
-from turnbased.errors import Conflict
-from turnbased.json_codec import JSONRenderer
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.schema import error
+from turnbased.kit.errors import Conflict
+from turnbased.kit.db.json_codec import JSONRenderer
 from turnbased.play import records, selectors, verification
 from turnbased.play.models import GameStatus
-from turnbased.replica import reads_from_replica
+from turnbased.kit.db.replica import reads_from_replica
 
 
 class RecordGameSerializer(serializers.Serializer):

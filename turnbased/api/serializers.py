@@ -15,10 +15,10 @@ from rest_framework import serializers
 
 from games import engines
 from turnbased.aftergame.api.serializers import EndingSerializer, ScoreRowSerializer
-from turnbased.api_errors import ErrorSerializer
-from turnbased.api_input import BodySerializer
-from turnbased.api_pagination import page_of
-from turnbased.api_schema import NOT_BLANK
+from turnbased.kit.api.errors import ErrorSerializer
+from turnbased.kit.api.input import BodySerializer
+from turnbased.kit.api.pagination import page_of
+from turnbased.kit.api.schema import NOT_BLANK
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, MAX_CLOCK_DAYS
 from turnbased.play.models import GameStatus, Visibility
@@ -240,7 +240,7 @@ class LegalMovesSerializer(serializers.Serializer):
 @extend_schema_serializer(deprecate_fields=["game"])
 class MovePlayedSerializer(serializers.Serializer):
     """The answer to a move sent without ``Prefer: return=minimal``, until its deprecation's sunset
-    (``api_deprecation.WHOLE_MOVE_ANSWER``): the mover's answer is ``MovePlayedMinimal``."""
+    (``kit.api.deprecation.WHOLE_MOVE_ANSWER``): the mover's answer is ``MovePlayedMinimal``."""
 
     seq = serializers.IntegerField(help_text="The position your move made.")
     text = serializers.CharField(help_text="Your move in the text notation.")

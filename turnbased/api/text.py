@@ -16,8 +16,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.api.views import GAME_ID
-from turnbased.api_conditional import conditional_read
-from turnbased.api_schema import error
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.schema import error
 from turnbased.play import selectors, store
 
 

@@ -8,8 +8,8 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from turnbased.api_conditional import conditional_read
-from turnbased.api_pagination import cursor_parameters, page_of, paginate
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.pagination import cursor_parameters, page_of, paginate
 from turnbased.play import selectors
 
 

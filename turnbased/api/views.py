@@ -31,17 +31,17 @@ from turnbased.api.serializers import (
     SeatBotsField,
     TimeControlRequestSerializer,
 )
-from turnbased.api_conditional import conditional_read
-from turnbased.api_deprecation import WHOLE_MOVE_ANSWER, deprecated
-from turnbased.api_input import BodySerializer, UnprocessableInput, game_slugs
-from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, paginate
-from turnbased.api_schema import created_location, error
-from turnbased.errors import StaleSequence
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.deprecation import WHOLE_MOVE_ANSWER, deprecated
+from turnbased.kit.api.input import BodySerializer, UnprocessableInput, game_slugs
+from turnbased.kit.api.pagination import MAX_PAGE_SIZE, cursor_parameters, paginate
+from turnbased.kit.api.schema import created_location, error
+from turnbased.kit.errors import StaleSequence
 from turnbased.idempotency.once import REPLAYED_HEADER, idempotent, key_of, keyed
 from turnbased.play import positions, selectors, services
 from turnbased.play.models import MoveSource, Visibility
 from turnbased.play.presenters import game_summary, move_answer
-from turnbased.replica import reads_from_replica
+from turnbased.kit.db.replica import reads_from_replica
 from turnbased.web.assets import asset_urls
 
 # The answer to a move: the whole game, or the lean one a client asks for (Prefer: return=minimal).

@@ -14,11 +14,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.accounts.models import is_bot_account
-from turnbased.api_conditional import conditional_read
-from turnbased.api_deprecation import MESSAGES_LIMIT, deprecated, uses_query_parameter
-from turnbased.api_input import BodySerializer
-from turnbased.api_pagination import MAX_PAGE_SIZE, cursor_parameters, page_of, paginate
-from turnbased.api_schema import created_location, error
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.deprecation import MESSAGES_LIMIT, deprecated, uses_query_parameter
+from turnbased.kit.api.input import BodySerializer
+from turnbased.kit.api.pagination import MAX_PAGE_SIZE, cursor_parameters, page_of, paginate
+from turnbased.kit.api.schema import created_location, error
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, MessageSource
 from turnbased.idempotency.once import idempotent

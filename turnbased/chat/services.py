@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from turnbased.chat.models import MAX_MESSAGE_CHARS, Message, MessageSource, Mute, ReadMark, Report
 from turnbased.chat.selectors import chat_viewer
-from turnbased.errors import InvalidRequest, NotAllowed, Unprocessable
+from turnbased.kit.errors import InvalidRequest, NotAllowed, Unprocessable
 from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, row_insert_with_events
 

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, MessageSource
-from turnbased.errors import GameNotFound, PlayError
-from turnbased.limits import page_refusal
+from turnbased.kit.errors import GameNotFound, PlayError
+from turnbased.kit.http.limits import page_refusal
 
 
 def _id_param(raw: str | None) -> int | None:

@@ -15,10 +15,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.accounts.models import profile_of, validate_language, validate_time_zone
-from turnbased.api_conditional import conditional_read
-from turnbased.api_input import BodySerializer, UnprocessableInput
-from turnbased.api_pagination import cursor_parameters, page_of, paginate
-from turnbased.api_schema import created_location, error
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.input import BodySerializer, UnprocessableInput
+from turnbased.kit.api.pagination import cursor_parameters, page_of, paginate
+from turnbased.kit.api.schema import created_location, error
 from turnbased.clocks.models import Absence
 from turnbased.clocks.selectors import absence_of
 from turnbased.clocks.services import (

@@ -18,11 +18,11 @@ from django.db.models.functions import JSONObject
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext, pgettext
 
-from turnbased import one_statement
+from turnbased.kit.db import one_statement
 from turnbased.accounts.models import profile_of
 from turnbased.clocks.arithmetic import DAY, counted_seconds, deadline_after
 from turnbased.clocks.models import Absence, ClockKind, ExpiryPolicy, SeatClock, TableClock
-from turnbased.errors import Conflict, InvalidRequest, NotFound, Unprocessable
+from turnbased.kit.errors import Conflict, InvalidRequest, NotFound, Unprocessable
 from turnbased.play.models import Game, GameStatus, MoveSource, Seat
 
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)

@@ -26,19 +26,19 @@ def rest_framework(*, throttle_rates: dict[str, str], num_proxies: int) -> dict:
         ],
         "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
         "DEFAULT_RENDERER_CLASSES": [
-            "turnbased.json_codec.JSONRenderer",
+            "turnbased.kit.db.json_codec.JSONRenderer",
             "rest_framework.renderers.BrowsableAPIRenderer",
         ],
-        # Accept: application/problem+json asks for JSON (its errors are problem documents: turnbased/api_problems.py).
-        "DEFAULT_CONTENT_NEGOTIATION_CLASS": "turnbased.api_problems.ProblemAwareNegotiation",
-        "DEFAULT_PARSER_CLASSES": ["turnbased.request_guards.BoundedJSONParser"],
-        "DEFAULT_SCHEMA_CLASS": "turnbased.api_schema.ApiSchema",
-        "EXCEPTION_HANDLER": "turnbased.api_errors.json_exception_handler",
+        # Accept: application/problem+json asks for JSON (its errors are problem documents: turnbased/kit/api/problems.py).
+        "DEFAULT_CONTENT_NEGOTIATION_CLASS": "turnbased.kit.api.problems.ProblemAwareNegotiation",
+        "DEFAULT_PARSER_CLASSES": ["turnbased.kit.http.request_guards.BoundedJSONParser"],
+        "DEFAULT_SCHEMA_CLASS": "turnbased.kit.api.schema.ApiSchema",
+        "EXCEPTION_HANDLER": "turnbased.kit.api.errors.json_exception_handler",
         "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-        # Each scope's rate counts per account and, separately, per client address (turnbased/limits.py).
+        # Each scope's rate counts per account and, separately, per client address (turnbased/kit/http/limits.py).
         "DEFAULT_THROTTLE_CLASSES": [
-            "turnbased.limits.AccountRateThrottle",
-            "turnbased.limits.AddressRateThrottle",
+            "turnbased.kit.http.limits.AccountRateThrottle",
+            "turnbased.kit.http.limits.AddressRateThrottle",
         ],
         "DEFAULT_THROTTLE_RATES": throttle_rates,
         "NUM_PROXIES": num_proxies,
@@ -95,7 +95,7 @@ def spectacular_settings() -> dict:
                                                 "logs, a test event, a new secret."},
         ],
         "ENUM_NAME_OVERRIDES": {
-            "GameSlug": "turnbased.api_input.game_slugs",
+            "GameSlug": "turnbased.kit.api.input.game_slugs",
             "GameStatus": "turnbased.play.models.GameStatus",
             "Visibility": "turnbased.play.models.Visibility",
             "ClockKind": "turnbased.clocks.models.ClockKind",

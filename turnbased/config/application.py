@@ -40,16 +40,16 @@ INSTALLED_APPS = (
 
 MIDDLEWARE = (
     # Issue 42: every error answer under /api/ is a problem document (RFC 9457), whoever wrote it: the outermost.
-    "turnbased.api_problems.ProblemDetailsMiddleware",
-    "turnbased.request_guards.DatabaseOutageMiddleware",  # issue 27: a database outage is a 503, DEBUG or not
+    "turnbased.kit.api.problems.ProblemDetailsMiddleware",
+    "turnbased.kit.http.request_guards.DatabaseOutageMiddleware",  # issue 27: a database outage is a 503, DEBUG or not
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
-    "turnbased.request_guards.RequestBodyLimitMiddleware",
-    "turnbased.request_guards.InvalidTextMiddleware",  # issue 42: a query, header or form that is not text
-    "turnbased.request_guards.MalformedJSONMiddleware",  # issue 15: a broken JSON body is 400 at every endpoint
+    "turnbased.kit.http.request_guards.RequestBodyLimitMiddleware",
+    "turnbased.kit.http.request_guards.InvalidTextMiddleware",  # issue 42: a query, header or form that is not text
+    "turnbased.kit.http.request_guards.MalformedJSONMiddleware",  # issue 15: a broken JSON body is 400 at every endpoint
     # Issue 26: no SELECT 1 per request; a request whose kept connection died runs again on a new one.
-    "turnbased.database_reconnect.ReconnectMiddleware",
+    "turnbased.kit.db.reconnect.ReconnectMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from turnbased.events import selectors, sse
 from turnbased.events.models import EventKind
-from turnbased.json_codec import JSONRenderer
+from turnbased.kit.db.json_codec import JSONRenderer
 
 EXAMPLE = (
     "retry: 3000\n\n"

@@ -49,14 +49,14 @@ from django.utils import translation  # noqa: E402
 from django.utils.translation import gettext, ngettext  # noqa: E402
 from rest_framework.exceptions import AuthenticationFailed, MethodNotAllowed, NotAuthenticated  # noqa: E402
 
-from turnbased import text_input  # noqa: E402
-from turnbased.api_problems import PROBLEM_MEDIA_TYPE, problem  # noqa: E402
-from turnbased.database_reconnect import without_health_check  # noqa: E402
+from turnbased.kit.texts import text_input  # noqa: E402
+from turnbased.kit.api.problems import PROBLEM_MEDIA_TYPE, problem  # noqa: E402
+from turnbased.kit.db.reconnect import without_health_check  # noqa: E402
 from turnbased.events import credentials, selectors, sse, stream_slots  # noqa: E402
 from turnbased.events.credentials import authenticate  # noqa: E402
 from turnbased.events.presence import PRESENCE_WINDOW, record_visit  # noqa: E402
 from turnbased.events.wakeups import Wakeups  # noqa: E402
-from turnbased.limits import client_address  # noqa: E402
+from turnbased.kit.http.limits import client_address  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ _GAME_ID = re.compile(r"[0-9]{1,18}")
 
 def _in_database_thread(function: Callable, kwargs: dict):
     """Run ``function`` as Django runs a request: connections past their age or broken are replaced first, and a
-    kept one is used without a ``SELECT 1`` first (``database_reconnect``: one that died is replaced then)."""
+    kept one is used without a ``SELECT 1`` first (``kit.db.reconnect``: one that died is replaced then)."""
     close_old_connections()
     try:
         return without_health_check(function, **kwargs)

@@ -17,7 +17,7 @@ from django.utils import timezone
 from turnbased.accounts.models import ApiToken
 from turnbased.events.models import Event
 from turnbased.events.wording import add_current
-from turnbased.prepared import filled, parameter_slots, prepared_statement
+from turnbased.kit.db.prepared import filled, parameter_slots, prepared_statement
 
 # The most events one read returns; a stream reads again at once while a read comes back full.
 PAGE = 100

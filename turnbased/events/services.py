@@ -31,7 +31,7 @@ from django.db import connection
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
-from turnbased import one_statement
+from turnbased.kit.db import one_statement
 from turnbased.events.models import Event
 
 # The first key of the transaction locks taken per recipient (PostgreSQL's two-key advisory locks); the

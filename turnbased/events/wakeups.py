@@ -20,19 +20,15 @@ import asyncio
 import logging
 from collections.abc import Callable, Iterable
 
-import environ
 import psycopg2
 from django.conf import settings
-from django.db import connections
 
 from turnbased.events.models import NOTIFY_CHANNEL
+from turnbased.kit.db.listening import listen_parameters
 
 logger = logging.getLogger(__name__)
 
-# A LISTEN over TCP that stops answering (a network cut) is noticed by the kernel within about a minute.
-KEEPALIVES = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10, "keepalives_count": 3}
 FIRST_PAUSE = 0.5
-LISTEN_APPLICATION_NAME = "turnbased-stream-listen"
 
 
 class Subscription:
@@ -43,23 +39,6 @@ class Subscription:
     def __init__(self, user_id: int):
         self.user_id = user_id
         self.woken = asyncio.Event()
-
-
-def listen_parameters() -> dict:
-    """Return psycopg2's connection parameters for the LISTEN session: the default database's, or
-    ``STREAM_LISTEN_DATABASE_URL``'s when set (PgBouncer in transaction pooling cannot LISTEN)."""
-    parameters = {key: value for key, value in connections["default"].get_connection_params().items()
-                  if key not in ("cursor_factory", "context")}
-    if settings.STREAM_LISTEN_DATABASE_URL:
-        url = environ.Env.db_url_config(settings.STREAM_LISTEN_DATABASE_URL)
-        parameters = {"dbname": url["NAME"], "user": url.get("USER") or None, "password": url.get("PASSWORD") or None,
-                      "host": url.get("HOST") or None, "port": url.get("PORT") or None, **url.get("OPTIONS", {})}
-        parameters = {key: value for key, value in parameters.items() if value is not None}
-    host = str(parameters.get("host") or "")
-    if host and not host.startswith("/"):  # TCP, not a Unix socket
-        parameters = {**KEEPALIVES, **parameters}
-    parameters["application_name"] = LISTEN_APPLICATION_NAME  # so it shows as what it is in pg_stat_activity
-    return parameters
 
 
 class Wakeups:

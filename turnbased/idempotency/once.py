@@ -31,13 +31,10 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
-from turnbased.api_input import UnprocessableInput
 from turnbased.idempotency.models import IdempotentRequest
+from turnbased.kit.api.idempotency_key import HEADER, KEY_PATTERN, REPLAYED_HEADER
+from turnbased.kit.api.input import UnprocessableInput
 
-HEADER = "Idempotency-Key"
-REPLAYED_HEADER = "Idempotent-Replayed"
-# Visible ASCII, as a UUID or any name a client makes; 100 characters, as a move's idempotency_key takes.
-KEY_PATTERN = r"^[!-~]{1,100}$"
 _KEY = re.compile(KEY_PATTERN)
 _CONSTRAINT = "idempotent_request_unique_key"
 # A row can vanish between a conflict and its read only by the prune, past its keeping time: try again.

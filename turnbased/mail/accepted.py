@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from turnbased import dispatch
+from turnbased.kit.db import dispatch
 from turnbased.mail.models import AcceptedReply
 
 logger = logging.getLogger(__name__)

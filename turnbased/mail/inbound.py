@@ -55,8 +55,8 @@ from turnbased.accounts.models import is_bot_account
 from turnbased.accounts.selectors import verified_email
 from turnbased.chat import services as chat_services
 from turnbased.chat.models import MessageSource
-from turnbased.errors import Conflict, GameNotFound, IllegalMoveError, NotAllowed, PlayError, StaleSequence
-from turnbased.limits import account_refusal
+from turnbased.kit.errors import Conflict, GameNotFound, IllegalMoveError, NotAllowed, PlayError, StaleSequence
+from turnbased.kit.http.limits import account_refusal
 from turnbased.mail import commands, compose, inbound_limits, outbox, sender_auth
 from turnbased.mail.models import EmailKind, InboundDrop, InboundDropReason, InboundEmail, InboundStatus
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, body_text, first_command, said_text

@@ -16,7 +16,7 @@ from email.message import Message
 from lxml import etree
 from lxml import html as lxml_html
 
-from turnbased.text_input import readable
+from turnbased.kit.texts.text_input import readable
 
 MAX_COMMAND_LENGTH = 200
 # The command is at the top: no more of the text is searched (nor of one line, so no pattern backtracks far).

@@ -21,7 +21,7 @@ from django.db import close_old_connections, reset_queries
 
 from turnbased.mail.models import InboundDropReason
 from turnbased.mail.tokens import BadToken, ExpiredToken, is_reply_address, read_reply_address
-from turnbased.text_input import readable
+from turnbased.kit.texts.text_input import readable
 
 logger = logging.getLogger(__name__)
 

@@ -16,10 +16,10 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from turnbased.api_conditional import conditional_read
-from turnbased.api_input import BodySerializer, UnprocessableInput
-from turnbased.api_pagination import cursor_parameters, page_of, paginate
-from turnbased.api_schema import created_location, error
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.input import BodySerializer, UnprocessableInput
+from turnbased.kit.api.pagination import cursor_parameters, page_of, paginate
+from turnbased.kit.api.schema import created_location, error
 from turnbased.idempotency.once import idempotent
 from turnbased.notifications import selectors, services
 from turnbased.notifications.devices import BadSubscription

@@ -14,7 +14,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from turnbased import dispatch, one_statement
+from turnbased.kit.db import dispatch
+from turnbased.kit.db import one_statement
 from turnbased.notifications.devices import check_endpoint, check_keys, describe_device
 from turnbased.notifications.models import Notification, PushSubscription
 

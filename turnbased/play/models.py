@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
-from turnbased.json_codec import FastJSONField
+from turnbased.kit.db.json_codec import FastJSONField
 
 
 class GameStatus(models.TextChoices):

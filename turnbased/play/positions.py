@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.utils.translation import get_language, gettext
 
 from games.base import Event
-from turnbased.errors import GameNotFound
+from turnbased.kit.errors import GameNotFound
 from turnbased.play import store
 from turnbased.play.models import Game, GameStatus, Move
 from turnbased.play.selectors import Viewer

@@ -25,12 +25,12 @@ from games.base import Event
 from turnbased.accounts.models import is_bot_account, plays_forced_moves
 from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import seats_with_time
-from turnbased.errors import EngineUnavailable, GameNotFound
+from turnbased.kit.errors import EngineUnavailable, GameNotFound
 from turnbased.play import facts, store
 from turnbased.play.invitation_selectors import is_invited
 from turnbased.play.models import ForcedMoveDue, Game, GameStatus, MoveSource, Seat, Visibility
 from turnbased.play.seat_labels import seat_label
-from turnbased.prepared import PreparedQuery
+from turnbased.kit.db.prepared import PreparedQuery
 
 # The game page shows the entries of this many latest moves; older ones come a page at a time.
 HISTORY_PAGE_MOVES = 10

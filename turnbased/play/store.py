@@ -17,11 +17,11 @@ from django.utils import timezone
 
 from games import UnknownEngineVersion, engine_at
 from games.base import Engine, Event
-from turnbased import one_statement
+from turnbased.kit.db import one_statement
 from turnbased.clocks.services import clocks_of_seats, seats_with_clocks, seats_with_time
-from turnbased.errors import EngineUnavailable, StaleSequence
+from turnbased.kit.errors import EngineUnavailable, StaleSequence
 from turnbased.play.models import Game, Move, Seat
-from turnbased.prepared import PreparedQuery
+from turnbased.kit.db.prepared import PreparedQuery
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from turnbased.events.models import Event, EventKind
 from turnbased.events.wording import register_current
 from turnbased.play import selectors
 from turnbased.play.models import GameStatus, Seat
-from turnbased.prepared import PreparedQuery
+from turnbased.kit.db.prepared import PreparedQuery
 
 
 def add_turn_actions(events: list[Event]) -> None:

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 
 from games import record as game_record
-from turnbased.limits import CACHE_ERRORS
+from turnbased.kit.http.limits import CACHE_ERRORS
 from turnbased.play import records
 from turnbased.play.models import Game
 

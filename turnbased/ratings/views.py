@@ -12,7 +12,7 @@ from games import engines, get_engine
 from turnbased.ratings import selectors
 from turnbased.ratings.models import RatingPool
 from turnbased.ratings.rules import DISPLAY_BASE, DISPLAY_SCALE, RATED_MIN_OWN_MOVES
-from turnbased.replica import reads_from_replica
+from turnbased.kit.db.replica import reads_from_replica
 
 
 def _player_or_404(username: str):

@@ -11,8 +11,8 @@ from django.shortcuts import redirect, resolve_url
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from turnbased.limits import page_refusal
-from turnbased.page_actions import act_on_game
+from turnbased.kit.http.limits import page_refusal
+from turnbased.kit.http.page_actions import act_on_game
 from turnbased.play import services
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
-from turnbased.errors import EngineUnavailable
-from turnbased.request_guards import is_api
+from turnbased.kit.errors import EngineUnavailable
+from turnbased.kit.http.request_guards import is_api
 
 
 class EngineUnavailableMiddleware:

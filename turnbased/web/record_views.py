@@ -8,9 +8,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from games import get_engine
-from turnbased.errors import GameNotFound
+from turnbased.kit.errors import GameNotFound
 from turnbased.play import records, selectors, verification
-from turnbased.replica import reads_from_replica
+from turnbased.kit.db.replica import reads_from_replica
 
 
 @require_safe

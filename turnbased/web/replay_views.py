@@ -15,9 +15,9 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
-from turnbased.errors import GameNotFound
+from turnbased.kit.errors import GameNotFound
 from turnbased.play import positions, store
-from turnbased.replica import reads_from_replica
+from turnbased.kit.db.replica import reads_from_replica
 from turnbased.web.views import _seq_param, _viewer_or_404
 
 

@@ -22,19 +22,19 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from games import engines, get_engine
-from turnbased import request_guards
+from turnbased.kit.http import request_guards
 from turnbased.accounts.models import is_bot_account
 from turnbased.chat import selectors as chat_selectors
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, format_duration, table_clock_of
-from turnbased.errors import GameNotFound, PlayError
+from turnbased.kit.errors import GameNotFound, PlayError
 from turnbased.events.presence import record_visit
-from turnbased.limits import page_refusal
-from turnbased.page_actions import act_on_game
+from turnbased.kit.http.limits import page_refusal
+from turnbased.kit.http.page_actions import act_on_game
 from turnbased.play import records, selectors, services
 from turnbased.play.models import GameStatus, MoveSource, Visibility
 from turnbased.play.presenters import clock_rows, how_to_play_html, invite_url, option_rows, time_control_summary
-from turnbased.replica import reads_from_replica
+from turnbased.kit.db.replica import reads_from_replica
 
 
 def _viewer_or_404(game_id: int, request, invite_code: str | None = None) -> selectors.Viewer:

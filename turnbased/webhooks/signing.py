@@ -27,7 +27,7 @@ from datetime import date
 from django.conf import settings
 from django.utils.http import http_date
 
-from turnbased.api_deprecation import Deprecated
+from turnbased.kit.api.deprecation import Deprecated
 
 HEADER_EVENT = "X-Turnbased-Event"
 HEADER_DELIVERY = "X-Turnbased-Delivery"

@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 
 from games.carcassonne_hg import ENGINE
 from games.i18n import language
-from turnbased.catalogs import GAME_KEYWORDS
+from turnbased.kit.texts.catalogs import GAME_KEYWORDS
 
 PACKAGE = Path(ENGINE.catalog.folder)
 LANGUAGES = ("hu", "de")
@@ -57,7 +57,7 @@ def test_every_text_the_code_marks_is_in_both_catalogs():
     assert len(marked) > 300
     for code in LANGUAGES:
         known = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in _catalog(code) if m.id}
-        assert marked <= known, f"run: python -m turnbased.catalogs extract-games carcassonne_hg ({code})"
+        assert marked <= known, f"run: python -m turnbased.kit.texts.catalogs extract-games carcassonne_hg ({code})"
 
 
 def test_how_to_play_is_written_in_each_language_with_the_same_parts():

@@ -25,7 +25,7 @@ from . import NAMES, act, deal
 PACKAGE = Path(__file__).resolve().parents[3] / "games" / "love_letter"
 LANGUAGES = ("hu", "de")
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
-# The keywords turnbased/catalogs.py extracts with (games/i18n.py's _, N_, ngettext, pgettext...).
+# The keywords turnbased/kit/texts/catalogs.py extracts with (games/i18n.py's _, N_, ngettext, pgettext...).
 KEYWORDS = {"_": None, "N_": None, "noop": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
             "npgettext": ((1, "c"), 2, 3)}
 
@@ -63,7 +63,7 @@ def test_the_catalogs_hold_every_text_the_code_marks():
     for code in LANGUAGES:
         held = {(entry.context, entry.id if isinstance(entry.id, str) else entry.id[0]) for entry in catalog(code)
                 if entry.id}
-        assert marked == held, f"{code}: run python -m turnbased.catalogs extract-games love_letter"
+        assert marked == held, f"{code}: run python -m turnbased.kit.texts.catalogs extract-games love_letter"
 
 
 def played_to_the_end(players: int, edition: str, seed: int) -> list[tuple[dict, dict, list]]:

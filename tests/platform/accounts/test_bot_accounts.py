@@ -12,7 +12,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from turnbased.accounts.models import Profile, is_bot_account
-from turnbased.errors import Conflict, NotAllowed
+from turnbased.kit.errors import Conflict, NotAllowed
 from turnbased.play import services
 from turnbased.play.models import Game, Move
 from turnbased.play.services.bot_accounts import PLAYED_WITH_PEOPLE, bot_account_enable

@@ -24,9 +24,9 @@ from tests.platform.accounts.conftest import sent_to
 from tests.platform.conftest import PASSWORD, api_token
 from turnbased.accounts.services.languages import language_choose
 from turnbased.accounts.templatetags.time_zones import when
-from turnbased.allauth_texts import TEXTS
-from turnbased.framework_texts import TEXTS as FRAMEWORK_TEXTS
-from turnbased.limits import Refusal
+from turnbased.kit.texts.allauth_texts import TEXTS
+from turnbased.kit.texts.framework_texts import TEXTS as FRAMEWORK_TEXTS
+from turnbased.kit.http.limits import Refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -215,7 +215,7 @@ def test_a_password_reset_email_is_in_the_accounts_language_whoever_asks(alice, 
 
 
 def test_the_texts_we_word_again_are_still_allauths_and_ours_win():
-    """Each text of turnbased/allauth_texts.py is one allauth uses (an upgrade that changes one is noticed here), and
+    """Each text of turnbased/kit/texts/allauth_texts.py is one allauth uses (an upgrade that changes one is noticed here), and
     the project catalog's wording is the one read, not allauth's."""
     folder = Path(allauth.__file__).parent / "locale"
     for language in ("hu", "de"):
@@ -232,7 +232,7 @@ def test_the_texts_we_word_again_are_still_allauths_and_ours_win():
 
 
 def test_the_frameworks_texts_we_word_again_are_still_theirs_and_ours_win():
-    """Each text of turnbased/framework_texts.py is one Django or DRF uses, and ours (informal) is the one read."""
+    """Each text of turnbased/kit/texts/framework_texts.py is one Django or DRF uses, and ours (informal) is the one read."""
     folders = [Path(django.__file__).parent / "conf" / "locale", Path(rest_framework.__file__).parent / "locale"]
     for language in ("hu", "de"):
         theirs = [gettext.translation("django", localedir=folder, languages=[language]) for folder in folders]

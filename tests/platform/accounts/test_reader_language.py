@@ -14,7 +14,7 @@ from tests.platform.conftest import PASSWORD, api_token
 from turnbased.accounts.models import profile_of
 from turnbased.accounts.readers import for_reader, reader_settings
 from turnbased.accounts.services.languages import language_choose
-from turnbased.errors import InvalidRequest
+from turnbased.kit.errors import InvalidRequest
 from turnbased.events.models import Event, EventKind
 from turnbased.events.wording import worded_payload
 from turnbased.play import services

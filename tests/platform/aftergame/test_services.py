@@ -11,7 +11,7 @@ from tests.platform.aftergame.conftest import finished, play_out
 from turnbased.aftergame import services
 from turnbased.aftergame.models import Rematch
 from turnbased.clocks.models import TableClock
-from turnbased.errors import Conflict, GameNotFound, NotAllowed, PlayError
+from turnbased.kit.errors import Conflict, GameNotFound, NotAllowed, PlayError
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import services as play_services
 from turnbased.play.models import Game, GameStatus

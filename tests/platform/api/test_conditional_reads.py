@@ -11,7 +11,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.platform.play.costs import token_client
-from turnbased.api_conditional import is_conditional
+from turnbased.kit.api.conditional import is_conditional
 from turnbased.chat import services as chat_services
 from turnbased.play import services
 

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.test import APIRequestFactory
 from rest_framework.views import APIView
 
-from turnbased.api_deprecation import DEPRECATIONS, MINIMUM_NOTICE_DAYS, Deprecated, deprecated, uses_query_parameter
+from turnbased.kit.api.deprecation import DEPRECATIONS, MINIMUM_NOTICE_DAYS, Deprecated, deprecated, uses_query_parameter
 from turnbased.webhooks import signing
 
 GONE_SOON = Deprecated(what="GET /api/things/", instead="GET /api/stuff/", deprecated_on=date(2027, 1, 1),

@@ -39,7 +39,7 @@ from tests.platform.conftest import api_token
 from tests.platform.notifications.push_service import Device
 from tests.platform.play.test_bad_input import database_rows
 from turnbased.accounts.services.tokens import token_create
-from turnbased.api_problems import PROBLEM_MEDIA_TYPE
+from turnbased.kit.api.problems import PROBLEM_MEDIA_TYPE
 from turnbased.chat.services import message_post
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import services

@@ -17,7 +17,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.platform.conftest import api_token
-from turnbased.api_pagination import BAD_CURSOR, MAX_PAGE_SIZE, SIGNATURE, signature_of
+from turnbased.kit.api.pagination import BAD_CURSOR, MAX_PAGE_SIZE, SIGNATURE, signature_of
 from turnbased.chat import services as chat_services
 from turnbased.clocks.services import absence_declare, local_today
 from turnbased.play import services, store

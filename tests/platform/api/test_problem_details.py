@@ -1,4 +1,4 @@
-"""Every error answer under /api/ is a problem document (RFC 9457), whoever wrote it (turnbased/api_problems.py).
+"""Every error answer under /api/ is a problem document (RFC 9457), whoever wrote it (turnbased/kit/api/problems.py).
 
 ``type``, ``title`` and ``status`` come first, then what the answer said, kept as extension members (``detail``,
 ``errors``, ``retry_after``, a stale move's ``seq``), with the answer's headers. It goes as
@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 
 from tests.platform.play.costs import token_client
-from turnbased.api_problems import PROBLEM_MEDIA_TYPE
+from turnbased.kit.api.problems import PROBLEM_MEDIA_TYPE
 from turnbased.play import services
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from tests.platform.conftest import api_token
-from turnbased.api_pagination import CURSOR_PATTERN
+from turnbased.kit.api.pagination import CURSOR_PATTERN
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.db.utils import InternalError
 
 from turnbased.chat import selectors, services
 from turnbased.chat.models import MAX_MESSAGE_CHARS, Message, Report
-from turnbased.errors import GameNotFound, InvalidRequest, NotAllowed, Unprocessable
+from turnbased.kit.errors import GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.play import services as play_services
 
 pytestmark = pytest.mark.django_db

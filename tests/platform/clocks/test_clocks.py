@@ -15,7 +15,7 @@ from turnbased.accounts.models import profile_of
 from turnbased.clocks import sweep
 from turnbased.clocks.models import Absence, SeatClock
 from turnbased.clocks.services import absence_declare, clock_summaries
-from turnbased.errors import Conflict, InvalidRequest, Unprocessable
+from turnbased.kit.errors import Conflict, InvalidRequest, Unprocessable
 from turnbased.mail import delivery
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import services

@@ -31,7 +31,7 @@ from django.db import connection
 
 from tests.serving.served import database_url_for
 from tests.topology.stack import Process, wait_until
-from turnbased.local import free_port, port_answers
+from turnbased.local.services import free_port, port_answers
 
 PROCFILE = Path(django_settings.BASE_DIR) / "Procfile"
 

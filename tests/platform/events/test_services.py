@@ -17,7 +17,7 @@ from tests.platform.conftest import settings_error
 from turnbased.events import services, tasks
 from turnbased.events.models import NOTIFY_CHANNEL, Event, EventKind
 from turnbased.events.services import NewEvent, events_record
-from turnbased.events.wakeups import listen_parameters
+from turnbased.kit.db.listening import listen_parameters
 
 
 def _event(user) -> NewEvent:

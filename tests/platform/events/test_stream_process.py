@@ -19,7 +19,7 @@ from tests.platform.conftest import api_token
 from tests.platform.events.streams import APPLICATION_NAME, reading, stream_process
 from turnbased.accounts.services.tokens import token_revoke
 from turnbased.events.models import Event
-from turnbased.events.wakeups import LISTEN_APPLICATION_NAME
+from turnbased.kit.db.listening import LISTEN_APPLICATION_NAME
 from turnbased.play import services
 from turnbased.play.models import Game
 

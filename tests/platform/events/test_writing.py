@@ -13,7 +13,7 @@ from tests.platform.conftest import SCRIPTED_CLASSIC_2P, api_token
 from turnbased.accounts.models import profile_of
 from turnbased.chat import services as chat
 from turnbased.clocks import sweep
-from turnbased.errors import IllegalMoveError, StaleSequence
+from turnbased.kit.errors import IllegalMoveError, StaleSequence
 from turnbased.events.models import Event, EventKind
 from turnbased.events.wording import worded_payload
 from turnbased.play import services

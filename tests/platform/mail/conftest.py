@@ -9,7 +9,7 @@ import pytest
 from django.utils import translation
 
 from turnbased.accounts.services.languages import language_choose
-from turnbased.local import free_port
+from turnbased.local.services import free_port
 from turnbased.mail import delivery
 from turnbased.mail.smtp import InboundHandler, SinkHandler, start_server
 from turnbased.notifications.models import Notification, NotificationKind

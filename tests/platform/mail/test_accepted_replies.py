@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from tests.platform.mail.conftest import reply_bytes
 from tests.platform.mail.test_inbound_redelivery import fails_once, retries_run_inline, writing_an_answer  # noqa: F401
-from turnbased import dispatch
+from turnbased.kit.db import dispatch
 from turnbased.mail import accepted, inbound, outbox, tasks
 from turnbased.mail.models import AcceptedReply, EmailKind, InboundEmail, OutgoingEmail
 from turnbased.play.models import Move

@@ -13,7 +13,7 @@ from datetime import date, timedelta
 import pytest
 
 from tests.platform.mail.conftest import GUARD_BOB_PRIEST, HANDMAID, move_in, reply_bytes, title_in, worded
-from turnbased.errors import GameNotFound, NotAllowed
+from turnbased.kit.errors import GameNotFound, NotAllowed
 from turnbased.mail import compose, inbound, tasks
 from turnbased.mail.inbound import Dropped, handle_inbound, read_headers
 from turnbased.mail.models import InboundDropReason, InboundEmail

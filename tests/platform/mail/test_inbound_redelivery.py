@@ -17,7 +17,7 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from tests.platform.mail.conftest import HANDMAID, move_in, reply_bytes, worded
-from turnbased import dispatch
+from turnbased.kit.db import dispatch
 from turnbased.celery import app
 from turnbased.mail import compose, outbox, tasks
 from turnbased.mail.inbound import handle_inbound

@@ -15,7 +15,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from turnbased.local import free_port
+from turnbased.local.services import free_port
 from turnbased.mail import smtp
 from turnbased.mail.models import InboundDrop, LocalMessage
 

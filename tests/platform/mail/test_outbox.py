@@ -164,7 +164,7 @@ def test_two_workers_sending_one_row_at_once_send_it_once(settings):
 
 def game_with_mail_undelivered(start_scripted_game, alice, bob) -> Game:
     """Start a game in a committing test without its notifications being delivered at the commit."""
-    with mock.patch("turnbased.dispatch.queue"):
+    with mock.patch("turnbased.kit.db.dispatch.queue"):
         return start_scripted_game(alice, bob)
 
 

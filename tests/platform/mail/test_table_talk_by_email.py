@@ -8,7 +8,7 @@ from django.utils import translation
 from tests.platform.mail.conftest import latest_to, reply_bytes, worded
 from turnbased.chat import services
 from turnbased.chat.models import Message
-from turnbased.limits import COUNTED, too_many
+from turnbased.kit.http.limits import COUNTED, too_many
 from turnbased.mail import compose
 from turnbased.mail.inbound import handle_inbound
 from turnbased.mail.reply_text import said_text

@@ -9,7 +9,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.exceptions import ImproperlyConfigured
 
-from turnbased import local_services as local  # make run's keys are kept by the embedded services' module
+from turnbased.local import services as local  # make run's keys are kept by the embedded services' module
 from turnbased.notifications.vapid import (
     b64url,
     check_private_key,

@@ -5,7 +5,7 @@ Every statement the database connection executes is counted (Django's
 savepoints and their releases included. Under ``transaction=True`` tests a
 request's ``transaction.atomic()`` is a real transaction, as in production,
 and its BEGIN and COMMIT are counted too. A statement run as a server-side prepared statement
-(``turnbased/prepared.py``) counts once, its ``PREPARE`` sent with its first ``EXECUTE`` included, and is
+(``turnbased/kit/db/prepared.py``) counts once, its ``PREPARE`` sent with its first ``EXECUTE`` included, and is
 shown as the SQL it runs.
 """
 

@@ -12,7 +12,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from turnbased.api.views import MoveSubmitApi
-from turnbased.api_deprecation import WHOLE_MOVE_ANSWER
+from turnbased.kit.api.deprecation import WHOLE_MOVE_ANSWER
 from turnbased.play.models import Game, Move
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from celery.signals import task_postrun
 from django.db import connection
 
 from turnbased.celery import app
-from turnbased.errors import Conflict, Unprocessable
+from turnbased.kit.errors import Conflict, Unprocessable
 from turnbased.play import selectors, services, tasks
 from turnbased.play.models import Game, GameStatus, Move
 

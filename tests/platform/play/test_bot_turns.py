@@ -11,7 +11,7 @@ import time_machine
 from django.db import OperationalError
 from django.utils import timezone
 
-from turnbased import dispatch
+from turnbased.kit.db import dispatch
 from turnbased.clocks import sweep
 from turnbased.play import selectors, services, tasks
 from turnbased.play.models import Game, GameStatus

@@ -7,7 +7,7 @@ from django.test import Client
 
 from games import engines
 from tests.platform.conftest import PASSWORD
-from turnbased.errors import EngineUnavailable
+from turnbased.kit.errors import EngineUnavailable
 from turnbased.play import services, store
 from turnbased.play.models import Game
 

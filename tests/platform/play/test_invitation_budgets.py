@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from tests.platform.play.costs import measured, token_client
-from turnbased import dispatch
+from turnbased.kit.db import dispatch
 from turnbased.play import services
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,7 +9,7 @@ import time_machine
 from rest_framework.test import APIClient
 
 from tests.platform.play.test_pages import logged_in
-from turnbased.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
+from turnbased.kit.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.mail import delivery
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import services

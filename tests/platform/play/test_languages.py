@@ -18,7 +18,7 @@ from tests.platform.conftest import PASSWORD, SCRIPTED_CLASSIC_2P
 from tests.platform.play.costs import token_client
 from turnbased.accounts.services.languages import language_choose
 from turnbased.clocks.services import absence_declare
-from turnbased.errors import Conflict
+from turnbased.kit.errors import Conflict
 from turnbased.play import services
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 
 from turnbased.clocks.models import SeatClock
-from turnbased.errors import PlayError, StaleSequence
+from turnbased.kit.errors import PlayError, StaleSequence
 from turnbased.play import selectors, services, store
 from turnbased.play.models import Game, GameStatus, Move
 

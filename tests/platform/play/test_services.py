@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 from django.db import IntegrityError
 
-from turnbased.errors import (
+from turnbased.kit.errors import (
     Conflict,
     GameNotFound,
     IllegalMoveError,

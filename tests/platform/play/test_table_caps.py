@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from turnbased.errors import Conflict
+from turnbased.kit.errors import Conflict
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus
 

@@ -16,7 +16,7 @@ from tests.platform.events.test_asgi import nothing, run_stream
 from tests.platform.play.costs import token_client
 from tests.platform.secrecy.worlds import love_letter_deck
 from turnbased.api.views import prefers_minimal
-from turnbased.api_deprecation import WHOLE_MOVE_ANSWER
+from turnbased.kit.api.deprecation import WHOLE_MOVE_ANSWER
 from turnbased.events.asgi import StreamApplication
 from turnbased.events.models import Event, EventKind
 from turnbased.play import services

@@ -10,7 +10,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from tests.platform.ratings.conftest import play_moves, ready_to_end, start
-from turnbased.errors import PlayError
+from turnbased.kit.errors import PlayError
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus, Move
 from turnbased.ratings.models import Rating, RatingChange

@@ -105,7 +105,7 @@ def _readings(scenarios: list[Scenario]) -> list[tuple[Scenario, str]]:
     turn, and the games with one scenario in turn among themselves, Hungarian first).
 
     One language a scenario suffices because a translation can carry nothing its English does not: the catalogs'
-    test holds every placeholder of a text to its translations (``tests/platform/test_catalogs.py``); what a
+    test holds every placeholder of a text to its translations (``tests/platform/kit/texts/test_catalogs.py``); what a
     language may still change (plural forms, formats) is read through the walk's three languages."""
     by_game: dict[str, list[Scenario]] = {}
     for scenario in scenarios:

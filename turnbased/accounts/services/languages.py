@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 
 from turnbased.accounts.models import profile_of
 from turnbased.accounts.readers import offered_language
-from turnbased.errors import InvalidRequest
+from turnbased.kit.errors import InvalidRequest
 
 
 def language_choose(*, user, language: str) -> None:

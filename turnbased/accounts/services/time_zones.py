@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from turnbased.accounts.models import profile_of
 from turnbased.accounts.time_zones import is_zone_name
-from turnbased.errors import InvalidRequest
+from turnbased.kit.errors import InvalidRequest
 
 
 def zone_set(*, user, zone: str) -> bool:

@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from turnbased.accounts.models import ApiToken
 from turnbased.accounts.selectors import tokens_of
-from turnbased.errors import PlayError
+from turnbased.kit.errors import PlayError
 
 # The first key of the transaction lock taken per account while its tokens are counted (PostgreSQL's two-key
 # advisory locks; the second key is the account's id).

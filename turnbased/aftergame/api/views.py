@@ -12,9 +12,9 @@ from rest_framework.views import APIView
 
 from turnbased.aftergame import selectors, services
 from turnbased.aftergame.api.serializers import RematchSerializer
-from turnbased.api_conditional import conditional_read
-from turnbased.api_schema import created_location, error
-from turnbased.errors import GameNotFound
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.schema import created_location, error
+from turnbased.kit.errors import GameNotFound
 from turnbased.idempotency.once import idempotent
 from turnbased.play import selectors as play_selectors
 

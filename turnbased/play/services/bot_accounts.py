@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from turnbased.accounts.models import Profile
-from turnbased.errors import Conflict
+from turnbased.kit.errors import Conflict
 from turnbased.play.models import GameStatus, Seat
 
 PLAYED_WITH_PEOPLE = gettext_lazy(

@@ -21,7 +21,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from turnbased import dispatch
+from turnbased.kit.db import dispatch
 from turnbased.play import selectors
 from turnbased.play.services.tables import BOT_TURN_TASK
 

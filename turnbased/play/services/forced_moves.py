@@ -40,7 +40,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from turnbased import dispatch, one_statement
+from turnbased.kit.db import dispatch
+from turnbased.kit.db import one_statement
 from turnbased.accounts.models import plays_forced_moves, profile_of
 from turnbased.clocks.services import away_until
 from turnbased.play import store

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from turnbased.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
+from turnbased.kit.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.play import facts
 from turnbased.play.models import Game, GameStatus, Invitation
 from turnbased.play.services.tables import hidden_from, locked_table

@@ -24,11 +24,11 @@ from django.utils.translation import gettext, gettext_lazy
 from games.base import RESIGN, BadNotation, IllegalMove
 from games.bots import bot_move, history_window
 from games.i18n import in_english
-from turnbased import one_statement
+from turnbased.kit.db import one_statement
 from turnbased.accounts.models import is_bot_account
 from turnbased.clocks.models import ClockKind, ExpiryPolicy, SeatClock
 from turnbased.clocks.services import clocks_after_move, now, table_clock_of
-from turnbased.errors import Conflict, GameNotFound, IllegalMoveError, InvalidRequest, NotAllowed, StaleSequence
+from turnbased.kit.errors import Conflict, GameNotFound, IllegalMoveError, InvalidRequest, NotAllowed, StaleSequence
 from turnbased.play import facts, player_events, store
 from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat
 from turnbased.play.services import forced_moves

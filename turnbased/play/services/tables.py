@@ -14,9 +14,9 @@ from django.utils.translation import gettext, ngettext
 
 from games import engines, get_engine
 from games.base import InvalidOptions
-from turnbased import dispatch
+from turnbased.kit.db import dispatch
 from turnbased.clocks.services import clocks_start, seats_with_time, table_clock_create
-from turnbased.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
+from turnbased.kit.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.play import facts, player_events, store
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
 from turnbased.play.services.forced_moves import schedule_forced_moves

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from turnbased.api_input import game_slugs
+from turnbased.kit.api.input import game_slugs
 from turnbased.ratings.models import RatingPool
 
 

@@ -13,11 +13,11 @@ from rest_framework.views import APIView
 
 from games import get_engine
 from turnbased.accounts.models import is_bot_account
-from turnbased.api_conditional import conditional_read
-from turnbased.api_deprecation import ARCHIVE_PAGE, RATINGS_PAGE, deprecated, uses_query_parameter
-from turnbased.api_input import UnprocessableInput
-from turnbased.api_pagination import CURSOR, cursor_parameters, paginate
-from turnbased.api_schema import error
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.deprecation import ARCHIVE_PAGE, RATINGS_PAGE, deprecated, uses_query_parameter
+from turnbased.kit.api.input import UnprocessableInput
+from turnbased.kit.api.pagination import CURSOR, cursor_parameters, paginate
+from turnbased.kit.api.schema import error
 from turnbased.ratings import selectors
 from turnbased.ratings.api.serializers import (
     ArchiveQuerySerializer,
@@ -26,7 +26,7 @@ from turnbased.ratings.api.serializers import (
     PlayerSerializer,
     RatingsQuerySerializer,
 )
-from turnbased.replica import reads_from_replica
+from turnbased.kit.db.replica import reads_from_replica
 
 USERNAME = OpenApiParameter("username", str, OpenApiParameter.PATH, description="The player's username.")
 NO_SUCH_PAGE = error("No such page: past the last one.")

@@ -26,7 +26,7 @@ from turnbased.clocks.services import (
     refresh_deadlines,
 )
 from turnbased.clocks.time_zone_choice import zone_choose
-from turnbased.errors import InvalidRequest, PlayError
+from turnbased.kit.errors import InvalidRequest, PlayError
 from turnbased.play.services import forced_moves
 
 

@@ -1,4 +1,4 @@
-"""``python manage.py dispatch_work``: queue in Celery the work each commit names (``turnbased.dispatch``), and
+"""``python manage.py dispatch_work``: queue in Celery the work each commit names (``turnbased.kit.db.dispatch``), and
 queue again the bot turns a fault may have lost each time its LISTEN is in place and whenever the broker is back
 (``play.services.bot_turns``)."""
 
@@ -10,7 +10,7 @@ import threading
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from turnbased import dispatch
+from turnbased.kit.db import dispatch
 from turnbased.play.services import queue_bot_turns_waiting
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from turnbased.errors import PlayError
+from turnbased.kit.errors import PlayError
 from turnbased.play import services
 
 

@@ -1,0 +1,58 @@
+"""The modules the mutants are planted in, and the tests that mirror each (run for each of its mutants).
+
+Each module's tests are listed cheapest and broadest first: a run stops at its first failing test (``-x``), so a
+mutant is killed soonest by a test that goes through the whole module quickly. ``keyword`` narrows the listed
+paths with pytest's ``-k`` (the engine contract runs every engine; a game's mutant needs only its own).
+``within`` names the top-level functions and classes mutated when only part of a file is the door.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Target:
+    path: str
+    tests: tuple[str, ...]
+    keyword: str | None = None
+    within: tuple[str, ...] = ()
+
+
+def _engine(package: str, slug: str) -> Target:
+    return Target(f"games/{package}/engine.py",
+                  ("tests/games/test_record.py", "tests/games/test_engine_contract.py", f"tests/games/{package}"),
+                  keyword=slug if slug == package else f"{slug} or {package}")
+
+
+TARGETS = {target.path: target for target in (
+    # The engines: setup, apply and resign of each game, the module the platform's door calls. The golden records'
+    # replays first: whole games in seconds, which most of an engine's mutants already change.
+    _engine("love_letter", "love-letter"),
+    _engine("halali", "halali"),
+    _engine("savernake_forest", "savernake-forest"),
+    _engine("carcassonne_hg", "carcassonne-hg"),
+    # The doors: the one service every move comes through, email replies, the API's move, the stream's
+    # authorisation, the webhook signer.
+    Target("turnbased/play/services/moves.py",
+           ("tests/platform/play/test_services.py", "tests/platform/play/test_bot_seats.py",
+            "tests/platform/clocks/test_clocks.py", "tests/platform/play/test_forced_moves.py",
+            "tests/platform/play/test_api.py", "tests/platform/play/test_bad_input.py")),
+    Target("turnbased/mail/inbound.py",
+           ("tests/platform/mail/test_inbound.py", "tests/platform/mail/test_inbound_drops.py",
+            "tests/platform/mail/test_inbound_resign.py", "tests/platform/mail/test_inbound_redelivery.py",
+            "tests/platform/mail/test_inbound_limits.py", "tests/platform/mail/test_bot_accounts.py",
+            "tests/platform/mail/test_provider_verdicts.py", "tests/platform/mail/test_table_talk_by_email.py",
+            "tests/platform/mail/test_commands.py", "tests/platform/mail/test_accepted_replies.py")),
+    Target("turnbased/api/views.py",
+           ("tests/platform/play/test_api.py", "tests/platform/play/test_turn_actions.py",
+            "tests/platform/play/test_bad_input.py", "tests/platform/api/test_created_location.py",
+            "tests/platform/idempotency/test_once.py", "tests/platform/api/test_deprecation.py",
+            "tests/platform/kit/http/limits/test_api_throttles.py"),
+           within=("_move_key", "answers_the_whole_game", "MoveSubmitApi", "prefers_minimal")),
+    Target("turnbased/events/credentials.py",
+           ("tests/platform/events/test_credentials.py", "tests/platform/events/test_asgi.py",
+            "tests/platform/events/test_sessions.py", "tests/platform/events/test_api.py")),
+    Target("turnbased/webhooks/signing.py",
+           ("tests/platform/webhooks/test_signing.py", "tests/platform/webhooks/test_delivery.py")),
+)}
