@@ -18,7 +18,13 @@ from turnbased.notifications.vapid import generate_private_key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WORKER_READY = "navigator.serviceWorker.ready.then(r => r.active ? r.active.state : 'none')"
+# ``ready`` resolves once the registration has an active worker, which it has from the start of its activation:
+# the worker is still "activating" while its activate handler's work (clearing old caches) goes on. Asked at
+# once, a loaded machine answered "activating" (issue 43: the push test's flake); wait for "activated".
+WORKER_READY = """navigator.serviceWorker.ready.then(r => r.active.state === "activated" ? "activated"
+    : new Promise(done => r.active.addEventListener("statechange", event => {
+        if (event.target.state === "activated" || event.target.state === "redundant") done(event.target.state);
+      })))"""
 # The notifications the service worker has shown, as the page's registration lists them.
 SHOWN = """navigator.serviceWorker.ready.then(r => r.getNotifications()).then(found => found.map(
     n => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url})))"""
