@@ -71,10 +71,10 @@ def handle_without_sending(raw: bytes, envelope_recipients: list[str] | None = N
             return "duplicate", []
         request = reading.read_request(raw, headers.message_id, provider.get("refusal"))
         done = acting.act(reply, request)
-        answer = answering.answer(reply, done, record)
+        answer_id = answering.answer(reply, done, record)
         # What the reply asked and what came of it, for the admin's list of replies.
         record.command = request.line[:MAX_COMMAND_LENGTH]
         record.status = done.status
         record.outcome = done.outcome
         record.save(update_fields=["command", "status", "outcome"])
-    return done.outcome, [answer]
+    return done.outcome, [answer_id]
