@@ -65,6 +65,7 @@ def assert_refused_unparsed(started_game, mailoutbox, full_parses, refusal="too 
     answer = latest_to(mailoutbox, "alice@example.com")
     assert f"Your reply was {refusal} to read, so nothing was played." in answer.body
     assert InboundEmail.objects.get().status == "rejected"
+    assert InboundEmail.objects.get().command == ""  # nothing of the body was read
     assert len(answer.body) < 5_000  # a short answer: the position, never the refused message
 
 
