@@ -25,6 +25,14 @@ def _engine(package: str, slug: str) -> Target:
                   keyword=slug if slug == package else f"{slug} or {package}")
 
 
+# Email replies go through a pipeline of modules (``turnbased/mail/inbound.py`` calls the others, a stage each);
+# one reply's tests go through every stage, so each stage's mutants meet them all.
+_INBOUND_TESTS = ("tests/platform/mail/test_inbound.py", "tests/platform/mail/test_inbound_drops.py",
+                  "tests/platform/mail/test_inbound_resign.py", "tests/platform/mail/test_inbound_redelivery.py",
+                  "tests/platform/mail/test_inbound_limits.py", "tests/platform/mail/test_bot_accounts.py",
+                  "tests/platform/mail/test_provider_verdicts.py", "tests/platform/mail/test_table_talk_by_email.py",
+                  "tests/platform/mail/test_commands.py", "tests/platform/mail/test_accepted_replies.py")
+
 TARGETS = {target.path: target for target in (
     # The engines: setup, apply and resign of each game, the module the platform's door calls. The golden records'
     # replays first: whole games in seconds, which most of an engine's mutants already change.
@@ -32,18 +40,14 @@ TARGETS = {target.path: target for target in (
     _engine("halali", "halali"),
     _engine("savernake_forest", "savernake-forest"),
     _engine("carcassonne_hg", "carcassonne-hg"),
-    # The doors: the one service every move comes through, email replies, the API's move, the stream's
-    # authorisation, the webhook signer.
+    # The doors: the one service every move comes through, email replies (each stage of their pipeline), the
+    # API's move, the stream's authorisation, the webhook signer.
     Target("turnbased/play/services/moves.py",
            ("tests/platform/play/test_services.py", "tests/platform/play/test_bot_seats.py",
             "tests/platform/clocks/test_clocks.py", "tests/platform/play/test_forced_moves.py",
             "tests/platform/play/test_api.py", "tests/platform/play/test_bad_input.py")),
-    Target("turnbased/mail/inbound.py",
-           ("tests/platform/mail/test_inbound.py", "tests/platform/mail/test_inbound_drops.py",
-            "tests/platform/mail/test_inbound_resign.py", "tests/platform/mail/test_inbound_redelivery.py",
-            "tests/platform/mail/test_inbound_limits.py", "tests/platform/mail/test_bot_accounts.py",
-            "tests/platform/mail/test_provider_verdicts.py", "tests/platform/mail/test_table_talk_by_email.py",
-            "tests/platform/mail/test_commands.py", "tests/platform/mail/test_accepted_replies.py")),
+    *(Target(f"turnbased/mail/{stage}.py", _INBOUND_TESTS)
+      for stage in ("inbound", "reading", "verifying", "acting", "answering")),
     Target("turnbased/api/views.py",
            ("tests/platform/play/test_api.py", "tests/platform/play/test_turn_actions.py",
             "tests/platform/play/test_bad_input.py", "tests/platform/api/test_created_location.py",

@@ -88,7 +88,7 @@ class InboundHandler:
 
 async def _count_drop(reason: str) -> None:
     """Count a refused recipient like a dropped message; counting must never break the SMTP session."""
-    from turnbased.mail.inbound import count_drop
+    from turnbased.mail.verifying import count_drop
 
     try:
         await _in_database_thread(count_drop, reason)

@@ -18,7 +18,7 @@ from django.utils import timezone
 from tests.platform.mail.conftest import reply_bytes
 from tests.platform.mail.test_inbound_redelivery import fails_once, retries_run_inline, writing_an_answer  # noqa: F401
 from turnbased.kit.db import dispatch
-from turnbased.mail import accepted, inbound, outbox, tasks
+from turnbased.mail import accepted, acting, outbox, tasks
 from turnbased.mail.models import AcceptedReply, EmailKind, InboundEmail, OutgoingEmail
 from turnbased.play.models import Move
 
@@ -80,7 +80,7 @@ def test_a_reply_that_keeps_failing_is_left_for_an_operator_after_its_attempts(
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(inbound, "_handle", broken)
+    monkeypatch.setattr(acting, "act", broken)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(dispatch, "queue", lambda *args, **kwargs: False)
         pk = accepted.accept(reply_bytes(turn_email, "handmaid"))

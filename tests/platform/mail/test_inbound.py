@@ -14,11 +14,13 @@ import pytest
 
 from tests.platform.mail.conftest import GUARD_BOB_PRIEST, HANDMAID, move_in, reply_bytes, title_in, worded
 from turnbased.kit.errors import GameNotFound, NotAllowed
-from turnbased.mail import compose, inbound, tasks
-from turnbased.mail.inbound import Dropped, handle_inbound, read_headers
+from turnbased.mail import compose, reading, tasks
+from turnbased.mail.inbound import handle_inbound
 from turnbased.mail.models import InboundDropReason, InboundEmail
+from turnbased.mail.reading import read_headers
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH, first_command, html_to_text
 from turnbased.mail.tokens import BadToken, ExpiredToken, read_reply_address, reply_address
+from turnbased.mail.verifying import Dropped
 from turnbased.play import services
 from turnbased.play.models import Move
 
@@ -236,11 +238,11 @@ def test_headers_the_parser_gives_up_on_leave_only_the_digest_and_the_envelope(t
     def gives_up(self, data):
         raise ValueError("garbled")
 
-    monkeypatch.setattr(inbound.BytesHeaderParser, "parsebytes", gives_up)
+    monkeypatch.setattr(reading.BytesHeaderParser, "parsebytes", gives_up)
     raw = reply_bytes(turn_email, "handmaid")
     address = turn_email.reply_to[0]
     headers = read_headers(raw, ["someone@else.example", address])
-    assert headers == inbound.Headers(message_id=f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}>", sender="",
+    assert headers == reading.Headers(message_id=f"<sha256-{hashlib.sha256(raw).hexdigest()[:40]}>", sender="",
                                       recipient=address, subject="")
 
 

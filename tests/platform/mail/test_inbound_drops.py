@@ -9,9 +9,11 @@ from django.contrib.admin.sites import site
 from django.db.models import QuerySet, Sum
 
 from tests.platform.mail.conftest import reply_bytes
-from turnbased.mail.inbound import MAX_FROM_CHARS, count_drop, handle_inbound, read_headers
+from turnbased.mail.inbound import handle_inbound
 from turnbased.mail.models import InboundDrop, InboundDropReason, InboundEmail
+from turnbased.mail.reading import MAX_FROM_CHARS, read_headers
 from turnbased.mail.tokens import reply_address
+from turnbased.mail.verifying import count_drop
 from turnbased.play.models import Move
 
 pytestmark = pytest.mark.django_db

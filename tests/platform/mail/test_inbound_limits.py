@@ -11,7 +11,7 @@ from anymail.inbound import AnymailInboundMessage
 from django.test import Client
 
 from tests.platform.mail.conftest import latest_to, reply_bytes
-from turnbased.mail import inbound, inbound_limits
+from turnbased.mail import inbound_limits, reading
 from turnbased.mail.inbound import handle_inbound
 from turnbased.mail.models import InboundEmail
 from turnbased.play.models import Move
@@ -23,13 +23,13 @@ pytestmark = pytest.mark.django_db
 def full_parses(monkeypatch):
     """Count calls of the full MIME parser the worker uses for a reply's body."""
     calls = []
-    real = inbound.message_from_bytes
+    real = reading.message_from_bytes
 
     def counted(raw, *args, **kwargs):
         calls.append(len(raw))
         return real(raw, *args, **kwargs)
 
-    monkeypatch.setattr(inbound, "message_from_bytes", counted)
+    monkeypatch.setattr(reading, "message_from_bytes", counted)
     return calls
 
 
@@ -65,6 +65,7 @@ def assert_refused_unparsed(started_game, mailoutbox, full_parses, refusal="too 
     answer = latest_to(mailoutbox, "alice@example.com")
     assert f"Your reply was {refusal} to read, so nothing was played." in answer.body
     assert InboundEmail.objects.get().status == "rejected"
+    assert InboundEmail.objects.get().command == ""  # nothing of the body was read
     assert len(answer.body) < 5_000  # a short answer: the position, never the refused message
 
 
@@ -209,12 +210,12 @@ def test_a_long_mime_header_is_refused_unread(started_game, turn_email, mailoutb
 
 def test_a_huge_subject_is_decoded_only_in_part(started_game, turn_email, mailoutbox, monkeypatch):
     decoded = []
-    real = inbound.decode_header
-    monkeypatch.setattr(inbound, "decode_header", lambda value: decoded.append(len(value)) or real(value))
+    real = reading.decode_header
+    monkeypatch.setattr(reading, "decode_header", lambda value: decoded.append(len(value)) or real(value))
     subject = "\r\n ".join("=?utf-8?q?a?=" for _ in range(40_000)).encode()
     raw = reply_bytes(turn_email, "handmaid").replace(b"Subject: ", b"Subject: " + subject + b"\r\n X-", 1)
     handle_inbound(raw)
-    assert decoded and max(decoded) <= inbound.MAX_FROM_CHARS
+    assert decoded and max(decoded) <= reading.MAX_FROM_CHARS
     assert len(latest_to(mailoutbox, "alice@example.com").subject) <= 210
 
 
