@@ -49,10 +49,23 @@ from turnbased.play.models import Game
 from turnbased.play.services.invitations import invitation_create
 from turnbased.webhooks.services import webhook_create
 
-# Drawn requests per operation (any path parameters), and per world object its path names. The boundaries of
-# every parameter and field are walked by test_coverage_phase.py; these draw at random around them.
-DRAWN_EXAMPLES = 6
-EXAMPLES_PER_TARGET = 2
+
+
+@dataclass(frozen=True)
+class Depth:
+    """How many requests are drawn per operation (any path parameters), and per world object its path names; the
+    schema's examples come on top. The boundaries of every parameter and field are walked by
+    test_coverage_phase.py; these draw at random around them."""
+
+    drawn: int
+    per_target: int
+    # Moves sent to each game in play: enough that some are legal there (the test asserts moves were played).
+    per_game_in_play: int
+
+
+# make test: every operation against every object of the world, a few requests each; make test-long: more of each.
+QUICK = Depth(drawn=3, per_target=1, per_game_in_play=2)
+FULL = Depth(drawn=6, per_target=2, per_game_in_play=2)
 PUBLIC_GAME = "ben and cat's public game"
 # Every check schemathesis has (``--checks all``), configured as the suite's command-line run is; but
 # ignored_auth, which reads the credentials a case was drawn with as the ones it sent, where this test sends
@@ -224,8 +237,12 @@ def fuzz(operation, path_parameters: dict | None, max_examples: int, label: str,
     answers_as_documented()
 
 
-def test_every_operation_answers_as_documented(api_schema, world, subtests):
-    """No server error, and every answer as the schema says, on every operation and every kind of game."""
+@pytest.mark.parametrize("depth", [pytest.param(QUICK, id="quick"), pytest.param(FULL, id="full", marks=pytest.mark.long)])
+def test_every_operation_answers_as_documented(api_schema, world, subtests, depth):
+    """No server error, and every answer as the schema says, on every operation and every kind of game.
+
+    make test (``QUICK``): every operation against every object of the world its path names, without the token,
+    and with drawn parameters, a few requests each; make test-long (``FULL``): twice as many of each."""
     token = api_token(world.player)
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert len(operations) >= 20
@@ -233,7 +250,9 @@ def test_every_operation_answers_as_documented(api_schema, world, subtests):
     for operation in operations:
         for target, path_parameters, anonymous in targets_of(operation, world):
             label = f"{operation.label} ({target})"
-            examples = EXAMPLES_PER_TARGET if path_parameters or anonymous else DRAWN_EXAMPLES
+            in_play = target.startswith("ann's ") and target.endswith(" in play")
+            examples = (depth.drawn if not (path_parameters or anonymous)
+                        else depth.per_game_in_play if in_play else depth.per_target)
             if not anonymous and {} not in operation.definition.raw.get("security", [{}]):
                 needs_the_token.add(label)
             with subtests.test(label):
