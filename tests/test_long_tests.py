@@ -21,10 +21,14 @@ def test_make_test_leaves_the_long_tests_out_and_test_long_runs_only_them():
     assert chosen_tests(["tests/games"], long=True) == ["-m", "long", "--durations=10"]
 
 
-@pytest.mark.parametrize("args", [["-m", "slow"], ["-mslow"], ["tests/a.py::test_one"]],
-                         ids=["-m EXPR", "-mEXPR", "a test by its id"])
+@pytest.mark.parametrize("args", [["-m", "slow"], ["-mslow"]], ids=["-m EXPR", "-mEXPR"])
 def test_the_callers_own_choice_of_tests_stands(args):
     assert chosen_tests(args, long=False) == ["--durations=10"]
+
+
+def test_a_test_named_by_its_id_is_still_chosen_from_the_runs_side_of_the_mark():
+    # make test ARGS="file.py::test" runs that test's make-test cases; make test-long ARGS=... its long ones.
+    assert chosen_tests(["tests/a.py::test_one"], long=False)[:2] == ["-m", "not long"]
 
 
 def test_the_callers_own_durations_stand_and_a_minimum_alone_is_no_count():

@@ -164,12 +164,12 @@ def chosen_tests(pytest_args: list[str], *, long: bool) -> list[str]:
     """Return the options that choose the run's tests and its report, unless the arguments choose for themselves.
 
     ``make test`` leaves out the tests marked ``long`` (exhaustive variants of tests it runs a representative
-    slice of: docs/developing.md, "Testing"), ``make test-long`` runs only them; a caller's own ``-m``, or a test
-    named by its id (``file.py::test``), chooses instead. Every run ends with its ten slowest tests, so that a
-    test growing slow is seen where it grows, unless the caller gives ``--durations`` of their own.
+    slice of: docs/developing.md, "Testing"), ``make test-long`` runs only them; a caller's own ``-m`` chooses
+    instead. Every run ends with its ten slowest tests, so that a test growing slow is seen where it grows, unless
+    the caller gives ``--durations`` of their own.
     """
     chosen = []
-    if not any(arg.startswith("-m") or "::" in arg for arg in pytest_args):  # -m EXPR or -mEXPR
+    if not any(arg.startswith("-m") for arg in pytest_args):  # -m EXPR or -mEXPR
         chosen += ["-m", "long" if long else "not long"]
     if not any(arg.startswith("--durations") and not arg.startswith("--durations-min") for arg in pytest_args):
         chosen.append("--durations=10")
