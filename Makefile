@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve test mutants venv clean-data
+.PHONY: run serve test test-long mutants venv clean-data
 
 run: $(STAMP)
 	$(BIN)/python -m turnbased.local run
@@ -13,8 +13,14 @@ run: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/python -m turnbased.local serve
 
+# make test leaves out the tests marked long: exhaustive variants of tests it runs a representative slice of
+# (every language of every scenario, the fuzzers' full runs). make test-long runs only those; CI runs it after
+# make test as time allows (.ci/run). docs/developing.md, "Testing".
 test: $(STAMP)
 	$(BIN)/python -m turnbased.local test $(ARGS)
+
+test-long: $(STAMP)
+	$(BIN)/python -m turnbased.local test-long $(ARGS)
 
 # Deliberate bugs in the engines and the doors, and whether the tests catch them (docs/developing.md). Slow: an
 # hour or more for every module; `make mutants ARGS="turnbased/mail/inbound.py --count 20"` for one, briefly.

@@ -6,7 +6,8 @@ HTML page. A game's pages (the game, its replay, its invitation, its record…) 
 mid-game, by the player to move, and finished; the site's other pages (the lobby, settings, a
 player's page, the leaderboard, the help…) by a player and by a visitor who has not logged in.
 Each is opened in Chromium at 1280 × 1000 and at 390 × 844 (a finished game's at the first only: its phone
-layout is the mid-game's, stacked the same way) and axe runs on the whole page; on a
+layout is the mid-game's, stacked the same way; ``make test`` reads so every page of one game and the board's
+pages of each, ``make test-long`` every page of each: ``WHOLE``) and axe runs on the whole page; on a
 game's page, every tile and card of the board must also be named for what it is and whose
 (``positions.assert_board_named``), with no stray letter read out.
 
@@ -96,9 +97,23 @@ def assert_clean(found: dict[str, list[dict]]) -> None:
         f"{where}:\n{described(violations)}" for where, violations in unjustified.items())
 
 
-@pytest.mark.parametrize("finished", [False, True], ids=["mid-game", "finished"])
-@pytest.mark.parametrize("slug", sorted(BOARD_READY))
-def test_every_page_of_a_game_has_nothing_critical_or_serious(browser, live_server, alice, bob, slug, finished):
+# The game whose pages make test reads all at every size, mid-game and finished; of the others, make test reads the
+# board's pages (the game's, its replay) so, and their other pages (an invitation, a record...: the same templates
+# around another game's text) mid-game at the desktop size. make test-long reads every page of every game so.
+WHOLE = "love-letter"
+GAME_CASES = [
+    pytest.param(slug, finished, every_page, id=f"{slug}-{'finished' if finished else 'mid-game'}"
+                 + ("-every-page" if every_page else ""), marks=pytest.mark.long if every_page else ())
+    for slug in sorted(BOARD_READY) for finished in (False, True)
+    for every_page in ((False,) if slug == WHOLE else (False, True))]
+
+
+@pytest.mark.parametrize("slug, finished, every_page", GAME_CASES)
+def test_every_page_of_a_game_has_nothing_critical_or_serious(browser, live_server, alice, bob, slug, finished,
+                                                              every_page):
+    """make test: every game's board pages mid-game at both sizes and finished at the desktop's, its other pages
+    mid-game at the desktop's, and every page of one game (``WHOLE``) as make test-long reads every game's:
+    each page mid-game at both sizes, finished at the desktop's."""
     game = position(slug, [alice, bob], finished)
     viewer = [alice, bob][game.to_move[0]] if game.status == GameStatus.ACTIVE else alice
     door = doors.Door(game=game, user=viewer)
@@ -111,7 +126,14 @@ def test_every_page_of_a_game_has_nothing_critical_or_serious(browser, live_serv
     # A finished game's pages are the mid-game's without the move controls, with the result: read at the desktop
     # size; the phone's layout (the panels stacked under the board) is read mid-game, where it holds the most.
     sizes = ("desktop",) if finished else tuple(SIZES)
-    assert_clean(check(page, live_server.url, paths, ready=boards, also=named, sizes=sizes))
+    if every_page or slug == WHOLE:
+        assert_clean(check(page, live_server.url, paths, ready=boards, also=named, sizes=sizes))
+        return
+    found = check(page, live_server.url, [path for path in paths if path in boards], ready=boards, also=named,
+                  sizes=sizes)
+    if not finished:
+        found |= check(page, live_server.url, [path for path in paths if path not in boards], sizes=("desktop",))
+    assert_clean(found)
 
 
 def test_every_other_page_has_nothing_critical_or_serious(browser, live_server, alice, bob, settings):

@@ -58,11 +58,16 @@ def play(engine: Engine, bots: list[str], seed: str, options: dict | None = None
 
 
 def bot_cases():
+    """Every bot of every engine at its fewest and most players, with each seed (0: the bot in the even seats of the
+    mixed game, 1: in the odd ones). make test plays one seed of each, the seeds in turn (so each engine's games
+    have a bot in the even seats and one in the odd ones); make test-long plays both."""
     cases = []
     for engine in ENGINES:
         for name in engine.bots():
             for n in player_counts(engine):
-                cases.append(pytest.param(engine, name, n, id=f"{engine.slug}-{name}-{n}p"))
+                for seed in (0, 1):
+                    cases.append(pytest.param(engine, name, n, seed, id=f"{seed}-{engine.slug}-{name}-{n}p",
+                                              marks=() if seed == len(cases) // 2 % 2 else pytest.mark.long))
     return cases
 
 
@@ -78,9 +83,9 @@ def test_the_three_games_offer_a_basic_bot(slug):
     assert set(games.get_engine(slug).bots()) == {"random", "basic"}
 
 
-@pytest.mark.parametrize(("engine", "name", "n"), bot_cases())
-@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize(("engine", "name", "n", "seed"), bot_cases())
 def test_bot_plays_whole_games_with_legal_moves(engine, name, n, seed):
+    """make test: every bot of every engine at its fewest and most players, one seed each (``bot_cases``)."""
     # Every seat this bot, then the bot against random players (in the other seats).
     result = play(engine, [name] * n, f"all-{name}-{seed}")
     assert result is not None and "winners" in result

@@ -88,10 +88,13 @@ def _candidates(legal: list, seed: int, number: int) -> list:
 
 
 def cases():
+    """Every engine at every player count, with each seed: make test plays one seeded game of each (the seeds in
+    turn, so each seed is played); make test-long plays every seed of each."""
+    counts = [(engine, n) for engine in ENGINES for n in player_counts(engine)]
     return [
-        pytest.param(engine, n, seed, id=f"{engine.slug}-{n}p-seed{seed}")
-        for engine in ENGINES
-        for n in player_counts(engine)
+        pytest.param(engine, n, seed, id=f"{engine.slug}-{n}p-seed{seed}",
+                     marks=() if seed == SEEDS[number % len(SEEDS)] else pytest.mark.long)
+        for number, (engine, n) in enumerate(counts)
         for seed in SEEDS
     ]
 
@@ -107,6 +110,7 @@ def test_every_engine_is_registered_by_slug():
 
 @pytest.mark.parametrize(("engine", "n", "seed"), cases())
 def test_seeded_random_game_obeys_the_contract(engine: Engine, n: int, seed: int):
+    """make test: a seeded random game of every engine at every player count (``cases``); make test-long: three."""
     players = [f"Player{i}" for i in range(n)]
     secret = f"contract-secret-seed-{seed}"
     initial = engine.setup(players, engine.validate_options(n, {}), secret)

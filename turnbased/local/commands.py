@@ -2,6 +2,7 @@
 
     python -m turnbased.local run    # services, migrations, demo accounts, web + stream + workers + beat
     python -m turnbased.local test   # the test suite on the embedded PostgreSQL (extra args go to pytest)
+    python -m turnbased.local test-long  # only the exhaustive variants make test leaves out (marked long)
     python -m turnbased.local manage ARGS...  # any manage.py command against the embedded services
     python -m turnbased.local screenshots [GAME...]  # the README's pictures, made on a throwaway database
     python -m turnbased.local serve  # the service hosted for real: production settings (turnbased/local/serve.py)
@@ -148,15 +149,32 @@ def _run(ports: dict[str, tuple[str, int]]) -> int:
                               environment, watched, ready=["press Ctrl-C to stop everything"])
 
 
-def test(pytest_args: list[str]) -> int:
-    """Run pytest against the embedded PostgreSQL; return its exit code."""
+def test(pytest_args: list[str], *, long: bool = False) -> int:
+    """Run pytest against the embedded PostgreSQL; return its exit code. ``long``: only the exhaustive variants
+    (``make test-long``), else everything but them (``make test``)."""
     with ExitStack() as stack:
         environment, _ = test_environment(stack, str(os.getpid()))
         if "DATABASE_URL" not in os.environ and parallel(pytest_args):
             for worker in range(TEST_WORKERS):  # pytest-django names a worker's test database after it
                 stack.callback(drop_database, f"test_{DATABASE_NAME}_{os.getpid()}_gw{worker}")
-        return subprocess.run([sys.executable, "-m", "pytest", *parallel(pytest_args), *pytest_args], env=environment,
-                              cwd=BASE_DIR).returncode
+        arguments = [*parallel(pytest_args), *chosen_tests(pytest_args, long=long), *pytest_args]
+        return subprocess.run([sys.executable, "-m", "pytest", *arguments], env=environment, cwd=BASE_DIR).returncode
+
+
+def chosen_tests(pytest_args: list[str], *, long: bool) -> list[str]:
+    """Return the options that choose the run's tests and its report, unless the arguments choose for themselves.
+
+    ``make test`` leaves out the tests marked ``long`` (exhaustive variants of tests it runs a representative
+    slice of: docs/developing.md, "Testing"), ``make test-long`` runs only them; a caller's own ``-m`` chooses
+    instead. Every run ends with its ten slowest tests, so that a test growing slow is seen where it grows, unless
+    the caller gives ``--durations`` of their own.
+    """
+    chosen = []
+    if not any(arg.startswith("-m") for arg in pytest_args):  # -m EXPR or -mEXPR
+        chosen += ["-m", "long" if long else "not long"]
+    if not any(arg.startswith("--durations") and not arg.startswith("--durations-min") for arg in pytest_args):
+        chosen.append("--durations=10")
+    return chosen
 
 
 def test_environment(stack: ExitStack, run: str) -> tuple[dict[str, str], Callable[[], None]]:
@@ -252,7 +270,8 @@ def main(argv: list[str]) -> int:
     # A SIGTERM (from a process manager or CI) stops everything as cleanly as Ctrl-C does.
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)  # even when started with SIGINT ignored (in the background)
-    commands = {"run": lambda: run(), "test": lambda: test(argv[1:]), "manage": lambda: manage_command(argv[1:]),
+    commands = {"run": lambda: run(), "test": lambda: test(argv[1:]),
+                "test-long": lambda: test(argv[1:], long=True), "manage": lambda: manage_command(argv[1:]),
                 "screenshots": lambda: screenshots(argv[1:]), "serve": local_serve.serve,
                 "backup": local_serve.backup, "restore": lambda: local_serve.restore(argv[1:]),
                 "clean-data": lambda: local_data.clean(DATA_DIR)}

@@ -49,10 +49,23 @@ from turnbased.play.models import Game
 from turnbased.play.services.invitations import invitation_create
 from turnbased.webhooks.services import webhook_create
 
-# Drawn requests per operation (any path parameters), and per world object its path names. The boundaries of
-# every parameter and field are walked by test_coverage_phase.py; these draw at random around them.
-DRAWN_EXAMPLES = 6
-EXAMPLES_PER_TARGET = 2
+
+
+@dataclass(frozen=True)
+class Depth:
+    """How many requests are drawn per operation (any path parameters), and per world object its path names; the
+    schema's examples come on top. The boundaries of every parameter and field are walked by
+    test_coverage_phase.py; these draw at random around them."""
+
+    drawn: int
+    per_target: int
+    # Moves sent to each game in play: enough that some are legal there (the test asserts moves were played).
+    per_game_in_play: int
+
+
+# make test: every operation against every object of the world, a few requests each; make test-long: more of each.
+QUICK = Depth(drawn=3, per_target=1, per_game_in_play=2)
+FULL = Depth(drawn=6, per_target=2, per_game_in_play=2)
 PUBLIC_GAME = "ben and cat's public game"
 # Every check schemathesis has (``--checks all``), configured as the suite's command-line run is; but
 # ignored_auth, which reads the credentials a case was drawn with as the ones it sent, where this test sends
@@ -173,8 +186,8 @@ def world(transactional_db, make_user) -> World:
 
 
 @pytest.fixture
-def api_schema(live_server, world, settings):
-    """Load the schema the live server serves, with the hook that steers moves to real positions.
+def served_schema(live_server, settings):
+    """Load the schema the live server serves.
 
     Rate limits are off (RATE_LIMITS=off): a thousand requests in half a minute from one account would
     otherwise be mostly 429s, documented but fuzzing nothing.
@@ -182,9 +195,14 @@ def api_schema(live_server, world, settings):
     settings.RATE_LIMITS_ON = False
     config = schemathesis.Config.from_dict({**CONFIGURATION, "base-url": live_server.url,
                                             "phases": {"stateful": {"enabled": False}}})
-    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/schema/?format=json", config=config)
-    register_move_hook(schema, world)
-    return schema
+    return schemathesis.openapi.from_url(f"{live_server.url}/api/schema/?format=json", config=config)
+
+
+@pytest.fixture
+def api_schema(served_schema, world):
+    """The served schema, with the hook that steers moves to real positions of the world."""
+    register_move_hook(served_schema, world)
+    return served_schema
 
 
 def targets_of(operation, world: World) -> list[tuple[str, dict | None, bool]]:
@@ -224,8 +242,12 @@ def fuzz(operation, path_parameters: dict | None, max_examples: int, label: str,
     answers_as_documented()
 
 
-def test_every_operation_answers_as_documented(api_schema, world, subtests):
-    """No server error, and every answer as the schema says, on every operation and every kind of game."""
+@pytest.mark.parametrize("depth", [pytest.param(QUICK, id="quick"), pytest.param(FULL, id="full", marks=pytest.mark.long)])
+def test_every_operation_answers_as_documented(api_schema, world, subtests, depth):
+    """No server error, and every answer as the schema says, on every operation and every kind of game.
+
+    make test (``QUICK``): every operation against every object of the world its path names, without the token,
+    and with drawn parameters, a few requests each; make test-long (``FULL``): twice as many of each."""
     token = api_token(world.player)
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert len(operations) >= 20
@@ -233,7 +255,9 @@ def test_every_operation_answers_as_documented(api_schema, world, subtests):
     for operation in operations:
         for target, path_parameters, anonymous in targets_of(operation, world):
             label = f"{operation.label} ({target})"
-            examples = EXAMPLES_PER_TARGET if path_parameters or anonymous else DRAWN_EXAMPLES
+            in_play = target.startswith("ann's ") and target.endswith(" in play")
+            examples = (depth.drawn if not (path_parameters or anonymous)
+                        else depth.per_game_in_play if in_play else depth.per_target)
             if not anonymous and {} not in operation.definition.raw.get("security", [{}]):
                 needs_the_token.add(label)
             with subtests.test(label):
@@ -244,10 +268,12 @@ def test_every_operation_answers_as_documented(api_schema, world, subtests):
     assert any(status == 201 and label.startswith("POST /api/games/{game_id}/moves/") for label, status in answers)
 
 
-def test_the_error_answers_fuzzing_seldom_reaches_are_as_documented(api_schema, live_server, world, settings):
-    """A body over the limit, a body that is not JSON, JSON nested too deep, a bad token: each as the schema says."""
+def test_the_error_answers_fuzzing_seldom_reaches_are_as_documented(served_schema, live_server, transactional_db,
+                                                                    make_user, settings):
+    """A body over the limit, a body that is not JSON, JSON nested too deep, a bad token: each as the schema says.
+    A player of their own is enough: none of these reaches a game (building the world took longer than sending)."""
     url = f"{live_server.url}/api/games/"
-    token = {"Authorization": f"Token {api_token(world.player)}"}
+    token = {"Authorization": f"Token {api_token(make_user('ann'))}"}
     as_json = {**token, "Content-Type": "application/json"}
     sent = {
         413: requests.post(url, data=b" " * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1) + b"{}", headers=as_json),
@@ -255,7 +281,7 @@ def test_the_error_answers_fuzzing_seldom_reaches_are_as_documented(api_schema, 
         400: requests.post(url, data="[" * 1000 + "]" * 1000, headers=as_json),
         401: requests.post(url, json={"game": "love-letter"}, headers={"Authorization": "Token not-a-token"}),
     }
-    create = api_schema["/api/games/"]["POST"]
+    create = served_schema["/api/games/"]["POST"]
     for status, response in sent.items():
         assert response.status_code == status, response.text
         create.Case(body={}).validate_response(response, checks=CHECKS)

@@ -180,7 +180,7 @@ CASES = [
 
 @pytest.fixture(autouse=True)
 def _rates_off(settings):
-    """Well over a hundred bad requests from one address: rates are tested in tests/platform/limits."""
+    """Well over a hundred bad requests from one address: rates are tested in tests/platform/kit/http/limits."""
     settings.RATE_LIMITS_ON = False
 
 

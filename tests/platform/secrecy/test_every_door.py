@@ -8,7 +8,8 @@ visitor), and so are the emails a blind seat would get; the two worlds must
 read the same, byte for byte once ids, tokens and times are masked.
 
 Each scenario is read in one language, English, Hungarian and German in turn (``_readings``): every
-viewer's account, and the visitor's browser, in the reading's language.
+viewer's account, and the visitor's browser, in the reading's language; the stranger and the visitor read at the
+last checkpoint. ``make test-long`` reads every scenario in every language, every viewer at every checkpoint.
 """
 
 from __future__ import annotations
@@ -35,14 +36,17 @@ class _UndoWorld(Exception):
     """Raised to roll a world back once its doors are read, so the next world starts from the same users."""
 
 
-def _read(game, users: list, stranger, scenario: Scenario, language: str) -> dict[str, dict[str, str]]:
-    """Return, per viewer who must not tell the worlds apart, everything that viewer can read."""
+def _read(game, users: list, stranger, scenario: Scenario, language: str, *,
+          seats_only: bool = False) -> dict[str, dict[str, str]]:
+    """Return, per viewer who must not tell the worlds apart, everything that viewer can read (``seats_only``: the
+    blind seats alone, not the stranger and the visitor)."""
     readers: dict[str, dict[str, str]] = {}
     for seat in sorted(scenario.blind):
         door = doors.Door(game=game, user=users[seat])
         readers[f"seat {seat}"] = {**door.read_all(seated=True), **door.emails()}
-    readers["stranger"] = doors.Door(game=game, user=stranger).read_all(seated=False)
-    readers["anonymous"] = doors.Door(game=game, user=None, language=language).read_all(seated=False)
+    if not seats_only:
+        readers["stranger"] = doors.Door(game=game, user=stranger).read_all(seated=False)
+        readers["anonymous"] = doors.Door(game=game, user=None, language=language).read_all(seated=False)
     return readers
 
 
@@ -59,9 +63,14 @@ def _next_game_id_is(game_id: int) -> None:
                        [TWIN_FIRST_EVENT_ID])
 
 
-def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=None, language: str = "en") -> list:
-    """Play one world through the services, reading every door at each checkpoint; then undo it."""
-    read = read or (lambda game: _read(game, users, stranger, scenario, language))
+def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=None, language: str = "en",
+                everyone_at_every_checkpoint: bool = True) -> list:
+    """Play one world through the services, reading every door at each checkpoint; then undo it. Unless
+    ``everyone_at_every_checkpoint``, the stranger and the visitor read at the end only, the blind seats at each."""
+    def read_every_door(game, number: int):
+        return _read(game, users, stranger, scenario, language,
+                     seats_only=not everyone_at_every_checkpoint and number < len(scenario.steps))
+
     snapshots = []
     checkpoints = {*scenario.checkpoints, len(scenario.steps)}
     try:
@@ -75,7 +84,7 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
             for number in range(len(scenario.steps) + 1):
                 game.refresh_from_db()
                 if number in checkpoints:
-                    snapshots.append((number, read(game)))
+                    snapshots.append((number, read(game) if read else read_every_door(game, number)))
                 if number < len(scenario.steps):
                     play_step(game, users, scenario.steps[number], world)
             raise _UndoWorld
@@ -123,17 +132,26 @@ def _readings(scenarios: list[Scenario]) -> list[tuple[Scenario, str]]:
 
 LANGUAGES = ("en", "hu", "de")
 READINGS = _readings(SCENARIOS)
+# make test-long reads every scenario in every language, every viewer at every checkpoint.
+EVERY_READING = [(scenario, language) for scenario in SCENARIOS for language in LANGUAGES]
 
 
-@pytest.mark.parametrize("scenario, language", READINGS,
-                         ids=[f"{scenario.id}-{language}" for scenario, language in READINGS])
-def test_two_worlds_differing_only_in_hidden_information_read_the_same_through_every_door(scenario, language,
-                                                                                          players):
+@pytest.mark.parametrize("scenario, language, everyone_at_every_checkpoint", [
+    *(pytest.param(scenario, language, False, id=f"{scenario.id}-{language}") for scenario, language in READINGS),
+    *(pytest.param(scenario, language, True, id=f"{scenario.id}-{language}-everyone-at-every-checkpoint",
+                   marks=pytest.mark.long) for scenario, language in EVERY_READING)])
+def test_two_worlds_differing_only_in_hidden_information_read_the_same_through_every_door(
+        scenario, language, everyone_at_every_checkpoint, players):
+    """make test: every scenario (every game, every edition that hides something) in one language (``_readings``),
+    every door read by the blind seats at each checkpoint (a turn's middle, where a seat's pages hold the most),
+    by the stranger and the visitor at the end. make test-long: every scenario in every language, every viewer
+    at every checkpoint (what only a spectator would read in a turn's middle)."""
     seated, stranger = players
     users = seated[: scenario.players]
     for user in (*seated, stranger):
         language_choose(user=user, language=language)
-    worlds = [_play_world(scenario, world, users, stranger, language=language) for world in (0, 1)]
+    worlds = [_play_world(scenario, world, users, stranger, language=language,
+                          everyone_at_every_checkpoint=everyone_at_every_checkpoint) for world in (0, 1)]
     assert [number for number, _ in worlds[0]] == [number for number, _ in worlds[1]]
     for (number, one), (_, two) in zip(*worlds):
         for viewer in one:
