@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from turnbased.local.services import chosen_tests
+from turnbased.local.commands import chosen_tests
 
 ROOT = Path(__file__).resolve().parent.parent
 
