@@ -25,7 +25,9 @@ def pytest_addoption(parser) -> None:
 def pytest_configure(config) -> None:
     budget = config.getoption("--time-budget")
     # The workers of xdist are started after this, from this process's environment: they read the same deadline.
-    if budget is not None and not os.environ.get("PYTEST_XDIST_WORKER"):
+    # A worker knows itself by its ``workerinput``, not by PYTEST_XDIST_WORKER in its environment: a run started
+    # from inside a worker (a test of this plugin under make test) inherits that variable and is no worker.
+    if budget is not None and not hasattr(config, "workerinput"):
         os.environ[DEADLINE] = str(time.time() + budget)
 
 
