@@ -28,6 +28,21 @@ SCRIPTED_CLASSIC_2P = [
 ]
 
 
+def record_queued(monkeypatch) -> list:
+    """Record what the dispatcher would queue in Celery, as ``(task, args, countdown)``, instead of queueing it (the
+    broker takes every task); return the list it fills."""
+    from turnbased.kit.db import dispatch
+
+    calls = []
+
+    def record(task, args, countdown=0):
+        calls.append((task, args, countdown))
+        return True
+
+    monkeypatch.setattr(dispatch, "queue", record)
+    return calls
+
+
 def api_token(user, name: str = "tests") -> str:
     """Return the key of a new API token for the user, made as any token is."""
     _, key = token_create(user=user, name=name, lifetime=None)

@@ -11,8 +11,9 @@ import time_machine
 from django.db import OperationalError
 from django.utils import timezone
 
-from turnbased.kit.db import dispatch
+from tests.platform.conftest import record_queued
 from turnbased.clocks import sweep
+from turnbased.kit.db import dispatch
 from turnbased.play import selectors, services, tasks
 from turnbased.play.models import Game, GameStatus
 
@@ -24,14 +25,7 @@ BOT = "turnbased.play.tasks.play_bot_turn"
 @pytest.fixture
 def queued(monkeypatch) -> list:
     """What would be queued in Celery, recorded instead; the broker takes every task."""
-    calls = []
-
-    def record(task, args, countdown=0):
-        calls.append((task, args, countdown))
-        return True
-
-    monkeypatch.setattr(dispatch, "queue", record)
-    return calls
+    return record_queued(monkeypatch)
 
 
 def _table(creator, *, bot_first: bool, bots: dict | None = None, creator_plays: bool = True) -> Game:

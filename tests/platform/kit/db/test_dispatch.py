@@ -13,7 +13,7 @@ import time
 import pytest
 from django.db import connection, connections, transaction
 
-from tests.platform.conftest import SCRIPTED_CLASSIC_2P
+from tests.platform.conftest import SCRIPTED_CLASSIC_2P, record_queued
 from turnbased.kit.db import dispatch
 from turnbased.play import services
 
@@ -25,14 +25,7 @@ DELIVER, BOT = "turnbased.mail.tasks.deliver_game_notifications", "turnbased.pla
 @pytest.fixture
 def queued(monkeypatch, settings) -> list:
     settings.WORK_DISPATCH = "notify"
-    calls = []
-
-    def record(task, args, countdown=0):
-        calls.append((task, args, countdown))
-        return True
-
-    monkeypatch.setattr(dispatch, "queue", record)
-    return calls
+    return record_queued(monkeypatch)
 
 
 def wait_for(calls: list, count: int, seconds: float = 10) -> None:
@@ -93,17 +86,22 @@ def test_only_the_dispatched_tasks_may_be_named(settings):
         dispatch.after_commit("turnbased.events.tasks.prune_events")
 
 
+def _cut_the_listen(dispatcher) -> None:
+    """End the dispatcher's LISTEN session from another one, as a restarted server or a network cut would."""
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            dispatcher.listening.clear()
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+                           [dispatch.APPLICATION_NAME])
+            assert cursor.fetchone() == (True,)
+    finally:
+        other.close()
+
+
 def test_the_dispatcher_listens_again_after_its_connection_is_cut(queued, caplog):
     with dispatch.Dispatcher() as dispatcher:
-        other = connections.create_connection("default")
-        try:
-            with other.cursor() as cursor:
-                dispatcher.listening.clear()
-                cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
-                               [dispatch.APPLICATION_NAME])
-                assert cursor.fetchone() == (True,)
-        finally:
-            other.close()
+        _cut_the_listen(dispatcher)
         assert dispatcher.listening.wait(10)
         dispatch.after_commit(DELIVER, 3, 4)
         wait_for(queued, 1)
@@ -139,14 +137,7 @@ def test_the_dispatcher_recovers_once_it_listens_and_again_each_time_it_listens_
     recovered = []
     with dispatch.Dispatcher(recover=lambda: recovered.append(1)) as dispatcher:
         wait_for(recovered, 1)
-        other = connections.create_connection("default")
-        try:
-            with other.cursor() as cursor:
-                dispatcher.listening.clear()
-                cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
-                               [dispatch.APPLICATION_NAME])
-        finally:
-            other.close()
+        _cut_the_listen(dispatcher)
         assert dispatcher.listening.wait(10)
         wait_for(recovered, 2)
         time.sleep(0.3)
