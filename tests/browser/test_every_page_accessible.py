@@ -98,12 +98,15 @@ def assert_clean(found: dict[str, list[dict]]) -> None:
 
 
 # The game whose pages make test reads all at every size, mid-game and finished; of the others, make test reads the
-# board's pages (the game's, its replay) so, and their other pages (an invitation, a record...: the same templates
-# around another game's text) mid-game at the desktop size. make test-long reads every page of every game so.
+# board's pages (the game's, its replay) mid-game at both sizes, and their other pages (an invitation, a
+# record...: the same templates around another game's text) mid-game at the desktop size. make test-long reads
+# every page of every game so, and the others' board pages finished too (the mid-game's without the move
+# controls, with the result: the finished WHOLE game's pages read those templates in make test).
 WHOLE = "love-letter"
 GAME_CASES = [
     pytest.param(slug, finished, every_page, id=f"{slug}-{'finished' if finished else 'mid-game'}"
-                 + ("-every-page" if every_page else ""), marks=pytest.mark.long if every_page else ())
+                 + ("-every-page" if every_page else ""),
+                 marks=pytest.mark.long if every_page or (finished and slug != WHOLE) else ())
     for slug in sorted(BOARD_READY) for finished in (False, True)
     for every_page in ((False,) if slug == WHOLE else (False, True))]
 

@@ -200,6 +200,9 @@ def test_halali_to_the_end_with_every_kind_of_move_made_with_the_keyboard(browse
     no_serious_violations(page)
 
 
+# make test plays three games to the end with the keyboard; Savernake Forest's is the longest whole game of all
+# (its moves are the halali's kinds of control: a choice of cards and of places), so make test-long plays it.
+@pytest.mark.long
 def test_savernake_forest_whole_game_with_the_keyboard(browser, live_server, alice, bob):
     people = [alice, bob]
     game = table("savernake-forest", people)

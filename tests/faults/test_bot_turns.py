@@ -196,6 +196,9 @@ def test_the_whole_worker_killed_with_turns_in_hand_and_started_again(tmp_path):
     assert took <= RESUMED_WITHIN
 
 
+# The dispatcher and the broker killed under bot turns are make test's in tests/faults/test_dispatch.py (both at
+# once, with email); these two, each alone and timed, are make test-long's.
+@pytest.mark.long
 def test_the_dispatcher_killed_and_started_again(tmp_path):
     with Stack(tmp_path, database_url_for(connection.settings_dict["NAME"])) as stack:
         stack.dispatcher.signal(signal.SIGKILL)
@@ -208,6 +211,7 @@ def test_the_dispatcher_killed_and_started_again(tmp_path):
     assert took <= RESUMED_WITHIN
 
 
+@pytest.mark.long
 def test_the_broker_killed_with_turns_in_hand_and_started_again_empty(tmp_path):
     with Stack(tmp_path, database_url_for(connection.settings_dict["NAME"])) as stack:
         holding = hold_a_bot_turn_in_the_workers_hand(stack.worker, stack.database_url, stack.tables.games,

@@ -236,6 +236,9 @@ def test_a_port_another_program_holds_is_refused_at_start_with_its_number(data, 
     assert postgres_left_on(data) == []
 
 
+# make serve's own start (its settings, its backup) is make test's in tests/serving/test_make_serve.py; that
+# make run refuses its folder is one more start of it, for make test-long.
+@pytest.mark.long
 def test_make_run_refuses_the_folder_make_serve_hosts(data, started):
     data.mkdir(parents=True)
     (data / "serve.env").write_text(test_make_serve.operator_settings(sink_port=free_port(),

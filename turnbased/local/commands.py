@@ -213,7 +213,8 @@ def test_environment(stack: ExitStack, run: str) -> tuple[dict[str, str], Callab
 
 
 # Many tests wait on servers and processes of their own more than they compute: two workers (pytest-xdist)
-# keep two cores busy. ``-n 0`` runs every test in the one process (``-s`` then shows their output).
+# keep two cores busy. ``-n 0`` runs every test in the one process (``-s`` then shows their output);
+# TURNBASED_TEST_WORKERS sets another number for every run on a machine.
 TEST_WORKERS = 2
 
 
@@ -224,7 +225,8 @@ def parallel(pytest_args: list[str]) -> list[str]:
         return []
     # A test module's tests share their fixtures (a live server, a browser): they stay in one worker. Files are
     # handed out in the order collected, the heaviest first (tests/conftest.py), not by their number of tests.
-    return ["-n", str(TEST_WORKERS), "--dist", "loadfile", "--no-loadscope-reorder"]
+    workers = os.environ.get("TURNBASED_TEST_WORKERS", "").strip() or str(TEST_WORKERS)
+    return ["-n", workers, "--dist", "loadfile", "--no-loadscope-reorder"]
 
 
 def manage_command(args: list[str]) -> int:
