@@ -1,7 +1,7 @@
 """Measure how long each test file takes and write the heaviest first to ``tests/heaviest_files.txt``.
 
 Opt in on a whole run: ``make test ARGS="-p tests.file_times"``. The list orders the run (``tests/conftest.py``):
-with two workers each taking whole files, a long file begun last would run alone at the end, so the heaviest
+with workers each taking whole files, a long file begun last would run alone at the end, so the heaviest
 begin first. The seconds count setup, call and teardown of every test of the file, as the reports give them.
 """
 
