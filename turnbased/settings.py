@@ -450,6 +450,8 @@ REST_FRAMEWORK = api.rest_framework(
         "chat": _rate("RATE_LIMIT_CHAT", "10/min"),
         # Inviting people by username, on the table's page and POST /api/games/{id}/invitations/ (issue 12: setup).
         "invitations": _rate("RATE_LIMIT_INVITATIONS", "30/hour"),
+        # Following and blocking players, and the reverse (issue 44: friends and blocks).
+        "contacts": _rate("RATE_LIMIT_CONTACTS", "60/hour"),
         # Registering, changing, pinging and deleting webhooks (issue 15): a ping makes the server send a request.
         "webhooks": _rate("RATE_LIMIT_WEBHOOKS", "60/hour"),
     },

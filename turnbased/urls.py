@@ -43,6 +43,7 @@ api_patterns = [
     path("", include("turnbased.aftergame.api.urls")),
     path("", include("turnbased.webhooks.urls")),  # issue 15
     path("", include("turnbased.notifications.api_urls")),  # issue 25: my devices told of my turns
+    path("", include("turnbased.contacts.api.urls")),  # issue 44: friends and blocks
 ]
 
 
@@ -75,6 +76,7 @@ urlpatterns = [
     path("", include("turnbased.chat.urls")),  # issue 12, table talk
     path("", include("turnbased.aftergame.urls")),
     path("", include("turnbased.notifications.urls")),  # issue 25: service worker, manifest, offline page
+    path("", include("turnbased.contacts.urls")),  # issue 44: friends and blocks
 ]
 
 # Django's error pages, as {"detail": ...} JSON under /api/.

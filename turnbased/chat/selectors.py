@@ -3,7 +3,7 @@
 Players of a game read and write its chat; anyone who may see a public game
 reads it; a private game's chat exists only for those who may see the game
 (``play.selectors.viewer_of``). Every read leaves out the authors the reader
-muted. No read grows with the length of the chat: pages of messages, counts
+muted or blocked. No read grows with the length of the chat: pages of messages, counts
 and latest ids are single queries.
 """
 
@@ -18,6 +18,7 @@ from django.db.models.functions import Coalesce
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.chat.models import Message, Mute, ReadMark
+from turnbased.contacts.selectors import blocked_ids, blocker_ids
 from turnbased.kit.errors import GameNotFound
 from turnbased.play import selectors as play_selectors
 from turnbased.play.models import Game, GameStatus, Seat, Visibility
@@ -33,10 +34,11 @@ def chat_viewer(game_id: int, user: AbstractBaseUser | AnonymousUser) -> play_se
 
 
 def muted_ids(user: AbstractBaseUser | AnonymousUser):
-    """Return the ids of the people the user muted, as a subquery (nobody for a visitor)."""
+    """Return the ids of the people the user muted or blocked (a block mutes), as a subquery (nobody for a
+    visitor)."""
     if not user.is_authenticated:
         return Mute.objects.none().values("muted_id")
-    return Mute.objects.filter(user_id=user.pk).values("muted_id")
+    return Mute.objects.filter(user_id=user.pk).values("muted_id").union(blocked_ids(user))
 
 
 def muted_players(user: AbstractBaseUser | AnonymousUser) -> list[str]:
@@ -219,7 +221,8 @@ SELECT
      FROM play_game g WHERE g.id IN (SELECT s.game_id FROM play_seat s WHERE s.user_id = %(user)s)),
   (SELECT coalesce(max(m.id), 0) FROM chat_message m
      WHERE m.game_id IN (SELECT s.game_id FROM play_seat s WHERE s.user_id = %(user)s) AND m.author_id <> %(user)s
-       AND m.author_id NOT IN (SELECT u.muted_id FROM chat_mute u WHERE u.user_id = %(user)s)),
+       AND m.author_id NOT IN (SELECT u.muted_id FROM chat_mute u WHERE u.user_id = %(user)s)
+       AND m.author_id NOT IN (SELECT b.blocked_id FROM contacts_block b WHERE b.blocker_id = %(user)s)),
   (SELECT coalesce(sum(r.last_read_id), 0) FROM chat_readmark r WHERE r.user_id = %(user)s)
 """
 

@@ -9,6 +9,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext
 
+from turnbased.contacts.selectors import blocker_ids
 from turnbased.chat.models import MAX_MESSAGE_CHARS, Message, MessageSource, Mute, ReadMark, Report
 from turnbased.chat.selectors import chat_viewer
 from turnbased.kit.errors import InvalidRequest, NotAllowed, Unprocessable
@@ -53,9 +54,10 @@ def message_post(*, game_id: int, user: AbstractBaseUser, text: str, source: str
                           "text": text})
         for index, user_id in sorted(players.items()) if user_id != user.pk
     ]
-    # One statement writes the message and its events (no transaction needed), leaving out whoever muted the author.
+    # One statement writes the message and its events (no transaction needed), leaving out whoever muted the author
+    # or blocked them (a block mutes).
     row_insert_with_events(instance=message, events=told, source_id_key="message", lock_user_ids=players.values(),
-                           unless=Mute.objects.filter(muted_id=user.pk).values("user_id"))
+                           unless=Mute.objects.filter(muted_id=user.pk).values("user_id").union(blocker_ids(user)))
     return message
 
 

@@ -93,6 +93,9 @@ def spectacular_settings() -> dict:
             # Issue 15: webhooks.
             {"name": "webhooks", "description": "My webhooks: URLs sent my events as signed POSTs; their delivery "
                                                 "logs, a test event, a new secret."},
+            # Issue 44: friends and blocks.
+            {"name": "friends", "description": "The players I follow and the ones I blocked; my friends' open "
+                                               "tables and games."},
         ],
         "ENUM_NAME_OVERRIDES": {
             "GameSlug": "turnbased.kit.api.input.game_slugs",

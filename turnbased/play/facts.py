@@ -8,8 +8,9 @@ order the apps are installed, so what they write commits or rolls back with the 
 commits with its end, a turn's notification with its move. A handler never calls the core's services back, and
 the core names no feature (docs/design.md, "How a feature reacts": rating a finished game, worked through).
 
-Who may see a private table, and who may take a seat at one, the core asks the same way: a feature adds who else
-may see it (``sees_private_table``) and why a seat is not free (``seat_kept``).
+Who may see a private table, who may take a seat at one and whom one may invite, the core asks the same way: a
+feature adds who else may see it (``sees_private_table``), why a seat is not free (``seat_kept``) and why an
+invitation may not be sent (``invitation_kept``).
 """
 
 from __future__ import annotations
@@ -113,6 +114,7 @@ def handlers_of(kind: type) -> list[Callable]:
 
 _private_viewers: list[Callable[[Game, object], bool]] = []
 _seat_keepers: list[Callable[[Game, object], str | None]] = []
+_invitation_keepers: list[Callable[[Game, object, object], str | None]] = []
 
 
 def sees_private_table(check: Callable[[Game, object], bool]) -> Callable[[Game, object], bool]:
@@ -140,6 +142,23 @@ def why_seat_kept(game: Game, user) -> str | None:
     """Return why a feature keeps the open table's seats from the user, or None."""
     for check in _seat_keepers:
         reason = check(game, user)
+        if reason:
+            return reason
+    return None
+
+
+def invitation_kept(check: Callable[[Game, object, object], str | None]) -> Callable[[Game, object, object], str | None]:
+    """Register ``check(game, inviter, invitee)``: why the inviter may not invite the invitee to the open ``game``
+    (the invitee does not take invitations from them), or None."""
+    if check not in _invitation_keepers:
+        _invitation_keepers.append(check)
+    return check
+
+
+def why_invitation_kept(game: Game, inviter, invitee) -> str | None:
+    """Return why a feature keeps the invitation from being sent, or None."""
+    for check in _invitation_keepers:
+        reason = check(game, inviter, invitee)
         if reason:
             return reason
     return None

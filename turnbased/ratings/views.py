@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from games import engines, get_engine
+from turnbased.contacts import selectors as contacts_selectors
 from turnbased.ratings import selectors
 from turnbased.ratings.models import RatingPool
 from turnbased.ratings.rules import DISPLAY_BASE, DISPLAY_SCALE, RATED_MIN_OWN_MOVES
@@ -77,6 +78,9 @@ def player_profile(request, username: str):
         "ratings": selectors.ratings_of(player),
         "reliability": selectors.reliability(player, request.user),
         "provisional_games": settings.RATINGS_PROVISIONAL_GAMES,
+        # Issue 44: whether I follow or blocked them (my own lists: never whether they blocked me).
+        "follows": contacts_selectors.is_followed(request.user, player),
+        "blocks": contacts_selectors.is_blocked(request.user, player),
     })
 
 

@@ -25,6 +25,7 @@ from games import engines, get_engine
 from turnbased.kit.http import request_guards
 from turnbased.accounts.models import is_bot_account
 from turnbased.chat import selectors as chat_selectors
+from turnbased.contacts import selectors as contacts_selectors
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, format_duration, table_clock_of
 from turnbased.kit.errors import GameNotFound, PlayError
@@ -60,6 +61,7 @@ def lobby(request):
         context["rows"], context["page"] = page.rows, page
         context["talk"] = chat_selectors.lobby_talk(  # issue 12, table talk
             page.rows, request.user, game_ids=page.game_ids, my_turn_count=page.my_turn_count)
+        context["friends"] = contacts_selectors.lobby_friends(request.user)  # issue 44: friends and blocks
     return render(request, "play/lobby.html", context)
 
 

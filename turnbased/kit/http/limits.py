@@ -41,6 +41,7 @@ COUNTED = {
     "chat": pgettext_lazy("too many ...", "chat messages"),
     "invitations": pgettext_lazy("too many ...", "invitations"),
     "webhooks": pgettext_lazy("too many ...", "webhook changes"),
+    "contacts": pgettext_lazy("too many ...", "changes to your friends and blocks"),
 }
 
 

@@ -53,6 +53,9 @@ def invitation_create(*, game_id: int, user: AbstractBaseUser, username: str) ->
             raise Unprocessable(gettext("You cannot invite yourself."))
         if any(seat.user_id == invitee.pk for seat in seats):
             raise Conflict(gettext("%(name)s already has a seat at this table.") % {"name": invitee.get_username()})
+        kept = facts.why_invitation_kept(game, user, invitee)
+        if kept:
+            raise Conflict(kept)
         # The table's row lock orders invitations to it: no other can come between this read and the insert.
         invitation = (
             Invitation.objects.select_related("user", "user__profile", "invited_by", "invited_by__profile")

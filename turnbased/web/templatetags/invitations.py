@@ -2,6 +2,7 @@
 
 from django import template
 
+from turnbased.contacts import selectors as contacts_selectors
 from turnbased.play import invitation_selectors
 
 register = template.Library()
@@ -15,8 +16,11 @@ def table_invitations(game):
 
 @register.simple_tag
 def recent_opponents_of(user):
-    """Return the people the user played with most recently (none for a visitor)."""
-    return invitation_selectors.recent_opponents(user) if user.is_authenticated else []
+    """Return the people to offer for an invitation: the ones the user follows, then the ones they played with most
+    recently, no one blocked either way (none for a visitor)."""
+    if not user.is_authenticated:
+        return []
+    return contacts_selectors.people_to_invite(user, invitation_selectors.RECENT_OPPONENTS)
 
 
 @register.simple_tag
