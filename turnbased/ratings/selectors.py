@@ -184,6 +184,37 @@ def reliability(player: AbstractBaseUser, viewer: Viewer) -> Reliability:
     return Reliability(moves_on_time=on_time, timeouts=timeouts)
 
 
+# How many of a player's latest finished games with a clock the per-game figure looks at (issue 44, fair entry).
+RECENT_CLOCKED_GAMES = 10
+
+
+@dataclass(frozen=True)
+class Abandonment:
+    """Of the player's latest finished games with a clock (at most ``RECENT_CLOCKED_GAMES``), how many they left to
+    a bot: their seat handed on after too many timeouts, or at the first one where the table removes late players.
+
+    A player with no such game is new (``is_new``): a gate reads them as neither reliable nor unreliable."""
+
+    games: int
+    abandoned: int
+
+    @property
+    def is_new(self) -> bool:
+        return self.games == 0
+
+
+def abandonment(player: AbstractBaseUser, viewer: Viewer | None = None) -> Abandonment:
+    """Return the per-game figure (``Abandonment``) over the finished clocked games ``viewer`` may see (every one,
+    for None: what a gate reads of the player). One statement."""
+    seats = Seat.objects.filter(user=player, game__status=GameStatus.FINISHED,
+                                game__clock__kind__in=[ClockKind.PER_MOVE, ClockKind.BANK])
+    if viewer is not None:
+        seats = seats.filter(game__in=Game.objects.filter(visible_games(viewer)))
+    # A person's seat that a bot plays was handed on (a resignation leaves the seat to no one: it is not counted).
+    latest = list(seats.order_by("-game__finished_at", "-game_id").values_list("bot", flat=True)[:RECENT_CLOCKED_GAMES])
+    return Abandonment(games=len(latest), abandoned=sum(1 for bot in latest if bot))
+
+
 # -- the archive ----------------------------------------------------------------------------------
 
 

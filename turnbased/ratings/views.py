@@ -77,6 +77,7 @@ def player_profile(request, username: str):
         "records": selectors.game_records(player, request.user),
         "ratings": selectors.ratings_of(player),
         "reliability": selectors.reliability(player, request.user),
+        "abandonment": selectors.abandonment(player, request.user),  # issue 44: fair entry
         "provisional_games": settings.RATINGS_PROVISIONAL_GAMES,
         # Issue 44: whether I follow or blocked them (my own lists: never whether they blocked me).
         "follows": contacts_selectors.is_followed(request.user, player),

@@ -30,8 +30,10 @@ OPERATION_TARGETS: dict[str, dict[str, int | str]] = json.loads(
     os.environ.get("TURNBASED_FUZZ_OPERATION_TARGETS", "{}"))
 VALID: dict[str, dict] = json.loads(os.environ.get("TURNBASED_FUZZ_VALID", "{}"))
 BASE_URL = os.environ.get("TURNBASED_FUZZ_BASE_URL", "").rstrip("/")
-# One positive case in STEERED_EVERY of an operation is steered to data the world takes.
+# One positive case in STEERED_EVERY of an operation is steered to data the world takes; every one of the operations
+# whose body only names a person (any drawn name names nobody: a 422 each time).
 STEERED_EVERY = 3
+ALWAYS_STEERED = {"POST /api/me/following/", "POST /api/me/blocked/"}
 _numbers = itertools.count(1)
 _steered: dict[str, itertools.count] = {}
 
@@ -58,6 +60,9 @@ def _steer(case, label: str) -> None:
         case.body = {"starts_on": day, "ends_on": day}
     elif label in ("POST /api/webhooks/", "PATCH /api/webhooks/{webhook_id}/") and body is not None:
         case.body = {**body, "url": f"https://127.0.0.1:9999/fuzzed/{number}"}  # private addresses allowed here
+    elif label in ("POST /api/me/following/", "POST /api/me/blocked/"):
+        # Different people: a player one blocked cannot be followed (409), which would make following mostly refused.
+        case.body = {"username": VALID["contacts"][label]}
     elif label == "POST /api/games/":
         case.body = {"game": "halali", "players": 2}
     elif label == "POST /api/me/push-subscriptions/":
@@ -86,7 +91,7 @@ def before_call(context, case, kwargs):
     if not positive:
         return
     counter = _steered.setdefault(label, itertools.count())
-    if next(counter) % STEERED_EVERY == 0:
+    if next(counter) % STEERED_EVERY == 0 or label in ALWAYS_STEERED:
         _steer(case, label)
     headers = case.headers if case.headers is not None else {}
     body = case.body if isinstance(case.body, dict) else None

@@ -66,7 +66,10 @@ def operation_targets(world) -> dict[str, dict[str, int]]:
             "POST /api/games/{game_id}/invitations/decline/": {"game_id": inviting.pk},
             # ann's open table, where the invitation is: she may start it with the players seated.
             "GET /api/games/{game_id}/invitations/{invitation_id}/": {"game_id": open_table},
-            "POST /api/games/{game_id}/start/": {"game_id": open_table}}
+            "POST /api/games/{game_id}/start/": {"game_id": open_table},
+            # Someone else to stop following or unblock (the first username of the world may be ann's own).
+            "DELETE /api/me/following/{username}/": {"username": ben.username},
+            "DELETE /api/me/blocked/{username}/": {"username": ben.username}}
 
 
 # make test: the documented examples, the drawn requests and the chains of calls of every operation, with every
@@ -84,7 +87,8 @@ def test_every_check_passes_in_every_phase_on_every_operation(live_server, world
     targets = {name: next(iter(objects.values())) for name, objects in world.targets.items() if objects}
     targets["game_id"] = world.targets["game_id"][PLAYED_GAME]
     valid = {"push_subscription": Device(name="fuzzed", endpoint="https://fcm.googleapis.com/fcm/send/fuzzed")
-             .subscription()}
+             .subscription(),
+             "contacts": {"POST /api/me/following/": "ben", "POST /api/me/blocked/": "cat"}}
     environment = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.platform.api.fuzz_hooks",
                    "TURNBASED_FUZZ_TARGETS": json.dumps(targets), "PYTHONPATH": str(Path.cwd()),
                    "TURNBASED_FUZZ_OPERATION_TARGETS": json.dumps(operation_targets(world)),

@@ -39,7 +39,8 @@ def test_bad_input_is_a_problem_document_and_changes_nothing(alice, bob, api_cli
         answer = client.post(path, body, format="json")
         assert answer.status_code == status, (path, answer.json())
         assert answer["Content-Type"].startswith("application/problem+json")
-    assert client.delete("/api/me/following/nobody/").status_code == 422
+    assert client.delete("/api/me/following/nobody/").status_code == 404
+    assert client.delete("/api/me/blocked/alice/").status_code == 404
     assert not Follow.objects.exists() and not Block.objects.exists()
 
 

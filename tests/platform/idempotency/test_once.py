@@ -25,6 +25,7 @@ from turnbased.aftergame.models import Rematch
 from turnbased.chat.models import Message
 from turnbased.clocks.models import Absence
 from turnbased.clocks.services import local_today
+from turnbased.contacts.models import Block, Follow
 from turnbased.idempotency import once
 from turnbased.idempotency.models import IdempotentRequest
 from turnbased.idempotency.tasks import prune_idempotency_keys
@@ -117,6 +118,9 @@ def _creates(alice, bob, push_service, settings) -> dict[str, Callable[[], Creat
                                                        PushSubscription.objects.count),
         "me_bot_create": lambda: Create(_client(alice), "/api/me/bot/", None,
                                         Profile.objects.filter(is_bot_account=True).count),
+        "following_create": lambda: Create(_client(alice), "/api/me/following/", {"username": "bob"},
+                                           Follow.objects.count),
+        "blocked_create": lambda: Create(_client(alice), "/api/me/blocked/", {"username": "bob"}, Block.objects.count),
     }
 
 

@@ -56,7 +56,8 @@ def test_a_player_profile_has_ratings_games_per_kind_reliability_and_member_sinc
             for row in body["ratings"]] == [("halali", 2, 1069, 1, True), ("love-letter", 2, 963, 1, True)]
     assert [(row["game"], row["played"], row["won"]) for row in body["games"]] == [
         ("halali", 1, 1), ("love-letter", 1, 0)]
-    assert body["reliability"] == {"moves_on_time": 0, "timeouts": 0, "percent": None}
+    assert body["reliability"] == {"moves_on_time": 0, "timeouts": 0, "percent": None, "recent_clocked_games": 0,
+                                   "recent_abandoned": 0, "new": True}
 
 
 def test_a_player_archive_is_paginated_and_filtered(alice, bob, carol, finish_game):

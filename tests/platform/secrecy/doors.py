@@ -155,6 +155,13 @@ VARIANTS: dict[str, Callable[[Any], list[tuple[str, dict]]]] = {
 SEATED_MAY_NOT_POST = {"game-resign", "api-game-resign"}  # would end the game: only the seatless try
 # POST-only routes with nothing of a game to show, and what they do instead.
 POST_ONLY_WITHOUT_GAMES = {
+    # Issue 44, friends and blocks: what the lists of friends' games show is compared in test_friends.py.
+    "contacts-follow": "follows a player by name: answers with a redirect, the caller's own list changed",
+    "contacts-unfollow": "stops following a player by name: answers with a redirect",
+    "contacts-block": "blocks a player by name: answers with a redirect (the blocked player is told nothing)",
+    "contacts-unblock": "unblocks a player by name: answers with a redirect",
+    "api-following-detail": "DELETE only: stops following the player the path names; answers 204",
+    "api-blocked-detail": "DELETE only: unblocks the player the path names; answers 204",
     "account-token-revoke": "revokes one of the caller's own API tokens",
     "logout": "ends the session",
     "api-accounts": "signs up: answers with the new account only",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -15,11 +17,22 @@ from turnbased.contacts.api.serializers import (
 )
 from turnbased.kit.api.conditional import conditional_read
 from turnbased.kit.api.pagination import cursor_parameters, paginate
+from turnbased.idempotency.once import idempotent
 from turnbased.kit.api.schema import created_location, error
+from turnbased.kit.errors import Unprocessable
 from turnbased.play import selectors as play_selectors
 
 USERNAME = OpenApiParameter("username", str, OpenApiParameter.PATH, description="The player's username (any case).")
 NO_SUCH_PLAYER = error("No player by that name, or my own name.")
+NOT_IN_PATH = error("No player by that name, or my own name: the path names nobody to undo it for.")
+
+
+def _named_in_path(remove, request, username: str) -> None:
+    """Undo a follow or a block of the player the path names; a name that names nobody is a 404, as any path."""
+    try:
+        remove(user=request.user, username=username)
+    except Unprocessable:
+        raise NotFound(gettext("No such player.")) from None
 
 
 def _contact(user, since) -> dict:
@@ -68,6 +81,7 @@ class FollowingApi(_PeopleApi):
                    request=PersonInputSerializer, parameters=[created_location("the follow")],
                    responses={201: ContactSerializer, 200: ContactSerializer, 422: NO_SUCH_PLAYER,
                               409: error("A player I blocked, or already as many as one account may follow.")})
+    @idempotent
     def post(self, request):
         return self._add(request)
 
@@ -79,9 +93,9 @@ class FollowingDetailApi(APIView):
 
     @extend_schema(operation_id="following_destroy", tags=["friends"], summary="Stop following a player",
                    description="Nothing happens if I did not follow them.", parameters=[USERNAME],
-                   responses={204: None, 422: NO_SUCH_PLAYER})
+                   responses={204: None, 404: NOT_IN_PATH})
     def delete(self, request, username: str):
-        services.follow_remove(user=request.user, username=username)
+        _named_in_path(services.follow_remove, request, username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -106,6 +120,7 @@ class BlockedApi(_PeopleApi):
                    request=PersonInputSerializer, parameters=[created_location("the block")],
                    responses={201: ContactSerializer, 200: ContactSerializer, 422: NO_SUCH_PLAYER,
                               409: error("Already as many blocked players as one account may have.")})
+    @idempotent
     def post(self, request):
         return self._add(request)
 
@@ -117,9 +132,9 @@ class BlockedDetailApi(APIView):
 
     @extend_schema(operation_id="blocked_destroy", tags=["friends"], summary="Unblock a player",
                    description="Nothing happens if I had not blocked them.", parameters=[USERNAME],
-                   responses={204: None, 422: NO_SUCH_PLAYER})
+                   responses={204: None, 404: NOT_IN_PATH})
     def delete(self, request, username: str):
-        services.block_remove(user=request.user, username=username)
+        _named_in_path(services.block_remove, request, username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

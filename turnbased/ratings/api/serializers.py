@@ -110,6 +110,12 @@ class ReliabilitySerializer(serializers.Serializer):
     timeouts = serializers.IntegerField(help_text="Turns a bot played for the player when their time ran out.")
     percent = serializers.IntegerField(allow_null=True, help_text="Moves on time out of both, rounded down; "
                                                                   "null before any clocked move.")
+    recent_clocked_games = serializers.IntegerField(
+        help_text="The player's latest finished games with a clock that I may see, at most 10: what "
+                  "recent_abandoned counts from.")
+    recent_abandoned = serializers.IntegerField(
+        help_text="Of those, the games the player left to a bot (their seat handed on after timeouts).")
+    new = serializers.BooleanField(help_text="No finished game with a clock yet: neither reliable nor unreliable.")
 
     class Meta:
         ref_name = "Reliability"

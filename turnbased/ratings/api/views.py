@@ -139,6 +139,7 @@ class PlayerApi(APIView):
     def get(self, request, username: str):
         player = _player(username)
         reliability = selectors.reliability(player, request.user)
+        abandonment = selectors.abandonment(player, request.user)
         return Response({
             "username": player.get_username(),
             "bot_account": is_bot_account(player),
@@ -154,7 +155,8 @@ class PlayerApi(APIView):
                 for record in selectors.game_records(player, request.user)
             ],
             "reliability": {"moves_on_time": reliability.moves_on_time, "timeouts": reliability.timeouts,
-                            "percent": reliability.percent},
+                            "percent": reliability.percent, "recent_clocked_games": abandonment.games,
+                            "recent_abandoned": abandonment.abandoned, "new": abandonment.is_new},
         })
 
 

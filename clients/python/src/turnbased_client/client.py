@@ -21,7 +21,8 @@ from typing import Any
 from turnbased_client import stream
 from turnbased_client.core import UNSET, ApiCore, Unset, operation
 from turnbased_client.types import (
-    Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, EventKind, Game, GameType, History,
+    Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, Contact, EventKind, FriendsTable, Game,
+    GameType, History,
     Invitation, Leaderboard, LegalMoves, MovePlayed, MovePlayedMinimal, MyInvitation, NewToken, Player, Position, PositionText, Profile,
     PushSubscription, PushSubscriptionKeys,
     RatingPool, Record, RecentOpponent, Rematch, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
@@ -406,6 +407,48 @@ class Client(ApiCore):
     def rotate_webhook_secret(self, webhook_id: int) -> WebhookWithSecret:
         """Give a webhook a new secret (shown only this once); the old one signs nothing more."""
         return self._call("webhooks_rotate_secret", {"webhook_id": webhook_id})
+
+    # -- friends and blocks --------------------------------------------------------------------
+    @operation("following_list", "GET", "/api/me/following/", query=("page_size",), conditional=True, listed="")
+    def following(self, *, page_size: int | Unset = UNSET) -> list[Contact]:
+        """The players I follow, the latest first."""
+        return self._call("following_list", query={"page_size": page_size})
+
+    @operation("following_create", "POST", "/api/me/following/", body=("username",), idempotent=True)
+    def follow(self, username: str) -> Contact:
+        """Follow a player (they are not told): their open tables and games show among my friends'."""
+        return self._call("following_create", body={"username": username})
+
+    @operation("following_destroy", "DELETE", "/api/me/following/{username}/")
+    def unfollow(self, username: str) -> None:
+        """Stop following a player."""
+        return self._call("following_destroy", {"username": username})
+
+    @operation("blocked_list", "GET", "/api/me/blocked/", query=("page_size",), conditional=True, listed="")
+    def blocked(self, *, page_size: int | Unset = UNSET) -> list[Contact]:
+        """The players I blocked, the latest first."""
+        return self._call("blocked_list", query={"page_size": page_size})
+
+    @operation("blocked_create", "POST", "/api/me/blocked/", body=("username",), idempotent=True)
+    def block(self, username: str) -> Contact:
+        """Block a player, silently: they cannot sit with me, invite me or write to me at a table."""
+        return self._call("blocked_create", body={"username": username})
+
+    @operation("blocked_destroy", "DELETE", "/api/me/blocked/{username}/")
+    def unblock(self, username: str) -> None:
+        """Unblock a player."""
+        return self._call("blocked_destroy", {"username": username})
+
+    @operation("friends_tables_list", "GET", "/api/friends/tables/", query=("page_size",), conditional=True,
+               listed="")
+    def friends_tables(self, *, page_size: int | Unset = UNSET) -> list[FriendsTable]:
+        """The public tables taking players at which someone I follow sits, the newest first."""
+        return self._call("friends_tables_list", query={"page_size": page_size})
+
+    @operation("friends_games_list", "GET", "/api/friends/games/", query=("page_size",), conditional=True, listed="")
+    def friends_games(self, *, page_size: int | Unset = UNSET) -> list[FriendsTable]:
+        """The public games in play at which someone I follow sits."""
+        return self._call("friends_games_list", query={"page_size": page_size})
 
     # -- the event stream ----------------------------------------------------------------------
     @operation("stream", "GET", "/api/stream/", query=("last_event_id", "include"))

@@ -439,6 +439,26 @@ class Reliability(TypedDict):
     moves_on_time: int
     timeouts: int
     percent: int | None
+    recent_clocked_games: int
+    recent_abandoned: int
+    new: bool
+
+
+class Contact(TypedDict):
+    username: str
+    bot_account: bool
+    since: str
+
+
+class FriendsTable(TypedDict):
+    id: int
+    name: str
+    engine: str
+    status: str
+    players: list[str]
+    seat_count: int
+    created_at: str
+    last_move_at: str | None
 
 
 class Player(TypedDict):
