@@ -1,5 +1,6 @@
 """What a block refuses, added to the core's decisions (``play.facts``): a seat at a table where someone sits (or
-which someone made) who blocked the person, and an invitation to someone who blocked the inviter.
+which someone made) who blocked the person, and an invitation to someone who blocked the inviter; and the lists
+of open tables leave the blocker's tables out for the blocked person (a join would be refused).
 
 The refusals do not name the block: it is silent. The person refused reads that the table, or the player, does
 not take them, as they would read it if the seats or the invitations were closed to them for any reason.
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from turnbased.contacts.selectors import blocked_by_any, blockers_between
+from turnbased.contacts.selectors import blocked_by_any, blockers_between, blocking_the_viewer
 from turnbased.play import facts
 from turnbased.play.models import Game
 
@@ -30,3 +31,8 @@ def blocked_people_do_not_invite_their_blocker(game: Game, inviter, invitee) -> 
     if invitee.pk in blockers:
         return gettext("%(name)s does not take invitations from you.") % {"name": invitee.get_username()}
     return None
+
+
+@facts.open_tables_hidden
+def a_blockers_tables_leave_the_blocked_persons_lists(user):
+    return blocking_the_viewer(user)

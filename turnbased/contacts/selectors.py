@@ -67,7 +67,7 @@ def blockers_between(one_id: int, other_id: int) -> set[int]:
                                     | Q(blocker_id=other_id, blocked_id=one_id)).values_list("blocker_id", flat=True))
 
 
-def _blocking_the_viewer(user: AbstractBaseUser) -> Q:
+def blocking_the_viewer(user: AbstractBaseUser) -> Q:
     """Tables at which someone sits, or which someone made, who blocked ``user``: their lists leave them out."""
     blockers = Block.objects.filter(blocked=user).values("blocker_id")
     seated_blocker = Seat.objects.filter(game=OuterRef("pk"), user_id__in=blockers)
@@ -82,15 +82,14 @@ def _with_a_friend(user: AbstractBaseUser) -> Q:
 def friends_open_tables(user: AbstractBaseUser) -> QuerySet[Game]:
     """Return the public tables taking players at which someone the user follows sits, newest first; never one at
     which someone who blocked the user sits (a join would be refused)."""
-    return (play_selectors.open_tables(user).filter(_with_a_friend(user)).exclude(_blocking_the_viewer(user))
-            .order_by("-created_at"))
+    return play_selectors.open_tables(user).filter(_with_a_friend(user)).order_by("-created_at")
 
 
 def friends_games(user: AbstractBaseUser) -> QuerySet[Game]:
     """Return the public games in play at which someone the user follows sits (the user's own aside), latest move
     first: each is what a visitor of it may see, its page."""
     return (Game.objects.filter(status=GameStatus.ACTIVE, visibility=Visibility.PUBLIC).filter(_with_a_friend(user))
-            .exclude(seats__user=user).exclude(_blocking_the_viewer(user))
+            .exclude(seats__user=user).exclude(blocking_the_viewer(user))
             .order_by("-last_move_at", "-pk").select_related("clock").defer("state"))
 
 

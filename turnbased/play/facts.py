@@ -9,8 +9,9 @@ commits with its end, a turn's notification with its move. A handler never calls
 the core names no feature (docs/design.md, "How a feature reacts": rating a finished game, worked through).
 
 Who may see a private table, who may take a seat at one and whom one may invite, the core asks the same way: a
-feature adds who else may see it (``sees_private_table``), why a seat is not free (``seat_kept``) and why an
-invitation may not be sent (``invitation_kept``).
+feature adds who else may see it (``sees_private_table``), why a seat is not free (``seat_kept``), why an
+invitation may not be sent (``invitation_kept``) and which open tables a person's lists leave out
+(``open_tables_hidden``).
 """
 
 from __future__ import annotations
@@ -115,6 +116,7 @@ def handlers_of(kind: type) -> list[Callable]:
 _private_viewers: list[Callable[[Game, object], bool]] = []
 _seat_keepers: list[Callable[[Game, object], str | None]] = []
 _invitation_keepers: list[Callable[[Game, object, object], str | None]] = []
+_open_table_hiders: list[Callable[[object], object]] = []
 
 
 def sees_private_table(check: Callable[[Game, object], bool]) -> Callable[[Game, object], bool]:
@@ -162,3 +164,16 @@ def why_invitation_kept(game: Game, inviter, invitee) -> str | None:
         if reason:
             return reason
     return None
+
+
+def open_tables_hidden(hide: Callable[[object], object]) -> Callable[[object], object]:
+    """Register ``hide(user)``: a condition (a ``Q`` on games) naming the open tables the signed-in user's lists of
+    open tables leave out (the ones whose seats a feature keeps from them anyway), or None."""
+    if hide not in _open_table_hiders:
+        _open_table_hiders.append(hide)
+    return hide
+
+
+def hidden_open_tables(user) -> list:
+    """Return the conditions of the open tables a feature leaves out of the user's lists."""
+    return [condition for condition in (hide(user) for hide in _open_table_hiders) if condition is not None]

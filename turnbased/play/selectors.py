@@ -83,6 +83,8 @@ def open_tables(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Game]:
     games = Game.objects.filter(status=GameStatus.OPEN, visibility=Visibility.PUBLIC)
     if user.is_authenticated:
         games = games.exclude(seats__user=user)
+        for condition in facts.hidden_open_tables(user):  # in the same statement (a block's tables: contacts)
+            games = games.exclude(condition)
     games = games.filter(rematch_of__isnull=True)  # a rematch keeps its seats for the last game's players
     games = (
         games.annotate(seated=Count("seats")).filter(seated__lt=F("seat_count"))

@@ -63,3 +63,21 @@ def test_a_running_game_plays_on_and_the_blocked_players_words_no_longer_reach_t
     chat_services.message_post(game_id=game.pk, user=alice, text="hello")
     assert Event.objects.filter(user=bob, kind=EventKind.MESSAGE_POSTED, payload__text="hello").exists()
     assert Game.objects.get(pk=game.pk).status == GameStatus.ACTIVE
+
+
+def test_the_blockers_open_tables_leave_the_blocked_persons_lists_and_no_one_elses(client, alice, bob, carol,
+                                                                                  api_client_for):
+    mine = play_services.create_game(creator=alice, engine_slug="love-letter", players=3)
+    hers = play_services.create_game(creator=carol, engine_slug="love-letter", players=4)
+    play_services.join_game(game_id=hers.pk, user=alice)
+    services.block_add(user=alice, username="bob")
+    client.force_login(bob)
+    lobby = client.get("/").content.decode()
+    assert f"/games/{mine.pk}/" not in lobby and f"/games/{hers.pk}/" not in lobby
+    assert {row["id"] for row in api_client_for(bob).get("/api/games/open/").json()["results"]} == set()
+    client.force_login(carol)  # anyone else still sees alice's table
+    assert f"/games/{mine.pk}/" in client.get("/").content.decode()
+    assert mine.pk in {row["id"] for row in api_client_for(carol).get("/api/games/open/").json()["results"]}
+    services.block_remove(user=alice, username="bob")
+    client.force_login(bob)
+    assert f"/games/{mine.pk}/" in client.get("/").content.decode()
