@@ -178,6 +178,14 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     # A stream read through the web process: the events already waiting, then the answer ends.
     assert next(bob.stream_events(last_event_id=0, reconnect=False)).kind == "game_started"
 
+    # Friends and blocks: followed, listed, friends' tables and games read, unfollowed; blocked and unblocked.
+    assert ann.follow("bob")["username"] == "bob" and [row["username"] for row in ann.following()] == ["bob"]
+    assert isinstance(ann.friends_tables(), list) and isinstance(ann.friends_games(), list)
+    ann.unfollow("bob")
+    assert ann.block("bob")["username"] == "bob" and [row["username"] for row in ann.blocked()] == ["bob"]
+    ann.unblock("bob")
+    assert ann.following() == [] and ann.blocked() == []
+
     # Webhooks: registered, read, changed, pinged, their secret rotated, deleted.
     hook = ann.create_webhook("http://127.0.0.1:1025/hook", kinds=["your_turn"])
     assert hook["secret"] and [row["id"] for row in ann.webhooks()] == [hook["id"]]
