@@ -4,6 +4,7 @@ the turns a killed worker held stay in the broker until its visibility timeout).
 
 from __future__ import annotations
 
+import logging
 from types import SimpleNamespace
 
 import pytest
@@ -27,6 +28,9 @@ def test_a_worker_starts_whatever_the_database_says(monkeypatch, caplog):
     def away():
         raise ConnectionError("the database is away")
 
+    # The warning is read at its own logger's level: a fresh-clone run once read nothing here, the logging of its
+    # pytest worker left changed by a test before it in the same process (a logger's level, or logging.disable).
+    caplog.set_level(logging.WARNING, logger="turnbased.celery")
     monkeypatch.setattr("turnbased.play.services.queue_bot_turns_waiting", away)
     celery.queue_waiting_bot_turns(_worker_of("celery"))
     assert "could not queue again" in caplog.text

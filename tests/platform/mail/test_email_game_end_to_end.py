@@ -13,12 +13,9 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 import pytest
-from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
-from django.db import connection
 
+from tests.platform.embedded_worker import embedded_worker
 from tests.waiting import wait_for
-from turnbased.celery import app
 from turnbased.mail.models import InboundEmail, LocalMessage
 from turnbased.mail.tokens import read_reply_address
 from turnbased.play import services
@@ -52,22 +49,11 @@ def send_reply(port: int, original: LocalMessage, body: str) -> None:
         smtp.send_message(reply)
 
 
-def _close_connection(**kwargs):
-    connection.close()
-
-
 @pytest.fixture
 def celery_worker_thread():
-    app.conf.task_always_eager = False
-    # The worker thread's connection must not outlive its tasks, or the test database cannot be dropped.
-    task_postrun.connect(_close_connection)
-    try:
-        # One worker for both queues: the service's own and the mail queue (a worker of its own in production).
-        with start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10,
-                          queues=["celery", "mail"]):
-            yield
-    finally:
-        task_postrun.disconnect(_close_connection)
+    # One worker for both queues: the service's own and the mail queue (a worker of its own in production).
+    with embedded_worker(queues=("celery", "mail")):
+        yield
 
 
 def test_two_players_finish_a_game_by_email_alone(make_user, mail_servers, celery_worker_thread):

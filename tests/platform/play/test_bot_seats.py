@@ -5,11 +5,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from celery.contrib.testing.worker import start_worker
-from celery.signals import task_postrun
-from django.db import connection
 
-from turnbased.celery import app
+from tests.platform.embedded_worker import embedded_worker
 from turnbased.kit.errors import Conflict, Unprocessable
 from turnbased.play import selectors, services, tasks
 from turnbased.play.models import Game, GameStatus, Move
@@ -78,26 +75,17 @@ def test_a_person_cannot_move_for_a_seat_a_bot_took_over(db, alice, bob, start_s
         services.submit_move(game_id=game.pk, user=alice, expected_seq=0, move={"card": "handmaid"})
 
 
-def _close_connection(**kwargs):
-    connection.close()
-
-
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_bot_only_table_plays_to_the_end_through_the_real_worker(make_user, settings):
     settings.BOT_MOVE_DELAY_SECONDS = 0
     watcher = make_user("watcher")
-    app.conf.task_always_eager = False
-    task_postrun.connect(_close_connection)
-    try:
-        with start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10):
-            game = services.create_game(creator=watcher, engine_slug="love-letter", players=2, creator_plays=False,
-                                        bots={0: "random", 1: "random"})
-            deadline = time.monotonic() + 60
-            while Game.objects.get(pk=game.pk).status == GameStatus.ACTIVE and time.monotonic() < deadline:
-                time.sleep(0.1)
-    finally:
-        task_postrun.disconnect(_close_connection)
+    with embedded_worker():
+        game = services.create_game(creator=watcher, engine_slug="love-letter", players=2, creator_plays=False,
+                                    bots={0: "random", 1: "random"})
+        deadline = time.monotonic() + 60
+        while Game.objects.get(pk=game.pk).status == GameStatus.ACTIVE and time.monotonic() < deadline:
+            time.sleep(0.1)
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED and len(game.result["winners"]) == 1
     assert set(Move.objects.filter(game=game).values_list("source", flat=True)) == {"bot"}
