@@ -452,6 +452,8 @@ REST_FRAMEWORK = api.rest_framework(
         "invitations": _rate("RATE_LIMIT_INVITATIONS", "30/hour"),
         # Following and blocking players, and the reverse (issue 44: friends and blocks).
         "contacts": _rate("RATE_LIMIT_CONTACTS", "60/hour"),
+        # Making groups, joining or asking to join them, and inviting people to them (issue 44: groups).
+        "groups": _rate("RATE_LIMIT_GROUPS", "60/hour"),
         # Registering, changing, pinging and deleting webhooks (issue 15): a ping makes the server send a request.
         "webhooks": _rate("RATE_LIMIT_WEBHOOKS", "60/hour"),
     },

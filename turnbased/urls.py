@@ -44,6 +44,7 @@ api_patterns = [
     path("", include("turnbased.webhooks.urls")),  # issue 15
     path("", include("turnbased.notifications.api_urls")),  # issue 25: my devices told of my turns
     path("", include("turnbased.contacts.api.urls")),  # issue 44: friends and blocks
+    path("", include("turnbased.groups.api.urls")),  # issue 44: groups
 ]
 
 
@@ -77,6 +78,7 @@ urlpatterns = [
     path("", include("turnbased.aftergame.urls")),
     path("", include("turnbased.notifications.urls")),  # issue 25: service worker, manifest, offline page
     path("", include("turnbased.contacts.urls")),  # issue 44: friends and blocks
+    path("", include("turnbased.groups.urls")),  # issue 44: groups
 ]
 
 # Django's error pages, as {"detail": ...} JSON under /api/.

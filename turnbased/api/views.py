@@ -76,6 +76,11 @@ class GameListApi(APIView):
         bots = SeatBotsField(required=False, default=dict, help_text='Seat number to bot name, e.g. {"1": "basic"}.')
         play = serializers.BooleanField(default=True, help_text="False: create the table without a seat for me.")
         time_control = TimeControlRequestSerializer(required=False, help_text="No clock unless asked.")
+        group = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1,
+                                         help_text="A group's id (GET /api/groups/): the table is kept for its "
+                                                   "members, seen and joined by them alone (so private, whatever "
+                                                   "visibility says). The group may let only its admins make "
+                                                   "tables.")
 
         class Meta:
             ref_name = "GameCreateRequest"
@@ -107,7 +112,9 @@ class GameListApi(APIView):
         request=InputSerializer,
         responses={201: GameSerializer, 409: error("I have too many tables waiting for players, or too many tables "
                                                    "of bots only in play (MAX_OPEN_TABLES_PER_ACCOUNT, "
-                                                   "MAX_BOT_TABLES_PER_ACCOUNT).")},
+                                                   "MAX_BOT_TABLES_PER_ACCOUNT)."),
+                   403: error("The group lets only its admins (or members) make its tables."),
+                   404: error("No group has that id.")},
         examples=examples.CREATE_GAME,
     )
     @idempotent
@@ -120,10 +127,11 @@ class GameListApi(APIView):
             engine_slug=slug,
             players=data.validated_data.get("players"),
             options=services.user_options(slug, data.validated_data["options"]),
-            visibility=data.validated_data["visibility"],
+            visibility=Visibility.PRIVATE if "group" in data.validated_data else data.validated_data["visibility"],
             bots=data.validated_data["bots"],
             creator_plays=data.validated_data["play"],
             time_control=data.validated_data.get("time_control", {}),
+            terms={"group": data.validated_data["group"]} if "group" in data.validated_data else None,
         )
         return Response(game_summary(game, request.user), status=status.HTTP_201_CREATED,
                         headers={"Location": reverse("api-game", args=[game.pk])})

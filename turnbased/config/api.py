@@ -96,6 +96,8 @@ def spectacular_settings() -> dict:
             # Issue 44: friends and blocks.
             {"name": "friends", "description": "The players I follow and the ones I blocked; my friends' open "
                                                "tables and games."},
+            {"name": "groups", "description": "Groups (clubs): their members, invitations and requests to join, "
+                                              "and the tables kept for their members."},
         ],
         "ENUM_NAME_OVERRIDES": {
             "GameSlug": "turnbased.kit.api.input.game_slugs",

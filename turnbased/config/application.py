@@ -21,6 +21,7 @@ INSTALLED_APPS = (
     "turnbased.web",  # the table's pages (the core's web door: docs/design.md)
     "turnbased.clocks",
     "turnbased.contacts",  # issue 44: friends and blocks
+    "turnbased.groups",  # issue 44: groups (clubs)
     # Features react to the core's facts in this order (play.facts): a finished game is rated (reads, then
     # writes) before its notifications are written, so that their rows go out with the move's last statement
     # (one_statement) instead of a statement of their own ahead of the rating's reads.

@@ -11,7 +11,9 @@ the core names no feature (docs/design.md, "How a feature reacts": rating a fini
 Who may see a private table, who may take a seat at one and whom one may invite, the core asks the same way: a
 feature adds who else may see it (``sees_private_table``), why a seat is not free (``seat_kept``), why an
 invitation may not be sent (``invitation_kept``) and which open tables a person's lists leave out
-(``open_tables_hidden``).
+(``open_tables_hidden``). A feature may close a private table's invite link to a person (``link_closed``: a
+group's table is for its members), and may add terms a table is made with (``table_term``: the group it is kept
+for), recorded in the creation's transaction.
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ _private_viewers: list[Callable[[Game, object], bool]] = []
 _seat_keepers: list[Callable[[Game, object], str | None]] = []
 _invitation_keepers: list[Callable[[Game, object, object], str | None]] = []
 _open_table_hiders: list[Callable[[object], object]] = []
+_link_closers: list[Callable[[Game, object], bool]] = []
+_table_terms: dict[str, Callable[[Game, object, object], None]] = {}
 
 
 def sees_private_table(check: Callable[[Game, object], bool]) -> Callable[[Game, object], bool]:
@@ -177,3 +181,38 @@ def open_tables_hidden(hide: Callable[[object], object]) -> Callable[[object], o
 def hidden_open_tables(user) -> list:
     """Return the conditions of the open tables a feature leaves out of the user's lists."""
     return [condition for condition in (hide(user) for hide in _open_table_hiders) if condition is not None]
+
+
+def link_closed(check: Callable[[Game, object], bool]) -> Callable[[Game, object], bool]:
+    """Register ``check(game, user)``: whether the private ``game``'s invite link shows it to the user, and seats
+    them, no longer (a group's table is for its members: the link shared outside the group opens nothing)."""
+    if check not in _link_closers:
+        _link_closers.append(check)
+    return check
+
+
+def closes_link(game: Game, user) -> bool:
+    """Tell whether a feature closes the private table's invite link to the user."""
+    return any(check(game, user) for check in _link_closers)
+
+
+def table_term(name: str) -> Callable[[F], F]:
+    """Register the decorated ``record(game, creator, value)`` as the meaning of the term ``name`` a table may be
+    made with (``play.services.create_game(terms=...)``). It runs in the creation's transaction, once the table's
+    row exists, and refuses a value it does not take by raising one of the services' errors (nothing is made)."""
+    def register(record: F) -> F:
+        _table_terms[name] = record
+        return record
+
+    return register
+
+
+def table_terms() -> list[str]:
+    """Return the names of the terms a table may be made with."""
+    return sorted(_table_terms)
+
+
+def record_terms(game: Game, creator, terms: dict) -> None:
+    """Record each of ``terms`` through the feature that gives it its meaning (names checked by the caller)."""
+    for name, value in terms.items():
+        _table_terms[name](game, creator, value)

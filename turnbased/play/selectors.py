@@ -148,7 +148,8 @@ def _may_see(game: Game, seat: int | None, user, invite_code: str | None = None)
         return True
     if user.is_authenticated and game.created_by_id == user.pk:
         return True
-    if invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN:
+    if invite_code and invite_code == game.invite_code and game.status == GameStatus.OPEN \
+            and not facts.closes_link(game, user):
         return True
     return is_invited(game, user) or (user.is_authenticated and facts.may_see_private(game, user))
 

@@ -26,6 +26,7 @@ from turnbased.kit.http import request_guards
 from turnbased.accounts.models import is_bot_account
 from turnbased.chat import selectors as chat_selectors
 from turnbased.contacts import selectors as contacts_selectors
+from turnbased.groups import selectors as groups_selectors
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE, format_duration, table_clock_of
 from turnbased.kit.errors import GameNotFound, PlayError
@@ -62,6 +63,7 @@ def lobby(request):
         context["talk"] = chat_selectors.lobby_talk(  # issue 12, table talk
             page.rows, request.user, game_ids=page.game_ids, my_turn_count=page.my_turn_count)
         context["friends"] = contacts_selectors.lobby_friends(request.user)  # issue 44: friends and blocks
+        context["groups"] = groups_selectors.lobby_groups(request.user)  # issue 44: groups
     return render(request, "play/lobby.html", context)
 
 
@@ -93,16 +95,18 @@ def game_new(request):
             for index in range(0 if not creator_plays else 1, players or 0)
             if request.POST.get(f"seat_{index}", SEAT_PERSON) not in (SEAT_PERSON, SEAT_ME)
         }
+        visibility, terms = _visibility(request.POST.get("visibility", Visibility.PUBLIC))
         try:
             game = services.create_game(
                 creator=request.user,
                 engine_slug=slug,
                 players=players,
                 options=services.user_options(slug, raw_options),
-                visibility=request.POST.get("visibility", Visibility.PUBLIC),
+                visibility=visibility,
                 bots=bots,
                 creator_plays=creator_plays,
                 time_control=_time_control(request.POST),
+                terms=terms,
             )
         except PlayError as failure:
             error = failure.detail
@@ -112,8 +116,30 @@ def game_new(request):
             else:
                 messages.success(request, gettext("Table created. Every seat is filled: the game has started."))
             return redirect("game-detail", game.pk)
-    response = render(request, "play/game_new.html", _new_game_context(engine, all_engines, form, players, error))
+    context = _new_game_context(engine, all_engines, form, players, error)
+    context["groups"] = groups_selectors.groups_for_tables(request.user)  # issue 44: a group's table
+    context["chosen_group"] = _chosen_group(form)
+    response = render(request, "play/game_new.html", context)
     return refusal.applied_to(response) if refusal else response
+
+
+def _visibility(chosen: str) -> tuple[str, dict]:
+    """Read the "who can join" choice: a visibility, or ``group:<id>`` for a table kept for a group's members
+    (private, with the term ``group``: issue 44)."""
+    group_id = _chosen_group({"visibility": chosen})
+    if group_id is not None:
+        return Visibility.PRIVATE, {"group": group_id}
+    return chosen, {}
+
+
+def _chosen_group(form) -> int | None:
+    """Return the group the form chose (``visibility=group:<id>``, or ``?group=<id>`` from a group's page): -1 for
+    a choice that names no group (the service says so), None for none."""
+    chosen = form.get("visibility") or ""
+    raw = chosen.removeprefix("group:") if chosen.startswith("group:") else form.get("group") or ""
+    if not raw and not chosen.startswith("group:"):
+        return None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else -1
 
 
 # What a seat picker may say besides a bot's name.

@@ -42,6 +42,7 @@ COUNTED = {
     "invitations": pgettext_lazy("too many ...", "invitations"),
     "webhooks": pgettext_lazy("too many ...", "webhook changes"),
     "contacts": pgettext_lazy("too many ...", "changes to your friends and blocks"),
+    "groups": pgettext_lazy("too many ...", "new groups, requests to join and invitations to groups"),
 }
 
 

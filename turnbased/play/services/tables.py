@@ -93,6 +93,7 @@ def create_game(
     bots: dict[int, str] | None = None,
     creator_plays: bool = True,
     time_control: dict | None = None,
+    terms: dict | None = None,
 ) -> Game:
     """Create a table for ``players`` seats: the creator in seat 0 (unless they only watch), bots where asked.
 
@@ -100,7 +101,8 @@ def create_game(
     pass only the engine's ``option_specs`` names (see ``user_options``).
     ``bots`` maps seat indexes to bot names; a table whose seats are all
     filled at creation starts at once. A table over the creator's caps (open tables, tables of
-    bots only in play) is refused.
+    bots only in play) is refused. ``terms`` are what features add to a table (``facts.table_term``: the group
+    it is kept for), each recorded by its feature in the creation's transaction.
     """
     if engine_slug not in engines():
         raise InvalidRequest(gettext("Unknown game %(slug)r. Known games: %(known)s.")
@@ -122,6 +124,10 @@ def create_game(
     except InvalidOptions as error:
         raise Unprocessable(error.reason) from None
     bots = _checked_bots(engine, players, bots or {}, creator_plays)
+    terms = dict(terms or {})
+    unknown = sorted(set(terms) - set(facts.table_terms()))
+    if unknown:
+        raise InvalidRequest(gettext("Unknown table terms: %(names)s.") % {"names": ", ".join(unknown)})
     with transaction.atomic():
         seated = len(bots) + (1 if creator_plays else 0)
         bots_only = not creator_plays and len(bots) == players
@@ -137,6 +143,7 @@ def create_game(
             created_by=creator,
         )
         table_clock_create(game=game, settings=time_control)
+        facts.record_terms(game, creator, terms)
         if creator_plays:
             Seat.objects.create(game=game, index=0, user=creator)
         for index, bot in sorted(bots.items()):
@@ -221,14 +228,16 @@ def user_options(engine_slug: str, raw: dict) -> dict:
 def join_game(*, game_id: int, user: AbstractBaseUser, invite_code: str | None = None) -> Seat:
     """Seat ``user`` in the lowest free seat; start the game when the last seat is taken.
 
-    A private game needs its invite code, or an invitation by name; to a stranger without either the
-    game does not exist.
+    A private game needs its invite code, or an invitation by name, or a feature's leave (a group's members take
+    the seats of its tables); to a stranger without any the game does not exist.
     """
     from turnbased.play.invitation_selectors import is_invited
 
     with transaction.atomic():
         game = locked_table(game_id)
-        if invite_code != game.invite_code and hidden_from(game, user) and not is_invited(game, user):
+        holds_link = invite_code == game.invite_code and not facts.closes_link(game, user)
+        if not holds_link and hidden_from(game, user) and not is_invited(game, user) \
+                and not facts.may_see_private(game, user):
             raise GameNotFound()
         if game.seats.filter(user=user).exists():
             raise Conflict(gettext("You already have a seat at this table."))
