@@ -186,6 +186,42 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     ann.unblock("bob")
     assert ann.following() == [] and ann.blocked() == []
 
+    # Groups: made, found, invited to, joined, asked to join, a table kept for it, roles, handed over, deleted.
+    club = ann.create_group("Live club", entry="request", description="Slow games.")
+    assert [row["id"] for row in bob.groups(q="live")] == [club["id"]] and bob.group(club["id"])["my_role"] is None
+    assert bob.join_group(club["id"])["status"] == "requested"
+    assert [row["username"] for row in ann.group_requests(club["id"])] == ["bob"]
+    ann.decline_group_request(club["id"], "bob")
+    bob.join_group(club["id"])
+    assert ann.accept_group_request(club["id"], "bob")["role"] == "member"
+    bob.remove_group_member(club["id"], "bob")  # leaves
+    assert ann.invite_to_group(club["id"], "bob")["invitee"] == "bob"
+    assert ann.group_invitation(club["id"], "bob")["inviter"] == "ann"
+    assert [row["invitee"] for row in ann.group_invitations(club["id"])] == ["bob"]
+    ann.withdraw_group_invitation(club["id"], "bob")
+    ann.invite_to_group(club["id"], "bob")
+    assert [row["group"]["id"] for row in bob.my_group_invitations()] == [club["id"]]
+    bob.decline_group_invitation(club["id"])
+    ann.update_group(club["id"], entry="open")
+    assert bob.join_group(club["id"])["status"] == "member"
+    assert bob.group_member(club["id"], "bob")["role"] == "member"
+    assert ann.set_group_role(club["id"], "bob", "admin")["role"] == "admin"
+    club_table = bob.create_game("love-letter", players=2, group=club["id"])
+    assert [row["id"] for row in ann.group_tables(club["id"])] == [club_table["id"]]
+    assert [row["username"] for row in ann.group_members(club["id"])] == ["ann", "bob"]
+    assert ann.hand_over_group(club["id"], "bob")["role"] == "owner"
+    assert [row["my_role"] for row in ann.my_groups()] == ["admin"]
+    ann.remove_group_member(club["id"], "ann")
+    other_club = ann.create_group("Invite-only club", entry="invitation")
+    ann.invite_to_group(other_club["id"], "bob")
+    assert bob.accept_group_invitation(other_club["id"])["role"] == "member"
+    bob.join_group(club["id"])
+    ann.join_group(club["id"])
+    bob.remove_group_member(club["id"], "ann")
+    bob.delete_group(club["id"])
+    ann.delete_group(other_club["id"])
+    assert bob.my_groups() == []
+
     # Webhooks: registered, read, changed, pinged, their secret rotated, deleted.
     hook = ann.create_webhook("http://127.0.0.1:1025/hook", kinds=["your_turn"])
     assert hook["secret"] and [row["id"] for row in ann.webhooks()] == [hook["id"]]

@@ -29,6 +29,10 @@ class Role(models.TextChoices):
     MEMBER = "member", "member"
 
 
+# The roles the owner gives and takes back (the owner's own changes only by handing the group over).
+ROLES_GIVEN = [(Role.ADMIN.value, Role.ADMIN.label), (Role.MEMBER.value, Role.MEMBER.label)]
+
+
 class Group(models.Model):
     name = models.CharField(max_length=60)
     description = models.TextField(blank=True, max_length=2000)

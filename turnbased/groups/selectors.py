@@ -144,15 +144,24 @@ def group_of_table(game_id: int) -> int | None:
 
 def lobby_groups(user: AbstractBaseUser) -> dict:
     """What the lobby shows of groups: the invitations to answer, the requests to decide and the open tables of
-    one's groups (a few of each), and whether there are more: four statements, whatever the numbers."""
+    one's groups (a few of each), and whether there are more. One statement for a person in no group and invited
+    to none; at most four more, whatever the numbers."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Exists
+
     from turnbased.play import selectors as play_selectors
 
-    invitations = list(invitations_to(user)[:LOBBY_LISTED + 1])
-    requests = list(requests_to_decide(user)[:LOBBY_LISTED + 1])
-    mine = Membership.objects.filter(user=user).values("group_id")
-    tables = list(Game.objects.filter(status=GameStatus.OPEN, pk__in=GroupTable.objects.filter(group_id__in=mine)
-                                      .values("game_id")).exclude(seats__user=user)
-                  .defer("state").order_by("-created_at", "-pk")[:LOBBY_LISTED + 1])
+    mine = Membership.objects.filter(user_id=user.pk)
+    flags = get_user_model().objects.filter(pk=user.pk).values(
+        member=Exists(mine), admin=Exists(mine.filter(role__in=ADMINS)),
+        invited=Exists(Invitation.objects.filter(invitee_id=user.pk))).first() or {}
+    invitations = list(invitations_to(user)[:LOBBY_LISTED + 1]) if flags.get("invited") else []
+    requests = list(requests_to_decide(user)[:LOBBY_LISTED + 1]) if flags.get("admin") else []
+    tables = []
+    if flags.get("member"):
+        tables = list(Game.objects.filter(status=GameStatus.OPEN, pk__in=GroupTable.objects.filter(
+            group_id__in=mine.values("group_id")).values("game_id")).exclude(seats__user=user)
+                      .defer("state").order_by("-created_at", "-pk")[:LOBBY_LISTED + 1])
     return {
         "invitations": invitations[:LOBBY_LISTED], "requests": requests[:LOBBY_LISTED],
         "open_tables": play_selectors.with_seats(tables[:LOBBY_LISTED]),

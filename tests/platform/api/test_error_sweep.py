@@ -42,6 +42,7 @@ from turnbased.accounts.services.tokens import token_create
 from turnbased.kit.api.problems import PROBLEM_MEDIA_TYPE
 from turnbased.chat.services import message_post
 from turnbased.clocks.services import absence_declare, local_today
+from turnbased.groups.services import group_create, group_delete
 from turnbased.play import services
 from turnbased.notifications.services import push_subscription_save
 from turnbased.play.services.invitations import invitation_create
@@ -66,6 +67,8 @@ BAD_VALUES = {
     # Issue 27: one chat message (of the private game, of another game) and one invitation (to another table).
     "message_id": ["0", str(HUGE), "{hidden_message}"],
     "invitation_id": ["0", str(HUGE), "{other_invitation}"],
+    # Issue 44: a group (one deleted, for the last).
+    "group_id": ["0", str(HUGE), "{deleted_group}"],
 }
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 JSON = "application/json"
@@ -118,18 +121,23 @@ def world(alice, bob, carol, settings):
     invitation = invitation_create(game_id=table.pk, user=alice, username="carol")[0].pk
     other_table = services.create_game(creator=bob, engine_slug="love-letter", players=3)
     other_invitation = invitation_create(game_id=other_table.pk, user=bob, username="carol")[0].pk
+    group = group_create(user=alice, name="Alice's club")
+    deleted = group_create(user=bob, name="Gone club")
+    group_delete(user=bob, group_id=deleted.pk)
     return {
         "alice": alice,
         "key": api_token(alice),
         "good": {"game_id": str(game.pk), "seq": "0", "absence_id": str(absences["alice"]),
                  "message_id": str(message), "invitation_id": str(invitation),
                  "token_id": str(token_create(user=alice, name="spare", lifetime=None)[0].pk), "username": "alice",
-                 "webhook_id": str(hooks["alice"]), "subscription_id": str(devices["alice"])},
+                 "webhook_id": str(hooks["alice"]), "subscription_id": str(devices["alice"]),
+                 "group_id": str(group.pk)},
         "hidden": {"game_id": str(hidden.pk)},
         "fill": {"missing_game": str(hidden.pk + 1000), "bens_absence": str(absences["bob"]),
                  "bens_token": str(token_create(user=ben, name="ben's", lifetime=None)[0].pk),
                  "bens_webhook": str(hooks["bob"]), "bens_device": str(devices["bob"]),
-                 "hidden_message": str(hidden_message), "other_invitation": str(other_invitation)},
+                 "hidden_message": str(hidden_message), "other_invitation": str(other_invitation),
+                 "deleted_group": str(deleted.pk)},
     }
 
 

@@ -20,6 +20,7 @@ from tests.platform.conftest import api_token
 from turnbased.kit.api.pagination import BAD_CURSOR, MAX_PAGE_SIZE, SIGNATURE, signature_of
 from turnbased.chat import services as chat_services
 from turnbased.clocks.services import absence_declare, local_today
+from turnbased.groups import services as groups_services
 from turnbased.play import services, store
 from turnbased.webhooks.services import webhook_create
 
@@ -111,7 +112,23 @@ def world(alice, bob, carol, make_user, settings):
     _play(game, {alice.pk: alice, bob.pk: bob}, moves=3)  # history of several moves
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = settings.WEBHOOKS_ALLOW_HTTP = True  # a receiver on loopback
     hook, _ = webhook_create(owner=alice, url="http://127.0.0.1:8080/hook")
-    return {"alice": alice, "game": game, "table": table, "webhook": hook}
+    # Issue 44: a group of alice's with members, invitations, requests and tables; and groups she was invited to.
+    group = groups_services.group_create(user=alice, name="Alice's club", entry="request")
+    for user in (bob, carol, make_user("gus")):
+        groups_services.join(user=user, group_id=group.pk)
+        groups_services.request_answer(user=alice, group_id=group.pk, username=user.username, accept=True)
+    for name in ("hal", "ivy", "jon"):
+        groups_services.invite(user=alice, group_id=group.pk, username=make_user(name).username)
+        groups_services.join(user=make_user(f"{name}-asks"), group_id=group.pk)
+    for number in range(3):
+        services.create_game(creator=alice, engine_slug="love-letter", players=2, visibility="private",
+                             terms={"group": group.pk})
+    for number in range(5):  # alice in two of bob's clubs, invited to three
+        other = groups_services.group_create(user=bob, name=f"Bob's club {number}", entry="invitation")
+        groups_services.invite(user=bob, group_id=other.pk, username="alice")
+        if number < 2:
+            groups_services.invitation_answer(user=alice, group_id=other.pk, accept=True)
+    return {"alice": alice, "game": game, "table": table, "webhook": hook, "group": group}
 
 
 def _play(game, users: dict, *, moves: int) -> None:
@@ -147,7 +164,9 @@ def _walk(client: APIClient, url: str) -> tuple[list, list]:
 LISTS = [
     "/api/games/", "/api/games/open/", "/api/me/turns/", "/api/games/{game}/messages/", "/api/tokens/",
     "/api/absences/", "/api/invitations/", "/api/invitations/people/", "/api/games/{table}/invitations/",
-    "/api/games/{game}/history/",
+    "/api/games/{game}/history/", "/api/groups/", "/api/me/groups/", "/api/me/group-invitations/",
+    "/api/groups/{group}/members/", "/api/groups/{group}/invitations/", "/api/groups/{group}/requests/",
+    "/api/groups/{group}/tables/",
 ]
 
 
@@ -155,7 +174,7 @@ LISTS = [
 def test_a_walk_a_page_at_a_time_sees_every_item_once_forwards_and_back(world, path):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'walker')}")
-    url = path.format(game=world["game"].pk, table=world["table"].pk)
+    url = path.format(game=world["game"].pk, table=world["table"].pk, group=world["group"].pk)
     whole = client.get(url, {"page_size": MAX_PAGE_SIZE}).json()
     assert whole["next"] is None and whole["previous"] is None
     assert len(whole["results"]) >= 2, whole  # (a page of history holds the events of page_size moves)
@@ -166,7 +185,7 @@ def test_a_walk_a_page_at_a_time_sees_every_item_once_forwards_and_back(world, p
 def _list_urls(world, query: str) -> list[str]:
     """Return every list's URL (found in the schema) with ``query``."""
     paths = [path.replace("{game_id}", str(world["game"].pk)).replace("{username}", "alice")
-             .replace("{webhook_id}", str(world["webhook"].pk))
+             .replace("{webhook_id}", str(world["webhook"].pk)).replace("{group_id}", str(world["group"].pk))
              for path in _lists(_schema())]
     return [f"{path}{'&' if '?' in path else '?'}{query}" + ("&game=halali" if path == "/api/ratings/" else "")
             for path in paths]

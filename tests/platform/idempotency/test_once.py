@@ -26,6 +26,9 @@ from turnbased.chat.models import Message
 from turnbased.clocks.models import Absence
 from turnbased.clocks.services import local_today
 from turnbased.contacts.models import Block, Follow
+from turnbased.groups import services as groups_services
+from turnbased.groups.models import Group, Membership
+from turnbased.groups.models import Invitation as GroupInvitation
 from turnbased.idempotency import once
 from turnbased.idempotency.models import IdempotentRequest
 from turnbased.idempotency.tasks import prune_idempotency_keys
@@ -121,6 +124,14 @@ def _creates(alice, bob, push_service, settings) -> dict[str, Callable[[], Creat
         "following_create": lambda: Create(_client(alice), "/api/me/following/", {"username": "bob"},
                                            Follow.objects.count),
         "blocked_create": lambda: Create(_client(alice), "/api/me/blocked/", {"username": "bob"}, Block.objects.count),
+        # Issue 44: groups.
+        "groups_create": lambda: Create(_client(alice), "/api/groups/", {"name": "Once club"}, Group.objects.count),
+        "group_members_create": lambda: (lambda group: Create(
+            _client(bob), f"/api/groups/{group.pk}/members/", {}, Membership.objects.count))(
+            groups_services.group_create(user=alice, name="Open club")),
+        "group_invitations_create": lambda: (lambda group: Create(
+            _client(alice), f"/api/groups/{group.pk}/invitations/", {"username": "bob"},
+            GroupInvitation.objects.count))(groups_services.group_create(user=alice, name="Inviting club")),
     }
 
 

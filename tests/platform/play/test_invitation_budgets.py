@@ -16,15 +16,16 @@ from turnbased.play import services
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # The lobby's own 8 (its order read from narrow rows, then only the shown page's games whole), the table
-# talk's change version, the rematch offers and whether one follows anybody (issue 44): one each.
-LOBBY = 11
+# talk's change version, the rematch offers, whether one follows anybody and whether one is in a group, invited
+# to one or an admin of one (issue 44): one each. (A member of groups reads up to three more: tests/platform/groups.)
+LOBBY = 12
 # The table's own 6, and the table talk beside it: its messages and the muted list, and the unread count
 # for its host; the people offered for an invitation: blocks either way and friends (issue 44).
 TABLE_PAGE = 11
-NEW_TABLE_PAGE = 2
+NEW_TABLE_PAGE = 3  # the session, the user, and the groups whose tables one may make (issue 44)
 # GET /api/invitations/ and /api/invitations/people/ in two; a table's list checks the caller's seat first.
 INVITATION_LISTS = {"/api/invitations/": 2, "/api/invitations/people/": 2, "table": 4}
-INVITE = 10  # issue 44: whether either of the two blocked the other, in one statement
+INVITE = 11  # issue 44: whether either of the two blocked the other, in one statement; the group the table is for
 
 
 def within(cost, budget: int, what: str) -> None:

@@ -20,6 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.platform.conftest import api_token
 from turnbased.chat.models import Message
+from turnbased.groups.selectors import group_of_table
 from turnbased.mail import compose
 from turnbased.mail.tokens import unsubscribe_token
 from turnbased.play.models import Invitation
@@ -64,6 +65,9 @@ PARAMETERS: dict[str, Callable[["Door", Any], str]] = {
     # The table talk's first message and the table's first invitation (0 where there is none: a 404 to everyone).
     "message_id": lambda door, user: str(_first_id(Message.objects.filter(game=door.game))),
     "invitation_id": lambda door, user: str(_first_id(Invitation.objects.filter(game=door.game))),
+    # Issue 44: the group the table is kept for (0 where there is none: a 404 to everyone). What a group's pages
+    # and lists show of its tables is compared in test_groups.py, where the table is a group's.
+    "group_id": lambda door, user: str(group_of_table(door.game.pk) or 0),
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from turnbased.groups.models import Entry, Role, TablesBy
+from turnbased.groups.models import ROLES_GIVEN, Entry, Role, TablesBy
 from turnbased.groups.services import DESCRIPTION_MAX, NAME_MAX
 from turnbased.kit.api.input import BodySerializer
 from turnbased.kit.api.pagination import page_of
@@ -43,8 +43,8 @@ class GroupSerializer(serializers.Serializer):
     tables_by = serializers.ChoiceField(choices=TablesBy.choices)
     member_count = serializers.IntegerField()
     created_at = serializers.DateTimeField()
-    my_role = serializers.ChoiceField(choices=Role.choices, allow_null=True,
-                                      help_text="My place in the group; null when I am not a member.")
+    my_role = serializers.CharField(allow_null=True, help_text="My place in the group: owner, admin or member; null "
+                                                               "when I am not a member.")
     url = serializers.URLField(help_text="The group's page.")
 
     class Meta:
@@ -68,7 +68,7 @@ class PersonSerializer(BodySerializer):
 
 
 class RoleSerializer(BodySerializer):
-    role = serializers.ChoiceField(choices=[Role.ADMIN.value, Role.MEMBER.value],
+    role = serializers.ChoiceField(choices=ROLES_GIVEN,
                                    help_text="admin, or member (no longer an admin).")
 
     class Meta:

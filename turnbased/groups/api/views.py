@@ -155,7 +155,8 @@ class MembersApi(APIView):
                    description="An open group lets me in at once (201, member); one taking requests records my "
                                "request for its admins (202, requested); one taking invitations lets me in if I "
                                "was invited. Joining again changes nothing (200).",
-                   parameters=[GROUP_ID], request=None,
+                   parameters=[GROUP_ID, created_location("my membership (under /api/groups/{id}/members/)")],
+                   request=None,
                    responses={201: JoinedSerializer, 202: JoinedSerializer, 200: JoinedSerializer, 404: NO_GROUP,
                               403: error("The group takes members by invitation only, or I may not ask to join."),
                               409: error("I belong to as many groups as one account may.")})
@@ -165,12 +166,26 @@ class MembersApi(APIView):
         already = selectors.membership_of(group, request.user) is not None
         membership, _request = services.join(user=request.user, group_id=group.pk)
         if membership is not None:
-            return Response({"status": "member"}, status=status.HTTP_200_OK if already else status.HTTP_201_CREATED)
+            where = reverse("api-group-member", args=[group.pk, request.user.get_username()])
+            return Response({"status": "member"}, status=status.HTTP_200_OK if already else status.HTTP_201_CREATED,
+                            headers={"Location": where})
         return Response({"status": "requested"}, status=status.HTTP_202_ACCEPTED)
 
 
 class MemberApi(APIView):
     """One member: change their role (the owner), remove them (the admins), or leave (oneself)."""
+
+    @extend_schema(operation_id="group_members_retrieve", tags=["groups"], summary="A member of a group",
+                   parameters=[GROUP_ID, USERNAME],
+                   responses={200: MemberSerializer, 404: error("No group has that id, or no member that name.")})
+    @conditional_read
+    def get(self, request, group_id: int, username: str):
+        group = _group(group_id)
+        row = Membership.objects.filter(group=group, user__username__iexact=username[:150]).select_related("user") \
+            .first()
+        if row is None:
+            raise ApiNotFound(gettext("No such member."))
+        return Response({"username": row.user.get_username(), "role": row.role, "joined_at": row.joined_at})
 
     @extend_schema(operation_id="group_members_partial_update", tags=["groups"], summary="Make a member an admin",
                    description="The owner only: admin, or member again.", parameters=[GROUP_ID, USERNAME],
@@ -245,10 +260,23 @@ class InvitationsApi(APIView):
         data.is_valid(raise_exception=True)
         row, created = services.invite(user=request.user, group_id=group.pk, username=data.validated_data["username"])
         return Response(_invitation(row, None), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
-                        headers={"Location": reverse("api-group-invitations", args=[group.pk])})
+                        headers={"Location": reverse("api-group-invitation", args=[group.pk, row.invitee.get_username()])})
 
 
 class InvitationApi(APIView):
+    @extend_schema(operation_id="group_invitations_retrieve", tags=["groups"], summary="An invitation to a group",
+                   description="The admins only.", parameters=[GROUP_ID, USERNAME],
+                   responses={200: InvitationSerializer, 403: ADMINS_ONLY,
+                              404: error("No group has that id, or no invitation of that player waits.")})
+    @conditional_read
+    def get(self, request, group_id: int, username: str):
+        group = _group(group_id)
+        services.as_admin(group, request.user)
+        row = selectors.invitations_sent(group).filter(invitee__username__iexact=username[:150]).first()
+        if row is None:
+            raise ApiNotFound(gettext("No such invitation."))
+        return Response(_invitation(row, None))
+
     @extend_schema(operation_id="group_invitations_destroy", tags=["groups"], summary="Withdraw an invitation",
                    description="The admins only; nothing happens if there was none.", parameters=[GROUP_ID, USERNAME],
                    responses={204: None, 403: ADMINS_ONLY, 404: NO_GROUP})

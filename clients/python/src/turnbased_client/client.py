@@ -19,7 +19,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from turnbased_client import stream
-from turnbased_client.core import UNSET, ApiCore, Unset, operation
+from turnbased_client.core import UNSET, Unset, operation
+from turnbased_client.groups import GroupsApi
 from turnbased_client.types import (
     Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, Contact, EventKind, FriendsTable, Game,
     GameType, History,
@@ -36,7 +37,7 @@ NOT_OPERATIONS = {
 }
 
 
-class Client(ApiCore):
+class Client(GroupsApi):
     """The turnbased API: ``Client(base_url, token)``; ``token`` may be left out to sign up or get one."""
 
     # -- accounts and tokens -------------------------------------------------------------------
@@ -164,16 +165,19 @@ class Client(ApiCore):
         return self._call("games_open_list", query={"page_size": page_size})
 
     @operation("games_create", "POST", "/api/games/",
-               body=("game", "players", "options", "visibility", "bots", "play", "time_control"), idempotent=True)
+               body=("game", "players", "options", "visibility", "bots", "play", "time_control", "group"),
+               idempotent=True)
     def create_game(self, game: str, *, players: int | Unset = UNSET, options: Mapping[str, Any] | Unset = UNSET,
                     visibility: Visibility | Unset = UNSET,
                     bots: Mapping[int, str] | Mapping[str, str] | Unset = UNSET,
-                    play: bool | Unset = UNSET, time_control: TimeControlRequest | Unset = UNSET) -> Game:
-        """Create a table of ``game`` (an engine slug), me in seat 0 unless ``play=False``, bots by seat."""
+                    play: bool | Unset = UNSET, time_control: TimeControlRequest | Unset = UNSET,
+                    group: int | Unset = UNSET) -> Game:
+        """Create a table of ``game`` (an engine slug), me in seat 0 unless ``play=False``, bots by seat; with
+        ``group`` (a group's id), a table for that group's members alone."""
         seated_bots = UNSET if isinstance(bots, Unset) else {str(seat): name for seat, name in bots.items()}
         return self._call("games_create", body={
             "game": game, "players": players, "options": options, "visibility": visibility, "bots": seated_bots,
-            "play": play, "time_control": time_control})
+            "play": play, "time_control": time_control, "group": group})
 
     @operation("games_retrieve", "GET", "/api/games/{game_id}/", query=("invite",), conditional=True)
     def game(self, game_id: int, *, invite: str | Unset = UNSET) -> Game:

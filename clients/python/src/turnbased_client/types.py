@@ -461,6 +461,52 @@ class FriendsTable(TypedDict):
     last_move_at: str | None
 
 
+class Group(TypedDict):
+    id: int
+    name: str
+    description: str
+    entry: Literal["open", "request", "invitation"]
+    tables_by: Literal["members", "admins"]
+    member_count: int
+    created_at: str
+    my_role: str | None  # "owner", "admin" or "member"
+    url: str
+
+
+class GroupMember(TypedDict):
+    username: str
+    role: Literal["owner", "admin", "member"]
+    joined_at: str
+
+
+class GroupJoin(TypedDict):
+    status: str  # "member" (I am in) or "requested" (my request waits for an admin)
+
+
+class GroupInvitation(TypedDict):
+    group: Group
+    invitee: str
+    inviter: str
+    created_at: str
+
+
+class GroupJoinRequest(TypedDict):
+    username: str
+    created_at: str
+
+
+class GroupTable(TypedDict):
+    id: int
+    name: str
+    engine: str
+    status: str
+    players: list[str]
+    seat_count: int
+    created_at: str
+    last_move_at: str | None
+    finished_at: str | None
+
+
 class Player(TypedDict):
     username: str
     bot_account: bool
