@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
@@ -156,10 +157,34 @@ def test_every_other_page_has_nothing_critical_or_serious(browser, live_server, 
     ready = {reverse("api-docs"): ".opblock-summary", reverse("mailbox"): f"a[href='/mailbox/{kept.pk}/']",
              reverse("mailbox-message", args=[kept.pk]): "iframe.mail-html"}
     player_paths += list(ready)
+    # Issue 44: a group's pages with something in each section (the walk's table is no group's).
+    group_paths = _group_pages(alice, bob)
+    player_paths += group_paths
+    visitor_paths += [path for path in group_paths if path == "/groups/" or path.count("/") == 3]
     found = check(log_in(browser, live_server, alice.username), live_server.url, player_paths, ready)
     found |= {f"visitor {where}": violations for where, violations in
               check(browser.new_page(), live_server.url, visitor_paths).items()}
     assert_clean(found)
+
+
+def _group_pages(owner, member) -> list[str]:
+    """A group of ``owner``'s with ``member`` in it, a request, an invitation and a table waiting; its pages."""
+    from turnbased.groups import services as groups_services
+    from turnbased.play import services as play_services
+
+    group = groups_services.group_create(user=owner, name="Thursday Club", entry="request",
+                                         description="Slow games among friends.")
+    groups_services.join(user=member, group_id=group.pk)
+    groups_services.request_answer(user=owner, group_id=group.pk, username=member.username, accept=True)
+    asker, invited = (get_user_model().objects.create_user(name, f"{name}@example.com") for name in ("asker", "guest"))
+    groups_services.join(user=asker, group_id=group.pk)
+    groups_services.invite(user=owner, group_id=group.pk, username=invited.username)
+    play_services.create_game(creator=member, engine_slug="love-letter", players=3, visibility="private",
+                              terms={"group": group.pk})
+    base = f"/groups/{group.pk}/"
+    return ["/groups/", "/groups/new/", base, f"{base}members/", f"{base}tables/", f"{base}settings/",
+            f"{base}hand-over/", f"{base}delete/", f"{base}members/{member.username}/remove/",
+            f"/games/new/?group={group.pk}"]
 
 
 def _email_html(game, user) -> str:

@@ -85,12 +85,13 @@ def members(group: Group) -> QuerySet[Membership]:
 
 def invitations_sent(group: Group) -> QuerySet[Invitation]:
     """Return the group's invitations waiting for an answer, the latest first."""
-    return Invitation.objects.filter(group=group).select_related("invitee", "inviter").order_by("-created_at", "-pk")
+    return (Invitation.objects.filter(group=group).select_related("invitee__profile", "inviter")
+            .order_by("-created_at", "-pk"))
 
 
 def requests_waiting(group: Group) -> QuerySet[Request]:
     """Return the requests to join the group waiting for an admin, the oldest first."""
-    return Request.objects.filter(group=group).select_related("user").order_by("created_at", "pk")
+    return Request.objects.filter(group=group).select_related("user__profile").order_by("created_at", "pk")
 
 
 def invitations_to(user: AbstractBaseUser) -> QuerySet[Invitation]:
@@ -102,7 +103,8 @@ def invitations_to(user: AbstractBaseUser) -> QuerySet[Invitation]:
 def requests_to_decide(user: AbstractBaseUser) -> QuerySet[Request]:
     """Return the requests waiting in the groups the user is an admin of, the oldest first."""
     mine = Membership.objects.filter(user=user, role__in=ADMINS).values("group_id")
-    return Request.objects.filter(group_id__in=mine).select_related("group", "user").order_by("created_at", "pk")
+    return (Request.objects.filter(group_id__in=mine).select_related("group", "user__profile")
+            .order_by("created_at", "pk"))
 
 
 def my_request(group: Group, user: AbstractBaseUser | AnonymousUser) -> Request | None:

@@ -33,7 +33,8 @@ BASE_URL = os.environ.get("TURNBASED_FUZZ_BASE_URL", "").rstrip("/")
 # One positive case in STEERED_EVERY of an operation is steered to data the world takes; every one of the operations
 # whose body only names a person (any drawn name names nobody: a 422 each time).
 STEERED_EVERY = 3
-ALWAYS_STEERED = {"POST /api/me/following/", "POST /api/me/blocked/"}
+ALWAYS_STEERED = {"POST /api/me/following/", "POST /api/me/blocked/", "POST /api/groups/{group_id}/invitations/",
+                  "POST /api/groups/{group_id}/owner/"}
 _numbers = itertools.count(1)
 _steered: dict[str, itertools.count] = {}
 
@@ -60,7 +61,8 @@ def _steer(case, label: str) -> None:
         case.body = {"starts_on": day, "ends_on": day}
     elif label in ("POST /api/webhooks/", "PATCH /api/webhooks/{webhook_id}/") and body is not None:
         case.body = {**body, "url": f"https://127.0.0.1:9999/fuzzed/{number}"}  # private addresses allowed here
-    elif label in ("POST /api/me/following/", "POST /api/me/blocked/"):
+    elif label in ("POST /api/me/following/", "POST /api/me/blocked/", "POST /api/groups/{group_id}/invitations/",
+                   "POST /api/groups/{group_id}/owner/"):
         # Different people: a player one blocked cannot be followed (409), which would make following mostly refused.
         case.body = {"username": VALID["contacts"][label]}
     elif label == "POST /api/games/":

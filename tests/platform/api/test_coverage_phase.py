@@ -59,6 +59,7 @@ def operation_targets(world) -> dict[str, dict[str, int]]:
     inviting = services.create_game(creator=ben, engine_slug="love-letter", players=3)
     invitation_create(game_id=inviting.pk, user=ben, username=ann.username)
     rematch = {"game_id": finished}
+    bens_club = world.targets["group_id"]["ben's club"]
     open_table = world.targets["game_id"]["ann's open table"]
     return {"POST /api/games/{game_id}/join/": {"game_id": world.targets["game_id"]["cat's open table"]},
             "GET /api/games/{game_id}/rematch/": rematch, "POST /api/games/{game_id}/rematch/": rematch,
@@ -69,7 +70,14 @@ def operation_targets(world) -> dict[str, dict[str, int]]:
             "POST /api/games/{game_id}/start/": {"game_id": open_table},
             # Someone else to stop following or unblock (the first username of the world may be ann's own).
             "DELETE /api/me/following/{username}/": {"username": ben.username},
-            "DELETE /api/me/blocked/{username}/": {"username": ben.username}}
+            "DELETE /api/me/blocked/{username}/": {"username": ben.username},
+            # Issue 44: ann's club's invitations of dot (to withdraw) and eve (to read), fay's request (to accept),
+            # and ben's club's invitation of ann (to accept or decline).
+            "DELETE /api/groups/{group_id}/invitations/{username}/": {"username": "dot"},
+            "GET /api/groups/{group_id}/invitations/{username}/": {"username": "eve"},
+            "POST /api/groups/{group_id}/requests/{username}/": {"username": "fay"},
+            "POST /api/me/group-invitations/{group_id}/": {"group_id": bens_club},
+            "DELETE /api/me/group-invitations/{group_id}/": {"group_id": bens_club}}
 
 
 # make test: the documented examples, the drawn requests and the chains of calls of every operation, with every
@@ -88,7 +96,10 @@ def test_every_check_passes_in_every_phase_on_every_operation(live_server, world
     targets["game_id"] = world.targets["game_id"][PLAYED_GAME]
     valid = {"push_subscription": Device(name="fuzzed", endpoint="https://fcm.googleapis.com/fcm/send/fuzzed")
              .subscription(),
-             "contacts": {"POST /api/me/following/": "ben", "POST /api/me/blocked/": "cat"}}
+             "contacts": {"POST /api/me/following/": "ben", "POST /api/me/blocked/": "cat",
+                          # Issue 44: a player to invite to ann's club, a member to hand it over to.
+                          "POST /api/groups/{group_id}/invitations/": "gil",
+                          "POST /api/groups/{group_id}/owner/": "ben"}}
     environment = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.platform.api.fuzz_hooks",
                    "TURNBASED_FUZZ_TARGETS": json.dumps(targets), "PYTHONPATH": str(Path.cwd()),
                    "TURNBASED_FUZZ_OPERATION_TARGETS": json.dumps(operation_targets(world)),

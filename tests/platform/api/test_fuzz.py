@@ -32,6 +32,7 @@ import pytest
 import requests
 import schemathesis
 import schemathesis.specs.openapi.checks  # noqa: F401  (registers the OpenAPI checks, so that get_all lists them)
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import override_settings
 from hypothesis import HealthCheck, Verbosity, given, seed
@@ -44,6 +45,7 @@ from tests.platform.conftest import api_token
 from turnbased.accounts.services.tokens import token_create
 from turnbased.chat.services import message_post
 from turnbased.clocks.services import absence_declare, local_today
+from turnbased.groups.services import group_create, invite, join
 from turnbased.play import selectors, services
 from turnbased.play.models import Game
 from turnbased.play.services.invitations import invitation_create
@@ -139,7 +141,26 @@ def build_world(make_user) -> World:
     invitations["no such invitation"] = max(invitations.values()) + 1000
     return World(player=ann, targets={"game_id": game_ids, "absence_id": absences, "token_id": tokens,
                                       "username": usernames, "webhook_id": webhooks, "message_id": messages,
-                                      "invitation_id": invitations})
+                                      "invitation_id": invitations, "group_id": _groups(ann, ben)})
+
+
+def _groups(ann, ben) -> dict[str, int]:
+    """Issue 44: ann's club (ben a member; dot and eve invited, fay asking to join, a table of its own), ben's club
+    that invited ann, and no group at all."""
+    club = group_create(user=ann, name="Ann's club", entry="request")
+    make = get_user_model().objects.create_user
+    for name in ("dot", "eve", "fay", "gil"):
+        make(name, f"{name}@example.com")
+    join(user=ben, group_id=club.pk)
+    invite(user=ann, group_id=club.pk, username="ben")  # who asked is let in by an invitation
+    for name in ("dot", "eve"):
+        invite(user=ann, group_id=club.pk, username=name)
+    join(user=get_user_model().objects.get(username="fay"), group_id=club.pk)
+    services.create_game(creator=ann, engine_slug="love-letter", players=3, visibility="private",
+                         terms={"group": club.pk})
+    bens = group_create(user=ben, name="Ben's club", entry="invitation")
+    invite(user=ben, group_id=bens.pk, username="ann")
+    return {"ann's club": club.pk, "ben's club": bens.pk, "no such group": bens.pk + 1000}
 
 
 def move_bodies(game: Game, drawn: dict, player) -> st.SearchStrategy[dict]:

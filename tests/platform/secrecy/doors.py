@@ -166,6 +166,18 @@ POST_ONLY_WITHOUT_GAMES = {
     "contacts-unblock": "unblocks a player by name: answers with a redirect",
     "api-following-detail": "DELETE only: stops following the player the path names; answers 204",
     "api-blocked-detail": "DELETE only: unblocks the player the path names; answers 204",
+    # Issue 44, groups: who is in a group changes; what a group's pages and lists show of its games is compared in
+    # test_groups.py (the walk's table is no group's: group_id is 0, so each answers 404 here anyway).
+    "api-group-owner": "hands a group over to a member: answers with the new owner's membership",
+    "api-group-request": "accepts or declines a request to join a group: answers with the membership, or 204",
+    "api-my-group-invitation": "accepts or declines the caller's invitation to a group: the membership, or 204",
+    "groups-join": "joins a group, or asks to: answers with a redirect",
+    "groups-request-withdraw": "takes back the caller's request to join a group: answers with a redirect",
+    "groups-request-answer": "accepts or declines a request to join a group: answers with a redirect",
+    "groups-invite": "invites a player to a group by name: answers with a redirect",
+    "groups-invitation-withdraw": "withdraws a group's invitation: answers with a redirect",
+    "groups-invitation-answer": "accepts or declines the caller's invitation to a group: answers with a redirect",
+    "groups-role": "makes a member an admin, or a member again: answers with a redirect",
     "account-token-revoke": "revokes one of the caller's own API tokens",
     "logout": "ends the session",
     "api-accounts": "signs up: answers with the new account only",

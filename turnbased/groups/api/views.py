@@ -193,9 +193,11 @@ class MemberApi(APIView):
                    responses={200: MemberSerializer, 403: error("I am not the group's owner."), 404: NO_GROUP,
                               409: error("They are not a member, or they own the group.")})
     def patch(self, request, group_id: int, username: str):
-        _group(group_id)
-        data = RoleSerializer(data=request.data)
+        group = _group(group_id)
+        data = RoleSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
+        if "role" not in data.validated_data:  # a change of nothing: the member as they are
+            return self.get(request, group.pk, username)
         row = _named_in_path(services.role_set, user=request.user, group_id=group_id, username=username,
                              role=data.validated_data["role"])
         return Response({"username": row.user.get_username(), "role": row.role, "joined_at": row.joined_at})
