@@ -21,6 +21,9 @@ class EventKind(models.TextChoices):
     MESSAGE_POSTED = "message_posted", "someone said something at my table"
     GAME_FINISHED = "game_finished", "a game I sit at ended"
     DEADLINE_NEAR = "deadline_near", "my deadline is near"
+    # Issue 44: groups.
+    GROUP_INVITATION = "group_invitation", "I was invited to a group"
+    GROUP_REQUEST = "group_request", "someone asked to join a group I am an admin of"
 
 
 class Event(models.Model):

@@ -19,6 +19,8 @@ from django.utils.translation import gettext
 from turnbased.accounts.confusables import mixes_scripts, skeletons
 from turnbased.contacts.selectors import blockers_between
 from turnbased.contacts.services import person_named
+from turnbased.events.models import EventKind
+from turnbased.events.services import NewEvent, events_record
 from turnbased.groups.models import (
     Entry, Group, GroupNameSkeleton, Invitation, Membership, Request, Role, TablesBy,
 )
@@ -108,6 +110,12 @@ def _add_member(group: Group, user: AbstractBaseUser, role: str = Role.MEMBER) -
 def _drop_member(group: Group, membership: Membership) -> None:
     membership.delete()
     Group.objects.filter(pk=group.pk).update(member_count=F("member_count") - 1)
+
+
+def _told(group: Group, kind: str, user_ids, person: AbstractBaseUser) -> None:
+    """Tell ``user_ids`` of an invitation or a request (their stream and webhooks), in its transaction."""
+    events_record(events=[NewEvent(user_id=user_id, kind=kind, payload={
+        "group": {"id": group.pk, "name": group.name}, "username": person.get_username()}) for user_id in user_ids])
 
 
 def _locked(group_id) -> Group:
@@ -209,7 +217,10 @@ def join(*, user: AbstractBaseUser, group_id) -> tuple[Membership | None, Reques
         owner_id = Membership.objects.filter(group=group, role=Role.OWNER).values_list("user_id", flat=True).first()
         if owner_id and owner_id in blockers_between(user.pk, owner_id):
             raise NotAllowed(gettext("You cannot ask to join this group."))
-        request, _ = Request.objects.get_or_create(group=group, user=user)
+        request, made = Request.objects.get_or_create(group=group, user=user)
+        if made:
+            admins = Membership.objects.filter(group=group, role__in=ADMINS).values_list("user_id", flat=True)
+            _told(group, EventKind.GROUP_REQUEST, list(admins), user)
         return None, request
 
 
@@ -260,7 +271,9 @@ def invite(*, user: AbstractBaseUser, group_id, username) -> tuple[Invitation, b
             _within_memberships(other)
             _add_member(group, other)
             return Invitation(group=group, invitee=other, inviter=user), True
-        return Invitation.objects.create(group=group, invitee=other, inviter=user), True
+        invitation = Invitation.objects.create(group=group, invitee=other, inviter=user)
+        _told(group, EventKind.GROUP_INVITATION, [other.pk], user)
+        return invitation, True
 
 
 def invitation_withdraw(*, user: AbstractBaseUser, group_id, username) -> AbstractBaseUser:

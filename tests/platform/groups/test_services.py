@@ -187,3 +187,24 @@ def test_the_caps(alice, bob, monkeypatch):
     with pytest.raises(Conflict, match="belong to as many groups"):
         services.join(user=alice, group_id=group.pk)
     assert Group.objects.count() == 3
+
+
+def test_an_invitation_and_a_request_are_told_to_whom_they_concern(alice, bob, carol, make_user):
+    from turnbased.events.models import Event
+    from turnbased.events.wording import worded_payload
+
+    dave = make_user("dave")
+    group = _club(alice, entry="request")
+    services.join(user=dave, group_id=group.pk)
+    services.request_answer(user=alice, group_id=group.pk, username="dave", accept=True)
+    services.role_set(user=alice, group_id=group.pk, username="dave", role="admin")
+    Event.objects.all().delete()
+    services.join(user=bob, group_id=group.pk)
+    services.join(user=bob, group_id=group.pk)  # asked again: nobody is told twice
+    services.invite(user=dave, group_id=group.pk, username="carol")
+    told = {(event.user.username, event.kind, event.payload["username"]) for event in Event.objects.all()}
+    assert told == {("alice", "group_request", "bob"), ("dave", "group_request", "bob"),
+                    ("carol", "group_invitation", "dave")}
+    assert Event.objects.count() == 3
+    invitation = Event.objects.get(kind="group_invitation")
+    assert invitation.game_id is None and worded_payload(invitation)["text"] == "dave invites you to Thursday Club."

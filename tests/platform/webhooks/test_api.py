@@ -10,7 +10,8 @@ from turnbased.webhooks.models import Webhook, WebhookDelivery
 
 pytestmark = pytest.mark.django_db
 
-ALL_KINDS = ["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near"]
+ALL_KINDS = ["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near",
+             "group_invitation", "group_request"]
 HOOK_FIELDS = {"id", "url", "kinds", "active", "consecutive_failures", "failing_since", "disabled_at",
                "disabled_reason", "created_at"}
 

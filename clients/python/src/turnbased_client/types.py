@@ -13,7 +13,8 @@ Visibility = Literal["public", "private"]
 ClockKind = Literal["none", "per_move", "bank"]
 ExpiryPolicy = Literal["bot_turn", "remove"]
 RatingPool = Literal["people", "bots"]
-EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near"]
+EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near",
+                    "group_invitation", "group_request"]
 # What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
 # x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
 GameStatus = str  # "open", "active", "finished", "aborted"
