@@ -25,6 +25,7 @@ from turnbased.groups.models import (
     Entry, Group, GroupNameSkeleton, Invitation, Membership, Request, Role, TablesBy,
 )
 from turnbased.groups.selectors import ADMINS, group_of
+from turnbased.groups.signals import invitation_sent, request_made
 from turnbased.kit.errors import Conflict, InvalidRequest, NotAllowed, Unprocessable
 
 NAME_MIN, NAME_MAX = 3, 60
@@ -219,8 +220,9 @@ def join(*, user: AbstractBaseUser, group_id) -> tuple[Membership | None, Reques
             raise NotAllowed(gettext("You cannot ask to join this group."))
         request, made = Request.objects.get_or_create(group=group, user=user)
         if made:
-            admins = Membership.objects.filter(group=group, role__in=ADMINS).values_list("user_id", flat=True)
-            _told(group, EventKind.GROUP_REQUEST, list(admins), user)
+            admins = list(Membership.objects.filter(group=group, role__in=ADMINS).values_list("user_id", flat=True))
+            _told(group, EventKind.GROUP_REQUEST, admins, user)
+            request_made.send(sender=Request, request=request, admin_ids=admins)
         return None, request
 
 
@@ -273,6 +275,7 @@ def invite(*, user: AbstractBaseUser, group_id, username) -> tuple[Invitation, b
             return Invitation(group=group, invitee=other, inviter=user), True
         invitation = Invitation.objects.create(group=group, invitee=other, inviter=user)
         _told(group, EventKind.GROUP_INVITATION, [other.pk], user)
+        invitation_sent.send(sender=Invitation, invitation=invitation)
         return invitation, True
 
 

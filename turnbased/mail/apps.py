@@ -6,4 +6,4 @@ class MailConfig(AppConfig):
     label = "mail"
 
     def ready(self):
-        from turnbased.mail import receivers  # noqa: F401 (connects the provider inbound webhook)
+        from turnbased.mail import group_news, receivers  # noqa: F401 (connect the inbound webhook, the group emails)

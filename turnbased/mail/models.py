@@ -117,6 +117,7 @@ class EmailKind(models.TextChoices):
     ANSWER = "answer", "answer to a reply"
     DIGEST = "digest", "daily digest"
     WEBHOOK = "webhook", "a webhook was disabled"
+    GROUP = "group", "an invitation to a group, or a request to join one"
 
 
 class OutgoingEmail(models.Model):
