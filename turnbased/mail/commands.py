@@ -21,6 +21,8 @@ from django.utils import translation
 from django.utils.translation import pgettext_lazy
 
 SHOW, HELP, RESIGN, SAY = "show", "help", "resign", "say"
+# The answers to a group's invitation, or to a request to join a group (issue 44).
+ACCEPT, DECLINE = "accept", "decline"
 ENGLISH = "en"
 
 # What each language's players type, written as they write it (accents are folded when compared), from the
@@ -31,6 +33,10 @@ WORDS = {
     HELP: pgettext_lazy("email commands: the words that ask how to write a move, separated by |", "help|?"),
     RESIGN: pgettext_lazy("email commands: the words that give up the game, separated by |", "resign"),
     SAY: pgettext_lazy("email commands: the words that start a message to the table, separated by |", "say"),
+    ACCEPT: pgettext_lazy("email commands: the words that accept an invitation to a group or a request to join one, "
+                          "separated by |", "accept|yes"),
+    DECLINE: pgettext_lazy("email commands: the words that decline an invitation to a group or a request to join "
+                           "one, separated by |", "decline|no"),
 }
 
 
@@ -73,6 +79,16 @@ def read(line: str, language: str | None) -> str | None:
         if first in _words(code, SAY):
             return SAY
         for kind in (SHOW, HELP, RESIGN):
+            if whole in _words(code, kind):
+                return kind
+    return None
+
+
+def read_answer(line: str, language: str | None) -> str | None:
+    """Return ``ACCEPT`` or ``DECLINE`` for the first line of a reply to a group's email, or None."""
+    whole = folded(line)
+    for code in _languages(language):
+        for kind in (ACCEPT, DECLINE):
             if whole in _words(code, kind):
                 return kind
     return None

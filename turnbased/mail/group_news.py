@@ -4,7 +4,8 @@ The groups app sends ``invitation_sent`` and ``request_made`` in the transaction
 written to the outbox there (so it commits with the invitation or not at all) and sent once it has committed,
 like every email: at most once. The person's email settings decide, as for a game's news: none when they turned
 game emails off, none to an address not yet verified. The email links the group's page, where (as in the lobby)
-the invitation is accepted or declined and the request decided.
+the invitation is accepted or declined and the request decided; a reply saying "accept" or "decline" does the
+same (``group_replies``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from turnbased.accounts.selectors import verified_email
 from turnbased.groups.signals import invitation_sent, request_made
 from turnbased.mail import compose, outbox
 from turnbased.mail.models import EmailKind, MailPreference
+from turnbased.mail.tokens import group_reply_address
 
 
 def _wanted(user) -> bool:
@@ -45,7 +47,8 @@ def invitation_email(invitation):
                    "group_url": _group_url(invitation.group)}
         subject = _("%(name)s invites you to the group %(group)s") % {"name": context["inviter"],
                                                                      "group": invitation.group.name}
-        return compose.build(to=user.email, subject=subject, template="group_invitation", context=context, user=user)
+        return compose.build(to=user.email, subject=subject, template="group_invitation", context=context, user=user,
+                             reply_to=group_reply_address(user_id=user.pk, group_id=invitation.group_id))
 
 
 def request_email(request, admin):
@@ -53,7 +56,9 @@ def request_email(request, admin):
         context = {"user": admin, "asker": compose.person_name(request.user), "group": request.group,
                    "group_url": _group_url(request.group)}
         subject = _("%(name)s asks to join %(group)s") % {"name": context["asker"], "group": request.group.name}
-        return compose.build(to=admin.email, subject=subject, template="group_request", context=context, user=admin)
+        return compose.build(to=admin.email, subject=subject, template="group_request", context=context, user=admin,
+                             reply_to=group_reply_address(user_id=admin.pk, group_id=request.group_id,
+                                                          asker_id=request.user_id))
 
 
 @receiver(invitation_sent, dispatch_uid="turnbased-mail-group-invitation")

@@ -11,7 +11,8 @@ Each stage is a module of its own, taking and returning plain data, in the order
    is handled in full.
 4. ``reading.read_request``: the body, within the size and MIME limits (one over them is refused unread), its
    first line of new text read as a move or a command.
-5. ``acting.act``: what it asks, done through the same services as the page and the API.
+5. ``acting.act``: what it asks, done through the same services as the page and the API (a reply to a group's
+   invitation or request: ``group_replies.act``, accept or decline through the groups' services).
 6. ``answering.answer``: one answer, worded from what the act returned, written to the outbox and sent once the
    transaction has committed, like every email.
 
@@ -25,7 +26,7 @@ import logging
 
 from django.db import IntegrityError, transaction
 
-from turnbased.mail import acting, answering, compose, outbox, reading, verifying
+from turnbased.mail import acting, answering, compose, group_replies, outbox, reading, verifying
 from turnbased.mail.models import InboundEmail
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH
 
@@ -70,8 +71,10 @@ def handle_without_sending(raw: bytes, envelope_recipients: list[str] | None = N
         except IntegrityError:  # handled before; a concurrent delivery waits here until the first one commits
             return "duplicate", []
         request = reading.read_request(raw, headers.message_id, provider.get("refusal"))
-        done = acting.act(reply, request)
-        answer_id = answering.answer(reply, done, record)
+        # A reply to a group's invitation or request (issue 44) is answered by the groups' services; a turn's, the game's.
+        stage = group_replies if isinstance(reply, verifying.GroupReply) else acting
+        done = stage.act(reply, request)
+        answer_id = (group_replies if stage is group_replies else answering).answer(reply, done, record)
         # What the reply asked and what came of it, for the admin's list of replies.
         record.command = request.line[:MAX_COMMAND_LENGTH]
         record.status = done.status

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import close_old_connections, reset_queries
 
 from turnbased.mail.models import InboundDropReason
-from turnbased.mail.tokens import BadToken, ExpiredToken, is_reply_address, read_reply_address
+from turnbased.mail.tokens import BadToken, ExpiredToken, is_reply_address, read_any_reply_address
 from turnbased.kit.texts.text_input import readable
 
 logger = logging.getLogger(__name__)
@@ -58,11 +58,11 @@ async def _in_database_thread(function, *args):
 
 
 class InboundHandler:
-    """Accept replies to game addresses and hand them to a Celery task."""
+    """Accept replies to game addresses (and to a group's news) and hand them to a Celery task."""
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         try:
-            read_reply_address(address)
+            read_any_reply_address(address)
         except ExpiredToken:
             await _count_drop(InboundDropReason.EXPIRED_ADDRESS)
             return "550 5.1.1 This reply address has expired: reply to your latest game email or use the game page"

@@ -1,4 +1,5 @@
-"""Signed tokens: reply addresses bound to (user, game, seq), and one-click unsubscribe links."""
+"""Signed tokens: reply addresses bound to (user, game, seq), or to (user, group, asker) for a group's news, and
+one-click unsubscribe links."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from django.conf import settings
 from django.core import signing
 
 REPLY_LOCAL_PART = "play"
+GROUP_LOCAL_PART = "group"
 _REPLY = re.compile(r"^play\+(?P<token>\d+\.\d+\.\d+\.\d+\.[a-z2-7]+)@", re.IGNORECASE)
+_GROUP_REPLY = re.compile(r"^group\+(?P<token>\d+\.\d+\.\d+\.\d+\.[a-z2-7]+)@", re.IGNORECASE)
 
 
 class BadToken(Exception):
@@ -32,8 +35,20 @@ class ReplyToken:
     issued_day: int
 
 
-def _signature(payload: str) -> str:
-    digest = hmac.new(settings.SECRET_KEY.encode(), f"reply:{payload}".encode(), hashlib.sha256).digest()
+@dataclass(frozen=True)
+class GroupReplyToken:
+    """An invitation to a group (``asker_id`` 0) emailed to ``user_id``, or ``asker_id``'s request to join it
+    emailed to ``user_id``, one of its admins."""
+
+    user_id: int
+    group_id: int
+    asker_id: int
+    issued_day: int
+
+
+def _signature(payload: str, purpose: str = "reply") -> str:
+    # The purpose is signed too: a game's reply address read as a group's (or the reverse) is a forgery.
+    digest = hmac.new(settings.SECRET_KEY.encode(), f"{purpose}:{payload}".encode(), hashlib.sha256).digest()
     # Base32 in lower case survives mail systems that fold the case of addresses.
     return base64.b32encode(digest).decode().rstrip("=").lower()[:20]
 
@@ -60,12 +75,45 @@ def read_reply_address(address: str, today: date | None = None) -> ReplyToken:
     return ReplyToken(user_id=user_id, game_id=game_id, seq=seq, issued_day=day)
 
 
+def group_reply_address(*, user_id: int, group_id: int, asker_id: int = 0, today: date | None = None) -> str:
+    """Return the reply address of an invitation to a group (``asker_id`` 0) or of a request to join one."""
+    day = (today or date.today()).toordinal()
+    payload = f"{user_id}.{group_id}.{asker_id}.{day}"
+    return f"{GROUP_LOCAL_PART}+{payload}.{_signature(payload, 'group')}@{settings.MAIL_DOMAIN}"
+
+
+def read_group_reply_address(address: str, today: date | None = None) -> GroupReplyToken:
+    """Check a group's reply address and return what it is bound to; raise ``BadToken`` or ``ExpiredToken``."""
+    match = _GROUP_REPLY.match(address.strip().strip("<>"))
+    if match is None:
+        raise BadToken(address)
+    payload, _, signature = match.group("token").lower().rpartition(".")
+    if not hmac.compare_digest(signature, _signature(payload, "group")):
+        raise BadToken(address)
+    user_id, group_id, asker_id, day = (int(part) for part in payload.split("."))
+    if (today or date.today()).toordinal() - day > settings.REPLY_TOKEN_MAX_AGE_DAYS:
+        raise ExpiredToken(address)
+    return GroupReplyToken(user_id=user_id, group_id=group_id, asker_id=asker_id, issued_day=day)
+
+
+def read_any_reply_address(address: str, today: date | None = None) -> ReplyToken | GroupReplyToken:
+    """Read a game's reply address or a group's, whichever ``address`` is; raise ``BadToken`` or ``ExpiredToken``."""
+    if is_group_reply_address(address):
+        return read_group_reply_address(address, today)
+    return read_reply_address(address, today)
+
+
+def is_group_reply_address(address: str) -> bool:
+    return address.strip().strip("<>").lower().startswith(f"{GROUP_LOCAL_PART}+")
+
+
 def is_reply_address(address: str) -> bool:
-    return address.strip().strip("<>").lower().startswith(f"{REPLY_LOCAL_PART}+")
+    return address.strip().strip("<>").lower().startswith((f"{REPLY_LOCAL_PART}+", f"{GROUP_LOCAL_PART}+"))
 
 
 _REPLY_ANYWHERE = re.compile(
-    r"(?<![\w.+-])play\+\d{1,20}\.\d{1,20}\.\d{1,20}\.\d{1,20}\.[a-z2-7]{1,64}@[a-z0-9.-]{1,253}", re.IGNORECASE
+    r"(?<![\w.+-])(?:play|group)\+\d{1,20}\.\d{1,20}\.\d{1,20}\.\d{1,20}\.[a-z2-7]{1,64}@[a-z0-9.-]{1,253}",
+    re.IGNORECASE,
 )
 
 

@@ -22,7 +22,7 @@ from turnbased.accounts.selectors import verified_email
 from turnbased.mail import sender_auth
 from turnbased.mail.models import InboundDrop, InboundDropReason
 from turnbased.mail.reading import Headers
-from turnbased.mail.tokens import BadToken, ExpiredToken, ReplyToken, read_reply_address
+from turnbased.mail.tokens import BadToken, ExpiredToken, GroupReplyToken, ReplyToken, read_any_reply_address
 from turnbased.play.models import Game
 
 
@@ -44,25 +44,43 @@ class Reply:
     game: Game
 
 
-def verify(headers: Headers, verdicts: list | None = None) -> Reply:
+@dataclass(frozen=True)
+class GroupReply:
+    """A message from the person a group's invitation (or a request to join it) was emailed to. The group may be
+    gone since: the answer says so."""
+
+    headers: Headers
+    token: GroupReplyToken
+    user: AbstractBaseUser
+
+
+def verify(headers: Headers, verdicts: list | None = None) -> Reply | GroupReply:
     """Check the reply address, the player, the sender and the provider's verdicts; raise ``Dropped``."""
     if not headers.recipient:
         raise Dropped(InboundDropReason.NO_REPLY_ADDRESS)
     try:
-        token = read_reply_address(headers.recipient)
+        token = read_any_reply_address(headers.recipient)
     except ExpiredToken:
         raise Dropped(InboundDropReason.EXPIRED_ADDRESS) from None
     except BadToken:
         raise Dropped(InboundDropReason.FORGED_ADDRESS) from None
     user = get_user_model().objects.filter(pk=token.user_id).first()
-    game = Game.objects.filter(pk=token.game_id).first()
-    if user is None or game is None or not game.seats.filter(user=user).exists():
+    game = None
+    if isinstance(token, ReplyToken):
+        game = Game.objects.filter(pk=token.game_id).first()
+        if game is not None and user is not None and not game.seats.filter(user=user).exists():
+            game = None
+        if game is None:
+            raise Dropped(InboundDropReason.UNKNOWN_PLAYER)
+    if user is None:
         raise Dropped(InboundDropReason.UNKNOWN_PLAYER)
     if not is_players_address(user, headers.sender):
         raise Dropped(InboundDropReason.WRONG_SENDER)
     failure = sender_auth.authentication_failure(verdicts or [], headers.sender)
     if failure is not None:
         raise Dropped(failure)
+    if game is None:
+        return GroupReply(headers=headers, token=token, user=user)
     return Reply(headers=headers, token=token, user=user, game=game)
 
 
