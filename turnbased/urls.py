@@ -45,6 +45,7 @@ api_patterns = [
     path("", include("turnbased.notifications.api_urls")),  # issue 25: my devices told of my turns
     path("", include("turnbased.contacts.api.urls")),  # issue 44: friends and blocks
     path("", include("turnbased.groups.api.urls")),  # issue 44: groups
+    path("", include("turnbased.entry.api.urls")),  # issue 44: fair entry
 ]
 
 

@@ -170,7 +170,10 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     assert ann.player_games("bob", game="halali")["count"] == 2
     assert ann.ratings("halali", players=2)["game"] == "halali"
 
+    gated = ann.create_game("love-letter", players=2, requirements={"min_finished": 50})
+    assert bob.requirements(gated["id"])["unmet"].startswith("This table asks for at least 50 finished games")
     table = ann.create_game("love-letter", players=3)
+    assert bob.requirements(table["id"]) == {"asked": None, "worded": [], "unmet": None}
     bob.join(table["id"])
     assert ann.start(table["id"])["status"] == "active"
     assert {turn["game"] for turn in ann.turns() + bob.turns()} == {rematch["game"], table["id"]}

@@ -31,6 +31,7 @@ from turnbased.api.serializers import (
     SeatBotsField,
     TimeControlRequestSerializer,
 )
+from turnbased.entry.api.serializers import RequirementsSerializer
 from turnbased.kit.api.conditional import conditional_read
 from turnbased.kit.api.deprecation import WHOLE_MOVE_ANSWER, deprecated
 from turnbased.kit.api.input import BodySerializer, UnprocessableInput, game_slugs
@@ -76,6 +77,10 @@ class GameListApi(APIView):
         bots = SeatBotsField(required=False, default=dict, help_text='Seat number to bot name, e.g. {"1": "basic"}.')
         play = serializers.BooleanField(default=True, help_text="False: create the table without a seat for me.")
         time_control = TimeControlRequestSerializer(required=False, help_text="No clock unless asked.")
+        requirements = RequirementsSerializer(
+            required=False, help_text="What the table asks of whoever takes a seat (GET /api/games/{id}/requirements/ "
+                                      "reads it back); a join that does not meet it is refused with the requirement "
+                                      "missed.")
         group = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1,
                                          help_text="A group's id (GET /api/groups/): the table is kept for its "
                                                    "members, seen and joined by them alone (so private, whatever "
@@ -131,7 +136,9 @@ class GameListApi(APIView):
             bots=data.validated_data["bots"],
             creator_plays=data.validated_data["play"],
             time_control=data.validated_data.get("time_control", {}),
-            terms={"group": data.validated_data["group"]} if "group" in data.validated_data else None,
+            terms={**({"group": data.validated_data["group"]} if "group" in data.validated_data else {}),
+                   **({"requirements": dict(data.validated_data["requirements"])}
+                      if data.validated_data.get("requirements") else {})},
         )
         return Response(game_summary(game, request.user), status=status.HTTP_201_CREATED,
                         headers={"Location": reverse("api-game", args=[game.pk])})

@@ -30,6 +30,7 @@ INSTALLED_APPS = (
     "turnbased.mail",
     "turnbased.chat",  # issue 12, table talk
     "turnbased.aftergame",
+    "turnbased.entry",  # issue 44: fair entry
     "turnbased.events",  # issue 15: the event stream
     "turnbased.webhooks",  # issue 15: webhooks
     "turnbased.idempotency",  # issue 27: Idempotency-Key on the API's creates

@@ -96,6 +96,9 @@ def game_new(request):
             if request.POST.get(f"seat_{index}", SEAT_PERSON) not in (SEAT_PERSON, SEAT_ME)
         }
         visibility, terms = _visibility(request.POST.get("visibility", Visibility.PUBLIC))
+        requirements = _requirements(request.POST)
+        if requirements:
+            terms["requirements"] = requirements
         try:
             game = services.create_game(
                 creator=request.user,
@@ -130,6 +133,15 @@ def _visibility(chosen: str) -> tuple[str, dict]:
     if group_id is not None:
         return Visibility.PRIVATE, {"group": group_id}
     return chosen, {}
+
+
+def _requirements(form) -> dict:
+    """Read the new-table form's requirements for players (issue 44: fair entry); {} when it asks nothing."""
+    numbers = {name: _int_or_none(form.get(name)) for name in
+               ("min_reliability", "max_abandoned", "min_finished", "rating_min", "rating_max")}
+    chosen = {name: value for name, value in numbers.items() if value is not None}
+    flags = {name: form.get(name, "on") != "off" for name in ("provisional_ok", "new_players")}
+    return {**chosen, **flags} if chosen or not flags["provisional_ok"] else {}
 
 
 def _chosen_group(form) -> int | None:

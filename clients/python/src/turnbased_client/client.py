@@ -26,7 +26,7 @@ from turnbased_client.types import (
     GameType, History,
     Invitation, Leaderboard, LegalMoves, MovePlayed, MovePlayedMinimal, MyInvitation, NewToken, Player, Position, PositionText, Profile,
     PushSubscription, PushSubscriptionKeys,
-    RatingPool, Record, RecentOpponent, Rematch, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
+    RatingPool, Record, RecentOpponent, Rematch, TableRequirements, TableRequirementsRead, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
     WebhookDelivery, WebhookWithSecret,
 )
 
@@ -165,19 +165,25 @@ class Client(GroupsApi):
         return self._call("games_open_list", query={"page_size": page_size})
 
     @operation("games_create", "POST", "/api/games/",
-               body=("game", "players", "options", "visibility", "bots", "play", "time_control", "group"),
-               idempotent=True)
+               body=("game", "players", "options", "visibility", "bots", "play", "time_control", "group",
+                     "requirements"), idempotent=True)
     def create_game(self, game: str, *, players: int | Unset = UNSET, options: Mapping[str, Any] | Unset = UNSET,
                     visibility: Visibility | Unset = UNSET,
                     bots: Mapping[int, str] | Mapping[str, str] | Unset = UNSET,
                     play: bool | Unset = UNSET, time_control: TimeControlRequest | Unset = UNSET,
-                    group: int | Unset = UNSET) -> Game:
+                    group: int | Unset = UNSET, requirements: TableRequirements | Unset = UNSET) -> Game:
         """Create a table of ``game`` (an engine slug), me in seat 0 unless ``play=False``, bots by seat; with
-        ``group`` (a group's id), a table for that group's members alone."""
+        ``group`` (a group's id), a table for that group's members alone; with ``requirements``, what it asks of
+        whoever takes a seat."""
         seated_bots = UNSET if isinstance(bots, Unset) else {str(seat): name for seat, name in bots.items()}
         return self._call("games_create", body={
             "game": game, "players": players, "options": options, "visibility": visibility, "bots": seated_bots,
-            "play": play, "time_control": time_control, "group": group})
+            "play": play, "time_control": time_control, "group": group, "requirements": requirements})
+
+    @operation("games_requirements_retrieve", "GET", "/api/games/{game_id}/requirements/", conditional=True)
+    def requirements(self, game_id: int) -> TableRequirementsRead:
+        """What a table asks of whoever takes a seat, and why I may not (``unmet``), before joining."""
+        return self._call("games_requirements_retrieve", {"game_id": game_id})
 
     @operation("games_retrieve", "GET", "/api/games/{game_id}/", query=("invite",), conditional=True)
     def game(self, game_id: int, *, invite: str | Unset = UNSET) -> Game:

@@ -462,6 +462,22 @@ class FriendsTable(TypedDict):
     last_move_at: str | None
 
 
+class TableRequirements(TypedDict, total=False):
+    min_reliability: int | None
+    max_abandoned: int | None
+    min_finished: int | None
+    rating_min: int | None
+    rating_max: int | None
+    provisional_ok: bool
+    new_players: bool
+
+
+class TableRequirementsRead(TypedDict):
+    asked: TableRequirements | None
+    worded: list[str]
+    unmet: str | None
+
+
 class Group(TypedDict):
     id: int
     name: str

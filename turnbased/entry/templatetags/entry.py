@@ -1,0 +1,22 @@
+"""The table page's requirements: what the table asks, shown before anyone joins, and whether the viewer meets it."""
+
+from __future__ import annotations
+
+from django import template
+
+from turnbased.entry import requirements as rules
+from turnbased.entry.reactions import requirements_of
+
+register = template.Library()
+
+
+@register.inclusion_tag("entry/_requirements.html", takes_context=True)
+def table_requirements(context) -> dict:
+    game, user = context["game"], context["request"].user
+    requirements = requirements_of(game)
+    if requirements is None:
+        return {"asked": []}
+    seated = user.is_authenticated and any(seat.user_id == user.pk for seat in game.seats.all())
+    unmet = rules.unmet(requirements, user, game) if user.is_authenticated and not seated \
+        and game.status == "open" else None
+    return {"asked": rules.worded(requirements), "unmet": unmet, "checked": user.is_authenticated and not seated}
