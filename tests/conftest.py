@@ -28,6 +28,13 @@ def pytest_collection_modifyitems(session, config, items):
         items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # a stable sort
 
 
+def pytest_configure(config):
+    if "DATABASE_URL" in os.environ:  # engine tests run without Django and its database
+        from tests import emptying
+
+        emptying.install()  # a test that commits is followed by DELETEs, not a TRUNCATE of every table
+
+
 @pytest.fixture(autouse=True)
 def _celery_runs_tasks_inline():
     """Run Celery tasks in the test's own process unless a test starts a real worker."""

@@ -51,7 +51,13 @@ def api_token(user, name: str = "tests") -> str:
 
 @pytest.fixture
 def make_user(db):
-    """Return a function making an account with a verified address (as after following the link).
+    """Return a function making an account with a verified address (as after following the link): ``user_maker``'s."""
+    return user_maker()
+
+
+def user_maker():
+    """Return a function making an account with a verified address (as after following the link); a fixture of a
+    wider scope than a test's, which cannot ask for ``make_user``, calls this itself.
 
     The accounts are established players, as most at a table are: each joined some weeks ago, two hours after
     the one made before it, so the ratings neither take one for new nor two for one person's (issue 42;
@@ -90,13 +96,15 @@ def carol(make_user):
 def make_bot_account(make_user):
     """Return a function making a new account and marking it a bot account, as ``POST /api/me/bot/`` does."""
 
-    def make(username: str):
-        user = make_user(username)
-        bot_account_enable(user=user)
-        user.refresh_from_db()  # drop the cached profile: the user is read afresh, as a request would
-        return user
+    return lambda username: bot_account_made(make_user, username)
 
-    return make
+
+def bot_account_made(make_user, username: str):
+    """Return a new account made by ``make_user`` and marked a bot account, as ``POST /api/me/bot/`` does."""
+    user = make_user(username)
+    bot_account_enable(user=user)
+    user.refresh_from_db()  # drop the cached profile: the user is read afresh, as a request would
+    return user
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ usernames."""
 from __future__ import annotations
 
 import ipaddress
-import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -14,9 +13,11 @@ from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken, AuthTokenManager
 from knox.settings import CONSTANTS
 
+from turnbased.accounts.time_zones import is_zone_name
+
 
 def validate_time_zone(value: str) -> None:
-    if value not in zoneinfo.available_timezones():
+    if not is_zone_name(value):
         raise ValidationError(_("%(value)r is not a time zone name such as Europe/London."), params={"value": value})
 
 

@@ -27,12 +27,14 @@ from typing import Any
 
 import pytest
 import time_machine
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import override_settings
 
 from games import get_engine
 from tests.games.halali import LAYOUT as HALALI_LAYOUT
+from tests.platform.conftest import bot_account_made, user_maker
 from tests.platform.play.test_forced_timing import Unspread
 from tests.platform.secrecy import doors
 from tests.platform.secrecy.test_every_door import TWIN_GAME_ID
@@ -279,15 +281,40 @@ def everything(twin: Twin, users: list, stranger, language: str):
     return read
 
 
-@pytest.fixture
-def people(make_user, make_bot_account, django_capture_on_commit_callbacks):
+@pytest.fixture(scope="module")
+def _people_of_the_module(django_db_setup, django_db_blocker):
     """alice and bob (a person), robo (a bot account), a stranger; their tokens and webhooks, made before the
     worlds so both list the same; and, before ``START``, bob's and robo's habits: every move of theirs in a game
-    with carol took an hour (bob) or four seconds (robo), at every hour of the day."""
+    with carol took an hour (bob) or four seconds (robo), at every hour of the day. Built once for the module's
+    tests (two games of sixty moves each), in a transaction of its own rolled back after them: each test's own
+    transaction is a savepoint within it, rolled back after the test, so every test starts from these rows alone.
+    Returns their ids and API tokens."""
+    from turnbased.celery import app
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            # As in a test (tests/conftest.py, secrecy/conftest.py): tasks inline, rates not the subject.
+            app.conf.task_always_eager = True
+            try:
+                with override_settings(RATE_LIMITS_ON=False):
+                    people = _people_made()
+            finally:
+                app.conf.task_always_eager = False
+            yield people
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+def _people_made() -> dict[str, tuple[int, str]]:
+    make_user = user_maker()
     alice, bob, carol, stranger = (make_user(name) for name in ("alice", "bob", "carol", "stranger"))
-    robo = make_bot_account("robo")
+    robo = bot_account_made(make_user, "robo")
+    keys = {}
     for user in (alice, bob, robo, stranger):
-        user.api_key = doors.api_token(user)
+        keys[user.pk] = doors.api_token(user)
         profile = profile_of(user)
         profile.choose_play_forced_moves(True)
         profile.save()
@@ -297,7 +324,18 @@ def people(make_user, make_bot_account, django_capture_on_commit_callbacks):
     with time_machine.travel(START - timedelta(days=5), tick=False) as clock:
         for player, usual, program in ((bob, timedelta(hours=1), False), (robo, timedelta(seconds=4), True)):
             _habit(player, carol, clock, usual=usual, program=program)
-    return {"alice": alice, "bob": bob, "robo": robo, "stranger": stranger}
+    people = {"alice": alice, "bob": bob, "robo": robo, "stranger": stranger}
+    return {name: (user.pk, keys[user.pk]) for name, user in people.items()}
+
+
+@pytest.fixture
+def people(_people_of_the_module, db):
+    """The module's people (``_people_of_the_module``), read afresh for the test, each with its API token."""
+    found = {}
+    for name, (pk, key) in _people_of_the_module.items():
+        found[name] = get_user_model().objects.get(pk=pk)
+        found[name].api_key = key
+    return found
 
 
 def _habit(player, carol, clock, *, usual: timedelta, program: bool) -> None:

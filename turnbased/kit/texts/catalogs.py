@@ -21,6 +21,7 @@ of catalogs under each of those places: the platform offers every language the p
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -184,25 +185,37 @@ def extract_platform_catalogs(root: Path = BASE_DIR, languages: tuple[str, ...] 
     environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "turnbased.settings",
                    "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
     language_args = [f"--locale={language}" for language in languages]
-    # django-admin, not python -m django: in an app's folder its selectors.py would hide the standard library's.
     # Scripts read their words from the page (data attributes the templates translate): no djangojs catalogs.
-    django_admin = str(Path(sys.executable).with_name("django-admin"))
     common = ["--no-obsolete", "--add-location=file", "--no-wrap", *language_args]
-    for app in apps:
-        (app / "locale").mkdir(exist_ok=True)
-        subprocess.run([django_admin, "makemessages", *common], cwd=app, env=environment, check=True)
-        for po in (app / "locale").glob("*/LC_MESSAGES/django.po"):
+    runs = [(str(app), common) for app in apps]
+    if not only or "project" in only:
+        # The project: templates/ and turnbased/'s own modules; games, apps and tests have catalogs or need none.
+        ignored = ["games/*", "tests/*", "benchmarks/*", "mutants/*", "clients/*", "examples/*", "deploy/*", "docs/*",
+                   "static/vendor/*", *(f"turnbased/{app.name}/*" for app in platform_locale_roots(root)[:-1])]
+        runs.append((str(root), [*common, *(f"--ignore={pattern}" for pattern in ignored)]))
+    for folder, _ in runs:
+        (Path(folder) / "locale").mkdir(exist_ok=True)
+    # One process for every folder: Django starts once, not once per app (most of the time a run took).
+    # python -m from the root, not django-admin in each folder: an app's selectors.py must not hide the
+    # standard library's, and -m puts the root's absolute path first on sys.path, never the folder it is in.
+    subprocess.run([sys.executable, "-m", "turnbased.kit.texts.catalogs", MAKEMESSAGES_IN_EACH, json.dumps(runs)],
+                   cwd=root, env=environment, check=True)
+    for folder, _ in runs:
+        for po in (Path(folder) / "locale").glob("*/LC_MESSAGES/django.po"):
             tidy_platform_header(po)
-    if only and "project" not in only:
-        return
-    # The project: templates/ and turnbased/'s own modules; games, apps and tests have catalogs or need none.
-    ignored = ["games/*", "tests/*", "benchmarks/*", "mutants/*", "clients/*", "examples/*", "deploy/*", "docs/*",
-               "static/vendor/*", *(f"turnbased/{app.name}/*" for app in platform_locale_roots(root)[:-1])]
-    (root / "locale").mkdir(exist_ok=True)
-    subprocess.run([django_admin, "makemessages", *common,
-                    *(f"--ignore={pattern}" for pattern in ignored)], cwd=root, env=environment, check=True)
-    for po in (root / "locale").glob("*/LC_MESSAGES/django.po"):
-        tidy_platform_header(po)
+
+
+MAKEMESSAGES_IN_EACH = "makemessages-in-each"  # the command extract_platform_catalogs runs in its one process
+
+
+def _makemessages_in_each(runs: list[tuple[str, list[str]]]) -> None:
+    """Run ``makemessages`` with each run's arguments in each run's folder (it gathers from where it runs), each
+    as ``django-admin`` runs it (which also runs it when the settings cannot load: a shell without a database)."""
+    from django.core.management import execute_from_command_line
+
+    for folder, arguments in runs:
+        os.chdir(folder)
+        execute_from_command_line(["django-admin", "makemessages", *arguments])
 
 
 def catalog_languages(root: Path = BASE_DIR) -> tuple[str, ...]:
@@ -217,6 +230,9 @@ def main(argv: list[str]) -> int:
     argv = [arg for arg in argv if not arg.startswith("--language=")]
     languages = tuple(sorted({*catalog_languages(), *new}))
     command = argv[0] if argv else "compile"
+    if command == MAKEMESSAGES_IN_EACH:
+        _makemessages_in_each(json.loads(argv[1]))
+        return 0
     if command == "compile":
         written = compile_catalogs(force="--force" in argv)
         print(f"compiled {len(written)} catalog(s)")

@@ -1,6 +1,7 @@
 """A prepared query answers exactly what the ORM answers for the same values, compiles only once, and is planned
 once per connection by PostgreSQL as a server-side prepared statement."""
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -70,6 +71,32 @@ def test_it_compiles_once_per_thread(started_game, monkeypatch):
     again = query(game_id=game.pk)
     assert compiled == []
     assert [seat.user.username for seat in again] == ["alice", "bob"]
+
+
+def test_a_thread_that_has_not_run_it_reads_with_the_first_threads_compilation_on_its_own_connection(
+        start_scripted_game, alice, bob, monkeypatch):
+    """A server that answers each request in a new thread (the development server, the tests' live server) does
+    not compile the query again in each: the SQL and row layout are the first thread's, the connection its own."""
+    game = _clocked_game(start_scripted_game, alice, bob)
+    with transaction.atomic():
+        expected = [_columns(seat) for seat in store._LOCK_SEATS(game_id=game.pk)]
+    compiled, read, connections_used = [], [], []
+    original = SQLCompiler.as_sql
+    monkeypatch.setattr(SQLCompiler, "as_sql", lambda self, *args, **kwargs: compiled.append(self) or original(self, *args, **kwargs))
+
+    def in_a_new_thread():
+        try:
+            with transaction.atomic():
+                read.extend(_columns(seat) for seat in store._LOCK_SEATS(game_id=game.pk))
+                connections_used.append(store._LOCK_SEATS._compiled().compiler.connection)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=in_a_new_thread)
+    worker.start()
+    worker.join()
+    assert compiled == [] and read == expected
+    assert connections_used and connections_used[0] is not connection  # the thread's own, not the first thread's
 
 
 def test_a_locking_query_outside_a_transaction_is_refused(started_game):

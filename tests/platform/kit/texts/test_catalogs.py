@@ -142,6 +142,25 @@ def test_the_extraction_tool_finds_a_new_text(tmp_path):
     assert any("not translated" in problem for problem in _problems(po, root))
 
 
+def test_the_platform_extraction_finds_a_new_text_in_an_app_and_in_a_template(tmp_path):
+    """The comparison can fail for the platform too: texts marked in an app's code and in a project template of a
+    copy reach that app's catalogs and the project's (all of ``makemessages``'s runs share one process)."""
+    if shutil.which("xgettext") is None:
+        pytest.fail("GNU gettext (xgettext) is needed to gather the platform's texts: apt-get install gettext")
+    root = tmp_path / "copy"
+    for folder in ("turnbased", "templates", "locale", "games"):  # games: the settings import the engines
+        shutil.copytree(BASE_DIR / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+    module = root / "turnbased" / "chat" / "selectors.py"
+    module.write_text(module.read_text() + '\n\nfrom django.utils.translation import gettext\n'
+                      'gettext("A chat text nobody translated yet")\n')
+    page = root / "templates" / "base.html"
+    page.write_text(page.read_text() + '\n{% load i18n %}{% translate "A page text nobody translated yet" %}\n')
+    catalogs.extract_platform_catalogs(root, only=("chat", "project"))
+    assert (None, "A chat text nobody translated yet") in _texts(
+        root / "turnbased" / "chat" / "locale" / "hu" / "LC_MESSAGES" / "django.po")
+    assert (None, "A page text nobody translated yet") in _texts(root / "locale" / "de" / "LC_MESSAGES" / "django.po")
+
+
 def test_compiling_writes_what_readers_read(tmp_path):
     """A compiled catalog answers with its translations, and leaves a fuzzy guess out."""
     po = tmp_path / "locale" / "hu" / "LC_MESSAGES" / "game.po"
