@@ -33,8 +33,11 @@ BASE_URL = os.environ.get("TURNBASED_FUZZ_BASE_URL", "").rstrip("/")
 # One positive case in STEERED_EVERY of an operation is steered to data the world takes; every one of the operations
 # whose body only names a person (any drawn name names nobody: a 422 each time).
 STEERED_EVERY = 3
+# A group's name drawn at random is mostly refused for what it says (two alphabets mixed, a control character, a
+# name taken), and a webhook's address mostly names no host that resolves: those two are steered every time too,
+# keeping the rest of what was drawn.
 ALWAYS_STEERED = {"POST /api/me/following/", "POST /api/me/blocked/", "POST /api/groups/{group_id}/invitations/",
-                  "POST /api/groups/{group_id}/owner/"}
+                  "POST /api/groups/{group_id}/owner/", "POST /api/groups/", "PATCH /api/webhooks/{webhook_id}/"}
 _numbers = itertools.count(1)
 _steered: dict[str, itertools.count] = {}
 
@@ -65,6 +68,10 @@ def _steer(case, label: str) -> None:
                    "POST /api/groups/{group_id}/owner/"):
         # Different people: a player one blocked cannot be followed (409), which would make following mostly refused.
         case.body = {"username": VALID["contacts"][label]}
+    elif label == "POST /api/groups/" and body is not None:
+        case.body = {**body, "name": f"Fuzzed club {number}"}
+        if not isinstance(body.get("description", ""), str) or len(body.get("description", "")) > 2000:
+            case.body.pop("description", None)
     elif label == "POST /api/games/":
         case.body = {"game": "halali", "players": 2}
     elif label == "POST /api/me/push-subscriptions/":

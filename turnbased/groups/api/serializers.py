@@ -5,16 +5,17 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from turnbased.groups.models import ROLES_GIVEN, Entry, Role, TablesBy
-from turnbased.groups.services import DESCRIPTION_MAX, NAME_MAX
+from turnbased.groups.services import DESCRIPTION_MAX, NAME_MAX, NAME_MIN
 from turnbased.kit.api.input import BodySerializer
 from turnbased.kit.api.pagination import page_of
 
 
 class GroupInputSerializer(BodySerializer):
-    # Lengths are the service's to refuse (422, in words); here a bound on what is read at all.
-    name = serializers.CharField(max_length=NAME_MAX * 4, trim_whitespace=False,
+    # The lengths the schema states are the service's; what it cannot state (one alphabet, no control characters,
+    # unique under look-alikes) the service refuses in words (422, 409).
+    name = serializers.CharField(min_length=NAME_MIN, max_length=NAME_MAX, trim_whitespace=False,
                                  help_text="3 to 60 characters, of one alphabet; unique, look-alikes included.")
-    description = serializers.CharField(required=False, allow_blank=True, max_length=DESCRIPTION_MAX * 2,
+    description = serializers.CharField(required=False, allow_blank=True, max_length=DESCRIPTION_MAX,
                                         trim_whitespace=False, help_text="At most 2,000 characters.")
     entry = serializers.ChoiceField(choices=Entry.choices, required=False,
                                     help_text="open: anyone joins at once; request: an admin accepts each; "
