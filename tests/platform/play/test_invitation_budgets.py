@@ -20,8 +20,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # to one or an admin of one (issue 44): one each. (A member of groups reads up to three more: tests/platform/groups.)
 LOBBY = 12
 # The table's own 6, and the table talk beside it: its messages and the muted list, and the unread count
-# for its host; the people offered for an invitation: blocks either way and friends (issue 44).
-TABLE_PAGE = 11
+# for its host; the people offered for an invitation: blocks either way and friends, and what the table asks of
+# its players (issue 44: fair entry).
+TABLE_PAGE = 12
 NEW_TABLE_PAGE = 3  # the session, the user, and the groups whose tables one may make (issue 44)
 # GET /api/invitations/ and /api/invitations/people/ in two; a table's list checks the caller's seat first.
 INVITATION_LISTS = {"/api/invitations/": 2, "/api/invitations/people/": 2, "table": 4}
