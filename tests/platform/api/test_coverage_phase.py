@@ -77,7 +77,9 @@ def operation_targets(world) -> dict[str, dict[str, int]]:
             "GET /api/groups/{group_id}/invitations/{username}/": {"username": "eve"},
             "POST /api/groups/{group_id}/requests/{username}/": {"username": "fay"},
             "POST /api/me/group-invitations/{group_id}/": {"group_id": bens_club},
-            "DELETE /api/me/group-invitations/{group_id}/": {"group_id": bens_club}}
+            "DELETE /api/me/group-invitations/{group_id}/": {"group_id": bens_club},
+            # The club the steered hand-over gives to ben is no longer ann's to delete: her spare one is.
+            "DELETE /api/groups/{group_id}/": {"group_id": world.targets["group_id"]["ann's spare club"]}}
 
 
 # make test: the documented examples, the drawn requests and the chains of calls of every operation, with every

@@ -160,7 +160,10 @@ def _groups(ann, ben) -> dict[str, int]:
                          terms={"group": club.pk})
     bens = group_create(user=ben, name="Ben's club", entry="invitation")
     invite(user=ben, group_id=bens.pk, username="ann")
-    return {"ann's club": club.pk, "ben's club": bens.pk, "no such group": bens.pk + 1000}
+    # One of ann's that nothing hands over to ben, for a delete to find her its owner.
+    spare = group_create(user=ann, name="Ann's spare club")
+    return {"ann's club": club.pk, "ben's club": bens.pk, "ann's spare club": spare.pk,
+            "no such group": spare.pk + 1000}
 
 
 def move_bodies(game: Game, drawn: dict, player) -> st.SearchStrategy[dict]:
