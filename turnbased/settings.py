@@ -17,6 +17,8 @@ from django.core.exceptions import ImproperlyConfigured
 
 from turnbased.kit.texts.catalogs import offered_languages
 from turnbased.config import api, application, schedule, security
+from turnbased.config.numbers import count as _count
+from turnbased.config.numbers import limit as _limit
 from turnbased.config.security import production_secret_key as _production_secret_key
 from turnbased.events.origins import stream_connect_sources
 
@@ -466,25 +468,25 @@ REST_FRAMEWORK = api.rest_framework(
 MAX_OPEN_TABLES_PER_ACCOUNT = env.int("MAX_OPEN_TABLES_PER_ACCOUNT", default=10)
 MAX_BOT_TABLES_PER_ACCOUNT = env.int("MAX_BOT_TABLES_PER_ACCOUNT", default=3)
 
+# Issue 44, fair entry (docs/players.md, "Games waiting on you"): no new table while more than this many games wait
+# on a person (their turns, invitations to answer, their tables not yet started), no seat taken while more than the
+# second number do; a new account plays at most this many games at once, one more for every game it finishes.
+# RATE_LIMITS=off turns them off too: the load tests seat one account at many tables.
+GAMES_WAITING_TO_CREATE = _limit(env, "GAMES_WAITING_TO_CREATE", 3) if RATE_LIMITS_ON else None
+GAMES_WAITING_TO_JOIN = _limit(env, "GAMES_WAITING_TO_JOIN", 4) if RATE_LIMITS_ON else None
+NEW_ACCOUNT_OPEN_GAMES = _limit(env, "NEW_ACCOUNT_OPEN_GAMES", 3) if RATE_LIMITS_ON else None
+
 
 # --- Ratings (issue 42: ratings that cannot be bought) ---------------------------
-def _count(variable: str, default: int, *, least: int = 0) -> int:
-    """Read a whole number from the environment; refuse to start on one below ``least``."""
-    value = env.int(variable, default=default)
-    if value < least:
-        raise ImproperlyConfigured(f"{variable}={value}: it must be at least {least}.")
-    return value
-
-
 # docs/players.md, "Ratings and players": a rated game needs every account confirmed and established (this many days
 # old, or this many finished games); accounts signed up from one network or this many minutes apart are related,
 # and count together only once both are no longer provisional; two players count this many rated games together a
 # day; a rating from fewer rated games than this is provisional, and off the leaderboards.
-RATINGS_MIN_ACCOUNT_DAYS = _count("RATINGS_MIN_ACCOUNT_DAYS", 7)
-RATINGS_MIN_FINISHED_GAMES = _count("RATINGS_MIN_FINISHED_GAMES", 5)
-RATINGS_RELATED_SIGNUP_MINUTES = _count("RATINGS_RELATED_SIGNUP_MINUTES", 30)
-RATINGS_SAME_PLAYERS_PER_DAY = _count("RATINGS_SAME_PLAYERS_PER_DAY", 3, least=1)
-RATINGS_PROVISIONAL_GAMES = _count("RATINGS_PROVISIONAL_GAMES", 10)
+RATINGS_MIN_ACCOUNT_DAYS = _count(env, "RATINGS_MIN_ACCOUNT_DAYS", 7)
+RATINGS_MIN_FINISHED_GAMES = _count(env, "RATINGS_MIN_FINISHED_GAMES", 5)
+RATINGS_RELATED_SIGNUP_MINUTES = _count(env, "RATINGS_RELATED_SIGNUP_MINUTES", 30)
+RATINGS_SAME_PLAYERS_PER_DAY = _count(env, "RATINGS_SAME_PLAYERS_PER_DAY", 3, least=1)
+RATINGS_PROVISIONAL_GAMES = _count(env, "RATINGS_PROVISIONAL_GAMES", 10)
 
 # --- Logging ------------------------------------------------------------------
 LOGGING = {

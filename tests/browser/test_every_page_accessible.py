@@ -7,7 +7,8 @@ mid-game, by the player to move, and finished; the site's other pages (the lobby
 player's page, the leaderboard, the help…) by a player and by a visitor who has not logged in.
 Each is opened in Chromium at 1280 × 1000 and at 390 × 844 (a finished game's at the first only: its phone
 layout is the mid-game's, stacked the same way; ``make test`` reads so every page of one game and the board's
-pages of each, ``make test-long`` every page of each: ``WHOLE``) and axe runs on the whole page; on a
+pages of each, ``make test-long`` every page of each: ``WHOLE``; the site's other pages ``make test`` reads at the
+phone's size one of each layout, ``PHONE_SAMPLE``) and axe runs on the whole page; on a
 game's page, every tile and card of the board must also be named for what it is and whose
 (``positions.assert_board_named``), with no stray letter read out.
 
@@ -140,7 +141,16 @@ def test_every_page_of_a_game_has_nothing_critical_or_serious(browser, live_serv
     assert_clean(found)
 
 
-def test_every_other_page_has_nothing_critical_or_serious(browser, live_server, alice, bob, settings):
+# The site's other pages make test reads at the phone's size too (every page is read at the desktop's): one of each
+# layout the phone's style sheet changes (a list of games become cards, a form, a player's page with its tables, a
+# page of settings); make test-long reads every page at both sizes. The pages share their templates' parts (the
+# menu, the lists, the forms): what the phone's layout may break is seen on one page of each kind.
+PHONE_SAMPLE = ("/", "/accounts/settings/", "/games/new/", "/friends/", "/accounts/login/")
+
+
+@pytest.mark.parametrize("every_size", [False, pytest.param(True, marks=pytest.mark.long)],
+                         ids=["desktop-and-phone-sample", "every-size"])
+def test_every_other_page_has_nothing_critical_or_serious(browser, live_server, alice, bob, settings, every_size):
     game = position("love-letter", [alice, bob], finished=True)
     player = doors.Door(game=game, user=alice)
     visitor = doors.Door(game=game, user=None)
@@ -163,10 +173,18 @@ def test_every_other_page_has_nothing_critical_or_serious(browser, live_server, 
     group_paths = _group_pages(alice, bob)
     player_paths.append(group_paths[2])
     page = log_in(browser, live_server, alice.username)
-    found = check(page, live_server.url, player_paths, ready)
+    phone = [path for path in player_paths if every_size or path in PHONE_SAMPLE or path.startswith("/players/")]
+    assert every_size or len(phone) >= 4, phone
+    found = check(page, live_server.url, player_paths, ready, sizes=("desktop",))
+    found |= check(page, live_server.url, phone, ready, sizes=("phone",))
     found |= check(page, live_server.url, group_paths[:2] + group_paths[3:], sizes=("desktop",))
     found |= {f"visitor {where}": violations for where, violations in
-              check(browser.new_page(), live_server.url, visitor_paths).items()}
+              check(browser.new_page(), live_server.url, visitor_paths,
+                    sizes=tuple(SIZES) if every_size else ("desktop",)).items()}
+    if not every_size:
+        found |= {f"visitor {where}": violations for where, violations in
+                  check(browser.new_page(), live_server.url, [path for path in visitor_paths if path in PHONE_SAMPLE],
+                        sizes=("phone",)).items()}
     found |= {f"visitor {where}": violations for where, violations in
               check(browser.new_page(), live_server.url, group_paths[:1] + group_paths[2:3], sizes=("desktop",)).items()}
     assert_clean(found)

@@ -41,4 +41,6 @@ def beat_schedule(*, sweep_seconds: float, webhooks_sweep_seconds: float) -> dic
         "prune-webhook-deliveries": {"task": "turnbased.webhooks.tasks.prune_webhook_deliveries",
                                      "schedule": crontab(minute=41)},
         "sweep-pushes": {"task": "turnbased.notifications.tasks.sweep_pushes", "schedule": sweep_seconds},
+        "sweep-tables-left-waiting": {"task": "turnbased.entry.tasks.sweep_tables_left_waiting",
+                                      "schedule": sweep_seconds},
     }

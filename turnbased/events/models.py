@@ -24,6 +24,8 @@ class EventKind(models.TextChoices):
     # Issue 44: groups.
     GROUP_INVITATION = "group_invitation", "I was invited to a group"
     GROUP_REQUEST = "group_request", "someone asked to join a group I am an admin of"
+    # Issue 44: fair entry.
+    TABLES_LEFT = "tables_left", "a bot took my seat, so I left the tables I was waiting to start"
 
 
 class Event(models.Model):

@@ -201,6 +201,10 @@ def test_environment(stack: ExitStack, run: str) -> tuple[dict[str, str], Callab
     environment.setdefault("STREAM_URL", "")
     # Accounts made by the tests (and the servers they start) hash passwords cheaply: see settings.
     environment.setdefault("TESTS_ONLY_FAST_PASSWORD_HASHING", "on")
+    # Tests seat one account at many tables at once: the limits on games waiting (issue 44) are off, and the tests
+    # of those limits turn them on (tests/platform/entry/test_waiting.py).
+    for limit in ("GAMES_WAITING_TO_CREATE", "GAMES_WAITING_TO_JOIN", "NEW_ACCOUNT_OPEN_GAMES"):
+        environment.setdefault(limit, "off")
     # A commit's work is queued by the process that committed (tests run it inline); the tests of the
     # dispatcher, and the stacks that stand for production, run it as a process of its own.
     environment.setdefault("WORK_DISPATCH", "inline")

@@ -6,4 +6,5 @@ class MailConfig(AppConfig):
     label = "mail"
 
     def ready(self):
-        from turnbased.mail import group_news, receivers  # noqa: F401 (connect the inbound webhook, the group emails)
+        # Connect the inbound webhook, and the emails of groups and of fair entry.
+        from turnbased.mail import entry_news, group_news, receivers  # noqa: F401

@@ -24,15 +24,15 @@ from turnbased.mail.models import EmailKind, MailPreference
 from turnbased.mail.tokens import group_reply_address
 
 
-def _wanted(user) -> bool:
+def takes_news(user) -> bool:
     """Whether the person takes a group's news by email: a verified address, and game emails on."""
     if verified_email(user) is None:
         return False
     return MailPreference.objects.filter(user=user, game_emails=False).first() is None
 
 
-def _written(message, user) -> None:
-    email = outbox.put(message, kind=EmailKind.GROUP, user=user)
+def write_and_send(message, user, *, kind: str = EmailKind.GROUP) -> None:
+    email = outbox.put(message, kind=kind, user=user)
     transaction.on_commit(lambda: outbox.send_soon(email.pk))
 
 
@@ -63,12 +63,12 @@ def request_email(request, admin):
 
 @receiver(invitation_sent, dispatch_uid="turnbased-mail-group-invitation")
 def on_invitation(sender, invitation, **kwargs) -> None:
-    if _wanted(invitation.invitee):
-        _written(invitation_email(invitation), invitation.invitee)
+    if takes_news(invitation.invitee):
+        write_and_send(invitation_email(invitation), invitation.invitee)
 
 
 @receiver(request_made, dispatch_uid="turnbased-mail-group-request")
 def on_request(sender, request, admin_ids, **kwargs) -> None:
     for admin in get_user_model().objects.filter(pk__in=admin_ids).select_related("profile"):
-        if _wanted(admin):
-            _written(request_email(request, admin), admin)
+        if takes_news(admin):
+            write_and_send(request_email(request, admin), admin)

@@ -118,6 +118,7 @@ class EmailKind(models.TextChoices):
     DIGEST = "digest", "daily digest"
     WEBHOOK = "webhook", "a webhook was disabled"
     GROUP = "group", "an invitation to a group, or a request to join one"
+    TABLES_LEFT = "tables_left", "a bot took a seat, so its player left the tables waiting to start"
 
 
 class OutgoingEmail(models.Model):

@@ -11,7 +11,7 @@ the core names no feature (docs/design.md, "How a feature reacts": rating a fini
 Who may see a private table, who may take a seat at one and whom one may invite, the core asks the same way: a
 feature adds who else may see it (``sees_private_table``), why a seat is not free (``seat_kept``), why an
 invitation may not be sent (``invitation_kept``) and which open tables a person's lists leave out
-(``open_tables_hidden``). A feature may close a private table's invite link to a person (``link_closed``: a
+(``open_tables_hidden``), and why a person may make no table now (``creation_kept``). A feature may close a private table's invite link to a person (``link_closed``: a
 group's table is for its members), and may add terms a table is made with (``table_term``: the group it is kept
 for), recorded in the creation's transaction.
 """
@@ -65,6 +65,7 @@ class SeatHandedOn:
 
     game: Game
     seat: int
+    user_id: int | None = None  # the person who played it
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ _seat_keepers: list[Callable[[Game, object], str | None]] = []
 _invitation_keepers: list[Callable[[Game, object, object], str | None]] = []
 _open_table_hiders: list[Callable[[object], object]] = []
 _link_closers: list[Callable[[Game, object], bool]] = []
+_creation_keepers: list[Callable[..., str | None]] = []
 _table_terms: dict[str, Callable[[Game, object, object], None]] = {}
 
 
@@ -194,6 +196,23 @@ def link_closed(check: Callable[[Game, object], bool]) -> Callable[[Game, object
 def closes_link(game: Game, user) -> bool:
     """Tell whether a feature closes the private table's invite link to the user."""
     return any(check(game, user) for check in _link_closers)
+
+
+def creation_kept(check: Callable[..., str | None]) -> Callable[..., str | None]:
+    """Register ``check(creator, plays=...)``: why the person may not make a table that waits for players now
+    (``plays``: they take a seat at it), or None. Runs in the creation's transaction, before the table exists."""
+    if check not in _creation_keepers:
+        _creation_keepers.append(check)
+    return check
+
+
+def why_creation_kept(creator, *, plays: bool) -> str | None:
+    """Return why a feature keeps the person from making a table that waits for players, or None."""
+    for check in _creation_keepers:
+        reason = check(creator, plays=plays)
+        if reason:
+            return reason
+    return None
 
 
 def table_term(name: str) -> Callable[[F], F]:

@@ -42,8 +42,9 @@ LAST_MOVE = 19
 # resigner's seat is marked left, and the answer reads the game back (a resignation answers the whole game).
 RESIGNATION = 23
 # The clock's task: BEGIN, the seats locked (a prepared statement), their clocks; the move as above (no token, no
-# answer); COMMIT. Under "remove" the seat is handed to the bot too (its row, the game read again).
-LATE_LAST_MOVE = {"bot_turn": 17, "remove": 19}
+# answer); COMMIT. Under "remove" the seat is handed to the bot too (its row, the game read again, and the task that
+# takes its player out of the tables they wait to start queued: issue 44, fair entry).
+LATE_LAST_MOVE = {"bot_turn": 17, "remove": 20}
 # The token, BEGIN, the table locked, its status written, COMMIT; the answer reads the table and its seats.
 ABORT = 7
 

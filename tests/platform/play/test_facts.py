@@ -11,6 +11,7 @@ from django.apps import apps
 
 from tests.platform.ratings.conftest import ready_to_end
 from turnbased.aftergame import reactions as aftergame_reactions
+from turnbased.entry import reactions as entry_reactions
 from turnbased.notifications import reactions as notification_reactions
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import facts, services
@@ -33,9 +34,12 @@ def test_the_features_react_to_the_facts_in_the_order_their_apps_are_installed()
                           (facts.TurnBegan, notification_reactions.turn),
                           (facts.DeadlineNear, notification_reactions.reminder)):
         assert facts.handlers_of(kind) == [handler], kind
-    assert facts.handlers_of(facts.SeatHandedOn) == []  # told for the features to come (competitions)
+    # Fair entry: the person whose seat a bot took leaves the tables they wait to start (issue 44).
+    assert facts.handlers_of(facts.SeatHandedOn) == [entry_reactions.seat_handed_on]
     assert aftergame_reactions.rematch_players_see_it in facts._private_viewers
     assert aftergame_reactions.rematch_seats_are_kept in facts._seat_keepers
+    assert entry_reactions.games_waiting_keep_a_seat in facts._seat_keepers
+    assert entry_reactions.games_waiting_keep_a_table in facts._creation_keepers
 
 
 def test_a_handler_registered_again_is_kept_once(monkeypatch):

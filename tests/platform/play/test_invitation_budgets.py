@@ -17,16 +17,23 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # The lobby's own 8 (its order read from narrow rows, then only the shown page's games whole), the table
 # talk's change version, the rematch offers, whether one follows anybody and whether one is in a group, invited
-# to one or an admin of one (issue 44): one each. (A member of groups reads up to three more: tests/platform/groups.)
-LOBBY = 12
+# to one or an admin of one (issue 44): one each; and the games waiting on one, under the site's limits (issue 44:
+# fair entry). (A member of groups reads up to three more: tests/platform/groups.)
+LOBBY = 13
 # The table's own 6, and the table talk beside it: its messages and the muted list, and the unread count
 # for its host; the people offered for an invitation: blocks either way and friends, and what the table asks of
 # its players (issue 44: fair entry).
 TABLE_PAGE = 12
-NEW_TABLE_PAGE = 3  # the session, the user, and the groups whose tables one may make (issue 44)
+# The session, the user, the groups whose tables one may make, and the games waiting on one (issue 44).
+NEW_TABLE_PAGE = 4
 # GET /api/invitations/ and /api/invitations/people/ in two; a table's list checks the caller's seat first.
 INVITATION_LISTS = {"/api/invitations/": 2, "/api/invitations/people/": 2, "table": 4}
 INVITE = 11  # issue 44: whether either of the two blocked the other, in one statement; the group the table is for
+
+
+def limits_on(settings) -> None:
+    """The site's limits on games waiting (the test runner turns them off): the pages then read where one stands."""
+    settings.GAMES_WAITING_TO_CREATE, settings.GAMES_WAITING_TO_JOIN, settings.NEW_ACCOUNT_OPEN_GAMES = 3, 4, 3
 
 
 def within(cost, budget: int, what: str) -> None:
@@ -71,11 +78,14 @@ def test_the_lobby_costs_the_same_with_one_invitation_and_with_ten(settings, ali
     settings.MAX_OPEN_TABLES_PER_ACCOUNT = 100
     _invite_to_new_tables(1, [bob, carol], alice)
     web = _web(alice)
+    limits_on(settings)
     few, page = measured(lambda: web.get("/"))
-    assert page.content.decode().count("Take the seat") == 1
+    assert page.content.decode().count("Take the seat") == 1 and "1 game waits on you" in page.content.decode()
+    settings.GAMES_WAITING_TO_CREATE = settings.GAMES_WAITING_TO_JOIN = settings.NEW_ACCOUNT_OPEN_GAMES = None
     _invite_to_new_tables(9, [bob, carol], alice)
+    limits_on(settings)
     many, page = measured(lambda: web.get("/"))
-    assert page.content.decode().count("Take the seat") == 10
+    assert page.content.decode().count("Take the seat") == 10 and "10 games wait on you" in page.content.decode()
     same(few, many, "lobby with invitations")
     within(many, LOBBY, "lobby with ten invitations")
 
@@ -108,10 +118,11 @@ def test_the_invited_persons_view_of_the_table_stays_within_budget(alice, bob):
 
 
 @pytest.mark.parametrize("query", ["?game=love-letter", "?game=savernake-forest&players=5&seat_0=basic&clock=bank"])
-def test_the_new_table_page_stays_within_budget(alice, query):
+def test_the_new_table_page_stays_within_budget(settings, alice, query):
+    limits_on(settings)
     web = _web(alice)
     cost, page = measured(lambda: web.get(f"/games/new/{query}"))
-    assert page.status_code == 200
+    assert page.status_code == 200 and "You can join 3 more games" in page.content.decode()  # a new account's cap
     within(cost, NEW_TABLE_PAGE, f"new table page {query}")
 
 

@@ -40,3 +40,38 @@ class RequirementsReadSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "TableRequirementsRead"
+
+
+class WaitingCountsSerializer(serializers.Serializer):
+    turns = serializers.IntegerField(help_text="Games in play where it is my turn, with another person at the table.")
+    invitations = serializers.IntegerField(help_text="Invitations to open tables I have not answered.")
+    tables = serializers.IntegerField(help_text="Open tables I sit at or made.")
+    total = serializers.IntegerField(help_text="The three together: the games waiting on me.")
+
+
+class WaitingLimitsSerializer(serializers.Serializer):
+    to_create = serializers.IntegerField(allow_null=True, help_text="No new table while more games than this wait "
+                                                                    "on me; null: no limit.")
+    to_join = serializers.IntegerField(allow_null=True, help_text="No seat taken while more games than this wait on "
+                                                                  "me; null: no limit.")
+    open_games = serializers.IntegerField(allow_null=True, help_text="A new account's cap on games not yet finished "
+                                                                     "(the site's number plus my finished games); "
+                                                                     "null: no cap.")
+
+
+class WaitingSerializer(serializers.Serializer):
+    waiting = WaitingCountsSerializer()
+    open_games = serializers.IntegerField(help_text="Games I play that have not finished (for the cap).")
+    finished = serializers.IntegerField(help_text="Games I played to the end.")
+    exempt = serializers.BooleanField(help_text="A bot account: no limit applies.")
+    limits = WaitingLimitsSerializer()
+    may_join = serializers.IntegerField(allow_null=True, help_text="How many more seats I may take now; null: no "
+                                                                   "limit.")
+    may_create = serializers.BooleanField(help_text="Whether I may create a table that waits for players now.")
+    refusal = serializers.CharField(allow_null=True, help_text="Why I may take no seat now, in my language (the "
+                                                               "same words as a refused join's); null when I may.")
+    worded = serializers.CharField(help_text="Where I stand, in my language (\"You can join 2 more games.\"); empty "
+                                             "when no limit applies.")
+
+    class Meta:
+        ref_name = "GamesWaiting"

@@ -1,10 +1,12 @@
-"""The table page's requirements: what the table asks, shown before anyone joins, and whether the viewer meets it."""
+"""The table page's requirements (what the table asks, shown before anyone joins, and whether the viewer meets it),
+and where a person stands under the limits on games waiting."""
 
 from __future__ import annotations
 
 from django import template
 
 from turnbased.entry import requirements as rules
+from turnbased.entry import waiting
 from turnbased.entry.reactions import requirements_of
 
 register = template.Library()
@@ -20,3 +22,13 @@ def table_requirements(context) -> dict:
     unmet = rules.unmet(requirements, user, game) if user.is_authenticated and not seated \
         and game.status == "open" else None
     return {"asked": rules.worded(requirements), "unmet": unmet, "checked": user.is_authenticated and not seated}
+
+
+@register.inclusion_tag("entry/_games_waiting.html", takes_context=True)
+def games_waiting(context) -> dict:
+    """Where the signed-in person stands under the limits on games waiting (the lobby, the new-table page)."""
+    user = context["request"].user
+    if not user.is_authenticated or not waiting.any_limit():
+        return {"worded": ""}
+    mine = waiting.standing(user)
+    return {"worded": mine.worded(), "refused": mine.may_join == 0 or not mine.may_create}

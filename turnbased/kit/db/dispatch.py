@@ -46,6 +46,7 @@ logger = logging.getLogger(__name__)
 CHANNEL = "turnbased_work"
 # The tasks a notification may name: the dispatcher queues no other (a payload is data, never a command).
 TASKS = frozenset({
+    "turnbased.entry.tasks.leave_waiting_tables",
     "turnbased.mail.tasks.deliver_game_notifications",
     "turnbased.mail.tasks.handle_accepted_reply",
     "turnbased.play.tasks.play_bot_turn",

@@ -300,7 +300,7 @@ def play_timeout(*, game_id: int, seat: int) -> str:
         if takeover:
             Seat.objects.filter(pk=seat_row.pk).update(bot=bot_name, left_at=timezone.now())
             game.refresh_from_db()
-            facts.tell(facts.SeatHandedOn(game=game, seat=seat))
+            facts.tell(facts.SeatHandedOn(game=game, seat=seat, user_id=seat_row.user_id))
             schedule_bot_turns(game)
             return "seat handed to the bot"
     return "bot played the late turn"

@@ -101,7 +101,8 @@ def create_game(
     pass only the engine's ``option_specs`` names (see ``user_options``).
     ``bots`` maps seat indexes to bot names; a table whose seats are all
     filled at creation starts at once. A table over the creator's caps (open tables, tables of
-    bots only in play) is refused. ``terms`` are what features add to a table (``facts.table_term``: the group
+    bots only in play), or one a feature keeps from the creator now (``facts.creation_kept``: too many games
+    wait on them), is refused. ``terms`` are what features add to a table (``facts.table_term``: the group
     it is kept for), each recorded by its feature in the creation's transaction.
     """
     if engine_slug not in engines():
@@ -132,6 +133,10 @@ def create_game(
         seated = len(bots) + (1 if creator_plays else 0)
         bots_only = not creator_plays and len(bots) == players
         _check_table_caps(creator, waits_for_players=seated < players, bots_only=bots_only)
+        if seated < players:
+            kept = facts.why_creation_kept(creator, plays=creator_plays)
+            if kept:
+                raise Conflict(kept)
         game = Game.objects.create(
             engine=engine.slug,
             engine_version=engine.version,

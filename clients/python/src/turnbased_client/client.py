@@ -23,7 +23,7 @@ from turnbased_client.core import UNSET, Unset, operation
 from turnbased_client.groups import GroupsApi
 from turnbased_client.types import (
     Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, Contact, EventKind, FriendsTable, Game,
-    GameType, History,
+    GamesWaiting, GameType, History,
     Invitation, Leaderboard, LegalMoves, MovePlayed, MovePlayedMinimal, MyInvitation, NewToken, Player, Position, PositionText, Profile,
     PushSubscription, PushSubscriptionKeys,
     RatingPool, Record, RecentOpponent, Rematch, TableRequirements, TableRequirementsRead, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
@@ -225,6 +225,11 @@ class Client(GroupsApi):
     def turns(self, *, page_size: int | Unset = UNSET) -> list[Turn]:
         """The games waiting for my move, the longest waiting first (``seq`` is the ``expected_seq`` to send)."""
         return self._call("me_turns", query={"page_size": page_size})
+
+    @operation("me_waiting_retrieve", "GET", "/api/me/waiting/", conditional=True)
+    def waiting(self) -> GamesWaiting:
+        """The games waiting on me, the site's limits, and how many more seats I may take (``may_join``)."""
+        return self._call("me_waiting_retrieve")
 
     @operation("legal_moves_list", "GET", "/api/games/{game_id}/legal-moves/", conditional=True)
     def legal_moves(self, game_id: int) -> LegalMoves:

@@ -14,7 +14,7 @@ ClockKind = Literal["none", "per_move", "bank"]
 ExpiryPolicy = Literal["bot_turn", "remove"]
 RatingPool = Literal["people", "bots"]
 EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near",
-                    "group_invitation", "group_request"]
+                    "group_invitation", "group_request", "tables_left"]
 # What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
 # x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
 GameStatus = str  # "open", "active", "finished", "aborted"
@@ -476,6 +476,31 @@ class TableRequirementsRead(TypedDict):
     asked: TableRequirements | None
     worded: list[str]
     unmet: str | None
+
+
+class WaitingCounts(TypedDict):
+    turns: int
+    invitations: int
+    tables: int
+    total: int
+
+
+class WaitingLimits(TypedDict):
+    to_create: int | None
+    to_join: int | None
+    open_games: int | None
+
+
+class GamesWaiting(TypedDict):
+    waiting: WaitingCounts
+    open_games: int
+    finished: int
+    exempt: bool
+    limits: WaitingLimits
+    may_join: int | None  # how many more seats I may take now; None: no limit
+    may_create: bool
+    refusal: str | None
+    worded: str
 
 
 class Group(TypedDict):

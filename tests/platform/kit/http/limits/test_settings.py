@@ -27,7 +27,11 @@ DEFAULTS = {
     "TRUSTED_PROXY_COUNT": "0",
     "MAX_OPEN_TABLES_PER_ACCOUNT": "10",
     "MAX_BOT_TABLES_PER_ACCOUNT": "3",
+    "GAMES_WAITING_TO_CREATE": "3",
+    "GAMES_WAITING_TO_JOIN": "4",
+    "NEW_ACCOUNT_OPEN_GAMES": "3",
 }
+WAITING = ("GAMES_WAITING_TO_CREATE", "GAMES_WAITING_TO_JOIN", "NEW_ACCOUNT_OPEN_GAMES")
 SCOPES = {"api": "RATE_LIMIT_API", "auth": "RATE_LIMIT_AUTH", "table_create": "RATE_LIMIT_TABLE_CREATE", "moves": "RATE_LIMIT_MOVES",
           "chat": "RATE_LIMIT_CHAT", "invitations": "RATE_LIMIT_INVITATIONS",
           "webhooks": "RATE_LIMIT_WEBHOOKS", "contacts": "RATE_LIMIT_CONTACTS", "groups": "RATE_LIMIT_GROUPS"}
@@ -49,6 +53,7 @@ def limits_of(values: dict) -> dict:
         "TRUSTED_PROXY_COUNT": str(values["REST_FRAMEWORK"]["NUM_PROXIES"]),
         "MAX_OPEN_TABLES_PER_ACCOUNT": str(values["MAX_OPEN_TABLES_PER_ACCOUNT"]),
         "MAX_BOT_TABLES_PER_ACCOUNT": str(values["MAX_BOT_TABLES_PER_ACCOUNT"]),
+        **{name: "off" if values[name] is None else str(values[name]) for name in WAITING},
     }
 
 
@@ -63,8 +68,19 @@ def test_every_rate_and_cap_comes_from_the_environment(monkeypatch):
         "RATE_LIMIT_INVITATIONS": "5/day", "RATE_LIMIT_WEBHOOKS": "2/minute",
         "RATE_LIMIT_CONTACTS": "8/day", "RATE_LIMIT_GROUPS": "6/hour", "RATE_LIMITS": "off",
         "TRUSTED_PROXY_COUNT": "1", "MAX_OPEN_TABLES_PER_ACCOUNT": "4", "MAX_BOT_TABLES_PER_ACCOUNT": "1",
+        "GAMES_WAITING_TO_CREATE": "off", "GAMES_WAITING_TO_JOIN": "0", "NEW_ACCOUNT_OPEN_GAMES": "7",
     }
+    with_rates_off = limits_of(settings_from(monkeypatch, **changed))
+    # RATE_LIMITS=off turns the limits on games waiting off too (the load tests seat one account at many tables).
+    assert with_rates_off == {**changed, **{name: "off" for name in WAITING}}
+    changed["RATE_LIMITS"] = "on"
     assert limits_of(settings_from(monkeypatch, **changed)) == changed
+
+
+@pytest.mark.parametrize("value", ["-1", "three", "3.5"])
+def test_an_unreadable_limit_on_games_waiting_stops_the_service_at_start(monkeypatch, value):
+    with pytest.raises(ImproperlyConfigured, match="GAMES_WAITING_TO_JOIN"):
+        settings_from(monkeypatch, GAMES_WAITING_TO_JOIN=value)
 
 
 @pytest.mark.parametrize(("value", "on"), [("off", False), ("OFF", False), ("0", False), ("false", False),
