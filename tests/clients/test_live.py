@@ -177,6 +177,10 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     bob.join(table["id"])
     assert ann.start(table["id"])["status"] == "active"
     assert {turn["game"] for turn in ann.turns() + bob.turns()} == {rematch["game"], table["id"]}
+    # Where one stands under the limits on games waiting (off on the tests' server: nothing to say).
+    mine = bob.waiting()
+    assert mine["waiting"]["total"] == mine["waiting"]["turns"] + mine["waiting"]["invitations"] + mine["waiting"]["tables"]
+    assert (mine["may_join"], mine["may_create"], mine["worded"]) == (None, True, "")
 
     # A stream read through the web process: the events already waiting, then the answer ends.
     assert next(bob.stream_events(last_event_id=0, reconnect=False)).kind == "game_started"

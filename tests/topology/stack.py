@@ -152,6 +152,10 @@ class Ports:
     mail_sink: int = field(default_factory=free_port)
 
 
+# The limits on games waiting on a person (issue 44), which the test runner turns off for every test.
+WAITING_LIMITS = ("GAMES_WAITING_TO_CREATE", "GAMES_WAITING_TO_JOIN", "NEW_ACCOUNT_OPEN_GAMES")
+
+
 class ProductionStack:
     """Start compose.yaml's services locally; stop every one of them on exit, whatever happened."""
 
@@ -222,7 +226,9 @@ class ProductionStack:
             "STREAM_MAX_PER_USER": str(STREAMS_PER_ACCOUNT),
             # Passwords hashed cheaply, as by every server the tests start (the test runner sets it): PBKDF2's
             # million rounds for each sign-up and log in were most of the stack's work here.
-            **{name: os.environ[name] for name in ("TESTS_ONLY_FAST_PASSWORD_HASHING",) if name in os.environ},
+            # The limits on games waiting off, as the test runner has them (the players here sit at many tables).
+            **{name: os.environ[name] for name in ("TESTS_ONLY_FAST_PASSWORD_HASHING", *WAITING_LIMITS)
+               if name in os.environ},
         })
         unresolved = {key: value for key, value in environment.items() if "${" in str(value)}
         assert not unresolved, f"compose.yaml sets {sorted(unresolved)} for {service}: give them loopback values here"
