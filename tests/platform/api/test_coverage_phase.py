@@ -82,16 +82,20 @@ def operation_targets(world) -> dict[str, dict[str, int]]:
             "DELETE /api/groups/{group_id}/": {"group_id": world.targets["group_id"]["ann's spare club"]}}
 
 
-# make test: the documented examples, the drawn requests and the chains of calls of every operation, with every
-# check; the coverage phase's walk of every boundary (four fifths of the full run's time) only in make test-long.
-# What make test keeps of that walk: test_fuzz.py's drawn requests, valid and invalid alike, on every operation.
+# make test: the documented examples, a few drawn requests (``QUICK_EXAMPLES``: every operation is tested) and the
+# chains of calls of every operation, with every check; the coverage phase's walk of every boundary (four fifths of
+# the full run's time) and the fuzzing phase's ``FUZZED_EXAMPLES`` only in make test-long. What make test keeps of
+# those: test_fuzz.py's drawn requests, valid and invalid alike, on every operation against every object of its
+# world.
 QUICK_PHASES = ("Examples", "Fuzzing", "Stateful")
+QUICK_EXAMPLES = 3
 FULL_PHASES = ("Examples", "Coverage", "Fuzzing", "Stateful")
 
 
-@pytest.mark.parametrize("phases, least", [pytest.param(QUICK_PHASES, 150, id="quick"),
-                                           pytest.param(FULL_PHASES, 1500, id="full", marks=pytest.mark.long)])
-def test_every_check_passes_in_every_phase_on_every_operation(live_server, world, tmp_path, phases, least):
+@pytest.mark.parametrize("phases, examples, least", [
+    pytest.param(QUICK_PHASES, QUICK_EXAMPLES, 100, id="quick"),
+    pytest.param(FULL_PHASES, FUZZED_EXAMPLES, 1500, id="full", marks=pytest.mark.long)])
+def test_every_check_passes_in_every_phase_on_every_operation(live_server, world, tmp_path, phases, examples, least):
     """Every check passes on every operation: in make test in the examples, fuzzing and stateful phases (at least
     ``least`` requests), in make test-long in the coverage phase as well."""
     targets = {name: next(iter(objects.values())) for name, objects in world.targets.items() if objects}
@@ -110,7 +114,7 @@ def test_every_check_passes_in_every_phase_on_every_operation(live_server, world
     command = [
         str(Path(sys.executable).with_name("st")), "--config-file", str(HERE / "schemathesis.toml"), "--no-color",
         "run", f"{live_server.url}/api/schema/?format=json", "--checks", "all",
-        "--phases", ",".join(phase.lower() for phase in phases), "--max-examples", str(FUZZED_EXAMPLES),
+        "--phases", ",".join(phase.lower() for phase in phases), "--max-examples", str(examples),
         "--header", f"Authorization: Token {api_token(world.player)}", "--seed", "1", "--workers", "1",
         "--generation-database", "none", "--continue-on-failure",
         "--report", "ndjson", "--report-ndjson-path", str(report),
