@@ -232,16 +232,20 @@ def test_savernake_bot_never_sees_undealt_cards(monkeypatch):
 
 
 def _window_cases():
+    """Every game, bot, number of players and edition. make test reads each game's bots and editions at their
+    largest table (the most moves between a seat's turns: what a window must hold is longest there); make test-long
+    reads every number of players."""
     cases = []
     for engine in ENGINES:
         for name in engine.bots():
-            for n in player_counts(engine):
-                editions = ll_cards.EDITIONS if engine.slug == "love-letter" else (None,)
-                for edition in editions:
-                    if edition is not None and not ll_cards.player_range(edition)[0] <= n <= ll_cards.player_range(edition)[1]:
-                        continue
+            editions = ll_cards.EDITIONS if engine.slug == "love-letter" else (None,)
+            for edition in editions:
+                counts = [n for n in player_counts(engine) if edition is None
+                          or ll_cards.player_range(edition)[0] <= n <= ll_cards.player_range(edition)[1]]
+                for n in counts:
                     label = f"{engine.slug}-{name}-{n}p" + (f"-{edition}" if edition else "")
-                    cases.append(pytest.param(engine, name, n, edition, id=label))
+                    cases.append(pytest.param(engine, name, n, edition, id=label,
+                                              marks=() if n == max(counts) else pytest.mark.long))
     return cases
 
 

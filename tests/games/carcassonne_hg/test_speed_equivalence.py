@@ -501,9 +501,14 @@ def _options(rng: random.Random, edition: str) -> dict:
 
 
 GAMES = [(number, edition, 2 + number % 4) for number in range(8) for edition in (tiles.REVISED, tiles.CLASSIC)]
+# make test plays four of the sixteen whole games: each number of players once, the editions in turn; make test-long
+# plays them all.
+QUICK = {(number, (tiles.REVISED, tiles.CLASSIC)[number % 2]) for number in range(4)}
 
 
-@pytest.mark.parametrize("number,edition,players", GAMES)
+@pytest.mark.parametrize("number,edition,players", [
+    pytest.param(number, edition, players, marks=() if (number, edition) in QUICK else pytest.mark.long)
+    for number, edition, players in GAMES])
 def test_fast_analysis_and_moves_match_the_reference(number, edition, players):
     rng = random.Random(f"speed-equivalence-{number}-{edition}")
     state = ENGINE.setup(NAMES[:players], ENGINE.validate_options(players, _options(rng, edition)), number)
