@@ -137,14 +137,20 @@ def test_bot_accounts_have_no_limit(limits, make_bot_account, host):
     assert mine.exempt and mine.may_join is None and mine.may_create and mine.worded() == ""
 
 
-def test_where_i_stand_on_the_lobby_the_new_table_page_and_the_api(limits, client, alice, bob):
+def test_where_i_stand_on_the_lobby_the_new_table_page_a_table_i_may_join_and_the_api(limits, client, host, alice,
+                                                                                       bob):
     _my_turn(alice, bob)
     _open_table(alice)
+    invited = _open_table(host)
     client.force_login(alice)
     said = "2 games wait on you (your turns, invitations to answer and your tables not yet started). " \
            "You can join 3 more games."
     assert said in client.get("/").content.decode()
     assert said in client.get("/games/new/").content.decode()
+    # A table's page, for whoever may take a seat there: its own invitation is not counted (a join answers it).
+    services.invitation_create(game_id=invited.pk, user=host, username="alice")
+    assert said in client.get(f"/games/{invited.pk}/").content.decode()
+    services.invitation_decline(game_id=invited.pk, user=alice)
     api = APIClient()
     api.force_authenticate(alice)
     body = api.get("/api/me/waiting/").json()

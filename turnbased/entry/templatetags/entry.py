@@ -25,10 +25,14 @@ def table_requirements(context) -> dict:
 
 
 @register.inclusion_tag("entry/_games_waiting.html", takes_context=True)
-def games_waiting(context) -> dict:
-    """Where the signed-in person stands under the limits on games waiting (the lobby, the new-table page)."""
+def games_waiting(context, game=None) -> dict:
+    """Where the signed-in person stands under the limits on games waiting (the lobby, the new-table page, and an
+    open table they may join: ``game``, whose own invitation a join answers, is left out of the count)."""
     user = context["request"].user
     if not user.is_authenticated or not waiting.any_limit():
         return {"worded": ""}
-    mine = waiting.standing(user)
+    mine = waiting.standing(user, besides=game)
+    if game is not None:
+        refusal = mine.why_not_join()
+        return {"worded": refusal or mine.worded(), "refused": refusal is not None}
     return {"worded": mine.worded(), "refused": mine.may_join == 0 or not mine.may_create}
