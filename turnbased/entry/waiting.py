@@ -147,9 +147,11 @@ def _statement(*, lock: bool) -> str:
             WHERE i.user_id = u.id AND i.declined_at IS NULL AND g.status = %(open)s
               AND i.game_id <> %(besides)s
               AND NOT EXISTS (SELECT 1 FROM {seat} mine WHERE mine.game_id = i.game_id AND mine.user_id = u.id)),
-          (SELECT count(*) FROM {game} g WHERE g.status = %(open)s AND g.id <> %(besides)s
-              AND (g.created_by_id = u.id
-                   OR EXISTS (SELECT 1 FROM {seat} mine WHERE mine.game_id = g.id AND mine.user_id = u.id))),
+          (SELECT count(*) FROM (
+              SELECT g.id FROM {game} g WHERE g.created_by_id = u.id AND g.status = %(open)s AND g.id <> %(besides)s
+              UNION
+              SELECT g.id FROM {seat} mine JOIN {game} g ON g.id = mine.game_id
+                WHERE mine.user_id = u.id AND g.status = %(open)s AND g.id <> %(besides)s) tables),
           (SELECT count(*) FROM {seat} s JOIN {game} g ON g.id = s.game_id
             WHERE s.user_id = u.id AND s.bot = '' AND s.left_at IS NULL AND g.id <> %(besides)s
               AND (g.status = %(open)s OR (g.status = %(active)s AND {another_person}))),
