@@ -12,7 +12,7 @@ import logging
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Exists, OuterRef
 
 from turnbased.entry.signals import tables_left
 from turnbased.events.models import EventKind
@@ -36,11 +36,11 @@ def waiting_tables_leave(*, user_id: int) -> list[int]:
     person = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     if person is None:
         return []
-    latest = _handed_on(user_id).aggregate(at=Max("left_at"))["at"]
-    if latest is None:
+    handed = _handed_on(user_id).select_related("game").order_by("-left_at").first()  # the latest hand-over
+    if handed is None:
         return []
     with transaction.atomic():
-        seats = list(Seat.objects.filter(user_id=user_id, game__status=GameStatus.OPEN, joined_at__lt=latest)
+        seats = list(Seat.objects.filter(user_id=user_id, game__status=GameStatus.OPEN, joined_at__lt=handed.left_at)
                      .select_related("game").order_by("game_id"))
         left = []
         for seat in seats:
@@ -55,7 +55,7 @@ def waiting_tables_leave(*, user_id: int) -> list[int]:
                 continue
             left.append(game)
         if left:
-            taken = _handed_on(user_id).select_related("game").order_by("-left_at").first().game
+            taken = handed.game
             events_record(events=[NewEvent(user_id=user_id, kind=EventKind.TABLES_LEFT, game_id=taken.pk, payload={
                 "game": {"id": taken.pk, "engine": taken.engine},
                 "tables": [{"id": game.pk, "engine": game.engine, "aborted": game.created_by_id == user_id}

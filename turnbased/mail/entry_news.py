@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from turnbased.entry.signals import tables_left
 from turnbased.mail import compose
-from turnbased.mail.group_news import takes_news, write_and_send
+from turnbased.mail.news import takes_news, write_and_send
 from turnbased.mail.models import EmailKind
 
 

@@ -12,28 +12,15 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.dispatch import receiver
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from turnbased.accounts.selectors import verified_email
 from turnbased.groups.signals import invitation_sent, request_made
-from turnbased.mail import compose, outbox
-from turnbased.mail.models import EmailKind, MailPreference
+from turnbased.mail import compose
+from turnbased.mail.models import EmailKind
+from turnbased.mail.news import takes_news, write_and_send
 from turnbased.mail.tokens import group_reply_address
-
-
-def takes_news(user) -> bool:
-    """Whether the person takes a group's news by email: a verified address, and game emails on."""
-    if verified_email(user) is None:
-        return False
-    return MailPreference.objects.filter(user=user, game_emails=False).first() is None
-
-
-def write_and_send(message, user, *, kind: str = EmailKind.GROUP) -> None:
-    email = outbox.put(message, kind=kind, user=user)
-    transaction.on_commit(lambda: outbox.send_soon(email.pk))
 
 
 def _group_url(group) -> str:
@@ -64,11 +51,11 @@ def request_email(request, admin):
 @receiver(invitation_sent, dispatch_uid="turnbased-mail-group-invitation")
 def on_invitation(sender, invitation, **kwargs) -> None:
     if takes_news(invitation.invitee):
-        write_and_send(invitation_email(invitation), invitation.invitee)
+        write_and_send(invitation_email(invitation), invitation.invitee, kind=EmailKind.GROUP)
 
 
 @receiver(request_made, dispatch_uid="turnbased-mail-group-request")
 def on_request(sender, request, admin_ids, **kwargs) -> None:
     for admin in get_user_model().objects.filter(pk__in=admin_ids).select_related("profile"):
         if takes_news(admin):
-            write_and_send(request_email(request, admin), admin)
+            write_and_send(request_email(request, admin), admin, kind=EmailKind.GROUP)

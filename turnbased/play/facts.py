@@ -10,10 +10,10 @@ the core names no feature (docs/design.md, "How a feature reacts": rating a fini
 
 Who may see a private table, who may take a seat at one and whom one may invite, the core asks the same way: a
 feature adds who else may see it (``sees_private_table``), why a seat is not free (``seat_kept``), why an
-invitation may not be sent (``invitation_kept``) and which open tables a person's lists leave out
-(``open_tables_hidden``), and why a person may make no table now (``creation_kept``). A feature may close a private table's invite link to a person (``link_closed``: a
-group's table is for its members), and may add terms a table is made with (``table_term``: the group it is kept
-for), recorded in the creation's transaction.
+invitation may not be sent (``invitation_kept``), which open tables a person's lists leave out
+(``open_tables_hidden``) and why a person may make no table now (``creation_kept``). A feature may close a private
+table's invite link to a person (``link_closed``: a group's table is for its members), and may add terms a table is
+made with (``table_term``: the group it is kept for), recorded in the creation's transaction.
 """
 
 from __future__ import annotations

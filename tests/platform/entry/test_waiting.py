@@ -195,3 +195,20 @@ def test_with_the_limits_off_nothing_is_said_or_refused(settings, client, alice,
     body = api.get("/api/me/waiting/").json()
     assert (body["may_join"], body["may_create"], body["worded"]) == (None, True, "")
     assert body["limits"] == {"to_create": None, "to_join": None, "open_games": None}
+
+
+def test_a_join_and_a_create_cost_one_statement_more_with_the_limits_on(settings, host, alice, bob):
+    """The limits are read in one statement, under the person's row lock, whatever waits on them."""
+    def costs() -> tuple[int, int]:
+        table = _open_table(host)
+        with CaptureQueriesContext(connection) as joining:
+            services.join_game(game_id=table.pk, user=alice)
+        with CaptureQueriesContext(connection) as creating:
+            _open_table(bob)
+        return len(joining), len(creating)
+
+    settings.GAMES_WAITING_TO_CREATE = settings.GAMES_WAITING_TO_JOIN = settings.NEW_ACCOUNT_OPEN_GAMES = None
+    off = costs()
+    settings.GAMES_WAITING_TO_CREATE, settings.GAMES_WAITING_TO_JOIN, settings.NEW_ACCOUNT_OPEN_GAMES = 3, 4, 3
+    on = costs()
+    assert (on[0] - off[0], on[1] - off[1]) == (1, 1), (off, on)
