@@ -456,6 +456,7 @@ REST_FRAMEWORK = api.rest_framework(
         "contacts": _rate("RATE_LIMIT_CONTACTS", "60/hour"),
         # Making groups, joining or asking to join them, and inviting people to them (issue 44: groups).
         "groups": _rate("RATE_LIMIT_GROUPS", "60/hour"),
+        "competitions": _rate("RATE_LIMIT_COMPETITIONS", "60/hour"),
         # Registering, changing, pinging and deleting webhooks (issue 15): a ping makes the server send a request.
         "webhooks": _rate("RATE_LIMIT_WEBHOOKS", "60/hour"),
     },

@@ -46,6 +46,7 @@ api_patterns = [
     path("", include("turnbased.contacts.api.urls")),  # issue 44: friends and blocks
     path("", include("turnbased.groups.api.urls")),  # issue 44: groups
     path("", include("turnbased.entry.api.urls")),  # issue 44: fair entry
+    path("", include("turnbased.competitions.api.urls")),  # issue 45: competitions
 ]
 
 
@@ -80,6 +81,7 @@ urlpatterns = [
     path("", include("turnbased.notifications.urls")),  # issue 25: service worker, manifest, offline page
     path("", include("turnbased.contacts.urls")),  # issue 44: friends and blocks
     path("", include("turnbased.groups.urls")),  # issue 44: groups
+    path("", include("turnbased.competitions.urls")),  # issue 45: competitions
 ]
 
 # Django's error pages, as {"detail": ...} JSON under /api/.

@@ -93,6 +93,19 @@ def carol(make_user):
 
 
 @pytest.fixture
+def people(make_user):
+    """Return a function making ``count`` new accounts (entrant1, entrant2, …, numbered on across calls)."""
+    made = []
+
+    def make(count: int) -> list:
+        new = [make_user(f"entrant{len(made) + number}") for number in range(1, count + 1)]
+        made.extend(new)
+        return new
+
+    return make
+
+
+@pytest.fixture
 def make_bot_account(make_user):
     """Return a function making a new account and marking it a bot account, as ``POST /api/me/bot/`` does."""
 

@@ -44,3 +44,4 @@ class RematchInvite(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.rematch}"
+

@@ -218,6 +218,11 @@ def rematch_version(game_id: int) -> str:
     return f"{pk}.{_status(table_status, declined_at is not None)}.{count}"
 
 
+def rematch_offered(game: Game) -> bool:
+    """Tell whether the table may have a rematch (it was not made without one: the term ``rematch``)."""
+    return game.terms.get("rematch") is not False
+
+
 def rematch_for(game: Game) -> Rematch | None:
     """Return the finished game's rematch, with its table (one query)."""
     return (

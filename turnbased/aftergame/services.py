@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from turnbased.aftergame.models import Rematch, RematchInvite
+from turnbased.aftergame.selectors import rematch_offered
 from turnbased.clocks.services import table_clock_create, table_clock_of
 from turnbased.kit.errors import Conflict, GameNotFound, NotAllowed
 from turnbased.notifications.models import NotificationKind
@@ -43,6 +44,8 @@ def rematch_propose(*, game_id: int, user: AbstractBaseUser) -> tuple[Rematch, b
             raise NotAllowed(gettext("Only the players of this game can ask for a rematch."))
         if original.status != GameStatus.FINISHED:
             raise Conflict(gettext("A rematch can only follow a finished game."))
+        if not rematch_offered(original):
+            raise Conflict(gettext("This table was made without a rematch."))
         existing = Rematch.objects.filter(original=original).select_related("game").first()
         if existing is not None:
             existing.game = locked_table(existing.game_id)

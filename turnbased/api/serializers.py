@@ -16,11 +16,9 @@ from rest_framework import serializers
 from games import engines
 from turnbased.aftergame.api.serializers import EndingSerializer, ScoreRowSerializer
 from turnbased.kit.api.errors import ErrorSerializer
-from turnbased.kit.api.input import BodySerializer
 from turnbased.kit.api.pagination import page_of
 from turnbased.kit.api.schema import NOT_BLANK
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
-from turnbased.clocks.services import DAYS_PER_MOVE, MAX_CLOCK_DAYS
 from turnbased.play.models import GameStatus, Visibility
 
 # Positions are numbered in a PostgreSQL integer column.
@@ -69,24 +67,6 @@ class TimeControlSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "TimeControl"
-
-
-class TimeControlRequestSerializer(BodySerializer):
-    """The time control asked for at creation; every key is optional."""
-
-    kind = serializers.ChoiceField(choices=ClockKind.choices, required=False, help_text='Default "none": no clock.')
-    days_per_move = serializers.ChoiceField(choices=DAYS_PER_MOVE, required=False,
-                                            help_text='For kind "per_move" (default 3).')
-    bank_days = serializers.IntegerField(min_value=1, max_value=MAX_CLOCK_DAYS, required=False,
-                                         help_text='For kind "bank" (default 7).')
-    increment_days = serializers.IntegerField(min_value=0, max_value=MAX_CLOCK_DAYS, required=False,
-                                              help_text='For kind "bank": at most bank_days (default 1).')
-    weekends_off = serializers.BooleanField(required=False, help_text="Default false.")
-    allow_absence = serializers.BooleanField(required=False, help_text="Default true.")
-    expiry = serializers.ChoiceField(choices=ExpiryPolicy.choices, required=False, help_text='Default "bot_turn".')
-
-    class Meta:
-        ref_name = "TimeControlRequest"
 
 
 class SeatClockSerializer(serializers.Serializer):

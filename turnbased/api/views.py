@@ -29,8 +29,8 @@ from turnbased.api.serializers import (
     OpenGameListSerializer,
     PositionSerializer,
     SeatBotsField,
-    TimeControlRequestSerializer,
 )
+from turnbased.clocks.shapes import TimeControlRequestSerializer
 from turnbased.entry.api.serializers import RequirementsSerializer
 from turnbased.kit.api.conditional import conditional_read
 from turnbased.kit.api.deprecation import WHOLE_MOVE_ANSWER, deprecated

@@ -41,6 +41,16 @@ def now() -> datetime:
 
 def table_clock_create(*, game: Game, settings: dict | None) -> TableClock:
     """Validate a table's time control (a dict from a form or the API) and store it."""
+    clock = time_control_read(settings, game=game)
+    clock.save()
+    return clock
+
+
+def time_control_read(settings: dict | None, *, game: Game | None = None) -> TableClock:
+    """Return the time control a dict asks for, checked, unsaved (a competition checks its games' clock when it is
+    made); refuse a bad one."""
+    if settings is not None and not isinstance(settings, dict):
+        raise InvalidRequest(gettext("time_control must be an object."))
     settings = dict(settings or {})
     unknown = set(settings) - {"kind", "days_per_move", "bank_days", "increment_days", "weekends_off",
                                "allow_absence", "expiry"}
@@ -70,7 +80,6 @@ def table_clock_create(*, game: Game, settings: dict | None) -> TableClock:
     for flag in ("weekends_off", "allow_absence"):
         if not isinstance(getattr(clock, flag), bool):
             raise InvalidRequest(gettext("%(field)s must be true or false.") % {"field": flag})
-    clock.save()
     return clock
 
 

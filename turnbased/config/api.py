@@ -98,6 +98,9 @@ def spectacular_settings() -> dict:
                                                "tables and games."},
             {"name": "groups", "description": "Groups (clubs): their members, invitations and requests to join, "
                                               "and the tables kept for their members."},
+            # Issue 45: competitions.
+            {"name": "competitions", "description": "Competitions: make one, enter and withdraw, invitations; "
+                                                    "standings and rounds with their games."},
         ],
         "ENUM_NAME_OVERRIDES": {
             "GameSlug": "turnbased.kit.api.input.game_slugs",
@@ -111,6 +114,12 @@ def spectacular_settings() -> dict:
             "GroupRoleChange": "turnbased.groups.models.ROLES_GIVEN",
             "GroupEntry": "turnbased.groups.models.Entry",
             "GroupTablesBy": "turnbased.groups.models.TablesBy",
+            "CompetitionEntryKind": "turnbased.competitions.models.EntryKind",
+            "CompetitionFormat": "turnbased.competitions.models.Format",
+            "CompetitionStatus": "turnbased.competitions.models.CompetitionStatus",
+            "CompetitionRoundStatus": "turnbased.competitions.models.RoundStatus",
+            "CompetitionTableStatus": "turnbased.competitions.models.TableStatus",
+            "CompetitionEntrantStatus": "turnbased.competitions.models.EntrantStatus",
         },
         "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
         "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],

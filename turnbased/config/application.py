@@ -26,6 +26,7 @@ INSTALLED_APPS = (
     # writes) before its notifications are written, so that their rows go out with the move's last statement
     # (one_statement) instead of a statement of their own ahead of the rating's reads.
     "turnbased.ratings",
+    "turnbased.competitions",  # issue 45: tournaments, leagues and ladders (a finished game's places and points)
     "turnbased.notifications",
     "turnbased.mail",
     "turnbased.chat",  # issue 12, table talk

@@ -43,4 +43,5 @@ def beat_schedule(*, sweep_seconds: float, webhooks_sweep_seconds: float) -> dic
         "sweep-pushes": {"task": "turnbased.notifications.tasks.sweep_pushes", "schedule": sweep_seconds},
         "sweep-tables-left-waiting": {"task": "turnbased.entry.tasks.sweep_tables_left_waiting",
                                       "schedule": sweep_seconds},
+        "sweep-competitions": {"task": "turnbased.competitions.tasks.sweep_competitions", "schedule": sweep_seconds},
     }

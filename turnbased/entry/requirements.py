@@ -91,46 +91,85 @@ class Standing:
     provisional: bool
 
 
-def standing(player: AbstractBaseUser, game: Game) -> Standing:
+def standing(player: AbstractBaseUser, *, engine: str, players: int) -> Standing:
     reliability = ratings_selectors.reliability(player, player)
     abandonment = ratings_selectors.abandonment(player)
     finished = Seat.objects.filter(user=player, game__status=GameStatus.FINISHED).count()
-    rating = Rating.objects.filter(user=player, game_slug=game.engine, players=game.seat_count,
-                                   pool=RatingPool.PEOPLE).first()
+    rating = Rating.objects.filter(user=player, game_slug=engine, players=players, pool=RatingPool.PEOPLE).first()
     return Standing(reliability=reliability.percent, clocked_games=abandonment.games,
                     abandoned=abandonment.abandoned, finished=finished,
                     rating=rating.display if rating else STARTING_RATING,
                     provisional=rating.provisional if rating else True)
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """The requirements as a competition keeps them (a dict, ``read``), read like a table's row."""
+
+    min_reliability: int | None = None
+    max_abandoned: int | None = None
+    min_finished: int | None = None
+    rating_min: int | None = None
+    rating_max: int | None = None
+    provisional_ok: bool = True
+    new_players: bool = True
+
+
 def unmet(requirements: TableRequirements, player: AbstractBaseUser, game: Game) -> str | None:
     """Return why the player does not meet the table's requirements (the first one they miss), or None."""
-    mine = standing(player, game)
+    return _unmet(requirements, standing(player, engine=game.engine, players=game.seat_count), competition=False)
+
+
+def unmet_for_competition(chosen: dict, player: AbstractBaseUser, *, engine: str, players: int) -> str | None:
+    """Return why the player does not meet a competition's requirements (``read``'s dict; its games' rating is
+    the one at its tables' size), or None."""
+    if not asks_anything(chosen):
+        return None
+    return _unmet(_Asked(**chosen), standing(player, engine=engine, players=players), competition=True)
+
+
+def _unmet(requirements, mine: Standing, *, competition: bool) -> str | None:
     new = mine.clocked_games == 0
-    if requirements.min_reliability is not None:
-        if new and not requirements.new_players:
-            return gettext("This table asks for players with a record in games with a clock; you have none yet.")
-        if not new and (mine.reliability is None or mine.reliability < requirements.min_reliability):
-            return gettext("This table asks for a move reliability of at least %(asked)s%%; yours is %(yours)s%%.") \
-                % {"asked": requirements.min_reliability, "yours": mine.reliability or 0}
-    if requirements.max_abandoned is not None:
-        if new and not requirements.new_players:
-            return gettext("This table asks for players with a record in games with a clock; you have none yet.")
-        if not new and mine.abandoned > requirements.max_abandoned:
-            return ngettext("This table asks for at most %(asked)s abandoned game of the last %(games)s with a "
-                            "clock; you abandoned %(yours)s.",
-                            "This table asks for at most %(asked)s abandoned games of the last %(games)s with a "
-                            "clock; you abandoned %(yours)s.", requirements.max_abandoned) \
-                % {"asked": requirements.max_abandoned, "games": mine.clocked_games, "yours": mine.abandoned}
+    if (requirements.min_reliability is not None or requirements.max_abandoned is not None) \
+            and new and not requirements.new_players:
+        return (gettext("This competition asks for players with a record in games with a clock; you have none yet.")
+                if competition else
+                gettext("This table asks for players with a record in games with a clock; you have none yet."))
+    if requirements.min_reliability is not None and not new \
+            and (mine.reliability is None or mine.reliability < requirements.min_reliability):
+        said = (gettext("This competition asks for a move reliability of at least %(asked)s%%; yours is %(yours)s%%.")
+                if competition else
+                gettext("This table asks for a move reliability of at least %(asked)s%%; yours is %(yours)s%%."))
+        return said % {"asked": requirements.min_reliability, "yours": mine.reliability or 0}
+    if requirements.max_abandoned is not None and not new and mine.abandoned > requirements.max_abandoned:
+        said = (ngettext("This competition asks for at most %(asked)s abandoned game of the last %(games)s with a "
+                         "clock; you abandoned %(yours)s.",
+                         "This competition asks for at most %(asked)s abandoned games of the last %(games)s with a "
+                         "clock; you abandoned %(yours)s.", requirements.max_abandoned)
+                if competition else
+                ngettext("This table asks for at most %(asked)s abandoned game of the last %(games)s with a "
+                         "clock; you abandoned %(yours)s.",
+                         "This table asks for at most %(asked)s abandoned games of the last %(games)s with a "
+                         "clock; you abandoned %(yours)s.", requirements.max_abandoned))
+        return said % {"asked": requirements.max_abandoned, "games": mine.clocked_games, "yours": mine.abandoned}
     if requirements.min_finished is not None and mine.finished < requirements.min_finished:
-        return ngettext("This table asks for at least %(asked)s finished game; you have %(yours)s.",
-                        "This table asks for at least %(asked)s finished games; you have %(yours)s.",
-                        requirements.min_finished) % {"asked": requirements.min_finished, "yours": mine.finished}
+        said = (ngettext("This competition asks for at least %(asked)s finished game; you have %(yours)s.",
+                         "This competition asks for at least %(asked)s finished games; you have %(yours)s.",
+                         requirements.min_finished)
+                if competition else
+                ngettext("This table asks for at least %(asked)s finished game; you have %(yours)s.",
+                         "This table asks for at least %(asked)s finished games; you have %(yours)s.",
+                         requirements.min_finished))
+        return said % {"asked": requirements.min_finished, "yours": mine.finished}
     if not requirements.provisional_ok and mine.provisional:
-        return gettext("This table asks for a rating that is no longer provisional; yours still is.")
+        return (gettext("This competition asks for a rating that is no longer provisional; yours still is.")
+                if competition else
+                gettext("This table asks for a rating that is no longer provisional; yours still is."))
     low, high = requirements.rating_min, requirements.rating_max
     if (low is not None and mine.rating < low) or (high is not None and mine.rating > high):
-        return gettext("This table asks for a rating from %(low)s to %(high)s; yours is %(yours)s.") \
-            % {"low": low if low is not None else "…", "high": high if high is not None else "…",
-               "yours": mine.rating}
+        said = (gettext("This competition asks for a rating from %(low)s to %(high)s; yours is %(yours)s.")
+                if competition else
+                gettext("This table asks for a rating from %(low)s to %(high)s; yours is %(yours)s."))
+        return said % {"low": low if low is not None else "…", "high": high if high is not None else "…",
+                       "yours": mine.rating}
     return None

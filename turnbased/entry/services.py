@@ -19,7 +19,7 @@ from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, events_record
 from turnbased.kit.errors import PlayError
 from turnbased.play import services as play_services
-from turnbased.play.models import Game, GameStatus, Seat
+from turnbased.play.models import GameStatus, Seat
 
 logger = logging.getLogger(__name__)
 

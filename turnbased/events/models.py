@@ -26,6 +26,13 @@ class EventKind(models.TextChoices):
     GROUP_REQUEST = "group_request", "someone asked to join a group I am an admin of"
     # Issue 44: fair entry.
     TABLES_LEFT = "tables_left", "a bot took my seat, so I left the tables I was waiting to start"
+    # Issue 45: competitions.
+    COMPETITION_INVITATION = "competition_invite", "I was invited to enter a competition"
+    COMPETITION_STARTED = "competition_started", "a competition I entered started"
+    COMPETITION_TABLE = "competition_table", "my table in a competition's round is open"
+    COMPETITION_ROUND = "competition_round", "a round of a competition I play in closed"
+    COMPETITION_ENDED = "competition_ended", "a competition I entered ended (or was called off)"
+    COMPETITION_REMOVED = "competition_removed", "I was withdrawn from a competition (a timeout, the organiser)"
 
 
 class Event(models.Model):

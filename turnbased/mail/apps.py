@@ -7,4 +7,4 @@ class MailConfig(AppConfig):
 
     def ready(self):
         # Connect the inbound webhook, and the emails of groups and of fair entry.
-        from turnbased.mail import entry_news, group_news, receivers  # noqa: F401
+        from turnbased.mail import competition_news, entry_news, group_news, receivers  # noqa: F401

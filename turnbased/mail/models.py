@@ -119,6 +119,7 @@ class EmailKind(models.TextChoices):
     WEBHOOK = "webhook", "a webhook was disabled"
     GROUP = "group", "an invitation to a group, or a request to join one"
     TABLES_LEFT = "tables_left", "a bot took a seat, so its player left the tables waiting to start"
+    COMPETITION = "competition", "a competition's news: an invitation, its start, a round, its end"
 
 
 class OutgoingEmail(models.Model):

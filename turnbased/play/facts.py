@@ -218,7 +218,9 @@ def why_creation_kept(creator, *, plays: bool) -> str | None:
 def table_term(name: str) -> Callable[[F], F]:
     """Register the decorated ``record(game, creator, value)`` as the meaning of the term ``name`` a table may be
     made with (``play.services.create_game(terms=...)``). It runs in the creation's transaction, once the table's
-    row exists, and refuses a value it does not take by raising one of the services' errors (nothing is made)."""
+    row exists, and refuses a value it does not take by raising one of the services' errors (nothing is made).
+    The core keeps every term on the table's row as given (``Game.terms``): a feature whose term says all it needs
+    reads it back from there, with no row (and no query) of its own."""
     def register(record: F) -> F:
         _table_terms[name] = record
         return record

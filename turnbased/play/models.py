@@ -62,6 +62,9 @@ class Game(models.Model):
     # A finished game imported from a record (``import_record``): the original game's id, site and
     # players. Its seed commitment binds that id, not this row's.
     imported_from = models.JSONField(null=True, blank=True)
+    # The terms features made the table with (``create_game(terms=...)``: a group, requirements, unrated, no
+    # rematch), as given: a feature reads its own back from the row it holds, with no query of its own.
+    terms = models.JSONField(default=dict, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "visibility"])]

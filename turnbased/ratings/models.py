@@ -90,3 +90,4 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id}, user {self.user_id}: {self.before} → {self.after}"
+

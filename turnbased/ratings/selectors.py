@@ -287,6 +287,28 @@ def archive_by_end(player: AbstractBaseUser, viewer: Viewer, **filters) -> Query
     return archive(player, viewer, **filters).annotate(ended=Coalesce("finished_at", "created_at"))
 
 
+def resigned_last(game: Game) -> int | None:
+    """Return the seat whose resignation ended the game, or None when the game ended by its own rules.
+
+    Only whether the last entry of the log is the platform's resignation is read, never a move's content.
+    """
+    entry = Move.objects.filter(game=game, seq=game.seq).values_list("seat", "move").first()
+    return entry[0] if entry is not None and entry[1] == RESIGN else None
+
+
+def final_places(game: Game, *, resigned: int | None | bool = False) -> list[int]:
+    """Return each seat's place at the finished game (1 is best; ``rules.places``), the seats that left below the
+    ones that stayed: the seats its result lists as gone before the last move, and a resignation that ended it.
+
+    Read in the transaction that ends the game too (``resigned``: the resigning seat when the caller knows it; the
+    log's last entry is read otherwise).
+    """
+    if resigned is False:
+        resigned = resigned_last(game)
+    left = {*game.result.get("left_seats", []), *([] if resigned is None else [resigned])}
+    return places(game.result, game.seat_count, left)
+
+
 def archived_games(player: AbstractBaseUser, games: list[Game]) -> list[ArchivedGame]:
     """Return games of the player's archive (read with their seats) as ``ArchivedGame`` rows, in their order."""
     changes = {

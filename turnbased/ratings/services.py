@@ -16,6 +16,7 @@ from games.base import RESIGN
 from turnbased.accounts.models import is_bot_account
 from turnbased.play.models import Game, GameStatus, Move, Seat, Visibility
 from turnbased.ratings.models import Rating, RatingChange
+from turnbased.ratings.selectors import final_places, resigned_last
 from turnbased.ratings.rules import (
     MODEL,
     Player,
@@ -23,7 +24,6 @@ from turnbased.ratings.rules import (
     mailbox,
     most_games_of_a_pair,
     pair_reason,
-    places,
     provisional,
     rate,
     rating_pool,
@@ -36,15 +36,6 @@ from turnbased.ratings.rules import (
 LOCK_SPACE = 0x52415447
 
 
-def _resigned_last(game: Game) -> int | None:
-    """Return the seat whose resignation ended the game, or None when the game ended by its own rules.
-
-    Only whether the last entry of the log is the platform's resignation is read, never a move's content.
-    """
-    entry = Move.objects.filter(game=game, seq=game.seq).values_list("seat", "move").first()
-    return entry[0] if entry is not None and entry[1] == RESIGN else None
-
-
 def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
     """Return why the finished ``game`` does not count for ratings, from its table and how it ended; None when
     it does (what its players did together is read under their locks: ``ratings_record_game``)."""
@@ -52,6 +43,8 @@ def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
     if game.visibility == Visibility.PRIVATE or any(seat.user_id is None for seat in seats) or len(seats) < 2:
         return unrated_reason(private=game.visibility == Visibility.PRIVATE, bot_seats=True, fewest_own_moves=0,
                               ended_early=False)
+    if game.terms.get("rated") is False:
+        return "a table made unrated"
     ended_early = resigned_last is not None or bool(game.result.get("left_seats")) or any(seat.bot for seat in seats)
     fewest = 0
     if ended_early:
@@ -123,8 +116,8 @@ def ratings_record_game(*, game: Game) -> list[RatingChange]:
     """
     if game.status != GameStatus.FINISHED or not game.result:
         return []
-    resigned_last = _resigned_last(game)
-    if game_unrated_reason(game, resigned_last) is not None:
+    resigned = resigned_last(game)
+    if game_unrated_reason(game, resigned) is not None:
         return []
     if RatingChange.objects.filter(game=game).exists():
         return []
@@ -152,9 +145,7 @@ def ratings_record_game(*, game: Game) -> list[RatingChange]:
             created = Rating.objects.bulk_create([Rating(user_id=user_id, mu=MODEL.mu, sigma=MODEL.sigma, **kind)
                                                   for user_id in user_ids if user_id not in ratings])
             ratings.update((rating.user_id, rating) for rating in created)
-        # The result lists the seats that had left before the last move; a resignation that ended the game is one more.
-        left = {*game.result.get("left_seats", []), *([] if resigned_last is None else [resigned_last])}
-        placed = places(game.result, len(seats), left)
+        placed = final_places(game, resigned=resigned)
         before = [(ratings[seat.user_id].mu, ratings[seat.user_id].sigma) for seat in seats]
         after = rate(before, [placed[seat.index] for seat in seats])
         changes = []

@@ -39,7 +39,7 @@ STEERED_EVERY = 2
 # site sends to: those three are steered every time too, keeping the rest of what was drawn.
 ALWAYS_STEERED = {"POST /api/me/following/", "POST /api/me/blocked/", "POST /api/groups/{group_id}/invitations/",
                   "POST /api/groups/{group_id}/owner/", "POST /api/groups/", "PATCH /api/webhooks/{webhook_id}/",
-                  "POST /api/me/push-subscriptions/"}
+                  "POST /api/me/push-subscriptions/", "POST /api/competitions/{competition_id}/invitations/"}
 _numbers = itertools.count(1)
 _steered: dict[str, itertools.count] = {}
 
@@ -67,13 +67,19 @@ def _steer(case, label: str) -> None:
     elif label in ("POST /api/webhooks/", "PATCH /api/webhooks/{webhook_id}/") and body is not None:
         case.body = {**body, "url": f"https://127.0.0.1:9999/fuzzed/{number}"}  # private addresses allowed here
     elif label in ("POST /api/me/following/", "POST /api/me/blocked/", "POST /api/groups/{group_id}/invitations/",
-                   "POST /api/groups/{group_id}/owner/"):
+                   "POST /api/groups/{group_id}/owner/", "POST /api/competitions/{competition_id}/invitations/"):
         # Different people: a player one blocked cannot be followed (409), which would make following mostly refused.
         case.body = {"username": VALID["contacts"][label]}
     elif label == "POST /api/groups/" and body is not None:
         case.body = {**body, "name": f"Fuzzed club {number}"}
         if not isinstance(body.get("description", ""), str) or len(body.get("description", "")) > 2000:
             case.body.pop("description", None)
+    elif label == "POST /api/competitions/":
+        # Drawn settings rarely fit together (a start in the past, a format the table size refuses): a competition
+        # that can run.
+        starts = (date.today() + timedelta(days=2 + number % 300)).isoformat() + "T12:00:00+00:00"
+        case.body = {"name": f"Fuzzed cup {number}", "game": "love-letter", "starts_at": starts,
+                     "time_control": {"kind": "per_move", "days_per_move": 3}}
     elif label == "POST /api/games/":
         case.body = {"game": "halali", "players": 2}
     elif label == "POST /api/me/push-subscriptions/":

@@ -79,7 +79,14 @@ def operation_targets(world) -> dict[str, dict[str, int]]:
             "POST /api/me/group-invitations/{group_id}/": {"group_id": bens_club},
             "DELETE /api/me/group-invitations/{group_id}/": {"group_id": bens_club},
             # The club the steered hand-over gives to ben is no longer ann's to delete: her spare one is.
-            "DELETE /api/groups/{group_id}/": {"group_id": world.targets["group_id"]["ann's spare club"]}}
+            "DELETE /api/groups/{group_id}/": {"group_id": world.targets["group_id"]["ann's spare club"]},
+            # Issue 45: ben is entered in ann's cup (to remove); her spare cup is hers to call off; ben's cup is the
+            # one she was invited to (to enter).
+            "DELETE /api/competitions/{competition_id}/entrants/{username}/": {"username": "ben"},
+            "POST /api/competitions/{competition_id}/cancel/": {
+                "competition_id": world.targets["competition_id"]["ann's spare cup"]},
+            "POST /api/competitions/{competition_id}/entry/": {
+                "competition_id": world.targets["competition_id"]["ben's cup"]}}
 
 
 # make test: the documented examples, a few drawn requests (``QUICK_EXAMPLES``: every operation is tested) and the
@@ -105,7 +112,9 @@ def test_every_check_passes_in_every_phase_on_every_operation(live_server, world
              "contacts": {"POST /api/me/following/": "ben", "POST /api/me/blocked/": "cat",
                           # Issue 44: a player to invite to ann's club, a member to hand it over to.
                           "POST /api/groups/{group_id}/invitations/": "gil",
-                          "POST /api/groups/{group_id}/owner/": "ben"}}
+                          "POST /api/groups/{group_id}/owner/": "ben",
+                          # Issue 45: a player to invite to ann's cup.
+                          "POST /api/competitions/{competition_id}/invitations/": "gil"}}
     environment = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.platform.api.fuzz_hooks",
                    "TURNBASED_FUZZ_TARGETS": json.dumps(targets), "PYTHONPATH": str(Path.cwd()),
                    "TURNBASED_FUZZ_OPERATION_TARGETS": json.dumps(operation_targets(world)),

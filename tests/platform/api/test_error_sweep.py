@@ -33,6 +33,7 @@ import jsonschema
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
 from tests.platform.api.test_schema import as_json_schema
 from tests.platform.conftest import api_token
@@ -42,6 +43,7 @@ from turnbased.accounts.services.tokens import token_create
 from turnbased.kit.api.problems import PROBLEM_MEDIA_TYPE
 from turnbased.chat.services import message_post
 from turnbased.clocks.services import absence_declare, local_today
+from turnbased.competitions.services.entries import competition_create
 from turnbased.groups.services import group_create, group_delete
 from turnbased.play import services
 from turnbased.notifications.services import push_subscription_save
@@ -69,6 +71,8 @@ BAD_VALUES = {
     "invitation_id": ["0", str(HUGE), "{other_invitation}"],
     # Issue 44: a group (one deleted, for the last).
     "group_id": ["0", str(HUGE), "{deleted_group}"],
+    # Issue 45: a competition (an invitation-only one alice may not see, for the last).
+    "competition_id": ["0", str(HUGE), "{hidden_competition}"],
 }
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 JSON = "application/json"
@@ -124,6 +128,13 @@ def world(alice, bob, carol, settings):
     group = group_create(user=alice, name="Alice's club")
     deleted = group_create(user=bob, name="Gone club")
     group_delete(user=bob, group_id=deleted.pk)
+    starts = (timezone.now() + timedelta(days=3)).isoformat()
+    clock = {"kind": "per_move", "days_per_move": 3}
+    competition = competition_create(user=alice, settings={"name": "Alice's cup", "game": "love-letter",
+                                                           "starts_at": starts, "time_control": clock})
+    hidden_competition = competition_create(user=bob, settings={"name": "Bob's cup", "game": "love-letter",
+                                                                 "starts_at": starts, "time_control": clock,
+                                                                 "entry": "invitation"})
     return {
         "alice": alice,
         "key": api_token(alice),
@@ -131,13 +142,13 @@ def world(alice, bob, carol, settings):
                  "message_id": str(message), "invitation_id": str(invitation),
                  "token_id": str(token_create(user=alice, name="spare", lifetime=None)[0].pk), "username": "alice",
                  "webhook_id": str(hooks["alice"]), "subscription_id": str(devices["alice"]),
-                 "group_id": str(group.pk)},
+                 "group_id": str(group.pk), "competition_id": str(competition.pk)},
         "hidden": {"game_id": str(hidden.pk)},
         "fill": {"missing_game": str(hidden.pk + 1000), "bens_absence": str(absences["bob"]),
                  "bens_token": str(token_create(user=ben, name="ben's", lifetime=None)[0].pk),
                  "bens_webhook": str(hooks["bob"]), "bens_device": str(devices["bob"]),
                  "hidden_message": str(hidden_message), "other_invitation": str(other_invitation),
-                 "deleted_group": str(deleted.pk)},
+                 "deleted_group": str(deleted.pk), "hidden_competition": str(hidden_competition.pk)},
     }
 
 

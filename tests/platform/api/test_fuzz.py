@@ -35,6 +35,7 @@ import schemathesis.specs.openapi.checks  # noqa: F401  (registers the OpenAPI c
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import override_settings
+from django.utils import timezone
 from hypothesis import HealthCheck, Verbosity, given, seed
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -45,6 +46,7 @@ from tests.platform.conftest import api_token
 from turnbased.accounts.services.tokens import token_create
 from turnbased.chat.services import message_post
 from turnbased.clocks.services import absence_declare, local_today
+from turnbased.competitions.services.entries import competition_create, competition_enter, competition_invite
 from turnbased.groups.services import group_create, invite, join
 from turnbased.play import selectors, services
 from turnbased.play.models import Game
@@ -141,7 +143,8 @@ def build_world(make_user) -> World:
     invitations["no such invitation"] = max(invitations.values()) + 1000
     return World(player=ann, targets={"game_id": game_ids, "absence_id": absences, "token_id": tokens,
                                       "username": usernames, "webhook_id": webhooks, "message_id": messages,
-                                      "invitation_id": invitations, "group_id": _groups(ann, ben)})
+                                      "invitation_id": invitations, "group_id": _groups(ann, ben),
+                                      "competition_id": _competitions(ann, ben)})
 
 
 def _groups(ann, ben) -> dict[str, int]:
@@ -164,6 +167,20 @@ def _groups(ann, ben) -> dict[str, int]:
     spare = group_create(user=ann, name="Ann's spare club")
     return {"ann's club": club.pk, "ben's club": bens.pk, "ann's spare club": spare.pk,
             "no such group": spare.pk + 1000}
+
+
+def _competitions(ann, ben) -> dict[str, int]:
+    """Issue 45: ann's open cup (ben entered), ben's invitation-only cup ann is invited to, a spare cup of ann's (for
+    a call-off to find her its organiser), and no competition at all."""
+    settings = {"game": "love-letter", "time_control": {"kind": "per_move", "days_per_move": 3},
+                "starts_at": (timezone.now() + timedelta(days=5)).isoformat()}
+    cup = competition_create(user=ann, settings={**settings, "name": "Ann's cup"})
+    competition_enter(user=ben, competition_id=cup.pk)
+    bens = competition_create(user=ben, settings={**settings, "name": "Ben's cup", "entry": "invitation"})
+    competition_invite(user=ben, competition_id=bens.pk, username="ann")
+    spare = competition_create(user=ann, settings={**settings, "name": "Ann's spare cup"})
+    return {"ann's cup": cup.pk, "ben's cup": bens.pk, "ann's spare cup": spare.pk,
+            "no such competition": spare.pk + 1000}
 
 
 def move_bodies(game: Game, drawn: dict, player) -> st.SearchStrategy[dict]:

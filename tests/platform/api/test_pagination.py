@@ -15,12 +15,14 @@ from urllib.parse import urlencode
 import pytest
 from django.db import transaction
 from django.test import Client, override_settings
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.platform.conftest import api_token, user_maker
 from turnbased.kit.api.pagination import BAD_CURSOR, MAX_PAGE_SIZE, SIGNATURE, signature_of
 from turnbased.chat import services as chat_services
 from turnbased.clocks.services import absence_declare, local_today
+from turnbased.competitions.services import entries as competitions
 from turnbased.groups import services as groups_services
 from turnbased.play import services, store
 from turnbased.webhooks.services import webhook_create
@@ -160,7 +162,15 @@ def _world_made() -> dict:
         groups_services.invite(user=bob, group_id=other.pk, username=alice.username)
         if number < 2:
             groups_services.invitation_answer(user=alice, group_id=other.pk, accept=True)
-    return {"alice": alice, "game": game, "table": table, "webhook": hook, "group": group}
+    # Issue 45: competitions alice organises and entered, with entrants.
+    starts = (timezone.now() + timedelta(days=3)).isoformat()
+    for number in range(3):
+        competition = competitions.competition_create(user=alice, settings={
+            "name": f"Alice's cup {number}", "game": "love-letter", "starts_at": starts,
+            "time_control": {"kind": "per_move", "days_per_move": 3}})
+        for user in (alice, bob, carol):
+            competitions.competition_enter(user=user, competition_id=competition.pk)
+    return {"alice": alice, "game": game, "table": table, "webhook": hook, "group": group, "competition": competition}
 
 
 def _play(game, users: dict, *, moves: int) -> None:
@@ -198,7 +208,8 @@ LISTS = [
     "/api/absences/", "/api/invitations/", "/api/invitations/people/", "/api/games/{table}/invitations/",
     "/api/games/{game}/history/", "/api/groups/", "/api/me/groups/", "/api/me/group-invitations/",
     "/api/groups/{group}/members/", "/api/groups/{group}/invitations/", "/api/groups/{group}/requests/",
-    "/api/groups/{group}/tables/",
+    "/api/groups/{group}/tables/", "/api/competitions/", "/api/me/competitions/",
+    "/api/competitions/{competition}/entrants/",
 ]
 
 
@@ -206,7 +217,8 @@ LISTS = [
 def test_a_walk_a_page_at_a_time_sees_every_item_once_forwards_and_back(world, path):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(world['alice'], 'walker')}")
-    url = path.format(game=world["game"].pk, table=world["table"].pk, group=world["group"].pk)
+    url = path.format(game=world["game"].pk, table=world["table"].pk, group=world["group"].pk,
+                      competition=world["competition"].pk)
     whole = client.get(url, {"page_size": MAX_PAGE_SIZE}).json()
     assert whole["next"] is None and whole["previous"] is None
     assert len(whole["results"]) >= 2, whole  # (a page of history holds the events of page_size moves)
@@ -218,6 +230,7 @@ def _list_urls(world, query: str) -> list[str]:
     """Return every list's URL (found in the schema) with ``query``."""
     paths = [path.replace("{game_id}", str(world["game"].pk)).replace("{username}", world["alice"].username)
              .replace("{webhook_id}", str(world["webhook"].pk)).replace("{group_id}", str(world["group"].pk))
+             .replace("{competition_id}", str(world["competition"].pk))
              for path in _lists(_schema())]
     return [f"{path}{'&' if '?' in path else '?'}{query}" + ("&game=halali" if path == "/api/ratings/" else "")
             for path in paths]

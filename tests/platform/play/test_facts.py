@@ -11,6 +11,7 @@ from django.apps import apps
 
 from tests.platform.ratings.conftest import ready_to_end
 from turnbased.aftergame import reactions as aftergame_reactions
+from turnbased.competitions import reactions as competition_reactions
 from turnbased.entry import reactions as entry_reactions
 from turnbased.notifications import reactions as notification_reactions
 from turnbased.notifications.models import Notification, NotificationKind
@@ -25,7 +26,9 @@ pytestmark = pytest.mark.django_db
 def test_the_features_react_to_the_facts_in_the_order_their_apps_are_installed():
     # The rating reads before the notifications write: their rows then go out with the move's last statement
     # (test_ending_budgets holds the count).
-    assert facts.handlers_of(facts.GameFinished) == [rating_reactions.rate, notification_reactions.finished]
+    # A competition's table records its places and points after the rating, before the notifications (issue 45).
+    assert facts.handlers_of(facts.GameFinished) == [rating_reactions.rate, competition_reactions.game_finished,
+                                                     notification_reactions.finished]
     order = [config.name for config in apps.get_app_configs()]
     assert order.index("turnbased.ratings") < order.index("turnbased.notifications")
     for kind, handler in ((facts.PlayerInvited, notification_reactions.invited),
@@ -35,7 +38,11 @@ def test_the_features_react_to_the_facts_in_the_order_their_apps_are_installed()
                           (facts.DeadlineNear, notification_reactions.reminder)):
         assert facts.handlers_of(kind) == [handler], kind
     # Fair entry: the person whose seat a bot took leaves the tables they wait to start (issue 44).
-    assert facts.handlers_of(facts.SeatHandedOn) == [entry_reactions.seat_handed_on]
+    # A competition withdraws the player from its rounds to come (issue 45).
+    assert facts.handlers_of(facts.SeatHandedOn) == [competition_reactions.seat_handed_on,
+                                                     entry_reactions.seat_handed_on]
+    assert competition_reactions.who_sees_the_competition_sees_its_tables in facts._private_viewers
+    assert facts.table_terms() == ["competition", "group", "rated", "rematch", "requirements"]
     assert aftergame_reactions.rematch_players_see_it in facts._private_viewers
     assert aftergame_reactions.rematch_seats_are_kept in facts._seat_keepers
     assert entry_reactions.games_waiting_keep_a_seat in facts._seat_keepers

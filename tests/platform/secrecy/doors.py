@@ -21,6 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.platform.conftest import api_token
 from turnbased.chat.models import Message
+from turnbased.competitions.models import EventTable
 from turnbased.groups.selectors import group_of_table
 from turnbased.mail import compose
 from turnbased.mail.tokens import unsubscribe_token
@@ -69,7 +70,15 @@ PARAMETERS: dict[str, Callable[["Door", Any], str]] = {
     # Issue 44: the group the table is kept for (0 where there is none: a 404 to everyone). What a group's pages
     # and lists show of its tables is compared in test_groups.py, where the table is a group's.
     "group_id": lambda door, user: str(group_of_table(door.game.pk) or 0),
+    # Issue 45: the competition the table is a game of (0 where there is none: a 404 to everyone). What a
+    # competition's pages and lists show of its games is compared in test_competitions.py.
+    "competition_id": lambda door, user: str(_competition_of(door.game.pk)),
 }
+
+
+def _competition_of(game_id: int) -> int:
+    return EventTable.objects.filter(game_id=game_id).values_list("round__stage__competition_id", flat=True) \
+        .first() or 0
 
 
 def _first_id(rows) -> int:
@@ -179,6 +188,16 @@ POST_ONLY_WITHOUT_GAMES = {
     "groups-invitation-withdraw": "withdraws a group's invitation: answers with a redirect",
     "groups-invitation-answer": "accepts or declines the caller's invitation to a group: answers with a redirect",
     "groups-role": "makes a member an admin, or a member again: answers with a redirect",
+    # Issue 45, competitions: who is entered changes; what a competition's pages and lists show of its games is
+    # compared in test_competitions.py (the walk's table is no competition's: each answers 404 here anyway).
+    "competition-enter": "enters the caller in a competition: answers with a redirect",
+    "competition-withdraw": "withdraws the caller from a competition: answers with a redirect",
+    "competition-invite": "invites a player to a competition by name: answers with a redirect",
+    "competition-remove": "withdraws an entrant by name (the organiser): answers with a redirect",
+    "api-competition-cancel": "calls a competition off (the organiser): answers with the competition",
+    "api-competition-entry": "POST enters the caller, DELETE withdraws them: answers with the entry's state, or 204",
+    "api-competition-invitations": "invites a player by name (the organiser): answers with the name",
+    "api-competition-entrant": "DELETE only: withdraws the entrant the path names (the organiser); answers 204",
     "account-token-revoke": "revokes one of the caller's own API tokens",
     "logout": "ends the session",
     "api-accounts": "signs up: answers with the new account only",

@@ -13,7 +13,8 @@ register = template.Library()
 def rematch_box_context(game, user) -> dict:
     """Return what the rematch box of finished game ``game`` shows ``user``."""
     rematch = selectors.rematch_for(game)
-    plays = user.is_authenticated and any(seat.user_id == user.pk for seat in game.seats.all())
+    plays = (user.is_authenticated and any(seat.user_id == user.pk for seat in game.seats.all())
+             and (rematch is not None or selectors.rematch_offered(game)))
     state = selectors.rematch_state(rematch, user) if rematch is not None else None
     # The box asks for news while something can still change for this viewer: a rematch proposed or answered.
     live = plays and (state is None or state.status == "waiting")

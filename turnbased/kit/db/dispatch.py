@@ -46,6 +46,9 @@ logger = logging.getLogger(__name__)
 CHANNEL = "turnbased_work"
 # The tasks a notification may name: the dispatcher queues no other (a payload is data, never a command).
 TASKS = frozenset({
+    "turnbased.competitions.tasks.competition_start",
+    "turnbased.competitions.tasks.round_close",
+    "turnbased.competitions.tasks.round_open",
     "turnbased.entry.tasks.leave_waiting_tables",
     "turnbased.mail.tasks.deliver_game_notifications",
     "turnbased.mail.tasks.handle_accepted_reply",

@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 
 from games import record as game_record
 from turnbased.clocks.services import table_clock_create
-from turnbased.kit.errors import Conflict, InvalidRequest, Unprocessable
+from turnbased.kit.errors import Conflict, Unprocessable
 from turnbased.play import store
 from turnbased.play.models import IMPORTED_SEAT, Game, Move, MoveSource, Seat, Visibility
 

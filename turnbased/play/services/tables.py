@@ -94,6 +94,7 @@ def create_game(
     creator_plays: bool = True,
     time_control: dict | None = None,
     terms: dict | None = None,
+    people: dict[int, AbstractBaseUser] | None = None,
 ) -> Game:
     """Create a table for ``players`` seats: the creator in seat 0 (unless they only watch), bots where asked.
 
@@ -103,7 +104,9 @@ def create_game(
     filled at creation starts at once. A table over the creator's caps (open tables, tables of
     bots only in play), or one a feature keeps from the creator now (``facts.creation_kept``: too many games
     wait on them), is refused. ``terms`` are what features add to a table (``facts.table_term``: the group
-    it is kept for), each recorded by its feature in the creation's transaction.
+    it is kept for), each recorded by its feature in the creation's transaction. ``people`` maps seat indexes to
+    the people seated there at once, without asking them (a competition's round: its pairing decided who plays
+    whom; the creator only watches); they are told the game started, as any player is.
     """
     if engine_slug not in engines():
         raise InvalidRequest(gettext("Unknown game %(slug)r. Known games: %(known)s.")
@@ -125,12 +128,13 @@ def create_game(
     except InvalidOptions as error:
         raise Unprocessable(error.reason) from None
     bots = _checked_bots(engine, players, bots or {}, creator_plays)
+    people = _checked_people(players, people or {}, bots, creator_plays)
     terms = dict(terms or {})
     unknown = sorted(set(terms) - set(facts.table_terms()))
     if unknown:
         raise InvalidRequest(gettext("Unknown table terms: %(names)s.") % {"names": ", ".join(unknown)})
     with transaction.atomic():
-        seated = len(bots) + (1 if creator_plays else 0)
+        seated = len(bots) + len(people) + (1 if creator_plays else 0)
         bots_only = not creator_plays and len(bots) == players
         _check_table_caps(creator, waits_for_players=seated < players, bots_only=bots_only)
         if seated < players:
@@ -146,6 +150,7 @@ def create_game(
             invite_code=secrets.token_urlsafe(12),
             seat_count=players,
             created_by=creator,
+            terms=terms,
         )
         table_clock_create(game=game, settings=time_control)
         facts.record_terms(game, creator, terms)
@@ -153,7 +158,8 @@ def create_game(
             Seat.objects.create(game=game, index=0, user=creator)
         for index, bot in sorted(bots.items()):
             Seat.objects.create(game=game, index=index, bot=bot)
-        if game.seats.count() == players:
+        Seat.objects.bulk_create(Seat(game=game, index=index, user=person) for index, person in sorted(people.items()))
+        if seated == players:
             _start(game)
     return game
 
@@ -207,6 +213,16 @@ def _checked_bots(engine, players: int, bots: dict, creator_plays: bool) -> dict
                                  % {"game": engine.display_name(), "name": name, "bots": ", ".join(offered)})
         checked[index] = name
     return checked
+
+
+def _checked_people(players: int, people: dict, bots: dict[int, str], creator_plays: bool) -> dict:
+    """Check the people seated at creation: each in a seat of the table no bot and no creator holds, each once."""
+    for index in people:
+        if not isinstance(index, int) or not 0 <= index < players or index in bots or (creator_plays and index == 0):
+            raise Unprocessable(gettext("Seat %(index)s cannot take a player.") % {"index": index})
+    if len({person.pk for person in people.values()}) < len(people):
+        raise Unprocessable(gettext("A person takes one seat at a table."))
+    return dict(people)
 
 
 def user_options(engine_slug: str, raw: dict) -> dict:

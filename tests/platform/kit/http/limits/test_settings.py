@@ -23,6 +23,7 @@ DEFAULTS = {
     "RATE_LIMIT_WEBHOOKS": "60/hour",
     "RATE_LIMIT_CONTACTS": "60/hour",
     "RATE_LIMIT_GROUPS": "60/hour",
+    "RATE_LIMIT_COMPETITIONS": "60/hour",
     "RATE_LIMITS": "on",
     "TRUSTED_PROXY_COUNT": "0",
     "MAX_OPEN_TABLES_PER_ACCOUNT": "10",
@@ -34,7 +35,8 @@ DEFAULTS = {
 WAITING = ("GAMES_WAITING_TO_CREATE", "GAMES_WAITING_TO_JOIN", "NEW_ACCOUNT_OPEN_GAMES")
 SCOPES = {"api": "RATE_LIMIT_API", "auth": "RATE_LIMIT_AUTH", "table_create": "RATE_LIMIT_TABLE_CREATE", "moves": "RATE_LIMIT_MOVES",
           "chat": "RATE_LIMIT_CHAT", "invitations": "RATE_LIMIT_INVITATIONS",
-          "webhooks": "RATE_LIMIT_WEBHOOKS", "contacts": "RATE_LIMIT_CONTACTS", "groups": "RATE_LIMIT_GROUPS"}
+          "webhooks": "RATE_LIMIT_WEBHOOKS", "contacts": "RATE_LIMIT_CONTACTS", "groups": "RATE_LIMIT_GROUPS",
+          "competitions": "RATE_LIMIT_COMPETITIONS"}
 
 
 def settings_from(monkeypatch, **environment) -> dict:
@@ -66,7 +68,8 @@ def test_every_rate_and_cap_comes_from_the_environment(monkeypatch):
         "RATE_LIMIT_API": "100/s", "RATE_LIMIT_AUTH": "3/hour",
         "RATE_LIMIT_TABLE_CREATE": "9/minute", "RATE_LIMIT_MOVES": "7/min", "RATE_LIMIT_CHAT": "5/hour",
         "RATE_LIMIT_INVITATIONS": "5/day", "RATE_LIMIT_WEBHOOKS": "2/minute",
-        "RATE_LIMIT_CONTACTS": "8/day", "RATE_LIMIT_GROUPS": "6/hour", "RATE_LIMITS": "off",
+        "RATE_LIMIT_CONTACTS": "8/day", "RATE_LIMIT_GROUPS": "6/hour", "RATE_LIMIT_COMPETITIONS": "4/day",
+        "RATE_LIMITS": "off",
         "TRUSTED_PROXY_COUNT": "1", "MAX_OPEN_TABLES_PER_ACCOUNT": "4", "MAX_BOT_TABLES_PER_ACCOUNT": "1",
         "GAMES_WAITING_TO_CREATE": "off", "GAMES_WAITING_TO_JOIN": "0", "NEW_ACCOUNT_OPEN_GAMES": "7",
     }

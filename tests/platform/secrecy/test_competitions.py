@@ -1,0 +1,146 @@
+"""A competition's pages, lists, standings, CSV, API and stream tell nobody anything of its games but what any
+watcher of them may read (issue 45); an invitation-only competition tells a stranger nothing at all.
+
+The twin worlds (``worlds.py``) are played to their middle at a table of a competition's open round, each world
+with players and a competition of its own: the round is paired and opened by the competition's services, then its
+one table's game is the scenario's (its seats, the shared seed and the world's scripted options: the hidden
+information that differs). A watcher who may see the competition but did not enter, the organiser and a stranger read
+every door of the competition; once ids, names and times are set aside, both worlds read the same, and the game is
+named in each, so the comparison compares something. The same is then done with the game finished (the standings
+and placements moved on). An invitation-only competition's doors answer a stranger 404, and its game too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from tests.platform.competitions.conftest import CLOCK
+from tests.platform.secrecy.doors import masked
+from tests.platform.secrecy.worlds import SEED, Scenario, ask_for_forced_moves, play_step, scenarios
+from turnbased.competitions.models import Competition, EventTable, Round, RoundStatus
+from turnbased.competitions.services import entries, rounds
+from turnbased.play import services
+from turnbased.play.models import Game, GameStatus, Visibility
+
+pytestmark = pytest.mark.django_db
+
+SCENARIOS = scenarios()
+FIRST_OF_EACH_GAME = {next(scenario.id for scenario in SCENARIOS if scenario.slug == slug)
+                      for slug in dict.fromkeys(scenario.slug for scenario in SCENARIOS)}
+
+
+def _doors(competition_id: int) -> tuple[str, ...]:
+    return (f"/competitions/{competition_id}/", f"/competitions/{competition_id}/standings.csv", "/competitions/",
+            f"/api/competitions/{competition_id}/", f"/api/competitions/{competition_id}/rounds/",
+            f"/api/competitions/{competition_id}/standings/", f"/api/competitions/{competition_id}/entrants/",
+            "/api/competitions/", "/api/me/competitions/", "/api/stream/?last_event_id=0")
+
+
+def _competition(scenario: Scenario, world: int, make_user, entry: str):
+    """Make the world's competition (a Swiss of one round) with the scenario's players entered, and a watcher who
+    may see it (invited, for an invitation-only one) but did not enter."""
+    organiser = make_user(f"world{world}-organiser")
+    users = [make_user(f"world{world}-seat{seat}") for seat in range(scenario.players)]
+    watcher = make_user(f"world{world}-watcher")
+    competition = entries.competition_create(user=organiser, settings={
+        "name": "Twin Cup", "game": scenario.slug, "table_size": scenario.players, "time_control": CLOCK,
+        "entry": entry, "starts_at": (timezone.now() + timedelta(days=1)).isoformat(),
+        "stages": [{"format": "swiss", "rounds": 1}]})
+    for person in (*users, watcher):
+        if entry == "invitation":
+            entries.competition_invite(user=organiser, competition_id=competition.pk, username=person.username)
+        if person is not watcher:
+            entries.competition_enter(user=person, competition_id=competition.pk)
+    Competition.objects.filter(pk=competition.pk).update(starts_at=timezone.now())
+    return organiser, users, watcher, competition
+
+
+def _scenario_game(scenario: Scenario, world: int, organiser, users, competition) -> Game:
+    """Start the competition and put the scenario's game at the one table its round paired (seat by seat as the
+    scenario plays it), then open the round as its task would."""
+    rounds.competition_start(competition_id=competition.pk)
+    played = Round.objects.get(stage__competition=competition)
+    (table,) = EventTable.objects.filter(round=played)
+    entrant_of = dict(competition.entrants.values_list("user_id", "pk"))
+    assert sorted(table.players) == sorted(entrant_of[user.pk] for user in users)
+    ask_for_forced_moves(scenario, users)
+    game = services.create_game(creator=organiser, engine_slug=scenario.slug, players=scenario.players,
+                                options=scenario.options[world], seed=SEED, creator_plays=False,
+                                visibility=Visibility.PUBLIC if competition.entry == "open" else Visibility.PRIVATE,
+                                time_control=CLOCK, terms={"competition": table.pk, "rematch": False},
+                                people=dict(enumerate(users)))
+    EventTable.objects.filter(pk=table.pk).update(players=[entrant_of[user.pk] for user in users])
+    rounds.round_open(round_id=played.pk)
+    assert Round.objects.get(pk=played.pk).status == RoundStatus.OPEN
+    return game
+
+
+def _read(client: Client, competition: Competition, game: Game, world: int, *, listed: bool) -> dict[str, str]:
+    read = {}
+    for path in _doors(competition.pk):
+        answer = client.get(path)
+        text = answer.content.decode()
+        if path == "/competitions/":  # every world's competitions are listed: this world's row is compared
+            text = "\n".join(re.findall(rf'<tr>(?:(?!</tr>).)*?/competitions/{competition.pk}/"(?:(?!</tr>).)*</tr>',
+                                         text, flags=re.S))
+        elif path == "/api/competitions/":
+            text = json.dumps([row for row in answer.json()["results"] if row["id"] == competition.pk])
+        if listed and path in (f"/competitions/{competition.pk}/", f"/api/competitions/{competition.pk}/rounds/"):
+            assert f"/games/{game.pk}/" in text or re.search(rf'"game": ?{game.pk}\b', text), path
+        text = re.sub(r'"(id|game|seed)": ?\d+', r'"\1": <id>', text)
+        text = re.sub(r"^id: \d+$", "id: <id>", text, flags=re.M)  # the stream's event ids
+        text = re.sub(r"/competitions/\d+/|/api/competitions/\d+/|/games/\d+/", "<link>", text)
+        text = re.sub(r"#\d+", "#<id>", text)
+        read[path.replace(str(competition.pk), "<id>")] = \
+            f"{answer.status_code} " + masked(text, game).replace(f"world{world}", "world")
+    return read
+
+
+def _world(scenario: Scenario, world: int, make_user, *, entry: str = "open", finish: bool = False):
+    organiser, users, watcher, competition = _competition(scenario, world, make_user, entry)
+    stranger = make_user(f"world{world}-stranger")
+    game = _scenario_game(scenario, world, organiser, users, competition)
+    steps = scenario.steps if finish else scenario.steps[: len(scenario.steps) // 2]
+    for step in steps:
+        play_step(game, users, step, world)
+    game.refresh_from_db()
+    if finish and game.status == GameStatus.ACTIVE:
+        services.resign_game(game_id=game.pk, user=users[0])
+        game.refresh_from_db()
+    reads = {}
+    for name, reader in (("watcher", watcher), ("organiser", organiser), ("stranger", stranger)):
+        client = Client()
+        client.force_login(reader)
+        closed = entry == "invitation" and reader is stranger
+        reads[name] = _read(client, competition, game, world, listed=not closed)
+        if closed:
+            for path in _doors(competition.pk)[:2] + (f"/api/competitions/{competition.pk}/",
+                                                      f"/games/{game.pk}/", f"/api/games/{game.pk}/"):
+                assert client.get(path).status_code == 404, path
+    return reads
+
+
+@pytest.mark.parametrize("scenario", [
+    pytest.param(scenario, id=scenario.id, marks=() if scenario.id in FIRST_OF_EACH_GAME else pytest.mark.long)
+    for scenario in SCENARIOS])
+def test_a_competitions_doors_read_the_same_in_both_worlds(scenario, make_user):
+    one, two = _world(scenario, 0, make_user), _world(scenario, 1, make_user)
+    for reader in one:
+        for path in one[reader]:
+            assert one[reader][path] == two[reader][path], f"{scenario.id}: {path} tells {reader} the worlds apart"
+
+
+@pytest.mark.parametrize("scenario", [pytest.param(scenario, id=scenario.id) for scenario in SCENARIOS
+                                      if scenario.id in FIRST_OF_EACH_GAME][:1])
+def test_an_invitation_only_competition_reads_the_same_finished_and_shows_a_stranger_nothing(scenario, make_user):
+    one = _world(scenario, 0, make_user, entry="invitation", finish=True)
+    two = _world(scenario, 1, make_user, entry="invitation", finish=True)
+    for reader in one:
+        for path in one[reader]:
+            assert one[reader][path] == two[reader][path], f"{scenario.id}: {path} tells {reader} the worlds apart"

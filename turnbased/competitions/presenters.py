@@ -1,0 +1,158 @@
+"""Competitions as the API and the pages show them: machine fields (never words that change with the language, but
+for a refusal's reason), the same for every viewer who may see the competition. What is shown of a table is what
+anyone may know of it: who sits there, its game's id and state, and once it is over the places it gave."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.urls import reverse
+
+from games import get_engine
+from turnbased.competitions import rules, scoring, selectors
+from turnbased.competitions.models import Bye, Competition, Entrant, EventTable, Placement, Round, StageStatus
+
+TIEBREAK_COLUMNS = {"sonneborn_berger": "sonneborn_berger", "buchholz": "buchholz", "wins": "wins",
+                    "second_places": "second_places", "third_places": "third_places"}
+
+
+def settings_from(validated: dict, raw) -> dict:
+    """Return the settings a validated request body asks for, as ``rules.read`` takes them."""
+    chosen = dict(validated)
+    for name in ("time_control", "requirements"):
+        if name in chosen:
+            chosen[name] = dict(chosen[name])
+    if "stages" in chosen:
+        chosen["stages"] = [dict(stage) for stage in chosen["stages"]]
+    return chosen
+
+
+def points_tables(competition: Competition) -> dict[str, list[float]]:
+    """Return the points per place of each table size the competition seats (the defaults where not changed)."""
+    engine = get_engine(competition.engine)
+    sizes = [competition.table_size]
+    if rules.short_tables(engine, competition.table_size):
+        sizes.append(competition.table_size - 1)
+    return {str(size): list(scoring.points_table(size, competition.points)) for size in sizes}
+
+
+def _shown(competition: Competition, my_entry: str | None, length: rules.RoundLength) -> dict:
+    return {
+        "id": competition.pk, "name": competition.name, "description": competition.description,
+        "organiser": competition.organiser.get_username(), "game": competition.engine,
+        "table_size": competition.table_size, "options": competition.options,
+        "time_control": competition.time_control, "entry": competition.entry, "group": competition.group_id,
+        "requirements": competition.requirements, "min_entrants": competition.min_entrants,
+        "max_entrants": competition.max_entrants, "entrant_count": competition.entrant_count,
+        "starts_at": competition.starts_at, "start_when_full": competition.start_when_full,
+        "late_entry_rounds": competition.late_entry_rounds, "rated": competition.rated,
+        "points": points_tables(competition), "bye_policy": competition.bye_policy,
+        "bye_points": rules.bye_worth(competition), "tiebreaks": list(competition.tiebreaks),
+        "deadline_policy": competition.deadline_policy, "round_days": length.days,
+        "round_days_estimated": length.estimated, "status": competition.status,
+        "created_at": competition.created_at, "started_at": competition.started_at,
+        "finished_at": competition.finished_at,
+        "stages": [{"number": stage.number, "format": stage.format, "rounds": stage.rounds,
+                    "pool_size": stage.pool_size, "sequential": stage.sequential, "advance": stage.advance,
+                    "status": stage.status} for stage in competition.stages.all()],
+        "my_entry": my_entry,
+        "url": settings.SITE_URL + reverse("competition-detail", args=[competition.pk]),
+    }
+
+
+def round_length(competition: Competition, turns: dict | None = None) -> rules.RoundLength:
+    key = (competition.engine, competition.table_size)
+    if turns is not None and key not in turns:
+        turns[key] = selectors.typical_turns(competition)
+    return rules.round_length(round_days=competition.round_days, time_control=competition.time_control,
+                              table_size=competition.table_size,
+                              turns=turns[key] if turns is not None else selectors.typical_turns(competition))
+
+
+def many(competitions: Iterable[Competition], user) -> list[dict]:
+    """Return the competitions of a list page (a query for the viewer's entries, one per game and table size for
+    the round's estimated length)."""
+    competitions = list(competitions)
+    mine = dict(Entrant.objects.filter(user_id=user.pk, competition__in=competitions)
+                .values_list("competition_id", "status")) if user.is_authenticated else {}
+    turns: dict = {}
+    return [_shown(competition, mine.get(competition.pk), round_length(competition, turns))
+            for competition in competitions]
+
+
+def detail(competition: Competition, user) -> dict:
+    """Return one competition with whether the viewer may enter it now, and if not, why."""
+    mine = Entrant.objects.filter(competition=competition, user_id=user.pk).values_list("status", flat=True).first() \
+        if user.is_authenticated else None
+    refusal = None
+    if user.is_authenticated and mine != "active":
+        refusal = selectors.entry_refusal(competition, user)
+    shown = _shown(competition, mine, round_length(competition))
+    shown.update(may_enter=user.is_authenticated and mine != "active" and refusal is None, entry_refusal=refusal)
+    return shown
+
+
+def entrant(row: Entrant) -> dict:
+    return {"username": row.user.get_username(), "status": row.status, "withdrawn_because": row.withdrawn_because,
+            "seed": row.seed, "entered_at": row.entered_at}
+
+
+def standings(competition: Competition) -> list[dict]:
+    """Return each stage's standings that has begun, best first; a shared place for entrants tied on everything."""
+    shown = []
+    for stage in competition.stages.exclude(status=StageStatus.WAITING):
+        rows = []
+        place = 1
+        for group in selectors.standings_ranked(stage):
+            for row in group:
+                rows.append({
+                    "place": row.place if stage.status == StageStatus.FINISHED and row.place else place,
+                    "username": row.entrant.user.get_username(), "status": row.entrant.status, "pool": row.pool,
+                    "points": row.points, "games": row.games, "byes": row.byes,
+                    "tiebreaks": _tiebreaks(row, competition.tiebreaks),
+                })
+            place += len(group)
+        if stage.status == StageStatus.FINISHED:
+            rows.sort(key=lambda row: (row["place"], row["pool"]))
+        shown.append({"stage": stage.number, "format": stage.format, "final": stage.status == StageStatus.FINISHED,
+                      "rows": rows})
+    return shown
+
+
+def _tiebreaks(row, order) -> dict[str, float]:
+    figures = {}
+    for name in order:
+        if name in TIEBREAK_COLUMNS:
+            figures[name] = getattr(row, TIEBREAK_COLUMNS[name])
+        elif name == "score_ratio":
+            figures[name] = round(row.score_ratio_sum / row.score_ratio_games, 4) if row.score_ratio_games else 0.0
+    return figures
+
+
+def rounds(competition: Competition) -> list[dict]:
+    """Return every round with its tables and byes (four queries, whatever the size)."""
+    played = list(Round.objects.filter(stage__competition=competition).select_related("stage")
+                  .order_by("stage__number", "number"))
+    tables = defaultdict(list)
+    for table in EventTable.objects.filter(round__in=played).order_by("number"):
+        tables[table.round_id].append(table)
+    names = dict(Entrant.objects.filter(competition=competition).values_list("pk", "user__username"))
+    placements = defaultdict(list)
+    for placement in Placement.objects.filter(table__round__in=played).order_by("place", "seat"):
+        placements[placement.table_id].append(placement)
+    byes = defaultdict(list)
+    for bye in Bye.objects.filter(round__in=played):
+        byes[bye.round_id].append(names.get(bye.entrant_id, ""))
+    return [{
+        "stage": row.stage.number, "number": row.number, "status": row.status, "deadline": row.deadline,
+        "opened_at": row.opened_at, "closed_at": row.closed_at,
+        "tables": [{"number": table.number, "pool": table.pool, "match": table.match, "game": table.game_id,
+                    "players": [names.get(entrant, "") for entrant in table.players], "status": table.status,
+                    "settled": table.settled,
+                    "placements": [{"username": names.get(placement.entrant_id, ""), "place": placement.place,
+                                    "points": placement.points} for placement in placements[table.pk]]}
+                   for table in tables[row.pk]],
+        "byes": sorted(byes[row.pk]),
+    } for row in played]
