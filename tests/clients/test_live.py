@@ -9,7 +9,7 @@ its declaration matches the schema.
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from django.test import Client as PageClient
@@ -228,6 +228,24 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     bob.delete_group(club["id"])
     ann.delete_group(other_club["id"])
     assert bob.my_groups() == []
+
+    # Competitions: made, found, entered, invited to, read (standings, rounds), withdrawn from, an entrant removed,
+    # called off.
+    starts = (datetime.now(timezone.utc) + timedelta(days=3)).isoformat()
+    cup = ann.create_competition("Live cup", "love-letter", {"kind": "per_move", "days_per_move": 3},
+                                 starts_at=starts, stages=[{"format": "swiss", "rounds": 3}])
+    assert [row["id"] for row in bob.competitions(game="love-letter", stage_format="swiss")] == [cup["id"]]
+    assert bob.competition(cup["id"])["may_enter"] is True
+    assert bob.enter_competition(cup["id"])["status"] == "active"
+    assert [row["username"] for row in ann.competition_entrants(cup["id"])] == ["bob"]
+    assert [row["id"] for row in bob.my_competitions()] == [cup["id"]]
+    assert bob.competition_standings(cup["id"]) == {"stages": []}
+    assert bob.competition_rounds(cup["id"]) == {"rounds": []}
+    assert ann.invite_to_competition(cup["id"], "bob")["username"] == "bob"
+    bob.withdraw_from_competition(cup["id"])
+    bob.enter_competition(cup["id"])
+    ann.remove_competition_entrant(cup["id"], "bob")
+    assert ann.cancel_competition(cup["id"])["status"] == "cancelled"
 
     # Webhooks: registered, read, changed, pinged, their secret rotated, deleted.
     hook = ann.create_webhook("http://127.0.0.1:1025/hook", kinds=["your_turn"])

@@ -1,7 +1,6 @@
 """Standings kept up to date as games end: a finished table's changes (``scoring.changes_for_game``) written to
 the rows they touch in one statement, never a recomputation; and the recomputation from scratch that must give
-the same rows (the soak and a test compare them; ``manage.py competition_standings --check`` does on a live
-database).
+the same rows (the tests compare them; ``manage.py competition_standings`` does on a live database).
 
 Concurrency: every change to a stage's rows is made under its round's row lock (``results``), so two games of a
 round ending at once change the rows one after the other and no update is lost or deadlocks another.

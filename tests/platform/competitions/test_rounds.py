@@ -283,3 +283,21 @@ def test_a_player_out_of_time_is_withdrawn_and_a_second_time_bars_new_entries(al
     other = entries.competition_create(user=alice, settings=settings_for())
     with pytest.raises(Conflict, match="ran out of time"):
         entries.competition_enter(user=bar.user, competition_id=other.pk)
+
+
+def test_the_command_checks_every_standing_against_a_recomputation(alice, people):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    competition = started(alice, people(4), stages=[{"format": "swiss", "rounds": 2}])
+    play_round(competition)
+    said = StringIO()
+    call_command("competition_standings", stdout=said)
+    assert "1 stages checked: every standing equals a recomputation." in said.getvalue()
+    Standing.objects.filter(stage__competition=competition).update(buchholz=99)  # a kept figure gone wrong
+    said = StringIO()
+    with pytest.raises(CommandError, match="differ from a recomputation"):
+        call_command("competition_standings", f"--competition={competition.pk}", stdout=said)
+    assert "buchholz kept 99" in said.getvalue()

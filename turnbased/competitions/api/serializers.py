@@ -7,8 +7,7 @@ from rest_framework import serializers
 from turnbased.clocks.shapes import TimeControlRequestSerializer
 from turnbased.competitions import rules
 from turnbased.competitions.models import (
-    ByePolicy, CompetitionStatus, DeadlinePolicy, EntrantStatus, EntryKind, Format, RoundStatus, Settled, TableStatus,
-    WithdrawnBecause,
+    ByePolicy, CompetitionStatus, DeadlinePolicy, EntrantStatus, EntryKind, Format, RoundStatus, TableStatus,
 )
 from turnbased.competitions.scoring import TieBreak
 from turnbased.entry.api.serializers import RequirementsSerializer
@@ -128,8 +127,8 @@ class CompetitionSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     stages = StageSerializer(many=True)
-    my_entry = serializers.ChoiceField(choices=EntrantStatus.choices, allow_null=True,
-                                       help_text="My entry: active, withdrawn or eliminated; null when I have none.")
+    my_entry = serializers.CharField(allow_null=True, help_text="My entry: active, withdrawn or eliminated; null "
+                                                                "when I have none.")
     url = serializers.URLField(help_text="The competition's page.")
 
     class Meta:
@@ -148,7 +147,8 @@ class CompetitionDetailSerializer(CompetitionSerializer):
 class EntrantSerializer(serializers.Serializer):
     username = serializers.CharField()
     status = serializers.ChoiceField(choices=EntrantStatus.choices)
-    withdrawn_because = serializers.ChoiceField(choices=[("", ""), *WithdrawnBecause.choices])
+    withdrawn_because = serializers.CharField(help_text="Why they were withdrawn: themselves, timeout, requirements "
+                                                        "or organiser; empty while they play.")
     seed = serializers.IntegerField(allow_null=True)
     entered_at = serializers.DateTimeField()
 
@@ -205,7 +205,9 @@ class TableSerializer(serializers.Serializer):
     game = serializers.IntegerField(allow_null=True, help_text="Its game (GET /api/games/{id}/); null until made.")
     players = serializers.ListField(child=serializers.CharField(), help_text="Usernames in seat order.")
     status = serializers.ChoiceField(choices=TableStatus.choices)
-    settled = serializers.ChoiceField(choices=Settled.choices, help_text="How it ended if not played to its end.")
+    settled = serializers.CharField(help_text="How it ended if not played to its end: played_out (by bots at the "
+                                              "round's deadline) or withdrawn (not played: a player had withdrawn); "
+                                              "empty when played to its end.")
     placements = PlacementSerializer(many=True, help_text="Once finished: each player's place and points.")
 
     class Meta:

@@ -20,6 +20,7 @@ from typing import Any
 
 from turnbased_client import stream
 from turnbased_client.core import UNSET, Unset, operation
+from turnbased_client.competitions import CompetitionsApi
 from turnbased_client.groups import GroupsApi
 from turnbased_client.types import (
     Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, Contact, EventKind, FriendsTable, Game,
@@ -37,7 +38,7 @@ NOT_OPERATIONS = {
 }
 
 
-class Client(GroupsApi):
+class Client(GroupsApi, CompetitionsApi):
     """The turnbased API: ``Client(base_url, token)``; ``token`` may be left out to sign up or get one."""
 
     # -- accounts and tokens -------------------------------------------------------------------

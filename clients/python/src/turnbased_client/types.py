@@ -14,7 +14,9 @@ ClockKind = Literal["none", "per_move", "bank"]
 ExpiryPolicy = Literal["bot_turn", "remove"]
 RatingPool = Literal["people", "bots"]
 EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near",
-                    "group_invitation", "group_request", "tables_left"]
+                    "group_invitation", "group_request", "tables_left", "competition_invite",
+                    "competition_started", "competition_table", "competition_round", "competition_ended",
+                    "competition_removed"]
 # What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
 # x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
 GameStatus = str  # "open", "active", "finished", "aborted"
@@ -625,3 +627,129 @@ class WebhookDelivery(TypedDict):
     last_attempt_at: str | None
     next_attempt_at: str | None
     finished_at: str | None
+
+
+# -- competitions (issue 45) ---------------------------------------------------------------------------------
+
+CompetitionFormat = Literal["round_robin", "swiss", "elimination", "double_elimination"]
+EntrantStatus = str  # "active", "withdrawn", "eliminated"
+
+
+class CompetitionStage(TypedDict):
+    number: int
+    format: CompetitionFormat
+    rounds: int
+    pool_size: int
+    sequential: bool
+    advance: int | None
+    status: str  # "waiting", "running" or "finished"
+
+
+class Competition(TypedDict):
+    id: int
+    name: str
+    description: str
+    organiser: str
+    game: str
+    table_size: int
+    options: dict[str, Any]
+    time_control: dict[str, Any]
+    entry: Literal["open", "group", "invitation"]
+    group: int | None
+    requirements: dict[str, Any]
+    min_entrants: int
+    max_entrants: int | None
+    entrant_count: int
+    starts_at: str | None
+    start_when_full: bool
+    late_entry_rounds: int
+    rated: bool
+    points: dict[str, Any]  # points per place by table size: {"2": [1.0, 0.0]}
+    bye_policy: Literal["fixed", "average"]
+    bye_points: float
+    tiebreaks: list[str]
+    deadline_policy: Literal["play_out"]
+    round_days: int
+    round_days_estimated: bool
+    status: str  # "entry", "running", "finished", "cancelled"
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    stages: list[CompetitionStage]
+    my_entry: str | None  # "active", "withdrawn", "eliminated"; None when I have none
+    url: str
+
+
+class CompetitionDetail(Competition):
+    may_enter: bool
+    entry_refusal: str | None  # why I may not enter now, in my language
+
+
+class CompetitionEntrant(TypedDict):
+    username: str
+    status: EntrantStatus
+    withdrawn_because: str  # "themselves", "timeout", "requirements", "organiser"; "" while they play
+    seed: int | None
+    entered_at: str
+
+
+class CompetitionEntry(TypedDict):
+    status: EntrantStatus
+
+
+class CompetitionPerson(TypedDict):
+    username: str
+
+
+class CompetitionStanding(TypedDict):
+    place: int
+    username: str
+    status: EntrantStatus
+    pool: int
+    points: float
+    games: int
+    byes: int
+    tiebreaks: dict[str, float]
+
+
+class CompetitionStageStandings(TypedDict):
+    stage: int
+    format: CompetitionFormat
+    final: bool
+    rows: list[CompetitionStanding]
+
+
+class CompetitionStandings(TypedDict):
+    stages: list[CompetitionStageStandings]
+
+
+class CompetitionPlacement(TypedDict):
+    username: str
+    place: int
+    points: float
+
+
+class CompetitionTable(TypedDict):
+    number: int
+    pool: int
+    match: str
+    game: int | None
+    players: list[str]
+    status: str  # "planned", "playing", "finished"
+    settled: str  # "played_out", "withdrawn"; "" when played to its end
+    placements: list[CompetitionPlacement]
+
+
+class CompetitionRound(TypedDict):
+    stage: int
+    number: int
+    status: str  # "paired", "opening", "open", "closed"
+    deadline: str | None
+    opened_at: str | None
+    closed_at: str | None
+    tables: list[CompetitionTable]
+    byes: list[str]
+
+
+class CompetitionRounds(TypedDict):
+    rounds: list[CompetitionRound]
