@@ -25,6 +25,8 @@ from turnbased.aftergame.models import Rematch
 from turnbased.chat.models import Message
 from turnbased.clocks.models import Absence
 from turnbased.clocks.services import local_today
+from turnbased.competitions.models import Competition, CompetitionInvitation, Entrant
+from turnbased.competitions.services import entries as competitions
 from turnbased.contacts.models import Block, Follow
 from turnbased.groups import services as groups_services
 from turnbased.groups.models import Group, Membership
@@ -132,7 +134,22 @@ def _creates(alice, bob, push_service, settings) -> dict[str, Callable[[], Creat
         "group_invitations_create": lambda: (lambda group: Create(
             _client(alice), f"/api/groups/{group.pk}/invitations/", {"username": "bob"},
             GroupInvitation.objects.count))(groups_services.group_create(user=alice, name="Inviting club")),
+        # Issue 45: competitions.
+        "competitions_create": lambda: Create(_client(alice), "/api/competitions/", _competition_settings("Once cup"),
+                                              Competition.objects.count),
+        "competition_entry_create": lambda: (lambda competition: Create(
+            _client(bob), f"/api/competitions/{competition.pk}/entry/", None, Entrant.objects.count))(
+            competitions.competition_create(user=alice, settings=_competition_settings("Open cup"))),
+        "competition_invitations_create": lambda: (lambda competition: Create(
+            _client(alice), f"/api/competitions/{competition.pk}/invitations/", {"username": "bob"},
+            CompetitionInvitation.objects.count))(competitions.competition_create(
+                user=alice, settings={**_competition_settings("Inviting cup"), "entry": "invitation"})),
     }
+
+
+def _competition_settings(name: str) -> dict:
+    return {"name": name, "game": "love-letter", "time_control": {"kind": "per_move", "days_per_move": 3},
+            "starts_at": (timezone.now() + timedelta(days=3)).isoformat()}
 
 
 def _operations() -> dict[str, dict]:

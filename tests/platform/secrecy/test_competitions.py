@@ -31,8 +31,9 @@ from turnbased.play.models import Game, GameStatus, Visibility
 pytestmark = pytest.mark.django_db
 
 SCENARIOS = scenarios()
-FIRST_OF_EACH_GAME = {next(scenario.id for scenario in SCENARIOS if scenario.slug == slug)
-                      for slug in dict.fromkeys(scenario.slug for scenario in SCENARIOS)}
+# make test reads Love Letter's first scenario (a hand and a set-aside card hidden); make test-long every other:
+# a competition's doors show no game's content whatever the game, which the first already holds them to.
+FIRST = SCENARIOS[0].id
 
 
 def _doors(competition_id: int) -> tuple[str, ...]:
@@ -127,7 +128,7 @@ def _world(scenario: Scenario, world: int, make_user, *, entry: str = "open", fi
 
 
 @pytest.mark.parametrize("scenario", [
-    pytest.param(scenario, id=scenario.id, marks=() if scenario.id in FIRST_OF_EACH_GAME else pytest.mark.long)
+    pytest.param(scenario, id=scenario.id, marks=() if scenario.id == FIRST else pytest.mark.long)
     for scenario in SCENARIOS])
 def test_a_competitions_doors_read_the_same_in_both_worlds(scenario, make_user):
     one, two = _world(scenario, 0, make_user), _world(scenario, 1, make_user)
@@ -136,8 +137,7 @@ def test_a_competitions_doors_read_the_same_in_both_worlds(scenario, make_user):
             assert one[reader][path] == two[reader][path], f"{scenario.id}: {path} tells {reader} the worlds apart"
 
 
-@pytest.mark.parametrize("scenario", [pytest.param(scenario, id=scenario.id) for scenario in SCENARIOS
-                                      if scenario.id in FIRST_OF_EACH_GAME][:1])
+@pytest.mark.parametrize("scenario", [pytest.param(SCENARIOS[0], id=FIRST)])
 def test_an_invitation_only_competition_reads_the_same_finished_and_shows_a_stranger_nothing(scenario, make_user):
     one = _world(scenario, 0, make_user, entry="invitation", finish=True)
     two = _world(scenario, 1, make_user, entry="invitation", finish=True)

@@ -111,7 +111,7 @@ class EntryApi(APIView):
                    description="Refused, with the reason in my language, when it is full, started (past its late "
                                "entries), for a group I am not in, by invitation I do not hold, when I miss its "
                                "requirements or ran out of time in competitions' games too often lately.",
-                   parameters=[COMPETITION_ID], request=None,
+                   parameters=[COMPETITION_ID, created_location("my entry (this same path)")], request=None,
                    responses={201: EntrySerializer, 404: NO_COMPETITION, 409: error("Why I may not enter now.")})
     @idempotent
     def post(self, request, competition_id: int):
@@ -164,7 +164,8 @@ class InvitationsApi(APIView):
                    summary="Invite a person to enter",
                    description="The organiser of an invitation-only competition, before it starts. Inviting again "
                                "changes nothing (200).",
-                   parameters=[COMPETITION_ID], request=PersonSerializer,
+                   parameters=[COMPETITION_ID, created_location("the competition the invitation is to")],
+                   request=PersonSerializer,
                    responses={201: PersonSerializer, 200: PersonSerializer, 403: ORGANISER_ONLY, 404: NO_COMPETITION,
                               409: error("It has started, or has as many invitations as it may."),
                               422: error("No player by that name, my own name, or one who cannot be invited.")})
@@ -175,7 +176,8 @@ class InvitationsApi(APIView):
         invitation, new = entries.competition_invite(user=request.user, competition_id=competition_id,
                                                      username=data.validated_data["username"])
         return Response({"username": invitation.user.get_username()},
-                        status=status.HTTP_201_CREATED if new else status.HTTP_200_OK)
+                        status=status.HTTP_201_CREATED if new else status.HTTP_200_OK,
+                        headers={"Location": reverse("api-competition", args=[competition_id])} if new else None)
 
 
 class StandingsApi(APIView):
