@@ -18,7 +18,7 @@ TIEBREAK_COLUMNS = {"sonneborn_berger": "sonneborn_berger", "buchholz": "buchhol
                     "second_places": "second_places", "third_places": "third_places"}
 
 
-def settings_from(validated: dict, raw) -> dict:
+def settings_from(validated: dict) -> dict:
     """Return the settings a validated request body asks for, as ``rules.read`` takes them."""
     chosen = dict(validated)
     for name in ("time_control", "requirements"):

@@ -67,7 +67,7 @@ class CompetitionListApi(APIView):
         data = CompetitionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         competition = entries.competition_create(user=request.user, settings=presenters.settings_from(
-            data.validated_data, request.data))
+            data.validated_data))
         return Response(presenters.detail(competition, request.user), status=status.HTTP_201_CREATED,
                         headers={"Location": reverse("api-competition", args=[competition.pk])})
 
