@@ -5,8 +5,9 @@ The twin worlds (``worlds.py``) are played to their middle at a table of a compe
 with players and a competition of its own: the round is paired and opened by the competition's services, then its
 one table's game is the scenario's (its seats, the shared seed and the world's scripted options: the hidden
 information that differs). A watcher who may see the competition but did not enter, the organiser and a stranger read
-every door of the competition; once ids, names and times are set aside, both worlds read the same, and the game is
-named in each, so the comparison compares something. The same is then done with the game finished (the standings
+every door of the competition. Both worlds are made at one frozen instant, so their times are compared too; once
+ids and names are set aside, both worlds read the same, and the game is named in each, so the comparison compares
+something. The same is then done with the game finished (the standings
 and placements moved on). An invitation-only competition's doors answer a stranger 404, and its game too.
 """
 
@@ -14,9 +15,11 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
+import time_machine
 from django.test import Client
 from django.utils import timezone
 
@@ -34,6 +37,7 @@ SCENARIOS = scenarios()
 # make test reads Love Letter's first scenario (a hand and a set-aside card hidden); make test-long every other:
 # a competition's doors show no game's content whatever the game, which the first already holds them to.
 FIRST = SCENARIOS[0].id
+MOMENT = datetime(2026, 12, 1, 12, 0, 30, tzinfo=dt_timezone.utc)
 
 
 def _doors(competition_id: int) -> tuple[str, ...]:
@@ -104,6 +108,13 @@ def _read(client: Client, competition: Competition, game: Game, world: int, *, l
 
 
 def _world(scenario: Scenario, world: int, make_user, *, entry: str = "open", finish: bool = False):
+    # Both worlds are made at one frozen instant, so the times they print (deadlines, entries, moves) are compared
+    # too rather than masked: a time told apart is a leak like any other.
+    with time_machine.travel(MOMENT, tick=False):
+        return _made_and_read(scenario, world, make_user, entry=entry, finish=finish)
+
+
+def _made_and_read(scenario: Scenario, world: int, make_user, *, entry: str, finish: bool):
     organiser, users, watcher, competition = _competition(scenario, world, make_user, entry)
     stranger = make_user(f"world{world}-stranger")
     game = _scenario_game(scenario, world, organiser, users, competition)
