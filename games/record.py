@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import engine_at
-from games.base import RESIGN, Engine, EngineError, Event, InvalidOptions, UnknownEngineVersion
+from games.base import DECIDED, RESIGN, Engine, EngineError, Event, InvalidOptions, UnknownEngineVersion, worded_result
 from games.i18n import catalog_of, in_english
 
 # The checks' details are for people (the fairness page, the API's /verify/): worded in the reader's language
@@ -379,15 +379,20 @@ def _end(engine: Engine, state: dict, status: str, record: dict, moves: list, pl
         report.check("end", False, _("a complete record is of a finished or aborted game, not of one {status!r}").format(
             status=status))
         return
-    if not report.check("end", result is not None and not engine.to_move(state),
-                        _("the game is over after the last move") if result is not None
-                        else _("the replay is not over after the last move, yet the game is marked finished")):
-        return
-    if not isinstance(recorded, dict):
-        report.check("result", False, _("a finished game's result must be an object, not {result}").format(
-            result=_short(recorded)))
-        return
-    expected = json.loads(canonical_json(result))
+    if isinstance(recorded, dict) and "decided" in recorded:
+        expected = _decided(engine, state, result, recorded["decided"], players, report)
+        if expected is None:
+            return
+    else:
+        if not report.check("end", result is not None and not engine.to_move(state),
+                            _("the game is over after the last move") if result is not None
+                            else _("the replay is not over after the last move, yet the game is marked finished")):
+            return
+        if not isinstance(recorded, dict):
+            report.check("result", False, _("a finished game's result must be an object, not {result}").format(
+                result=_short(recorded)))
+            return
+        expected = json.loads(canonical_json(result))
     for key in sorted(set(expected) | set(recorded)):
         if key in PLATFORM_RESULT_KEYS and key not in expected:
             continue
@@ -395,6 +400,28 @@ def _end(engine: Engine, state: dict, status: str, record: dict, moves: list, pl
             report.check("result", False, _("{key!r} is recorded as {recorded} but the replay gives {replayed}").format(
                 key=key, recorded=_short(recorded.get(key)), replayed=_short(expected.get(key))))
             return
+    _platform_keys(recorded, moves, seats, engine, players, report)
+
+
+def _decided(engine: Engine, state: dict, result: dict | None, how: Any, players: list[str],
+             report: VerifyReport) -> dict | None:
+    """Return the result of a game stopped before its own end (``Engine.decided_result``) as the replay decides it
+    ``how``; None, with a failed check, when ``how`` is no way of deciding or the replay ends the game."""
+    if how not in DECIDED:
+        report.check("end", False, _("the result says the game was decided {how}, which no game is").format(
+            how=_short(how)))
+        return None
+    if not report.check("end", result is None,
+                        _("stopped before its end ({how}), and the replay is not over").format(how=how)
+                        if result is None else _("the result says the game was stopped before its end, yet the "
+                                                 "replay of its moves ends it")):
+        return None
+    with in_english():
+        return json.loads(canonical_json(engine.decided_result(state, how, list(players))))
+
+
+def _platform_keys(recorded: dict, moves: list, seats: int, engine: Engine, players: list[str],
+                   report: VerifyReport) -> None:
     bots = sorted({entry["seat"] for entry in moves if entry.get("source") in BOT_SOURCES})
     if recorded.get("bot_played_seats", []) != bots:
         report.check("result", False, _("bot_played_seats is {recorded} but bots made moves for seats {seats}").format(
@@ -406,4 +433,4 @@ def _end(engine: Engine, state: dict, status: str, record: dict, moves: list, pl
         report.check("result", False, _("left_seats {seats} is not a sorted list of seats").format(seats=_short(left)))
         return
     # The result as the reader's language words it (the record keeps the English line).
-    report.check("result", True, engine.describe_result(recorded, list(players)))
+    report.check("result", True, worded_result(engine, recorded, list(players)))

@@ -359,6 +359,10 @@ class CarcassonneHGEngine(Engine):
     def result(self, state: State) -> dict[str, Any] | None:
         return game_result(upcast(state))
 
+    def public_scores(self, state: State) -> list[float]:
+        """Return each seat's points on the scoring track (the final scoring of meadows not yet made)."""
+        return [seat["score"] for seat in self.view(state, None)["seats"]]
+
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         return resign(upcast(state), seat)
 

@@ -362,6 +362,10 @@ class HalaliEngine(Engine):
     legal_moves = staticmethod(legal_moves)
     apply = staticmethod(apply_move)
     result = staticmethod(game_result)
+
+    def public_scores(self, state: State) -> list[float]:
+        """Return each seat's points over the legs so far, the leg in play too: the captured tiles lie face up."""
+        return [seat["match_points"] for seat in self.view(state, None)["seats"]]
     view = staticmethod(player_view.view)
     view_after_end = staticmethod(player_view.view_after_end)
     resign = staticmethod(resign)

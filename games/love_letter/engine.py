@@ -132,6 +132,10 @@ class LoveLetterEngine(Engine):
     def result(self, state: State) -> dict[str, Any] | None:
         return game_result(upcast(state))
 
+    def public_scores(self, state: State) -> list[float]:
+        """Return the tokens of affection each seat has won: on the table for all to see."""
+        return [seat["tokens"] for seat in self.view(state, None)["seats"]]
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return player_view.view(upcast(state), seat)
 

@@ -296,6 +296,10 @@ class SavernakeForestEngine(Engine):
     legal_moves = staticmethod(legal_moves)
     apply = staticmethod(apply_move)
     result = staticmethod(game_result)
+
+    def public_scores(self, state: State) -> list[float]:
+        """Return each seat's forest scored as it lies now: every forest is face up."""
+        return [seat["score"] for seat in self.view(state, None)["seats"]]
     resign = staticmethod(resign)
     score_breakdown = staticmethod(breakdown.score_breakdown)
     view_text = staticmethod(plain_text.view_text)

@@ -13,7 +13,7 @@ from django.db.models import Count, Q
 from django.utils.text import get_text_list
 from django.utils.translation import gettext, ngettext, pgettext
 
-from games.base import RESIGN
+from games.base import ADJUDICATED, ALL_LOSE, RESIGN
 from turnbased.accounts.models import is_bot_account
 from turnbased.aftergame.models import Rematch
 from turnbased.play import store
@@ -29,7 +29,8 @@ PLAYED_OUT = "played_out"
 
 @dataclass(frozen=True)
 class Ending:
-    """How a finished game ended: played out, by a resignation (the move that ended it), or on time.
+    """How a finished game ended: played out, by a resignation (the move that ended it), on time, or stopped before
+    its end and decided (``games.base.DECIDED``: adjudicated on the count so far, or every player losing).
 
     ``seats`` are who resigned (the one whose resignation ended it) or who ran out of time (a bot
     took their seat and played it out); empty when the game was played out.
@@ -46,6 +47,10 @@ class Ending:
             return gettext("Game over by resignation")
         if self.how == TIMEOUT:
             return gettext("Game over on time")
+        if self.how == ADJUDICATED:
+            return gettext("Game adjudicated")
+        if self.how == ALL_LOSE:
+            return gettext("Game stopped")
         return gettext("Game over")
 
     @property
@@ -60,6 +65,10 @@ class Ending:
                 "%(names)s ran out of time and were replaced by a bot, which played the seat out.",
                 len(self.names),
             ) % {"names": names}
+        if self.how == ADJUDICATED:
+            return gettext("Stopped before its end and decided on the count so far, which every player could see.")
+        if self.how == ALL_LOSE:
+            return gettext("Stopped before its end: every player lost.")
         return gettext("Played to the end.")
 
 
@@ -67,6 +76,8 @@ def ending(game: Game) -> Ending | None:
     """Return how the finished game ended (None before it has); its seats loaded, one query for resignations."""
     if game.status != GameStatus.FINISHED:
         return None
+    if (game.result or {}).get("decided") in (ADJUDICATED, ALL_LOSE):
+        return Ending(how=game.result["decided"], seats=[], names=[])
     seats = {seat.index: seat for seat in game.seats.all()}
     last_resignation = (
         Move.objects.filter(game=game, move=RESIGN).order_by("-seq").values_list("seq", "seat").first()

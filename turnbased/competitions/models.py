@@ -29,6 +29,8 @@ class DeadlinePolicy(models.TextChoices):
     """What becomes of a game still going when its round's deadline comes."""
 
     PLAY_OUT = "play_out", _("The seats' bots play it out at once")
+    ADJUDICATE = "adjudicate", _("Adjudicated on the count so far, which everyone can see")
+    ALL_LOSE = "all_lose", _("Every player at the table loses")
 
 
 class ByePolicy(models.TextChoices):
@@ -246,6 +248,9 @@ class Settled(models.TextChoices):
 
     PLAYED = "", _("played to the end")
     PLAYED_OUT = "played_out", _("played out by bots at the deadline")
+    ADJUDICATED = "adjudicated", _("adjudicated at the deadline")
+    ALL_LOST = "all_lost", _("stopped at the deadline: every player lost")
+    ABANDONED = "abandoned", _("stopped: every player left at it had withdrawn")
     WITHDRAWN = "withdrawn", _("not played: a player had withdrawn")
 
 

@@ -12,7 +12,8 @@ again each time they meet; byes are not games and have no opponents):
   ``ratings.rules.places`` gives it.
 - *place points*: from the table for the game's player count (``points_table``); seats tied on place ``q``
   spanning places ``q .. q+t-1`` each get the mean of those ``t`` entries, so a game always hands out
-  exactly its table's sum.
+  exactly its table's sum. A game every player lost (``all_last``: each placed last, together) gives each
+  the last place's points; against each other they count as level.
 - *points*: the sum of ``p``'s place points and bye points.
 - *buchholz*: over every game of ``p`` and every opponent in it, the sum of the opponent's points now.
 - *sonneborn_berger*: the same sum, each term weighted by ``p``'s *factor* against that opponent in that
@@ -123,8 +124,17 @@ def points_table(
     return values
 
 
+def all_last(places: Sequence[int]) -> bool:
+    """Tell whether every seat shares the last place: a game every player lost (its round's deadline stopped it,
+    and the organiser chose that nobody wins such a game)."""
+    return len(places) > 1 and all(place == len(places) for place in places)
+
+
 def check_places(places: Sequence[int]) -> None:
-    """Raise ValueError unless ``places`` is a ranking with shared places that skip (1, 1, 3)."""
+    """Raise ValueError unless ``places`` is a ranking with shared places that skip (1, 1, 3), or every seat
+    sharing the last place (``all_last``)."""
+    if all_last(places):
+        return
     for place in places:
         # The definition itself: a seat's place is one more than the number of seats strictly above it.
         if place != 1 + sum(other < place for other in places):
@@ -140,6 +150,8 @@ def place_points(places: Sequence[int], table: Sequence[float]) -> list[float]:
     check_places(places)
     if len(table) != len(places):
         raise ValueError(f"a table of {len(table)} entries for a game of {len(places)} players")
+    if all_last(places):  # every player lost: each scores the last place's points, as a loser would
+        return [float(table[-1])] * len(places)
     shares = []
     for place in places:
         tied = sum(other == place for other in places)

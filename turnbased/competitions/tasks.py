@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from turnbased.competitions.services import rounds
+from turnbased.competitions.services import rounds, withdrawals
 from turnbased.kit.db import dispatch
 
 
@@ -31,10 +31,16 @@ def round_deadline(round_id: int) -> int:
 
 
 @shared_task(soft_time_limit=50, time_limit=60)
+def table_abandoned(table_id: int) -> bool:
+    return withdrawals.table_abandoned(table_id=table_id)
+
+
+@shared_task(soft_time_limit=50, time_limit=60)
 def sweep_competitions() -> dict[str, int]:
     """Recheck the requirements of competitions starting within a day, and queue the competitions due to start,
-    the rounds still opening (a worker killed halfway), the rounds whose games have all finished (a lost close)
-    and the rounds past their deadline; return how many of each."""
+    the rounds still opening (a worker killed halfway), the rounds whose games have all finished (a lost close),
+    the rounds past their deadline and the tables every player left at had withdrawn from; return how many of
+    each."""
     rechecked = rounds.requirements_due_rechecked()
     due = rounds.due_work()
     for competition_id in due["starting"]:
@@ -45,4 +51,6 @@ def sweep_competitions() -> dict[str, int]:
         dispatch.queue("turnbased.competitions.tasks.round_close", [round_id])
     for round_id in due["late"]:
         dispatch.queue("turnbased.competitions.tasks.round_deadline", [round_id])
+    for table_id in due["abandoned"]:
+        dispatch.queue("turnbased.competitions.tasks.table_abandoned", [table_id])
     return {"rechecked": rechecked, **{name: len(ids) for name, ids in due.items()}}

@@ -96,6 +96,13 @@ def rules(competition: Competition, shown: dict) -> list[str]:
     if competition.deadline_policy == DeadlinePolicy.PLAY_OUT:
         said.append(gettext("At a round's deadline, each game still going is played out at once by its seats' "
                             "bots."))
+    elif competition.deadline_policy == DeadlinePolicy.ADJUDICATE:
+        said.append(gettext("At a round's deadline, each game still going is stopped and adjudicated on the count "
+                            "so far that every player can see (tokens, points on the track): the most wins. An "
+                            "adjudicated game counts in the standings, marked as such, and not for ratings."))
+    else:
+        said.append(gettext("At a round's deadline, each game still going is stopped and every player at it loses "
+                            "(the last place's points each)."))
     said.append(gettext("Running out of time hands the seat to a bot for the rest of the game and withdraws the "
                         "player from the rounds to come."))
     said.append(gettext("Its games count for ratings.") if competition.rated and competition.entry == "open"

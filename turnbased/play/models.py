@@ -86,13 +86,14 @@ class Game(models.Model):
         for the reader from the result and the players' names.
         """
         from games import engines
+        from games.base import worded_result
 
         if not self.result:
             return ""
         engine = engines().get(self.engine)
         if engine is None:
             return str(self.result.get("summary", ""))
-        return engine.describe_result(self.result, list(self.player_names))
+        return worded_result(engine, self.result, list(self.player_names))
 
     def __str__(self) -> str:
         return f"{self.title} ({self.status})"

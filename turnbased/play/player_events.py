@@ -8,13 +8,13 @@ that change's transaction.
 
 Rows hold facts, not words: ``word_payload`` adds the words when a row is read
 (the stream, a webhook), in the reader's language, as the engine describes the
-events for that seat (``describe_event``) and the result (``describe_result``).
+events for that seat (``describe_event``) and the result (``games.base.worded_result``).
 """
 
 from __future__ import annotations
 
 from games import Engine, engine_at
-from games.base import Event
+from games.base import Event, worded_result
 from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, events_record
 from turnbased.events.wording import register_wording
@@ -78,15 +78,22 @@ def record_move_played(game: Game, *, seat: int, events: list[Event], mover_user
                 payload={**_table(game, index), "player": game.player_names[seat], "mover_seat": seat,
                          "players": list(game.player_names), "entries": entries},
             ))
-    if game.status == GameStatus.FINISHED:
-        told += [
-            NewEvent(user_id=user_id, kind=EventKind.GAME_FINISHED, game_id=game.pk, seq=game.seq,
-                     payload={**_table(game, index), "players": list(game.player_names), "result": game.result})
-            for index, user_id in sorted(people.items())
-        ]
-    else:
-        told += _turns(game)
+    told += _finished(game, people) if game.status == GameStatus.FINISHED else _turns(game)
     events_record(events=told, lock_user_ids=people.values())
+
+
+def _finished(game: Game, people: dict[int, int]) -> list[NewEvent]:
+    return [
+        NewEvent(user_id=user_id, kind=EventKind.GAME_FINISHED, game_id=game.pk, seq=game.seq,
+                 payload={**_table(game, index), "players": list(game.player_names), "result": game.result})
+        for index, user_id in sorted(people.items())
+    ]
+
+
+def record_game_decided(game: Game) -> None:
+    """Tell every player that the game was ended before its own end, and how it was decided (no move was made)."""
+    people = _people(game)
+    events_record(events=_finished(game, people), lock_user_ids=people.values())
 
 
 # -- the words, added when a row is read ----------------------------------------------------------
@@ -125,7 +132,7 @@ def word_result(payload: dict, event) -> dict:
     engine, names, result = _engine_of(payload), payload.get("players"), payload.get("result")
     if engine is None or names is None or not isinstance(result, dict):
         return payload
-    return {**payload, "result": {**result, "summary": engine.describe_result(result, list(names))}}
+    return {**payload, "result": {**result, "summary": worded_result(engine, result, list(names))}}
 
 
 def register_wordings() -> None:

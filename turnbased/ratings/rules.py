@@ -18,6 +18,8 @@ from typing import Any
 from django.conf import settings
 from openskill.models import PlackettLuce
 
+from games.base import ALL_LOSE
+
 # openskill's default model and priors: a new player is mu 25, sigma 25/3.
 MODEL = PlackettLuce()
 
@@ -160,8 +162,11 @@ def places(result: dict[str, Any], seat_count: int, left: Iterable[int] = ()) ->
     handed to a bot when their time ran out): every seat that stayed to the end places above every seat
     that left. Within each of the two, the ``winners`` share the top place (on a draw, with no winners,
     every seat that stayed shares first place); the others follow in the engine's ``ranking``, and seats
-    next to each other in it with equal ``scores`` share a place.
+    next to each other in it with equal ``scores`` share a place. A game stopped with every seat losing
+    (``games.base.ALL_LOSE``) places every seat last, together.
     """
+    if result.get("decided") == ALL_LOSE:
+        return [seat_count] * seat_count
     left = set(left)
     winners = {seat for seat in result.get("winners") or [] if 0 <= seat < seat_count}
     ranking = [seat for seat in result.get("ranking") or [] if 0 <= seat < seat_count]

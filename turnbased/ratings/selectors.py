@@ -21,7 +21,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext, pgettext
 
 from games import engines, get_engine
-from games.base import RESIGN
+from games.base import ALL_LOSE, RESIGN
 from turnbased.clocks.models import ClockKind
 from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, Visibility
 from turnbased.play.seat_labels import SeatLabel, seat_label
@@ -326,7 +326,8 @@ def _archived(game: Game, player: AbstractBaseUser, change: RatingChange | None)
     left = [seat.index for seat in seats if seat.left_at is not None or (seat.bot and seat.user_id)]
     placed = places(result, len(seats), left) if result else [1] * len(seats)
     offered = engines()
-    draw = bool(result.get("draw")) or not result.get("winners")
+    # Nobody won yet it was no draw: a game stopped with every seat losing (``games.base.ALL_LOSE``).
+    draw = bool(result.get("draw")) or (not result.get("winners") and result.get("decided") != ALL_LOSE)
     return ArchivedGame(
         game=game,
         name=offered[game.engine].display_name() if game.engine in offered else game.engine,

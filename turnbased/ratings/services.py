@@ -45,6 +45,8 @@ def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
                               ended_early=False)
     if game.terms.get("rated") is False:
         return "a table made unrated"
+    if game.result.get("decided"):  # stopped before its end: what was played did not decide it
+        return "a game decided before its end"
     ended_early = resigned_last is not None or bool(game.result.get("left_seats")) or any(seat.bot for seat in seats)
     fewest = 0
     if ended_early:

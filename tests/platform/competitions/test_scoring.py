@@ -112,10 +112,19 @@ def test_a_short_table_scores_from_the_table_of_its_own_size():
         place_points((2, 1, 3), points_table(4))
 
 
-@pytest.mark.parametrize("places", [(1, 3), (2, 2), (0, 1), (1, 2, 2, 3), (1, 1, 2), (2, 3)])
+@pytest.mark.parametrize("places", [(1, 3), (2, 2, 2), (0, 1), (1, 2, 2, 3), (1, 1, 2), (2, 3), (3, 3, 1)])
 def test_places_that_are_no_ranking_are_refused(places):
     with pytest.raises(ValueError):
         place_points(places, points_table(len(places)))
+
+
+@pytest.mark.parametrize("places, expected", [((2, 2), [0, 0]), ((3, 3, 3), [0, 0, 0]), ((4, 4, 4, 4), [1] * 4)])
+def test_a_game_every_player_lost_gives_each_the_last_places_points(places, expected):
+    # A round's deadline stopped it and the organiser chose that every player loses (no table sum is handed out).
+    assert place_points(places, points_table(len(places))) == expected
+    outcome = GameOutcome(tuple(range(10, 10 + len(places))), places, tuple(expected))
+    changes = changes_for_game(outcome, {}, dict.fromkeys(outcome.players, 0.0))
+    assert not [change for change in changes if change.column == "wins"]
 
 
 table_sizes = st.integers(2, 6)
@@ -304,6 +313,8 @@ def histories(draw) -> tuple[list[int], list[GameOutcome | Bye]]:
         keys = draw(st.lists(st.integers(0, size - 1), min_size=size, max_size=size))
         places = tuple(1 + sum(other < key for other in keys) for key in keys)
         scores = draw(st.none() | st.tuples(*[st.integers(-3, 20)] * size))
+        if draw(st.integers(0, 5)) == 0:  # stopped at its round's deadline, every player losing
+            places, scores = (size,) * size, None
         points = place_points(places, points_table(size, configured))
         events.append(GameOutcome(tuple(players), places, tuple(points), scores))
     return entrants, events

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from games.base import ADJUDICATED, ALL_LOSE
 from turnbased.aftergame.selectors import PLAYED_OUT, RESIGNATION, TIMEOUT
 
 
 class EndingSerializer(serializers.Serializer):
     how = serializers.ChoiceField(
-        choices=[(PLAYED_OUT, "played to the end"), (RESIGNATION, "by resignation"), (TIMEOUT, "on time")],
+        choices=[(PLAYED_OUT, "played to the end"), (RESIGNATION, "by resignation"), (TIMEOUT, "on time"),
+                 (ADJUDICATED, "adjudicated before its end"), (ALL_LOSE, "stopped before its end, every player losing")],
         help_text="played_out; resignation (the move that ended the game was a resignation); timeout (a player ran "
-                  "out of time and a bot played their seat out).",
+                  "out of time and a bot played their seat out); adjudicated (stopped before its end, a competition's "
+                  "round deadline, and decided on the count every player could see); all_lose (stopped so, every "
+                  "player losing).",
     )
     seats = serializers.ListField(child=serializers.IntegerField(),
                                   help_text="Who resigned, or who ran out of time; empty when played out.")

@@ -205,9 +205,11 @@ class TableSerializer(serializers.Serializer):
     game = serializers.IntegerField(allow_null=True, help_text="Its game (GET /api/games/{id}/); null until made.")
     players = serializers.ListField(child=serializers.CharField(), help_text="Usernames in seat order.")
     status = serializers.ChoiceField(choices=TableStatus.choices)
-    settled = serializers.CharField(help_text="How it ended if not played to its end: played_out (by bots at the "
-                                              "round's deadline) or withdrawn (not played: a player had withdrawn); "
-                                              "empty when played to its end.")
+    settled = serializers.CharField(
+        help_text="How it ended if not played to its end: played_out (by bots at the round's deadline), adjudicated "
+                  "(stopped at the deadline and decided on the count every player could see), all_lost (stopped at "
+                  "the deadline, every player losing), abandoned (stopped, every player losing, as everyone left at "
+                  "it had withdrawn) or withdrawn (not played: a player had withdrawn); empty when played to its end.")
     placements = PlacementSerializer(many=True, help_text="Once finished: each player's place and points.")
 
     class Meta:

@@ -7,9 +7,10 @@ two games of a round ending at once record one after the other, and the one that
 
 from __future__ import annotations
 
+from games.base import ADJUDICATED, ALL_LOSE
 from turnbased.competitions import scoring, standings
 from turnbased.competitions.models import (
-    Competition, Entrant, EntrantStatus, EventTable, Placement, Round, TableStatus, WithdrawnBecause,
+    Competition, Entrant, EntrantStatus, EventTable, Placement, Round, Settled, TableStatus, WithdrawnBecause,
 )
 from turnbased.competitions.services.entries import timeout_forgiven, timeout_recorded
 from turnbased.competitions.services.withdrawals import told_removed, withdraw
@@ -37,8 +38,17 @@ def table_finished(*, table: EventTable, game: Game) -> None:
     count = len(table.players)
     places = final_places(game)
     points = scoring.place_points(places, scoring.points_table(count, competition.points))
+    decided = (game.result or {}).get("decided")
+    if decided == ADJUDICATED:  # the round's deadline stopped it, as the competition's policy says
+        table.settled = Settled.ADJUDICATED
+    elif decided == ALL_LOSE:  # so, or everyone left at it had withdrawn (``withdrawals.table_abandoned``)
+        table.settled = Settled.ABANDONED if table.settled == Settled.ABANDONED else Settled.ALL_LOST
+    elif table.settled == Settled.ABANDONED:  # its players ended it before it was stopped
+        table.settled = Settled.PLAYED
+    # A game every player lost was stopped with its count unfinished: it gives no score ratio.
+    scores = None if decided == ALL_LOSE else _numbers((game.result or {}).get("scores"), count)
     outcome = scoring.GameOutcome(players=tuple(table.players), places=tuple(places), points=tuple(points),
-                                  scores=_numbers((game.result or {}).get("scores"), count))
+                                  scores=scores)
     standings.game_recorded(played.stage_id, outcome)
     Placement.objects.bulk_create(
         Placement(table=table, entrant_id=entrant, seat=seat, place=places[seat], points=points[seat],

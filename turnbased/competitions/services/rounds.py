@@ -21,10 +21,11 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from games.base import ADJUDICATED, ALL_LOSE
 from turnbased.competitions import pairing, rules, selectors, standings
 from turnbased.competitions.models import (
-    Bye, Competition, CompetitionStatus, Entrant, EntrantStatus, EntryKind, EventTable, Format, Placement,
-    Round, RoundStatus, Settled, Stage, StageStatus, Standing, TableStatus, WithdrawnBecause,
+    Bye, Competition, CompetitionStatus, DeadlinePolicy, Entrant, EntrantStatus, EntryKind, EventTable, Format,
+    Placement, Round, RoundStatus, Settled, Stage, StageStatus, Standing, TableStatus, WithdrawnBecause,
 )
 from turnbased.competitions.pairings import Plan, bracket_winners, least_at_a_table, next_round
 from turnbased.competitions.services.withdrawals import told_removed, withdraw
@@ -33,8 +34,8 @@ from turnbased.entry import requirements as entry_requirements
 from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, events_record
 from turnbased.kit.db import dispatch
-from turnbased.play.models import Visibility
-from turnbased.play.services import create_game, game_play_out
+from turnbased.play.models import GameStatus, Seat, Visibility
+from turnbased.play.services import create_game, game_decide, game_play_out
 from turnbased.ratings.models import Rating, RatingPool
 
 OPEN_TASK = "turnbased.competitions.tasks.round_open"
@@ -367,19 +368,25 @@ def round_close(*, round_id: int) -> Round | None:
 
 
 def round_deadline(*, round_id: int) -> int:
-    """Settle the games of an open round still going at its deadline by the competition's policy (the seats' bots
-    play each out at once: ``play.services.game_play_out``); return how many games. Run again it settles the
-    same games again, which changes nothing: each ends as its bots finish it, and the last to end closes the
-    round."""
+    """Settle the games of an open round still going at its deadline by the competition's policy; return how many
+    games. Played out: the seats' bots play each to its end at once (``play.services.game_play_out``), the last to
+    end closing the round. Adjudicated, or every player losing: each game ends now with the result its engine
+    decides (``play.services.game_decide``), recorded as any finished game is (``results.table_finished`` marks
+    how). Run again it settles the same games again, which changes nothing."""
     with transaction.atomic():
-        played = Round.objects.select_for_update().get(pk=round_id)
+        played = Round.objects.select_for_update().select_related("stage__competition").get(pk=round_id)
         if played.status != RoundStatus.OPEN or played.deadline is None or played.deadline > timezone.now():
             return 0
+        policy = played.stage.competition.deadline_policy
         tables = list(played.tables.filter(status=TableStatus.PLAYING).exclude(game=None))
-        EventTable.objects.filter(pk__in=[table.pk for table in tables], settled=Settled.PLAYED) \
-            .update(settled=Settled.PLAYED_OUT)
+        if policy == DeadlinePolicy.PLAY_OUT:
+            EventTable.objects.filter(pk__in=[table.pk for table in tables], settled=Settled.PLAYED) \
+                .update(settled=Settled.PLAYED_OUT)
     for table in tables:
-        game_play_out(game_id=table.game_id)
+        if policy == DeadlinePolicy.PLAY_OUT:
+            game_play_out(game_id=table.game_id)
+        else:
+            game_decide(game_id=table.game_id, how=ADJUDICATED if policy == DeadlinePolicy.ADJUDICATE else ALL_LOSE)
     return len(tables)
 
 
@@ -389,7 +396,8 @@ def round_deadline(*, round_id: int) -> int:
 def due_work() -> dict[str, list[int]]:
     """Return what the minute sweep queues: competitions due to start, rounds still opening (their task lost, or
     killed halfway: ``round_open`` goes on from where it stopped, and two at once share the work), open rounds
-    with every game finished (a lost close), and open rounds past their deadline with games still going."""
+    with every game finished (a lost close), open rounds past their deadline with games still going, and tables
+    whose every person left at the game has withdrawn (a lost ``table_abandoned``)."""
     starting = list(Competition.objects.filter(status=CompetitionStatus.ENTRY, starts_at__lte=timezone.now())
                     .values_list("pk", flat=True))
     opening = list(Round.objects.filter(status=RoundStatus.OPENING).values_list("pk", flat=True))
@@ -398,7 +406,14 @@ def due_work() -> dict[str, list[int]]:
                    .values_list("pk", flat=True))
     late = list(Round.objects.filter(status=RoundStatus.OPEN, deadline__lte=timezone.now())
                 .filter(Exists(unfinished)).values_list("pk", flat=True))
-    return {"starting": starting, "opening": opening, "closing": closing, "late": late}
+    # Tables whose every person still at the game has withdrawn (``withdrawals.table_abandoned``: a lost task).
+    people = Seat.objects.filter(game=OuterRef("game"), user__isnull=False, bot="")
+    still_in = people.filter(user__competition_entries__competition=OuterRef("round__stage__competition"),
+                             user__competition_entries__status=EntrantStatus.ACTIVE)
+    abandoned = list(EventTable.objects.filter(status=TableStatus.PLAYING, round__status=RoundStatus.OPEN,
+                                               game__status=GameStatus.ACTIVE)
+                     .filter(Exists(people)).exclude(Exists(still_in)).values_list("pk", flat=True))
+    return {"starting": starting, "opening": opening, "closing": closing, "late": late, "abandoned": abandoned}
 
 
 def requirements_due_rechecked() -> int:

@@ -49,6 +49,7 @@ TASKS = frozenset({
     "turnbased.competitions.tasks.competition_start",
     "turnbased.competitions.tasks.round_close",
     "turnbased.competitions.tasks.round_open",
+    "turnbased.competitions.tasks.table_abandoned",
     "turnbased.entry.tasks.leave_waiting_tables",
     "turnbased.mail.tasks.deliver_game_notifications",
     "turnbased.mail.tasks.handle_accepted_reply",

@@ -3,7 +3,8 @@
 ``tables`` creates, joins, starts and ends tables; ``moves`` is the single door
 for moves, whoever makes them; ``forced_moves`` finds the positions whose only
 legal move is played for its seat; ``bot_turns`` queues again the bot turns a
-fault may have lost; ``play_out`` has the bots play a game to its end at once.
+fault may have lost; ``play_out`` has the bots play a game to its end at once,
+or ends it with a decided result.
 """
 
 from turnbased.play.services.bot_turns import queue_bot_turns_waiting
@@ -16,7 +17,7 @@ from turnbased.play.services.moves import (
     resign_game,
     submit_move,
 )
-from turnbased.play.services.play_out import game_play_out
+from turnbased.play.services.play_out import game_decide, game_play_out
 from turnbased.play.services.records import record_import
 from turnbased.play.services.tables import (
     TRANSITIONS,
@@ -30,8 +31,8 @@ from turnbased.play.services.tables import (
 )
 
 __all__ = [
-    "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_play_out", "game_transition", "invitation_create",
-    "invitation_decline", "join_game", "leave_game",
+    "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_decide", "game_play_out", "game_transition",
+    "invitation_create", "invitation_decline", "join_game", "leave_game",
     "play_bot_turn", "play_forced_move", "play_timeout", "queue_bot_turns_waiting", "record_import", "resign_game",
     "start_game", "submit_move", "user_options",
 ]

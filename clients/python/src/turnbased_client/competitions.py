@@ -50,7 +50,7 @@ class CompetitionsApi(ApiCore):
                            points: dict[str, list[float]] | Unset = UNSET,
                            bye_policy: Literal["fixed", "average"] | Unset = UNSET,
                            bye_points: float | Unset = UNSET, tiebreaks: list[str] | Unset = UNSET,
-                           deadline_policy: Literal["play_out"] | Unset = UNSET,
+                           deadline_policy: Literal["play_out", "adjudicate", "all_lose"] | Unset = UNSET,
                            round_days: int | None | Unset = UNSET,
                            stages: list[dict[str, Any]] | Unset = UNSET) -> CompetitionDetail:
         """Make a competition, me its organiser (I play in it only if I enter it too)."""

@@ -20,7 +20,7 @@ EventKind = Literal["game_started", "your_turn", "move_played", "message_posted"
 # What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
 # x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
 GameStatus = str  # "open", "active", "finished", "aborted"
-EndingHow = str  # "played_out", "resignation", "timeout"
+EndingHow = str  # "played_out", "resignation", "timeout", "adjudicated", "all_lose"
 InvitationStatus = str  # "pending", "declined", "seated"
 RematchStatus = str  # "waiting", "started", "finished", "declined", "aborted"
 WebhookDeliveryState = str  # "pending", "delivered", "failed"
@@ -668,7 +668,7 @@ class Competition(TypedDict):
     bye_policy: Literal["fixed", "average"]
     bye_points: float
     tiebreaks: list[str]
-    deadline_policy: Literal["play_out"]
+    deadline_policy: Literal["play_out", "adjudicate", "all_lose"]
     round_days: int
     round_days_estimated: bool
     status: str  # "entry", "running", "finished", "cancelled"
@@ -736,7 +736,7 @@ class CompetitionTable(TypedDict):
     game: int | None
     players: list[str]
     status: str  # "planned", "playing", "finished"
-    settled: str  # "played_out", "withdrawn"; "" when played to its end
+    settled: str  # "played_out", "adjudicated", "all_lost", "abandoned", "withdrawn"; "" when played to its end
     placements: list[CompetitionPlacement]
 
 
