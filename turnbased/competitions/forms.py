@@ -17,10 +17,10 @@ STAGES = 3
 TEXT_FIELDS = ("name", "description", "game", "table_size", "clock_kind", "days_per_move", "bank_days",
                "increment_days", "expiry", "entry", "group", "min_finished", "min_reliability", "rating_min",
                "rating_max", "min_entrants", "max_entrants", "starts_at", "late_entry_rounds", "bye_policy",
-               "bye_points", "deadline_policy", "round_days",
-               *[f"stage{number}_{field}" for number in range(1, STAGES + 1)
+               "bye_points", "deadline_policy", "round_days", "division_size", "movers", "break_days",
+               "cycles", *[f"stage{number}_{field}" for number in range(1, STAGES + 1)
                  for field in ("format", "rounds", "pool_size", "advance")])
-FLAGS = ("weekends_off", "allow_absence", "no_clock", "start_when_full", "rated",
+FLAGS = ("weekends_off", "allow_absence", "no_clock", "start_when_full", "rated", "league",
          *[f"stage{number}_sequential" for number in range(1, STAGES + 1)])
 
 
@@ -99,6 +99,11 @@ def settings(form: dict) -> dict:
         "rated": form["rated"], "bye_policy": form["bye_policy"], "bye_points": _number(form["bye_points"]),
         "deadline_policy": form["deadline_policy"], "round_days": _number(form["round_days"]), "stages": stages,
     }
+    if form["league"]:  # one stage, a round robin in each division, played ``cycles`` times
+        chosen["league"] = {name: _number(form[name]) for name in ("division_size", "movers", "break_days")
+                            if form[name] != ""}
+        chosen["stages"] = [{"format": Format.ROUND_ROBIN, **({"rounds": _number(form["cycles"])}
+                                                              if form["cycles"] != "" else {})}]
     if form["entry"] == EntryKind.GROUP:
         chosen["group"] = _number(form["group"])
     if chosen["min_entrants"] is None:

@@ -91,6 +91,12 @@ class Competition(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # Kept on the row, as every list of events shows it.
     entrant_count = models.PositiveIntegerField(default=0)
+    # A league's season (``services.seasons``): the league's settings ({"division_size", "movers", "break_days"}),
+    # which season this is (1, 2, ...; 0 for a competition that is no league's) and the season before it.
+    league = models.JSONField(null=True, blank=True)
+    season = models.PositiveSmallIntegerField(default=0)
+    previous_season = models.OneToOneField("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                           related_name="next_season")
 
     class Meta:
         indexes = [models.Index(fields=["status", "engine"], name="competitions_status_engine")]
@@ -158,6 +164,10 @@ class Entrant(models.Model):
     seed = models.PositiveIntegerField(null=True, blank=True)
     entered_at = models.DateTimeField(auto_now_add=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # A league's season: where a player of the season before stands in this one's order (None: a newcomer, placed
+    # below them), and whether promotion or relegation moved them (``pairing.divisions``).
+    league_order = models.PositiveIntegerField(null=True, blank=True)
+    league_move = models.CharField(max_length=5, blank=True)
 
     class Meta:
         ordering = ["seed", "entered_at", "pk"]

@@ -26,6 +26,8 @@ def settings_from(validated: dict) -> dict:
             chosen[name] = dict(chosen[name])
     if "stages" in chosen:
         chosen["stages"] = [dict(stage) for stage in chosen["stages"]]
+    if chosen.get("league") is not None:
+        chosen["league"] = dict(chosen["league"])
     return chosen
 
 
@@ -38,7 +40,8 @@ def points_tables(competition: Competition) -> dict[str, list[float]]:
     return {str(size): list(scoring.points_table(size, competition.points)) for size in sizes}
 
 
-def _shown(competition: Competition, my_entry: str | None, length: rules.RoundLength) -> dict:
+def _shown(competition: Competition, my_entry: str | None, length: rules.RoundLength,
+           next_season: int | None = None) -> dict:
     return {
         "id": competition.pk, "name": competition.name, "description": competition.description,
         "organiser": competition.organiser.get_username(), "game": competition.engine,
@@ -57,6 +60,8 @@ def _shown(competition: Competition, my_entry: str | None, length: rules.RoundLe
         "stages": [{"number": stage.number, "format": stage.format, "rounds": stage.rounds,
                     "pool_size": stage.pool_size, "sequential": stage.sequential, "advance": stage.advance,
                     "status": stage.status} for stage in competition.stages.all()],
+        "league": competition.league, "season": competition.season,
+        "previous_season": competition.previous_season_id, "next_season": next_season,
         "my_entry": my_entry,
         "url": settings.SITE_URL + reverse("competition-detail", args=[competition.pk]),
     }
@@ -78,8 +83,16 @@ def many(competitions: Iterable[Competition], user) -> list[dict]:
     mine = dict(Entrant.objects.filter(user_id=user.pk, competition__in=competitions)
                 .values_list("competition_id", "status")) if user.is_authenticated else {}
     turns: dict = {}
-    return [_shown(competition, mine.get(competition.pk), round_length(competition, turns))
-            for competition in competitions]
+    following = _next_seasons([competition for competition in competitions if competition.league])
+    return [_shown(competition, mine.get(competition.pk), round_length(competition, turns),
+                   following.get(competition.pk)) for competition in competitions]
+
+
+def _next_seasons(seasons: list[Competition]) -> dict[int, int]:
+    """Return the season after each of ``seasons`` that has one (one query; none without a league's season)."""
+    if not seasons:
+        return {}
+    return dict(Competition.objects.filter(previous_season__in=seasons).values_list("previous_season_id", "pk"))
 
 
 def detail(competition: Competition, user) -> dict:
@@ -89,7 +102,8 @@ def detail(competition: Competition, user) -> dict:
     refusal = None
     if user.is_authenticated and mine != "active":
         refusal = selectors.entry_refusal(competition, user)
-    shown = _shown(competition, mine, round_length(competition))
+    shown = _shown(competition, mine, round_length(competition),
+                   _next_seasons([competition] if competition.league else []).get(competition.pk))
     shown.update(may_enter=user.is_authenticated and mine != "active" and refusal is None, entry_refusal=refusal)
     return shown
 
@@ -107,10 +121,11 @@ def standings(competition: Competition) -> list[dict]:
         place = 1
         for group in selectors.standings_ranked(stage):
             for row in group:
+                move = (row.entrant.league_move or "new") if competition.league else ""
                 rows.append({
                     "place": row.place if stage.status == StageStatus.FINISHED and row.place else place,
                     "username": row.entrant.user.get_username(), "status": row.entrant.status, "pool": row.pool,
-                    "points": row.points, "games": row.games, "byes": row.byes,
+                    "points": row.points, "games": row.games, "byes": row.byes, "move": move,
                     "tiebreaks": _tiebreaks(row, competition.tiebreaks),
                 })
             place += len(group)
@@ -118,6 +133,22 @@ def standings(competition: Competition) -> list[dict]:
             rows.sort(key=lambda row: (row["place"], row["pool"]))
         shown.append({"stage": stage.number, "format": stage.format, "final": stage.status == StageStatus.FINISHED,
                       "rows": rows})
+    return shown
+
+
+def divisions(rows: list[dict]) -> list[dict]:
+    """Split a league season's standings into its divisions, division 1 first, each numbered from its own first
+    place (entrants tied on everything share one)."""
+    by_pool: dict[int, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_pool[row["pool"]].append(row)
+    shown = []
+    for pool in sorted(by_pool):
+        members, numbered = by_pool[pool], []
+        for index, row in enumerate(members):
+            tied = index and row["place"] == members[index - 1]["place"]
+            numbered.append({**row, "place": numbered[-1]["place"] if tied else index + 1})
+        shown.append({"number": pool + 1, "rows": numbered})
     return shown
 
 

@@ -38,6 +38,10 @@ MIN_ROUND_DAYS = 7
 TYPICAL_TURNS = 25
 # With no clock, a round lasts this long unless the organiser says otherwise.
 NO_CLOCK_ROUND_DAYS = 28
+# A league's two-player divisions: from three players (two would be a match, not a division) to a round robin of
+# 64; the days between seasons, in which the next one takes newcomers.
+MIN_DIVISION, MAX_DIVISION = 3, 64
+DEFAULT_BREAK_DAYS, MAX_BREAK_DAYS = 7, 60
 
 
 def _text(value, field: str, *, most: int, least: int = 0) -> str:
@@ -167,7 +171,8 @@ def read(raw, *, now: datetime) -> dict:
         raise InvalidRequest(gettext("A competition's settings must be an object."))
     known = {"name", "description", "game", "table_size", "options", "time_control", "no_clock", "entry", "group",
              "requirements", "min_entrants", "max_entrants", "starts_at", "start_when_full", "late_entry_rounds",
-             "rated", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy", "round_days", "stages"}
+             "rated", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy", "round_days", "stages",
+             "league"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise InvalidRequest(gettext("Unknown competition settings: %(names)s.") % {"names": ", ".join(unknown)})
@@ -229,7 +234,11 @@ def read(raw, *, now: datetime) -> dict:
     chosen["tiebreaks"] = read_tiebreaks(raw.get("tiebreaks"), size)
     chosen["deadline_policy"] = _choice(raw, "deadline_policy", DeadlinePolicy, DeadlinePolicy.PLAY_OUT)
     chosen["round_days"] = _whole(raw, "round_days", None, 1, MAX_ROUND_DAYS, none_ok=True)
-    stages = raw.get("stages", [{"format": Format.SWISS}])
+    chosen["league"] = read_league(raw.get("league"), table_size=size)
+    stages = raw.get("stages", [{"format": Format.SWISS}] if chosen["league"] is None
+                     else [{"format": Format.ROUND_ROBIN}])
+    if chosen["league"] is not None:
+        stages = league_stages(stages, chosen["league"], table_size=size)
     if not isinstance(stages, list) or not 1 <= len(stages) <= MAX_STAGES:
         raise Unprocessable(gettext("A competition has 1 to %(most)s stages.") % {"most": MAX_STAGES})
     chosen["stages"] = [read_stage(stage, table_size=size, last=index == len(stages) - 1)
@@ -238,6 +247,39 @@ def read(raw, *, now: datetime) -> dict:
         raise Unprocessable(gettext("Late entries are taken by a Swiss stage only (the others pair everyone at the "
                                     "start)."))
     return chosen
+
+
+def read_league(raw, *, table_size: int) -> dict | None:
+    """Return a league's settings (None: the competition is no league): how many play in a division, how many go
+    up and down between neighbouring divisions at a season's end, and the days between two seasons (the next one
+    takes entries meanwhile)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InvalidRequest(gettext("league must be an object."))
+    unknown = sorted(set(raw) - {"division_size", "movers", "break_days"})
+    if unknown:
+        raise InvalidRequest(gettext("Unknown league settings: %(names)s.") % {"names": ", ".join(unknown)})
+    # Two-player divisions play a round robin of any size; larger tables play every way of seating a division,
+    # which stays a handful of tables only up to two more players than a table seats.
+    least, most = (MIN_DIVISION, MAX_DIVISION) if table_size == 2 else (table_size, table_size + 2)
+    size = _whole(raw, "division_size", 8 if table_size == 2 else table_size + 1, least, most)
+    movers = _whole(raw, "movers", 2 if size >= 6 else 1, 1, size // 2)
+    return {"division_size": size, "movers": movers,
+            "break_days": _whole(raw, "break_days", DEFAULT_BREAK_DAYS, 1, MAX_BREAK_DAYS)}
+
+
+def league_stages(stages, league: dict, *, table_size: int) -> list:
+    """Return a league's one stage: a round robin in each division (``pool_size`` is the division's size), by
+    default played twice with two players (each pair meets with each seat) and once at larger tables (every way of
+    seating a division is a table); refuse any other."""
+    if (not isinstance(stages, list) or len(stages) != 1 or not isinstance(stages[0], dict)
+            or stages[0].get("format", Format.ROUND_ROBIN) != Format.ROUND_ROBIN
+            or stages[0].get("pool_size", league["division_size"]) != league["division_size"]):
+        raise Unprocessable(gettext("A league plays one stage: a round robin in each division (its pool size is the "
+                                    "division size)."))
+    return [{"rounds": 2 if table_size == 2 else 1, **stages[0], "format": Format.ROUND_ROBIN,
+             "pool_size": league["division_size"]}]
 
 
 def _start_time(value, *, now: datetime) -> datetime | None:

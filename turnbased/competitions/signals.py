@@ -15,3 +15,6 @@ round_opened = Signal()
 round_closed = Signal()
 # A competition ended (finished, or called off before the start): ``competition``, ``user_ids``.
 competition_ended = Signal()
+# A league's next season opened, its players of the season before entered: ``competition`` (the new season),
+# ``moves`` (user id -> "up", "down" or "stay": what promotion and relegation did to them).
+season_opened = Signal()

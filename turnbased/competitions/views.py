@@ -82,10 +82,15 @@ def competition_new(request):
 def competition_detail(request, competition_id: int):
     competition = _competition(competition_id, request.user)
     shown = presenters.detail(competition, request.user)
+    standings = presenters.standings(competition)
+    if competition.league:  # a season's standings are its divisions'
+        for stage in standings:
+            stage["divisions"] = presenters.divisions(stage["rows"])
     return render(request, "competitions/detail.html", {
         "competition": competition, "shown": shown, "rules": wording.rules(competition, shown),
-        "entrants": list(competition.entrants.select_related("user").order_by("seed", "entered_at", "pk")),
-        "standings": presenters.standings(competition), "rounds": wording.rounds_shown(competition),
+        "entrants": list(competition.entrants.select_related("user").order_by("league_order", "seed", "entered_at",
+                                                                              "pk")),
+        "standings": standings, "rounds": wording.rounds_shown(competition),
         "brackets": wording.brackets(competition),
         "is_organiser": request.user.is_authenticated and competition.organiser_id == request.user.pk,
         "entry_kinds": EntryKind, "deadline_policies": DeadlinePolicy,

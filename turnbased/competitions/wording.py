@@ -57,6 +57,27 @@ def stage_line(stage, table_size: int) -> str:
     return said
 
 
+def league_lines(competition: Competition) -> list[str]:
+    """Say how a league's season is played and what its end does."""
+    league, stage = competition.league, competition.stages.first()
+    said = [gettext("Season %(season)s of a league: a round robin in each division of %(size)s players, division 1 "
+                    "at the top.") % {"season": competition.season, "size": league["division_size"]}]
+    if stage is not None and stage.rounds > 1:
+        said.append(ngettext("Each table is played %(count)s time, the seats turned.",
+                             "Each table is played %(count)s times, the seats turned.", stage.rounds)
+                    % {"count": stage.rounds})
+    said.append(ngettext("At the season's end the best %(count)s of each division go up one, the last %(count)s "
+                         "go down one.",
+                         "At the season's end the best %(count)s of each division go up one, the last %(count)s "
+                         "go down one.", league["movers"]) % {"count": league["movers"]})
+    said.append(ngettext("The next season starts %(days)s day later: its players are entered in it, and newcomers "
+                         "start in the bottom division.",
+                         "The next season starts %(days)s days later: its players are entered in it, and "
+                         "newcomers start in the bottom division.", league["break_days"])
+                % {"days": league["break_days"]})
+    return said
+
+
 def rules(competition: Competition, shown: dict) -> list[str]:
     """Print the competition's rules, a sentence each, as they will be applied."""
     engine = engines().get(competition.engine)
@@ -76,9 +97,12 @@ def rules(competition: Competition, shown: dict) -> list[str]:
                     % {"bank": clock.get("bank_days", 0), "increment": clock.get("increment_days", 0)})
     if clock.get("allow_absence") is False:
         said.append(gettext("Absences do not stop the clock."))
-    for number, stage in enumerate(competition.stages.all(), start=1):
-        said.append(gettext("Stage %(number)s: %(what)s.") % {"number": number,
-                                                              "what": stage_line(stage, competition.table_size)})
+    if competition.league:
+        said.extend(league_lines(competition))
+    else:
+        for number, stage in enumerate(competition.stages.all(), start=1):
+            said.append(gettext("Stage %(number)s: %(what)s.") % {"number": number,
+                                                                  "what": stage_line(stage, competition.table_size)})
     for size, points in shown["points"].items():
         said.append(ngettext("Points per place at a table of %(size)s: %(points)s.",
                              "Points per place at a table of %(size)s: %(points)s.", int(size))
@@ -231,6 +255,11 @@ def word_event(payload: dict, event) -> dict:
     elif kind == "competition_ended":
         text = (gettext("%(competition)s is called off.") if competition.get("status") == "cancelled"
                 else gettext("%(competition)s has ended.")) % names
+    elif kind == "competition_season":
+        text = {"up": gettext("Season %(season)s of %(competition)s is open: you go up a division."),
+                "down": gettext("Season %(season)s of %(competition)s is open: you go down a division."),
+                }.get(payload.get("move"), gettext("Season %(season)s of %(competition)s is open: you stay in your "
+                                                   "division.")) % {**names, "season": payload.get("season")}
     elif kind == "competition_removed":
         text = {"timeout": gettext("You ran out of time in a game of %(competition)s: you are withdrawn from the "
                                    "rounds to come."),

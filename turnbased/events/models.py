@@ -33,6 +33,7 @@ class EventKind(models.TextChoices):
     COMPETITION_ROUND = "competition_round", "a round of a competition I play in closed"
     COMPETITION_ENDED = "competition_ended", "a competition I entered ended (or was called off)"
     COMPETITION_REMOVED = "competition_removed", "I was withdrawn from a competition (a timeout, the organiser)"
+    COMPETITION_SEASON = "competition_season", "a league I play in opened its next season, and entered me in it"
 
 
 class Event(models.Model):

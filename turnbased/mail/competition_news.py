@@ -18,6 +18,7 @@ from turnbased.competitions import selectors
 from turnbased.competitions.models import Entrant
 from turnbased.competitions.signals import (
     competition_ended, competition_invitation, competition_started, entrant_removed, round_closed, round_opened,
+    season_opened,
 )
 from turnbased.mail import compose
 from turnbased.mail.models import EmailKind
@@ -30,7 +31,7 @@ def _url(competition) -> str:
 
 def news_email(user, competition, news: str, **context):
     """Write one competition email: ``news`` says which (started, tables, round, ended, cancelled, invitation,
-    removed)."""
+    removed, season)."""
     with compose.for_recipient(user):  # the subject too, in the recipient's language
         name = competition.name
         subject = {
@@ -41,6 +42,7 @@ def news_email(user, competition, news: str, **context):
             "ended": _("%(name)s has ended"),
             "cancelled": _("%(name)s is called off"),
             "removed": _("You were withdrawn from %(name)s"),
+            "season": _("%(name)s: the next season is open"),
         }[news] % {"name": name}
         context.update(user=user, news=news, competition={"name": name, "url": _url(competition)})
         return compose.build(to=user.email, subject=subject, template="competition_news", context=context, user=user)
@@ -106,3 +108,10 @@ def on_removed(sender, competition, entrant, **kwargs) -> None:
     user = _people([entrant.user_id]).first()
     if user is not None:
         _send(user, competition, "removed", because=entrant.withdrawn_because)
+
+
+@receiver(season_opened, dispatch_uid="turnbased-mail-competition-season")
+def on_season(sender, competition, moves, **kwargs) -> None:
+    for user in _people(moves):
+        _send(user, competition, "season", season=competition.season, starts_at=competition.starts_at,
+              move=moves[user.pk])

@@ -38,6 +38,30 @@ class StageInputSerializer(BodySerializer):
         ref_name = "CompetitionStageRequest"
 
 
+class LeagueInputSerializer(BodySerializer):
+    division_size = serializers.IntegerField(required=False, min_value=2, max_value=rules.MAX_DIVISION,
+                                             help_text="Players in a division (two-player games: 3 to 64, 8 by "
+                                                       "default; larger tables: the table size to two more).")
+    movers = serializers.IntegerField(required=False, min_value=1, max_value=rules.MAX_DIVISION // 2,
+                                      help_text="How many go up and down between neighbouring divisions at a "
+                                                "season's end (at most half a division).")
+    break_days = serializers.IntegerField(required=False, min_value=1, max_value=rules.MAX_BREAK_DAYS,
+                                          help_text="Days between a season's end and the next one's start (7), "
+                                                    "in which the next one takes newcomers.")
+
+    class Meta:
+        ref_name = "LeagueRequest"
+
+
+class LeagueSerializer(serializers.Serializer):
+    division_size = serializers.IntegerField()
+    movers = serializers.IntegerField()
+    break_days = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "League"
+
+
 class CompetitionInputSerializer(BodySerializer):
     name = serializers.CharField(min_length=rules.NAME_MIN, max_length=rules.NAME_MAX, trim_whitespace=False)
     description = serializers.CharField(required=False, allow_blank=True, max_length=rules.DESCRIPTION_MAX,
@@ -78,6 +102,10 @@ class CompetitionInputSerializer(BodySerializer):
                                           help_text="Days a round lasts before its deadline; left out, estimated from "
                                                     "the clock.")
     stages = StageInputSerializer(many=True, required=False, help_text="1 to 4 stages, played in order.")
+    league = LeagueInputSerializer(required=False, allow_null=True,
+                                   help_text="Make it a league: seasons one after another, each a round robin in "
+                                             "divisions, promotion and relegation between them (then its one stage "
+                                             "is a round robin, by default two cycles with two players, else one).")
 
     class Meta:
         ref_name = "CompetitionRequest"
@@ -127,6 +155,12 @@ class CompetitionSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     stages = StageSerializer(many=True)
+    league = LeagueSerializer(allow_null=True, help_text="A league's settings; null for a competition that is no "
+                                                         "league's season.")
+    season = serializers.IntegerField(help_text="Which season of its league this is (1, 2, ...); 0 for no league.")
+    previous_season = serializers.IntegerField(allow_null=True, help_text="The league's season before this one.")
+    next_season = serializers.IntegerField(allow_null=True, help_text="The league's season after this one, once "
+                                                                      "this one has ended.")
     my_entry = serializers.CharField(allow_null=True, help_text="My entry: active, withdrawn or eliminated; null "
                                                                 "when I have none.")
     url = serializers.URLField(help_text="The competition's page.")
@@ -164,6 +198,8 @@ class StandingRowSerializer(serializers.Serializer):
     points = serializers.FloatField()
     games = serializers.IntegerField()
     byes = serializers.IntegerField()
+    move = serializers.CharField(help_text="A league's season: how its player came into their division: up "
+                                           "(promoted), down (relegated), stay, or new; empty for no league.")
     tiebreaks = serializers.DictField(child=serializers.FloatField(),
                                       help_text="Each tie-break's figure, by its name (head_to_head is worked out "
                                                 "only among tied entrants and not listed).")

@@ -62,7 +62,7 @@ def competition_create(*, user: AbstractBaseUser, settings: dict) -> Competition
         if unfinished.count() >= MAX_ORGANISED:
             raise Conflict(gettext("You organise %(cap)s competitions that have not finished, as many as one account "
                                    "may.") % {"cap": MAX_ORGANISED})
-        competition = Competition.objects.create(organiser=user, **chosen)
+        competition = Competition.objects.create(organiser=user, **chosen, season=1 if chosen["league"] else 0)
         Stage.objects.bulk_create(Stage(competition=competition, number=number, **stage)
                                   for number, stage in enumerate(stages, start=1))
     return competition

@@ -28,6 +28,7 @@ from turnbased.competitions.models import (
     Placement, Round, RoundStatus, Settled, Stage, StageStatus, Standing, TableStatus, WithdrawnBecause,
 )
 from turnbased.competitions.pairings import Plan, bracket_winners, least_at_a_table, next_round
+from turnbased.competitions.services import seasons
 from turnbased.competitions.services.withdrawals import told_removed, withdraw
 from turnbased.competitions.signals import competition_ended, competition_started, round_closed, round_opened
 from turnbased.entry import requirements as entry_requirements
@@ -129,7 +130,9 @@ def _stage_begin(stage: Stage, ranked: list[int]) -> None:
     first round paired."""
     competition = stage.competition
     pools = [ranked]
-    if stage.format == Format.ROUND_ROBIN:
+    if stage.format == Format.ROUND_ROBIN and competition.league:
+        pools = seasons.divisions_at_start(competition, ranked)
+    elif stage.format == Format.ROUND_ROBIN:
         size = stage.pool_size or len(ranked)
         if competition.table_size > 2 and size > competition.table_size + 2:
             size = competition.table_size  # one pool of everyone would be every way of seating them: tables of k
@@ -267,6 +270,8 @@ def _competition_end(competition: Competition) -> None:
     user_ids = list(competition.entrants.exclude(status=EntrantStatus.WITHDRAWN).values_list("user_id", flat=True))
     _tell(user_ids, EventKind.COMPETITION_ENDED, {"competition": selectors.summary(competition)})
     competition_ended.send(sender=Competition, competition=competition, user_ids=user_ids)
+    if competition.league:
+        seasons.season_ended(competition)
 
 
 # -- opening a round -------------------------------------------------------------------------------------

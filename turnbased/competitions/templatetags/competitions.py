@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext
 
 from games import engines
 from turnbased.competitions import selectors, wording
@@ -61,6 +62,13 @@ def settled_word(value: str) -> str:
 @register.filter
 def tiebreak_name(value: str) -> str:
     return wording.tiebreak_name(value)
+
+
+@register.filter
+def league_move_word(value: str) -> str:
+    """Say how a league season's player came into their division."""
+    return {"up": gettext("promoted"), "down": gettext("relegated"), "stay": gettext("stayed"),
+            "new": gettext("new")}.get(value, value)
 
 
 

@@ -8,14 +8,15 @@ from typing import Any, Literal
 from turnbased_client.core import UNSET, ApiCore, Unset, operation
 from turnbased_client.types import (
     Competition, CompetitionDetail, CompetitionEntrant, CompetitionEntry, CompetitionPerson, CompetitionRounds,
-    CompetitionStandings, TableRequirements, TimeControlRequest,
+    CompetitionStandings, LeagueRequest, TableRequirements, TimeControlRequest,
 )
 
 Status = Literal["entry", "running", "finished", "cancelled"]
 StageFormat = Literal["round_robin", "swiss", "elimination", "double_elimination"]
 SETTINGS = ("name", "description", "game", "table_size", "options", "time_control", "no_clock", "entry", "group",
             "requirements", "min_entrants", "max_entrants", "starts_at", "start_when_full", "late_entry_rounds",
-            "rated", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy", "round_days", "stages")
+            "rated", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy", "round_days", "stages",
+            "league")
 
 
 class CompetitionsApi(ApiCore):
@@ -52,15 +53,17 @@ class CompetitionsApi(ApiCore):
                            bye_points: float | Unset = UNSET, tiebreaks: list[str] | Unset = UNSET,
                            deadline_policy: Literal["play_out", "adjudicate", "all_lose"] | Unset = UNSET,
                            round_days: int | None | Unset = UNSET,
-                           stages: list[dict[str, Any]] | Unset = UNSET) -> CompetitionDetail:
-        """Make a competition, me its organiser (I play in it only if I enter it too)."""
+                           stages: list[dict[str, Any]] | Unset = UNSET,
+                           league: LeagueRequest | None | Unset = UNSET) -> CompetitionDetail:
+        """Make a competition, me its organiser (I play in it only if I enter it too); with ``league``, the first
+        season of a league."""
         settings = {"name": name, "description": description, "game": game, "table_size": table_size,
                     "options": options, "time_control": time_control, "no_clock": no_clock, "entry": entry,
                     "group": group, "requirements": requirements, "min_entrants": min_entrants,
                     "max_entrants": max_entrants, "starts_at": starts_at, "start_when_full": start_when_full,
                     "late_entry_rounds": late_entry_rounds, "rated": rated, "points": points,
                     "bye_policy": bye_policy, "bye_points": bye_points, "tiebreaks": tiebreaks,
-                    "deadline_policy": deadline_policy, "round_days": round_days, "stages": stages}
+                    "deadline_policy": deadline_policy, "round_days": round_days, "stages": stages, "league": league}
         return self._call("competitions_create", body=settings)
 
     @operation("competitions_retrieve", "GET", "/api/competitions/{competition_id}/", conditional=True)

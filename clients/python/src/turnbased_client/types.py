@@ -16,7 +16,7 @@ RatingPool = Literal["people", "bots"]
 EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near",
                     "group_invitation", "group_request", "tables_left", "competition_invite",
                     "competition_started", "competition_table", "competition_round", "competition_ended",
-                    "competition_removed"]
+                    "competition_removed", "competition_season"]
 # What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
 # x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
 GameStatus = str  # "open", "active", "finished", "aborted"
@@ -645,6 +645,18 @@ class CompetitionStage(TypedDict):
     status: str  # "waiting", "running" or "finished"
 
 
+class League(TypedDict):
+    division_size: int
+    movers: int
+    break_days: int
+
+
+class LeagueRequest(TypedDict, total=False):
+    division_size: int
+    movers: int
+    break_days: int
+
+
 class Competition(TypedDict):
     id: int
     name: str
@@ -676,6 +688,10 @@ class Competition(TypedDict):
     started_at: str | None
     finished_at: str | None
     stages: list[CompetitionStage]
+    league: League | None  # a league's settings; None for a competition that is no league's season
+    season: int  # which season of its league (1, 2, ...); 0 for no league
+    previous_season: int | None
+    next_season: int | None
     my_entry: str | None  # "active", "withdrawn", "eliminated"; None when I have none
     url: str
 
@@ -709,6 +725,7 @@ class CompetitionStanding(TypedDict):
     points: float
     games: int
     byes: int
+    move: str  # a league's season: "up", "down", "stay" or "new"; "" for no league
     tiebreaks: dict[str, float]
 
 
