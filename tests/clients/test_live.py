@@ -246,6 +246,21 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     bob.enter_competition(cup["id"])
     ann.remove_competition_entrant(cup["id"], "bob")
     assert ann.cancel_competition(cup["id"])["status"] == "cancelled"
+    # A ladder, started as the minute sweep would start it: the lower of the two challenges the higher.
+    ladder = ann.create_competition("Live ladder", "love-letter", {"kind": "per_move", "days_per_move": 3},
+                                    starts_at=starts, ladder={"reach": 2})
+    bob.enter_competition(ladder["id"])
+    ann.enter_competition(ladder["id"])
+    from django.utils import timezone as django_timezone
+
+    from turnbased.competitions.models import Competition
+    from turnbased.competitions.services import rounds
+
+    Competition.objects.filter(pk=ladder["id"]).update(starts_at=django_timezone.now())
+    rounds.competition_start(competition_id=ladder["id"])
+    top, second = [row["username"] for row in bob.competition_standings(ladder["id"])["stages"][0]["rows"]]
+    challenge = {"ann": ann, "bob": bob}[second].challenge(ladder["id"], top)
+    assert challenge["challenger"] == second and challenge["players"] == [second, top]
 
     # Webhooks: registered, read, changed, pinged, their secret rotated, deleted.
     hook = ann.create_webhook("http://127.0.0.1:1025/hook", kinds=["your_turn"])

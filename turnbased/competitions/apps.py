@@ -14,4 +14,5 @@ class CompetitionsConfig(AppConfig):
 
         register_wording([EventKind.COMPETITION_INVITATION, EventKind.COMPETITION_STARTED,
                           EventKind.COMPETITION_TABLE, EventKind.COMPETITION_ROUND, EventKind.COMPETITION_ENDED,
-                          EventKind.COMPETITION_REMOVED, EventKind.COMPETITION_SEASON], word_event)
+                          EventKind.COMPETITION_REMOVED, EventKind.COMPETITION_SEASON,
+                          EventKind.COMPETITION_CHALLENGE], word_event)

@@ -15,6 +15,7 @@ class Format(models.TextChoices):
     SWISS = "swiss", _("Swiss")
     ELIMINATION = "elimination", _("Elimination")
     DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+    LADDER = "ladder", _("Ladder")
 
 
 class EntryKind(models.TextChoices):
@@ -97,6 +98,8 @@ class Competition(models.Model):
     season = models.PositiveSmallIntegerField(default=0)
     previous_season = models.OneToOneField("self", on_delete=models.SET_NULL, null=True, blank=True,
                                            related_name="next_season")
+    # A ladder (``services.ladders``): {"reach", "open_challenges", "cooldown_days", "days"}; None for no ladder.
+    ladder = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["status", "engine"], name="competitions_status_engine")]
@@ -276,6 +279,8 @@ class EventTable(models.Model):
     game = models.OneToOneField("play.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     status = models.CharField(max_length=8, choices=TableStatus.choices, default=TableStatus.PLANNED)
     settled = models.CharField(max_length=12, choices=Settled.choices, default=Settled.PLAYED, blank=True)
+    # A ladder's challenge: who challenged (``services.ladders``); None at any other table.
+    challenger = models.ForeignKey(Entrant, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
 
     class Meta:
         ordering = ["round", "number"]

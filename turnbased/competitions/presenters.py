@@ -8,11 +8,14 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from django.conf import settings
+from django.db.models import F
 from django.urls import reverse
 
 from games import get_engine
 from turnbased.competitions import rules, scoring, selectors
-from turnbased.competitions.models import Bye, Competition, Entrant, EventTable, Placement, Round, StageStatus
+from turnbased.competitions.models import (
+    Bye, Competition, Entrant, EventTable, Format, Placement, Round, Stage, StageStatus, Standing,
+)
 
 TIEBREAK_COLUMNS = {"sonneborn_berger": "sonneborn_berger", "buchholz": "buchholz", "wins": "wins",
                     "second_places": "second_places", "third_places": "third_places"}
@@ -26,8 +29,9 @@ def settings_from(validated: dict) -> dict:
             chosen[name] = dict(chosen[name])
     if "stages" in chosen:
         chosen["stages"] = [dict(stage) for stage in chosen["stages"]]
-    if chosen.get("league") is not None:
-        chosen["league"] = dict(chosen["league"])
+    for name in ("league", "ladder"):
+        if chosen.get(name) is not None:
+            chosen[name] = dict(chosen[name])
     return chosen
 
 
@@ -60,7 +64,7 @@ def _shown(competition: Competition, my_entry: str | None, length: rules.RoundLe
         "stages": [{"number": stage.number, "format": stage.format, "rounds": stage.rounds,
                     "pool_size": stage.pool_size, "sequential": stage.sequential, "advance": stage.advance,
                     "status": stage.status} for stage in competition.stages.all()],
-        "league": competition.league, "season": competition.season,
+        "ladder": competition.ladder, "league": competition.league, "season": competition.season,
         "previous_season": competition.previous_season_id, "next_season": next_season,
         "my_entry": my_entry,
         "url": settings.SITE_URL + reverse("competition-detail", args=[competition.pk]),
@@ -119,7 +123,7 @@ def standings(competition: Competition) -> list[dict]:
     for stage in competition.stages.exclude(status=StageStatus.WAITING):
         rows = []
         place = 1
-        for group in selectors.standings_ranked(stage):
+        for group in _ranked(stage):
             for row in group:
                 move = (row.entrant.league_move or "new") if competition.league else ""
                 rows.append({
@@ -134,6 +138,15 @@ def standings(competition: Competition) -> list[dict]:
         shown.append({"stage": stage.number, "format": stage.format, "final": stage.status == StageStatus.FINISHED,
                       "rows": rows})
     return shown
+
+
+def _ranked(stage: Stage) -> list[list[Standing]]:
+    """A stage's rows best first, tied ones grouped; a ladder's in its order (those who left it last)."""
+    if stage.format != Format.LADDER:
+        return selectors.standings_ranked(stage)
+    rows = (Standing.objects.filter(stage=stage).select_related("entrant__user")
+            .order_by(F("place").asc(nulls_last=True), "entrant__seed", "pk"))
+    return [[row] for row in rows]
 
 
 def divisions(rows: list[dict]) -> list[dict]:
@@ -179,11 +192,16 @@ def rounds(competition: Competition) -> list[dict]:
     return [{
         "stage": row.stage.number, "number": row.number, "status": row.status, "deadline": row.deadline,
         "opened_at": row.opened_at, "closed_at": row.closed_at,
-        "tables": [{"number": table.number, "pool": table.pool, "match": table.match, "game": table.game_id,
-                    "players": [names.get(entrant, "") for entrant in table.players], "status": table.status,
-                    "settled": table.settled,
-                    "placements": [{"username": names.get(placement.entrant_id, ""), "place": placement.place,
-                                    "points": placement.points} for placement in placements[table.pk]]}
-                   for table in tables[row.pk]],
+        "tables": [table_shown(table, names, placements[table.pk]) for table in tables[row.pk]],
         "byes": sorted(byes[row.pk]),
     } for row in played]
+
+
+def table_shown(table: EventTable, names: dict[int, str], placements: list[Placement]) -> dict:
+    """One table of a round: who sits where, its game, its state and, once over, the places it gave."""
+    return {"number": table.number, "pool": table.pool, "match": table.match, "game": table.game_id,
+            "players": [names.get(entrant, "") for entrant in table.players], "status": table.status,
+            "settled": table.settled,
+            "challenger": names.get(table.challenger_id) if table.challenger_id else None,
+            "placements": [{"username": names.get(placement.entrant_id, ""), "place": placement.place,
+                            "points": placement.points} for placement in placements]}

@@ -42,6 +42,10 @@ NO_CLOCK_ROUND_DAYS = 28
 # 64; the days between seasons, in which the next one takes newcomers.
 MIN_DIVISION, MAX_DIVISION = 3, 64
 DEFAULT_BREAK_DAYS, MAX_BREAK_DAYS = 7, 60
+# A ladder: challenges reach at most this many places up, this many open at once; the days before the same two
+# meet again; how long it runs (at least a round's week, at most a year).
+MAX_REACH, MAX_OPEN_CHALLENGES, MAX_COOLDOWN_DAYS = 20, 10, 90
+MIN_LADDER_DAYS, MAX_LADDER_DAYS = 7, 365
 
 
 def _text(value, field: str, *, most: int, least: int = 0) -> str:
@@ -114,6 +118,8 @@ def read_stage(raw, *, table_size: int, last: bool) -> dict:
         stage["sequential"] = _flag(raw, "sequential", False)
     elif stage_format == Format.DOUBLE_ELIMINATION and table_size != 2:
         raise Unprocessable(gettext("Double elimination is for two-player tables."))
+    if stage_format == Format.LADDER:
+        raise Unprocessable(gettext("A ladder is made with its own settings (ladder), not as a stage."))
     if stage_format in (Format.ELIMINATION, Format.DOUBLE_ELIMINATION):
         if not last:
             raise Unprocessable(gettext("An elimination stage plays to a winner: it comes last."))
@@ -172,7 +178,7 @@ def read(raw, *, now: datetime) -> dict:
     known = {"name", "description", "game", "table_size", "options", "time_control", "no_clock", "entry", "group",
              "requirements", "min_entrants", "max_entrants", "starts_at", "start_when_full", "late_entry_rounds",
              "rated", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy", "round_days", "stages",
-             "league"}
+             "league", "ladder"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise InvalidRequest(gettext("Unknown competition settings: %(names)s.") % {"names": ", ".join(unknown)})
@@ -235,6 +241,13 @@ def read(raw, *, now: datetime) -> dict:
     chosen["deadline_policy"] = _choice(raw, "deadline_policy", DeadlinePolicy, DeadlinePolicy.PLAY_OUT)
     chosen["round_days"] = _whole(raw, "round_days", None, 1, MAX_ROUND_DAYS, none_ok=True)
     chosen["league"] = read_league(raw.get("league"), table_size=size)
+    chosen["ladder"] = read_ladder(raw.get("ladder"), table_size=size)
+    if chosen["ladder"] is not None:
+        if chosen["league"] is not None or raw.get("stages") is not None:
+            raise Unprocessable(gettext("A ladder has no stages and is no league: leave stages and league out."))
+        chosen["stages"] = [{"format": Format.LADDER, "rounds": 1, "pool_size": 0, "sequential": False,
+                             "advance": None}]
+        return chosen
     stages = raw.get("stages", [{"format": Format.SWISS}] if chosen["league"] is None
                      else [{"format": Format.ROUND_ROBIN}])
     if chosen["league"] is not None:
@@ -267,6 +280,25 @@ def read_league(raw, *, table_size: int) -> dict | None:
     movers = _whole(raw, "movers", 2 if size >= 6 else 1, 1, size // 2)
     return {"division_size": size, "movers": movers,
             "break_days": _whole(raw, "break_days", DEFAULT_BREAK_DAYS, 1, MAX_BREAK_DAYS)}
+
+
+def read_ladder(raw, *, table_size: int) -> dict | None:
+    """Return a ladder's settings (None: no ladder): how many places above a player may challenge, how many
+    challenges a player may have open at once, the days before the same two meet again, and how many days it runs
+    from its start (its games still going then are settled by the deadline policy)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InvalidRequest(gettext("ladder must be an object."))
+    unknown = sorted(set(raw) - {"reach", "open_challenges", "cooldown_days", "days"})
+    if unknown:
+        raise InvalidRequest(gettext("Unknown ladder settings: %(names)s.") % {"names": ", ".join(unknown)})
+    if table_size != 2:
+        raise Unprocessable(gettext("A ladder is for two-player tables."))
+    return {"reach": _whole(raw, "reach", 3, 1, MAX_REACH),
+            "open_challenges": _whole(raw, "open_challenges", 2, 1, MAX_OPEN_CHALLENGES),
+            "cooldown_days": _whole(raw, "cooldown_days", 7, 0, MAX_COOLDOWN_DAYS),
+            "days": _whole(raw, "days", 90, MIN_LADDER_DAYS, MAX_LADDER_DAYS)}
 
 
 def league_stages(stages, league: dict, *, table_size: int) -> list:

@@ -117,7 +117,10 @@ def entry_refusal(competition: Competition, user: AbstractBaseUser) -> str | Non
     under the competition's lock)."""
     if competition.status == CompetitionStatus.RUNNING:
         first = competition.stages.order_by("number").first()
-        if first.format != Format.SWISS or first.rounds_played.count() >= competition.late_entry_rounds:
+        if first.format == Format.LADDER:  # a ladder takes newcomers, at its bottom, until its end
+            if not first.rounds_played.filter(deadline__gt=timezone.now()).exists():
+                return gettext("This ladder has reached its end and takes no more entries.")
+        elif first.format != Format.SWISS or first.rounds_played.count() >= competition.late_entry_rounds:
             return gettext("This competition has started and takes no more entries.")
     elif competition.status != CompetitionStatus.ENTRY:
         return gettext("This competition takes no more entries.")

@@ -18,3 +18,6 @@ competition_ended = Signal()
 # A league's next season opened, its players of the season before entered: ``competition`` (the new season),
 # ``moves`` (user id -> "up", "down" or "stay": what promotion and relegation did to them).
 season_opened = Signal()
+# A player challenged another on a ladder, their game made: ``table`` (an ``EventTable``), ``challenger`` and
+# ``defender`` (users).
+challenge_made = Signal()

@@ -13,4 +13,6 @@ urlpatterns = [
     path("competitions/<int:competition_id>/entrants/<str:username>/remove/", views.remove,
          name="competition-remove"),
     path("competitions/<int:competition_id>/cancel/", views.cancel, name="competition-cancel"),
+    path("competitions/<int:competition_id>/challenge/<str:username>/", views.challenge,
+         name="competition-challenge"),
 ]

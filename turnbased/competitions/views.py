@@ -18,7 +18,7 @@ from games import engines
 from turnbased.clocks.services import DAYS_PER_MOVE
 from turnbased.competitions import forms, presenters, selectors, wording
 from turnbased.competitions.models import CompetitionStatus, DeadlinePolicy, EntryKind, Format
-from turnbased.competitions.services import entries
+from turnbased.competitions.services import entries, ladders
 from turnbased.groups.selectors import my_memberships
 from turnbased.kit.errors import InvalidRequest, NotFound, PlayError
 from turnbased.kit.http.limits import page_refusal
@@ -93,6 +93,7 @@ def competition_detail(request, competition_id: int):
         "standings": standings, "rounds": wording.rounds_shown(competition),
         "brackets": wording.brackets(competition),
         "is_organiser": request.user.is_authenticated and competition.organiser_id == request.user.pk,
+        "challengeable": ladders.challengeable(competition, request.user),
         "entry_kinds": EntryKind, "deadline_policies": DeadlinePolicy,
     })
 
@@ -160,6 +161,17 @@ def invite(request, competition_id: int):
     username = request.POST.get("username", "")
     return _act(request, competition_id, entries.competition_invite,
                 gettext("%(name)s is invited.") % {"name": username.strip()[:150]}, username=username)
+
+
+@require_POST
+@login_required
+def challenge(request, competition_id: int, username: str):
+    refusal = page_refusal(request, "competitions")
+    if refusal:
+        messages.error(request, refusal.detail)
+        return redirect("competition-detail", competition_id)
+    return _act(request, competition_id, ladders.ladder_challenge,
+                gettext("You challenged %(name)s: your game is open.") % {"name": username[:150]}, username=username)
 
 
 @require_POST

@@ -57,6 +57,28 @@ def stage_line(stage, table_size: int) -> str:
     return said
 
 
+def ladder_lines(competition: Competition) -> list[str]:
+    """Say how a ladder is played."""
+    ladder = competition.ladder
+    return [
+        gettext("A ladder: the entrants start in the order of their seeds, a newcomer at the bottom."),
+        ngettext("A player may challenge the player %(reach)s place above them; the game starts at once.",
+                 "A player may challenge any of the %(reach)s places above them; the game starts at once.",
+                 ladder["reach"]) % {"reach": ladder["reach"]},
+        gettext("A challenger who wins takes the defender's place; everyone between moves down one. Any other "
+                "result changes nothing."),
+        ngettext("A player may have %(count)s challenge in play at a time.",
+                 "A player may have %(count)s challenges in play at a time.", ladder["open_challenges"])
+        % {"count": ladder["open_challenges"]},
+        ngettext("The same two meet again %(days)s day after their last game at the earliest.",
+                 "The same two meet again %(days)s days after their last game at the earliest.",
+                 ladder["cooldown_days"]) % {"days": ladder["cooldown_days"]},
+        ngettext("It runs %(days)s day from its start; the ladder's order then is the final standing.",
+                 "It runs %(days)s days from its start; the ladder's order then is the final standing.",
+                 ladder["days"]) % {"days": ladder["days"]},
+    ]
+
+
 def league_lines(competition: Competition) -> list[str]:
     """Say how a league's season is played and what its end does."""
     league, stage = competition.league, competition.stages.first()
@@ -99,6 +121,8 @@ def rules(competition: Competition, shown: dict) -> list[str]:
         said.append(gettext("Absences do not stop the clock."))
     if competition.league:
         said.extend(league_lines(competition))
+    elif competition.ladder:
+        said.extend(ladder_lines(competition))
     else:
         for number, stage in enumerate(competition.stages.all(), start=1):
             said.append(gettext("Stage %(number)s: %(what)s.") % {"number": number,
@@ -255,6 +279,8 @@ def word_event(payload: dict, event) -> dict:
     elif kind == "competition_ended":
         text = (gettext("%(competition)s is called off.") if competition.get("status") == "cancelled"
                 else gettext("%(competition)s has ended.")) % names
+    elif kind == "ladder_challenge":
+        text = gettext("%(name)s challenges you on %(competition)s: your game is open.") % names
     elif kind == "competition_season":
         text = {"up": gettext("Season %(season)s of %(competition)s is open: you go up a division."),
                 "down": gettext("Season %(season)s of %(competition)s is open: you go down a division."),

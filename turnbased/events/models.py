@@ -34,6 +34,7 @@ class EventKind(models.TextChoices):
     COMPETITION_ENDED = "competition_ended", "a competition I entered ended (or was called off)"
     COMPETITION_REMOVED = "competition_removed", "I was withdrawn from a competition (a timeout, the organiser)"
     COMPETITION_SEASON = "competition_season", "a league I play in opened its next season, and entered me in it"
+    COMPETITION_CHALLENGE = "ladder_challenge", "a player challenged me on a ladder: our game is open"
 
 
 class Event(models.Model):

@@ -1,5 +1,6 @@
 """Email a competition's news to its players (issue 45): an invitation to enter, the start, a round's tables open,
-a round closed with where one stands, the end (or the call-off), and a withdrawal one did not ask for.
+a round closed with where one stands, the end (or the call-off), a withdrawal one did not ask for, a league's next
+season that entered one, and a challenge on a ladder.
 
 The competitions app sends each signal in the transaction that made the news; each email is written to the outbox
 there (so it commits with the news or not at all) and sent once it has committed, like every email: at most once.
@@ -18,7 +19,7 @@ from turnbased.competitions import selectors
 from turnbased.competitions.models import Entrant
 from turnbased.competitions.signals import (
     competition_ended, competition_invitation, competition_started, entrant_removed, round_closed, round_opened,
-    season_opened,
+    challenge_made, season_opened,
 )
 from turnbased.mail import compose
 from turnbased.mail.models import EmailKind
@@ -31,7 +32,7 @@ def _url(competition) -> str:
 
 def news_email(user, competition, news: str, **context):
     """Write one competition email: ``news`` says which (started, tables, round, ended, cancelled, invitation,
-    removed, season)."""
+    removed, season, challenge)."""
     with compose.for_recipient(user):  # the subject too, in the recipient's language
         name = competition.name
         subject = {
@@ -43,6 +44,7 @@ def news_email(user, competition, news: str, **context):
             "cancelled": _("%(name)s is called off"),
             "removed": _("You were withdrawn from %(name)s"),
             "season": _("%(name)s: the next season is open"),
+            "challenge": _("%(name)s: you are challenged"),
         }[news] % {"name": name}
         context.update(user=user, news=news, competition={"name": name, "url": _url(competition)})
         return compose.build(to=user.email, subject=subject, template="competition_news", context=context, user=user)
@@ -115,3 +117,12 @@ def on_season(sender, competition, moves, **kwargs) -> None:
     for user in _people(moves):
         _send(user, competition, "season", season=competition.season, starts_at=competition.starts_at,
               move=moves[user.pk])
+
+
+@receiver(challenge_made, dispatch_uid="turnbased-mail-competition-challenge")
+def on_challenge(sender, table, challenger, defender, **kwargs) -> None:
+    user = _people([defender.pk]).first()
+    if user is not None:
+        game = {"title": table.game.title, "url": settings.SITE_URL + reverse("game-detail", args=[table.game_id])}
+        _send(user, table.round.stage.competition, "challenge", challenger=compose.person_name(challenger),
+              games=[game])

@@ -55,7 +55,7 @@ def test_settings_that_cannot_run_are_a_problem_document_and_nothing_is_made(ali
     assert not Competition.objects.exists()
 
 
-@pytest.mark.parametrize("query", ["game=chess", "stage_format=ladder", "status=over", "group=x", "days_per_move=1.5",
+@pytest.mark.parametrize("query", ["game=chess", "stage_format=knockout", "status=over", "group=x", "days_per_move=1.5",
                                    "no_absence=yes"])
 def test_a_filter_that_names_nothing_is_a_400(alice, api_client_for, query):
     answer = api_client_for(alice).get(f"/api/competitions/?{query}")

@@ -213,7 +213,7 @@ def test_opening_a_round_is_resumable_after_a_crash_halfway(alice, people, monke
     rounds.competition_start(competition_id=competition.pk)
     played = Round.objects.get(stage__competition=competition)
     made = []
-    real = rounds._table_game
+    real = rounds.table_game
 
     def dies_after_four(competition, table):
         if len(made) == 4:
@@ -221,11 +221,11 @@ def test_opening_a_round_is_resumable_after_a_crash_halfway(alice, people, monke
         made.append(table.pk)
         real(competition, table)
 
-    monkeypatch.setattr(rounds, "_table_game", dies_after_four)
+    monkeypatch.setattr(rounds, "table_game", dies_after_four)
     with pytest.raises(SystemExit):
         rounds.round_open(round_id=played.pk, batch=2)
     assert EventTable.objects.filter(round=played, game__isnull=False).count() == 4  # two batches committed
-    monkeypatch.setattr(rounds, "_table_game", real)
+    monkeypatch.setattr(rounds, "table_game", real)
     assert rounds.due_work()["opening"] == [played.pk]
     assert rounds.round_open(round_id=played.pk, batch=2) == 11
     played.refresh_from_db()

@@ -62,6 +62,31 @@ class LeagueSerializer(serializers.Serializer):
         ref_name = "League"
 
 
+class LadderInputSerializer(BodySerializer):
+    reach = serializers.IntegerField(required=False, min_value=1, max_value=rules.MAX_REACH,
+                                     help_text="How many places above one's own a player may challenge (3).")
+    open_challenges = serializers.IntegerField(required=False, min_value=1, max_value=rules.MAX_OPEN_CHALLENGES,
+                                               help_text="How many challenges a player may have in play at once (2).")
+    cooldown_days = serializers.IntegerField(required=False, min_value=0, max_value=rules.MAX_COOLDOWN_DAYS,
+                                             help_text="Days before the same two may meet again (7).")
+    days = serializers.IntegerField(required=False, min_value=rules.MIN_LADDER_DAYS, max_value=rules.MAX_LADDER_DAYS,
+                                    help_text="Days the ladder runs from its start (90); its games still going then "
+                                              "are settled by the deadline policy.")
+
+    class Meta:
+        ref_name = "LadderRequest"
+
+
+class LadderSerializer(serializers.Serializer):
+    reach = serializers.IntegerField()
+    open_challenges = serializers.IntegerField()
+    cooldown_days = serializers.IntegerField()
+    days = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "Ladder"
+
+
 class CompetitionInputSerializer(BodySerializer):
     name = serializers.CharField(min_length=rules.NAME_MIN, max_length=rules.NAME_MAX, trim_whitespace=False)
     description = serializers.CharField(required=False, allow_blank=True, max_length=rules.DESCRIPTION_MAX,
@@ -102,6 +127,10 @@ class CompetitionInputSerializer(BodySerializer):
                                           help_text="Days a round lasts before its deadline; left out, estimated from "
                                                     "the clock.")
     stages = StageInputSerializer(many=True, required=False, help_text="1 to 4 stages, played in order.")
+    ladder = LadderInputSerializer(required=False, allow_null=True,
+                                   help_text="Make it a ladder (two players): no rounds, a player challenges one of "
+                                             "the places above, the winner of a challenge taking the defender's "
+                                             "place (then it has no stages).")
     league = LeagueInputSerializer(required=False, allow_null=True,
                                    help_text="Make it a league: seasons one after another, each a round robin in "
                                              "divisions, promotion and relegation between them (then its one stage "
@@ -155,6 +184,7 @@ class CompetitionSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     stages = StageSerializer(many=True)
+    ladder = LadderSerializer(allow_null=True, help_text="A ladder's settings; null for no ladder.")
     league = LeagueSerializer(allow_null=True, help_text="A league's settings; null for a competition that is no "
                                                          "league's season.")
     season = serializers.IntegerField(help_text="Which season of its league this is (1, 2, ...); 0 for no league.")
@@ -246,6 +276,8 @@ class TableSerializer(serializers.Serializer):
                   "(stopped at the deadline and decided on the count every player could see), all_lost (stopped at "
                   "the deadline, every player losing), abandoned (stopped, every player losing, as everyone left at "
                   "it had withdrawn) or withdrawn (not played: a player had withdrawn); empty when played to its end.")
+    challenger = serializers.CharField(allow_null=True, help_text="A ladder's challenge: who challenged; null at "
+                                                                  "any other table.")
     placements = PlacementSerializer(many=True, help_text="Once finished: each player's place and points.")
 
     class Meta:
@@ -271,6 +303,14 @@ class RoundsSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "CompetitionRounds"
+
+
+class ChallengeSerializer(BodySerializer):
+    username = serializers.CharField(max_length=150, help_text="The player challenged: one of the places above "
+                                                               "mine on the ladder.")
+
+    class Meta:
+        ref_name = "ChallengeRequest"
 
 
 class PersonSerializer(BodySerializer):

@@ -15,5 +15,7 @@ urlpatterns = [
     path("competitions/<int:competition_id>/standings/", views.StandingsApi.as_view(),
          name="api-competition-standings"),
     path("competitions/<int:competition_id>/rounds/", views.RoundsApi.as_view(), name="api-competition-rounds"),
+    path("competitions/<int:competition_id>/challenges/", views.ChallengesApi.as_view(),
+         name="api-competition-challenges"),
     path("me/competitions/", views.MyCompetitionsApi.as_view(), name="api-my-competitions"),
 ]

@@ -12,11 +12,11 @@ from rest_framework.views import APIView
 
 from turnbased.competitions import presenters, selectors
 from turnbased.competitions.api.serializers import (
-    CompetitionDetailSerializer, CompetitionInputSerializer, CompetitionListSerializer, EntrantListSerializer,
-    EntrySerializer, PersonSerializer, RoundsSerializer, StandingsSerializer,
+    ChallengeSerializer, CompetitionDetailSerializer, CompetitionInputSerializer, CompetitionListSerializer,
+    EntrantListSerializer, EntrySerializer, PersonSerializer, RoundsSerializer, StandingsSerializer, TableSerializer,
 )
 from turnbased.competitions.models import Format
-from turnbased.competitions.services import entries
+from turnbased.competitions.services import entries, ladders
 from turnbased.idempotency.once import idempotent
 from turnbased.kit.api.conditional import conditional_read
 from turnbased.kit.api.pagination import cursor_parameters, paginate
@@ -200,3 +200,32 @@ class RoundsApi(APIView):
     def get(self, request, competition_id: int):
         competition = selectors.competition_for(competition_id, request.user)
         return Response({"rounds": presenters.rounds(competition)})
+
+
+class ChallengesApi(APIView):
+    """A ladder's challenges: challenge a player above me."""
+
+    throttle_scope = "competitions"
+
+    @extend_schema(operation_id="competition_challenges_create", tags=["competitions"],
+                   summary="Challenge a player on a ladder",
+                   description="One of the places above mine, as far up as the ladder reaches; our game is made at "
+                               "once on the ladder's clock (accepted automatically) and the player is told. If I win "
+                               "I take their place. Refused, with the reason in my language, when they are out of "
+                               "reach, either of us has as many challenges in play as the ladder allows, we have one "
+                               "in play already, or we met too recently.",
+                   parameters=[COMPETITION_ID, created_location("the challenge's game")], request=ChallengeSerializer,
+                   responses={201: TableSerializer, 404: NO_COMPETITION,
+                              409: error("Why I may not challenge that player now (or the competition is no "
+                                         "ladder, or not running)."),
+                              422: error("No player by that name is on the ladder.")})
+    @idempotent
+    def post(self, request, competition_id: int):
+        data = ChallengeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = ladders.ladder_challenge(user=request.user, competition_id=competition_id,
+                                         username=data.validated_data["username"])
+        names = dict(table.round.stage.competition.entrants.filter(pk__in=table.players)
+                     .values_list("pk", "user__username"))
+        return Response(presenters.table_shown(table, names, []), status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-game", args=[table.game_id])})

@@ -18,9 +18,10 @@ from django.utils.translation import gettext
 
 from turnbased.competitions import rules, selectors
 from turnbased.competitions.models import (
-    Competition, CompetitionInvitation, CompetitionStatus, Entrant, EntrantStatus, EntryBar, Stage, Standing,
+    Competition, CompetitionInvitation, CompetitionStatus, Entrant, EntrantStatus, EntryBar, Format, Stage, Standing,
     WithdrawnBecause,
 )
+from turnbased.competitions.services import ladders
 from turnbased.competitions.services.rounds import competition_called_off
 from turnbased.competitions.services.withdrawals import told_removed, withdraw
 from turnbased.competitions.signals import competition_invitation
@@ -97,10 +98,14 @@ def competition_enter(*, user: AbstractBaseUser, competition_id) -> Entrant:
 
 
 def _late_entry(competition: Competition, entrant: Entrant) -> None:
-    """Seat a late entrant in the Swiss stage under way: the last seed, no points, paired from the next round."""
+    """Seat a late entrant in the stage under way: the last seed, no points; a Swiss pairs them from the next round,
+    a ladder puts them at its bottom."""
     stage = competition.stages.order_by("number").first()
     entrant.seed = competition.entrants.count()
     entrant.save(update_fields=["seed"])
+    if stage.format == Format.LADDER:
+        ladders.newcomer_placed(stage, entrant)
+        return
     Standing.objects.create(stage=stage, entrant=entrant)
     stage.seeds = [*stage.seeds, entrant.pk]
     stage.save(update_fields=["seeds"])

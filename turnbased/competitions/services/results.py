@@ -7,11 +7,15 @@ two games of a round ending at once record one after the other, and the one that
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from games.base import ADJUDICATED, ALL_LOSE
 from turnbased.competitions import scoring, standings
 from turnbased.competitions.models import (
-    Competition, Entrant, EntrantStatus, EventTable, Placement, Round, Settled, TableStatus, WithdrawnBecause,
+    Competition, Entrant, EntrantStatus, EventTable, Format, Placement, Round, Settled, TableStatus,
+    WithdrawnBecause,
 )
+from turnbased.competitions.services import ladders
 from turnbased.competitions.services.entries import timeout_forgiven, timeout_recorded
 from turnbased.competitions.services.withdrawals import told_removed, withdraw
 from turnbased.kit.db import dispatch
@@ -56,9 +60,14 @@ def table_finished(*, table: EventTable, game: Game) -> None:
         for seat, entrant in enumerate(table.players))
     table.status = TableStatus.FINISHED
     table.save(update_fields=["status", "settled"])
+    ladder = played.stage.format == Format.LADDER
+    if ladder:  # a challenge won moves the ladder on, in the order the games finish (this round's lock)
+        ladders.result_applied(played.stage, table, places)
     # A game played to its end by the people who sat at it takes one timeout off each of them.
     stayed = [seat.user_id for seat in game.seats.all() if seat.user_id and not seat.bot and seat.left_at is None]
     timeout_forgiven(stayed)
+    if ladder and played.deadline > timezone.now():
+        return  # a ladder's round stays open until its end
     if not played.tables.exclude(status=TableStatus.FINISHED).exists():
         dispatch.after_commit(CLOSE_TASK, played.pk)
 

@@ -28,7 +28,7 @@ from turnbased.competitions.models import (
     Placement, Round, RoundStatus, Settled, Stage, StageStatus, Standing, TableStatus, WithdrawnBecause,
 )
 from turnbased.competitions.pairings import Plan, bracket_winners, least_at_a_table, next_round
-from turnbased.competitions.services import seasons
+from turnbased.competitions.services import ladders, seasons
 from turnbased.competitions.services.withdrawals import told_removed, withdraw
 from turnbased.competitions.signals import competition_ended, competition_started, round_closed, round_opened
 from turnbased.entry import requirements as entry_requirements
@@ -129,6 +129,9 @@ def _stage_begin(stage: Stage, ranked: list[int]) -> None:
     """Begin a stage with its entrants, best first: a standings row each (in its pool), the bracket drawn, the
     first round paired."""
     competition = stage.competition
+    if stage.format == Format.LADDER:
+        ladders.ladder_begin(stage, ranked)
+        return
     pools = [ranked]
     if stage.format == Format.ROUND_ROBIN and competition.league:
         pools = seasons.divisions_at_start(competition, ranked)
@@ -151,8 +154,8 @@ def _stage_begin(stage: Stage, ranked: list[int]) -> None:
 
 
 def _pair_or_end(stage: Stage, number: int) -> None:
-    """Pair the stage's round ``number``, or end the stage when it has none left."""
-    plan = next_round(stage, number)
+    """Pair the stage's round ``number``, or end the stage when it has none left (a ladder has one round)."""
+    plan = None if stage.format == Format.LADDER else next_round(stage, number)
     if plan is None:
         _stage_end(stage)
         return
@@ -208,6 +211,10 @@ def _stage_places(stage: Stage) -> list[list[int]]:
         placed = pairing.placings(pairing.bracket_from_json(stage.bracket), stage.seeds, bracket_winners(stage))
     elif stage.format == Format.ELIMINATION:
         placed = _elimination_places(stage)
+    elif stage.format == Format.LADDER:  # the ladder's order; who left it, below, by their seeds
+        on = Standing.objects.filter(stage=stage, place__isnull=False).order_by("place")
+        off = Standing.objects.filter(stage=stage, place__isnull=True).order_by("entrant__seed")
+        placed = [[row.entrant_id] for row in on] + ([[row.entrant_id for row in off]] if off.exists() else [])
     else:
         placed = [[row.entrant_id for row in group] for group in selectors.standings_ranked(stage)]
     rows = {row.entrant_id: row for row in Standing.objects.filter(stage=stage)}
@@ -296,7 +303,7 @@ def round_open(*, round_id: int, batch: int = OPEN_BATCH) -> int:
                 break
             played = Round.objects.select_related("stage__competition__organiser").get(pk=round_id)
             for table in planned:
-                _table_game(played.stage.competition, table)
+                table_game(played.stage.competition, table)
             made += len(planned)
     with transaction.atomic():
         played = Round.objects.select_for_update().select_related("stage__competition").get(pk=round_id)
@@ -308,7 +315,8 @@ def round_open(*, round_id: int, batch: int = OPEN_BATCH) -> int:
     return made
 
 
-def _table_game(competition: Competition, table: EventTable) -> None:
+def table_game(competition: Competition, table: EventTable) -> None:
+    """Make the table's game with its players in seat order, on the competition's game, options and clock."""
     users = dict(Entrant.objects.filter(pk__in=table.players).values_list("pk", "user_id"))
     people = get_user_model().objects.in_bulk(users.values())
     game = create_game(
@@ -357,6 +365,8 @@ def round_close(*, round_id: int) -> Round | None:
             return None
         if played.tables.exclude(status=TableStatus.FINISHED).exists():
             return None
+        if played.stage.format == Format.LADDER and played.deadline > timezone.now():
+            return None  # a ladder's round lasts until its end, whatever games are over
         played.status, played.closed_at = RoundStatus.CLOSED, timezone.now()
         played.save(update_fields=["status", "closed_at"])
         stage = played.stage
@@ -408,7 +418,7 @@ def due_work() -> dict[str, list[int]]:
     opening = list(Round.objects.filter(status=RoundStatus.OPENING).values_list("pk", flat=True))
     unfinished = EventTable.objects.filter(round=OuterRef("pk")).exclude(status=TableStatus.FINISHED)
     closing = list(Round.objects.filter(status=RoundStatus.OPEN).exclude(Exists(unfinished))
-                   .values_list("pk", flat=True))
+                   .exclude(stage__format=Format.LADDER, deadline__gt=timezone.now()).values_list("pk", flat=True))
     late = list(Round.objects.filter(status=RoundStatus.OPEN, deadline__lte=timezone.now())
                 .filter(Exists(unfinished)).values_list("pk", flat=True))
     # Tables whose every person still at the game has withdrawn (``withdrawals.table_abandoned``: a lost task).

@@ -15,6 +15,7 @@ from django.utils import timezone
 from games.base import ALL_LOSE
 from turnbased.competitions import selectors
 from turnbased.competitions.models import Competition, Entrant, EntrantStatus, EventTable, Settled, TableStatus
+from turnbased.competitions.services import ladders
 from turnbased.competitions.signals import entrant_removed
 from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, events_record
@@ -31,6 +32,8 @@ def withdraw(competition: Competition, entrant: Entrant, because: str) -> None:
     entrant.save(update_fields=["status", "withdrawn_because", "withdrawn_at"])
     Competition.objects.filter(pk=competition.pk).update(entrant_count=F("entrant_count") - 1)
     competition.entrant_count -= 1
+    if competition.ladder:
+        ladders.entrant_left(competition, entrant)
     for table in _playing_tables_of(entrant):
         if _everyone_left_withdrew(table):
             dispatch.after_commit(ABANDONED_TASK, table.pk)

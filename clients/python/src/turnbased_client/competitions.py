@@ -8,15 +8,15 @@ from typing import Any, Literal
 from turnbased_client.core import UNSET, ApiCore, Unset, operation
 from turnbased_client.types import (
     Competition, CompetitionDetail, CompetitionEntrant, CompetitionEntry, CompetitionPerson, CompetitionRounds,
-    CompetitionStandings, LeagueRequest, TableRequirements, TimeControlRequest,
+    CompetitionStandings, CompetitionTable, LadderRequest, LeagueRequest, TableRequirements, TimeControlRequest,
 )
 
 Status = Literal["entry", "running", "finished", "cancelled"]
-StageFormat = Literal["round_robin", "swiss", "elimination", "double_elimination"]
+StageFormat = Literal["round_robin", "swiss", "elimination", "double_elimination", "ladder"]
 SETTINGS = ("name", "description", "game", "table_size", "options", "time_control", "no_clock", "entry", "group",
             "requirements", "min_entrants", "max_entrants", "starts_at", "start_when_full", "late_entry_rounds",
             "rated", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy", "round_days", "stages",
-            "league")
+            "league", "ladder")
 
 
 class CompetitionsApi(ApiCore):
@@ -54,16 +54,18 @@ class CompetitionsApi(ApiCore):
                            deadline_policy: Literal["play_out", "adjudicate", "all_lose"] | Unset = UNSET,
                            round_days: int | None | Unset = UNSET,
                            stages: list[dict[str, Any]] | Unset = UNSET,
-                           league: LeagueRequest | None | Unset = UNSET) -> CompetitionDetail:
+                           league: LeagueRequest | None | Unset = UNSET,
+                           ladder: LadderRequest | None | Unset = UNSET) -> CompetitionDetail:
         """Make a competition, me its organiser (I play in it only if I enter it too); with ``league``, the first
-        season of a league."""
+        season of a league; with ``ladder``, a ladder."""
         settings = {"name": name, "description": description, "game": game, "table_size": table_size,
                     "options": options, "time_control": time_control, "no_clock": no_clock, "entry": entry,
                     "group": group, "requirements": requirements, "min_entrants": min_entrants,
                     "max_entrants": max_entrants, "starts_at": starts_at, "start_when_full": start_when_full,
                     "late_entry_rounds": late_entry_rounds, "rated": rated, "points": points,
                     "bye_policy": bye_policy, "bye_points": bye_points, "tiebreaks": tiebreaks,
-                    "deadline_policy": deadline_policy, "round_days": round_days, "stages": stages, "league": league}
+                    "deadline_policy": deadline_policy, "round_days": round_days, "stages": stages, "league": league,
+                    "ladder": ladder}
         return self._call("competitions_create", body=settings)
 
     @operation("competitions_retrieve", "GET", "/api/competitions/{competition_id}/", conditional=True)
@@ -104,6 +106,13 @@ class CompetitionsApi(ApiCore):
     def invite_to_competition(self, competition_id: int, username: str) -> CompetitionPerson:
         """Invite a player to enter (the organiser)."""
         return self._call("competition_invitations_create", {"competition_id": competition_id},
+                          body={"username": username})
+
+    @operation("competition_challenges_create", "POST", "/api/competitions/{competition_id}/challenges/",
+               body=("username",), idempotent=True)
+    def challenge(self, competition_id: int, username: str) -> CompetitionTable:
+        """Challenge a player above me on a ladder: our game starts at once."""
+        return self._call("competition_challenges_create", {"competition_id": competition_id},
                           body={"username": username})
 
     @operation("competition_standings", "GET", "/api/competitions/{competition_id}/standings/", conditional=True)

@@ -16,7 +16,7 @@ RatingPool = Literal["people", "bots"]
 EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near",
                     "group_invitation", "group_request", "tables_left", "competition_invite",
                     "competition_started", "competition_table", "competition_round", "competition_ended",
-                    "competition_removed", "competition_season"]
+                    "competition_removed", "competition_season", "ladder_challenge"]
 # What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
 # x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
 GameStatus = str  # "open", "active", "finished", "aborted"
@@ -631,7 +631,7 @@ class WebhookDelivery(TypedDict):
 
 # -- competitions (issue 45) ---------------------------------------------------------------------------------
 
-CompetitionFormat = Literal["round_robin", "swiss", "elimination", "double_elimination"]
+CompetitionFormat = Literal["round_robin", "swiss", "elimination", "double_elimination", "ladder"]
 EntrantStatus = str  # "active", "withdrawn", "eliminated"
 
 
@@ -643,6 +643,20 @@ class CompetitionStage(TypedDict):
     sequential: bool
     advance: int | None
     status: str  # "waiting", "running" or "finished"
+
+
+class Ladder(TypedDict):
+    reach: int
+    open_challenges: int
+    cooldown_days: int
+    days: int
+
+
+class LadderRequest(TypedDict, total=False):
+    reach: int
+    open_challenges: int
+    cooldown_days: int
+    days: int
 
 
 class League(TypedDict):
@@ -688,6 +702,7 @@ class Competition(TypedDict):
     started_at: str | None
     finished_at: str | None
     stages: list[CompetitionStage]
+    ladder: Ladder | None  # a ladder's settings; None for no ladder
     league: League | None  # a league's settings; None for a competition that is no league's season
     season: int  # which season of its league (1, 2, ...); 0 for no league
     previous_season: int | None
@@ -754,6 +769,7 @@ class CompetitionTable(TypedDict):
     players: list[str]
     status: str  # "planned", "playing", "finished"
     settled: str  # "played_out", "adjudicated", "all_lost", "abandoned", "withdrawn"; "" when played to its end
+    challenger: str | None  # a ladder's challenge: who challenged
     placements: list[CompetitionPlacement]
 
 
