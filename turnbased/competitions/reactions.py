@@ -21,7 +21,7 @@ def _table_of(game: Game, *, lock: bool = False) -> EventTable | None:
     if not isinstance(table_id, int):
         return None
     tables = EventTable.objects.filter(pk=table_id, game_id=game.pk)
-    return (tables.select_for_update() if lock else tables).select_related("round__stage").first()
+    return (tables.select_for_update(of=("self",)) if lock else tables).select_related("round__stage").first()
 
 
 @facts.table_term("competition")

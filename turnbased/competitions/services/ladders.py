@@ -61,8 +61,9 @@ def entrant_left(competition: Competition, entrant: Entrant) -> None:
 
 
 def _open_round(competition: Competition) -> Round | None:
-    return (Round.objects.select_for_update().filter(stage__competition=competition, stage__format=Format.LADDER,
-                                                     status=RoundStatus.OPEN).select_related("stage").first())
+    return (Round.objects.select_for_update(of=("self",))
+            .filter(stage__competition=competition, stage__format=Format.LADDER, status=RoundStatus.OPEN)
+            .select_related("stage").first())
 
 
 def _open_count(played: Round, entrant_id: int) -> int:

@@ -16,6 +16,7 @@ from turnbased.competitions.models import (
     WithdrawnBecause,
 )
 from turnbased.competitions.services import ladders
+from turnbased.competitions.services.rounds import round_locked
 from turnbased.competitions.services.entries import timeout_forgiven, timeout_recorded
 from turnbased.competitions.services.withdrawals import told_removed, withdraw
 from turnbased.kit.db import dispatch
@@ -37,7 +38,7 @@ def table_finished(*, table: EventTable, game: Game) -> None:
     """Record the finished game of a competition's table (``table`` read under its round's lock by the caller)."""
     if table.status == TableStatus.FINISHED:
         return
-    played = Round.objects.select_for_update().select_related("stage__competition").get(pk=table.round_id)
+    played = round_locked(table.round_id)
     competition = played.stage.competition
     count = len(table.players)
     places = final_places(game)

@@ -45,6 +45,14 @@ CLOSE_TASK = "turnbased.competitions.tasks.round_close"
 OPEN_BATCH = 50
 
 
+def round_locked(round_id: int) -> Round:
+    """Return the round under its row lock, with its stage and competition read but not locked: the order of locks
+    is the competition's before a round's (entries, a round's close, a ladder's challenge), and a game's end holds
+    its round's alone (a FOR UPDATE of the join would lock the competition after the round, and deadlock with a
+    challenge: the competitions' soak found it)."""
+    return Round.objects.select_for_update(of=("self",)).select_related("stage__competition").get(pk=round_id)
+
+
 def _locked(competition_id: int) -> Competition:
     return Competition.objects.select_for_update().get(pk=competition_id)
 
@@ -306,7 +314,7 @@ def round_open(*, round_id: int, batch: int = OPEN_BATCH) -> int:
                 table_game(played.stage.competition, table)
             made += len(planned)
     with transaction.atomic():
-        played = Round.objects.select_for_update().select_related("stage__competition").get(pk=round_id)
+        played = round_locked(round_id)
         if played.status != RoundStatus.OPENING:
             return made
         if EventTable.objects.filter(round=played, game__isnull=True, status=TableStatus.PLANNED).exists():
@@ -360,7 +368,7 @@ def round_close(*, round_id: int) -> Round | None:
     with transaction.atomic():
         played = Round.objects.select_related("stage__competition").get(pk=round_id)
         _locked(played.stage.competition_id)
-        played = Round.objects.select_for_update().select_related("stage__competition").get(pk=round_id)
+        played = round_locked(round_id)
         if played.status != RoundStatus.OPEN:
             return None
         if played.tables.exclude(status=TableStatus.FINISHED).exists():
@@ -389,7 +397,7 @@ def round_deadline(*, round_id: int) -> int:
     decides (``play.services.game_decide``), recorded as any finished game is (``results.table_finished`` marks
     how). Run again it settles the same games again, which changes nothing."""
     with transaction.atomic():
-        played = Round.objects.select_for_update().select_related("stage__competition").get(pk=round_id)
+        played = round_locked(round_id)
         if played.status != RoundStatus.OPEN or played.deadline is None or played.deadline > timezone.now():
             return 0
         policy = played.stage.competition.deadline_policy
