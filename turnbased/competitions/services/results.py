@@ -12,8 +12,7 @@ from django.utils import timezone
 from games.base import ADJUDICATED, ALL_LOSE
 from turnbased.competitions import scoring, standings
 from turnbased.competitions.models import (
-    Competition, Entrant, EntrantStatus, EventTable, Format, Placement, Round, Settled, TableStatus,
-    WithdrawnBecause,
+    Competition, Entrant, EntrantStatus, EventTable, Format, Placement, Settled, TableStatus, WithdrawnBecause,
 )
 from turnbased.competitions.services import ladders
 from turnbased.competitions.services.rounds import round_locked
