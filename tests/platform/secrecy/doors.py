@@ -198,6 +198,9 @@ POST_ONLY_WITHOUT_GAMES = {
     "api-competition-entry": "POST enters the caller, DELETE withdraws them: answers with the entry's state, or 204",
     "api-competition-invitations": "invites a player by name (the organiser): answers with the name",
     "api-competition-entrant": "DELETE only: withdraws the entrant the path names (the organiser); answers 204",
+    "competition-challenge": "challenges a player on a ladder by name: answers with a redirect",
+    "api-competition-challenges": "challenges a player on a ladder by name: answers with the challenge's table (its "
+                                  "players and game, which any watcher of the ladder reads on its page)",
     "account-token-revoke": "revokes one of the caller's own API tokens",
     "logout": "ends the session",
     "api-accounts": "signs up: answers with the new account only",
