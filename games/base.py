@@ -23,7 +23,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, ClassVar
 
-from games.i18n import Catalog, catalog_of, current_language, in_english, locale_name
+# Re-exported: the platform names a decided game's ways and words its result from the contract's module.
+from games.decisions import ADJUDICATED, ALL_LOSE, DECIDED, decided, worded_result  # noqa: F401
+from games.decisions import list_of as _list_of
+from games.i18n import Catalog, catalog_of, current_language, locale_name
 from games.random_bot import RandomBot
 
 _ = catalog_of(__name__)
@@ -34,11 +37,6 @@ Move = dict[str, Any]
 
 PUBLIC = None  # Event.visible_to value meaning "every player and spectator"
 RESIGN: dict[str, Any] = {"resign": True}  # the one move every game understands, at any time
-# How a game stopped before its own end may be decided (``Engine.decided_result``): on the count every player and
-# spectator can see so far, or with every seat losing.
-ADJUDICATED = "adjudicated"
-ALL_LOSE = "all_lose"
-DECIDED = (ADJUDICATED, ALL_LOSE)
 
 
 class EngineError(Exception):
@@ -346,30 +344,9 @@ class Engine(ABC):
 
     def decided_result(self, state: State, how: str, players: list[str]) -> dict[str, Any]:
         """Return the result of a game stopped before its own end (a competition's round deadline), decided
-        ``how`` (``DECIDED``); ``players`` names the seats, as ``setup`` had them: the contract's keys, and
-        ``decided`` saying how.
-
-        ``adjudicated``: on ``public_scores``, the seats with the most sharing the win, the others ranked by
-        their count (equal counts everywhere, or no public count: a draw). ``all_lose``: nobody wins and every
-        seat shares the last place. The record's verifier replays the moves and asks this again, so it depends
-        on the state alone; the ``summary`` is the record's English line, as ``result``'s is.
-        """
-        if how not in DECIDED:
-            raise ValueError(f"a game is decided one of {DECIDED}, not {how!r}")
-        counted = self.public_scores(state)
-        scores = [float(score) for score in counted] if counted is not None else [0.0] * len(players)
-        seats = list(range(len(scores)))
-        scores = [int(score) if score == int(score) else score for score in scores]
-        ranking = sorted(seats, key=lambda seat: (-scores[seat], seat))
-        if how == ALL_LOSE:
-            result = {"winners": [], "scores": scores, "ranking": ranking, "draw": False, "decided": how}
-        else:
-            best = max(scores)
-            winners = [] if len(set(scores)) == 1 else [seat for seat in seats if scores[seat] == best]
-            result = {"winners": winners, "scores": scores, "ranking": ranking, "draw": not winners, "decided": how}
-        with in_english():
-            result["summary"] = _decided_line(result, list(players))
-        return result
+        ``how`` (``games.decisions.DECIDED``) on ``public_scores``; ``players`` names the seats, as ``setup`` had
+        them (``games.decisions.decided``)."""
+        return decided(self.public_scores(state), how, players)
 
     # -- information --------------------------------------------------------
     def score_breakdown(self, state: State) -> list[dict[str, Any]]:
@@ -509,29 +486,3 @@ class Engine(ABC):
             lines.append(f"{word}: {shown}{more}")
         return lines
 
-
-def _list_of(names: list[str]) -> str:
-    """Return names joined as the reader's language lists them: "alice", "alice and bob", "alice, bob and carol"."""
-    if len(names) < 2:
-        return "".join(names)
-    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
-
-
-def _decided_line(result: dict[str, Any], players: list[str]) -> str:
-    winners = [players[seat] for seat in result.get("winners", []) if 0 <= seat < len(players)]
-    scores = " – ".join(str(score) for score in result.get("scores", []))
-    if result.get("decided") == ALL_LOSE:
-        return _("Stopped before its end: every player loses")
-    if not winners:
-        return _("Adjudicated before its end: a draw ({scores})").format(scores=scores)
-    return _.ngettext("Adjudicated before its end on the count so far: {names} wins ({scores})",
-                      "Adjudicated before its end on the count so far: {names} share the win ({scores})",
-                      len(winners)).format(names=_list_of(winners), scores=scores)
-
-
-def worded_result(engine: Engine, result: dict[str, Any], players: list[str]) -> str:
-    """Return the result's one line in the reader's language: the engine's (``describe_result``), or, for a game
-    decided before its end (``decided_result``), how it was decided."""
-    if result.get("decided") in DECIDED:
-        return _decided_line(result, players)
-    return engine.describe_result(result, players)

@@ -25,8 +25,9 @@ from turnbased.aftergame.models import Rematch
 from turnbased.chat.models import Message
 from turnbased.clocks.models import Absence
 from turnbased.clocks.services import local_today
-from turnbased.competitions.models import Competition, CompetitionInvitation, Entrant
+from turnbased.competitions.models import Competition, CompetitionInvitation, Entrant, EventTable
 from turnbased.competitions.services import entries as competitions
+from turnbased.competitions.services import rounds as competition_rounds
 from turnbased.contacts.models import Block, Follow
 from turnbased.groups import services as groups_services
 from turnbased.groups.models import Group, Membership
@@ -144,7 +145,22 @@ def _creates(alice, bob, push_service, settings) -> dict[str, Callable[[], Creat
             _client(alice), f"/api/competitions/{competition.pk}/invitations/", {"username": "bob"},
             CompetitionInvitation.objects.count))(competitions.competition_create(
                 user=alice, settings={**_competition_settings("Inviting cup"), "entry": "invitation"})),
+        "competition_challenges_create": lambda: (lambda ladder: Create(
+            _client(ladder[1]), f"/api/competitions/{ladder[0].pk}/challenges/", {"username": ladder[2].username},
+            EventTable.objects.count))(_running_ladder(alice, bob)),
     }
+
+
+def _running_ladder(alice, bob):
+    """A ladder of alice and bob, started: return it, the one below (who may challenge) and the one above."""
+    ladder = competitions.competition_create(user=alice, settings={**_competition_settings("Once ladder"),
+                                                                   "ladder": {}})
+    for person in (alice, bob):
+        competitions.competition_enter(user=person, competition_id=ladder.pk)
+    Competition.objects.filter(pk=ladder.pk).update(starts_at=timezone.now())
+    competition_rounds.competition_start(competition_id=ladder.pk)
+    below, above = sorted((alice, bob), key=lambda person: -ladder.entrants.get(user=person).standings.get().place)
+    return ladder, below, above
 
 
 def _competition_settings(name: str) -> dict:

@@ -26,6 +26,7 @@ from turnbased.competitions.models import (
     Competition, CompetitionStatus, Entrant, EntrantStatus, EventTable, Format, Round, RoundStatus, Stage,
     StageStatus, Standing, TableStatus,
 )
+from turnbased.competitions.services.tables import table_game
 from turnbased.competitions.signals import challenge_made
 from turnbased.contacts.selectors import blockers_between
 from turnbased.events.models import EventKind
@@ -104,8 +105,6 @@ def challenge_refusal(competition: Competition, played: Round, challenger: Entra
 def ladder_challenge(*, user: AbstractBaseUser, competition_id, username: str) -> EventTable:
     """Challenge the player named ``username`` on the ladder: their game is made at once (accepted automatically on
     the ladder's clock) and the defender is told; refuse with the reason."""
-    from turnbased.competitions.services.rounds import table_game  # rounds begins ladders: imported when used
-
     with transaction.atomic():
         competition = selectors.competition_for(competition_id, user)
         competition = Competition.objects.select_for_update().get(pk=competition.pk)

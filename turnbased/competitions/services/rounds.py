@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -24,19 +23,20 @@ from django.utils import timezone
 from games.base import ADJUDICATED, ALL_LOSE
 from turnbased.competitions import pairing, rules, selectors, standings
 from turnbased.competitions.models import (
-    Bye, Competition, CompetitionStatus, DeadlinePolicy, Entrant, EntrantStatus, EntryKind, EventTable, Format,
+    Bye, Competition, CompetitionStatus, DeadlinePolicy, Entrant, EntrantStatus, EventTable, Format,
     Placement, Round, RoundStatus, Settled, Stage, StageStatus, Standing, TableStatus, WithdrawnBecause,
 )
 from turnbased.competitions.pairings import Plan, bracket_winners, least_at_a_table, next_round
 from turnbased.competitions.services import ladders, seasons
+from turnbased.competitions.services.tables import table_game
 from turnbased.competitions.services.withdrawals import told_removed, withdraw
 from turnbased.competitions.signals import competition_ended, competition_started, round_closed, round_opened
 from turnbased.entry import requirements as entry_requirements
 from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, events_record
 from turnbased.kit.db import dispatch
-from turnbased.play.models import GameStatus, Seat, Visibility
-from turnbased.play.services import create_game, game_decide, game_play_out
+from turnbased.play.models import GameStatus, Seat
+from turnbased.play.services import game_decide, game_play_out
 from turnbased.ratings.models import Rating, RatingPool
 
 OPEN_TASK = "turnbased.competitions.tasks.round_open"
@@ -292,12 +292,6 @@ def _competition_end(competition: Competition) -> None:
 # -- opening a round -------------------------------------------------------------------------------------
 
 
-def _terms(competition: Competition, table: EventTable) -> dict:
-    # The game is the table's (linked in the creation's transaction: ``reactions``), rated as the organiser chose,
-    # without a rematch (the pairing decides who meets next).
-    return {"competition": table.pk, "rated": competition.rated, "rematch": False}
-
-
 def round_open(*, round_id: int, batch: int = OPEN_BATCH) -> int:
     """Make the games of the round's planned tables, ``batch`` per transaction, then open the round; return how
     many games this call made. Safe to run again at any point: a table's game is made once."""
@@ -321,20 +315,6 @@ def round_open(*, round_id: int, batch: int = OPEN_BATCH) -> int:
             return made  # another worker still makes some: the one that makes the last opens the round
         _opened(played)
     return made
-
-
-def table_game(competition: Competition, table: EventTable) -> None:
-    """Make the table's game with its players in seat order, on the competition's game, options and clock."""
-    users = dict(Entrant.objects.filter(pk__in=table.players).values_list("pk", "user_id"))
-    people = get_user_model().objects.in_bulk(users.values())
-    game = create_game(
-        creator=competition.organiser, engine_slug=competition.engine, players=len(table.players),
-        options=competition.options,
-        visibility=Visibility.PUBLIC if competition.entry == EntryKind.OPEN else Visibility.PRIVATE,
-        creator_plays=False, time_control=competition.time_control, terms=_terms(competition, table),
-        people={seat: people[users[entrant]] for seat, entrant in enumerate(table.players)},
-    )
-    table.game, table.status = game, TableStatus.PLAYING  # as the term wrote them
 
 
 def _opened(played: Round) -> None:

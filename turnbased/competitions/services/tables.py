@@ -1,0 +1,31 @@
+"""A competition's table made into a game: through the core's ``create_game`` like any table, its players in seat
+order, on the competition's game, options and clock, linked to the table by the term ``competition`` (a round's
+opening and a ladder's challenge both make their games here)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from turnbased.competitions.models import Competition, Entrant, EntryKind, EventTable, TableStatus
+from turnbased.play.models import Visibility
+from turnbased.play.services import create_game
+
+
+def _terms(competition: Competition, table: EventTable) -> dict:
+    # The game is the table's (linked in the creation's transaction: ``reactions``), rated as the organiser chose,
+    # without a rematch (the pairing decides who meets next).
+    return {"competition": table.pk, "rated": competition.rated, "rematch": False}
+
+
+def table_game(competition: Competition, table: EventTable) -> None:
+    """Make the table's game with its players in seat order, on the competition's game, options and clock."""
+    users = dict(Entrant.objects.filter(pk__in=table.players).values_list("pk", "user_id"))
+    people = get_user_model().objects.in_bulk(users.values())
+    game = create_game(
+        creator=competition.organiser, engine_slug=competition.engine, players=len(table.players),
+        options=competition.options,
+        visibility=Visibility.PUBLIC if competition.entry == EntryKind.OPEN else Visibility.PRIVATE,
+        creator_plays=False, time_control=competition.time_control, terms=_terms(competition, table),
+        people={seat: people[users[entrant]] for seat, entrant in enumerate(table.players)},
+    )
+    table.game, table.status = game, TableStatus.PLAYING  # as the term wrote them
