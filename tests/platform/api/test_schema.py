@@ -108,6 +108,19 @@ def test_every_operation_documents_the_errors_it_can_give(schema):
         "detail", "seq", "game"}
 
 
+def test_a_query_parameter_naming_a_game_declares_the_slugs_it_accepts(schema):
+    """The server refuses a game it does not have (400), so the schema must say which it has: a free string would
+    call a request valid that the server rightly rejects (the fuzzer's ST202)."""
+    from games import engines
+
+    named = [(name, parameter) for name, operation in operations(schema)
+             for parameter in operation.get("parameters", []) if parameter["in"] == "query"
+             and parameter["name"] == "game"]
+    assert named
+    for name, parameter in named:
+        assert set(parameter["schema"].get("enum", [])) - {""} == set(engines()), name
+
+
 def test_component_names_are_unique_and_say_what_they_are(schema):
     names = set(schema["components"]["schemas"])
     assert not names & {"Input", "Output", "InputRequest", "OutputResponse"}

@@ -19,6 +19,7 @@ from turnbased.competitions.models import Format
 from turnbased.competitions.services import entries, ladders
 from turnbased.idempotency.once import idempotent
 from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.input import game_slugs
 from turnbased.kit.api.pagination import cursor_parameters, paginate
 from turnbased.kit.api.schema import created_location, error
 from turnbased.kit.errors import Unprocessable
@@ -29,7 +30,8 @@ NO_COMPETITION = error("No competition has that id (or it is one I may not see: 
                        "invitation-only one I was not invited to).")
 ORGANISER_ONLY = error("Only the competition's organiser may do this.")
 FILTERS = [
-    OpenApiParameter("game", str, description="Only competitions of this game (its slug)."),
+    OpenApiParameter("game", str, enum=[slug for slug, _ in game_slugs()],
+                     description="Only competitions of this game (its slug)."),
     OpenApiParameter("stage_format", str, enum=Format.values, description="Only those with a stage of this format."),
     OpenApiParameter("status", str, enum=["entry", "running", "finished", "cancelled"],
                      description="Only those in this state (all when left out)."),
