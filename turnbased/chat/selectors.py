@@ -129,7 +129,7 @@ def chat_state(game_id: int, user: AbstractBaseUser | AnonymousUser) -> ChatStat
     game = (
         Game.objects.filter(pk=game_id)
         .annotate(my_seat=mine, latest=Coalesce(Subquery(latest), Value(0), output_field=BigIntegerField()))
-        .only("status", "visibility", "created_by", "to_move")
+        .only("status", "visibility", "created_by", "to_move", "held")
         .first()
     )
     if game is None or not _may_read(game, game.my_seat, user):
@@ -140,7 +140,11 @@ def chat_state(game_id: int, user: AbstractBaseUser | AnonymousUser) -> ChatStat
 
 def _may_read(game: Game, seat: int | None, user) -> bool:
     """Tell whether the chat exists for the user: the same rule as the game page (no invite code)."""
-    if seat is not None or game.visibility != Visibility.PRIVATE:
+    if seat is not None:
+        return True
+    if game.held:
+        return False
+    if game.visibility != Visibility.PRIVATE:
         return True
     return user.is_authenticated and game.created_by_id == user.pk
 

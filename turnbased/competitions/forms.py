@@ -21,7 +21,7 @@ TEXT_FIELDS = ("name", "description", "game", "table_size", "clock_kind", "days_
                "cycles", *[f"stage{number}_{field}" for number in range(1, STAGES + 1)
                  for field in ("format", "rounds", "pool_size", "advance")])
 FLAGS = ("weekends_off", "allow_absence", "no_clock", "start_when_full", "rated", "league",
-         *[f"stage{number}_sequential" for number in range(1, STAGES + 1)])
+         *[f"stage{number}_{flag}" for number in range(1, STAGES + 1) for flag in ("sequential", "duplicate")])
 
 
 def initial() -> dict:
@@ -89,6 +89,8 @@ def settings(form: dict) -> dict:
                 stage[field] = _number(form[f"stage{number}_{field}"])
         if chosen == Format.ROUND_ROBIN:
             stage["sequential"] = form[f"stage{number}_sequential"]
+        if form[f"stage{number}_duplicate"]:
+            stage["duplicate"] = True
         stages.append(stage)
     chosen = {
         "name": form["name"], "description": form["description"], "game": form["game"],
@@ -127,5 +129,6 @@ def choices() -> dict:
 def stage_rows(form: dict) -> list[dict]:
     """Each stage's fields of the form, for the page to draw."""
     return [{"number": number, **{name: form[f"stage{number}_{name}"] for name in ("format", "rounds", "pool_size",
-                                                                                  "advance", "sequential")}}
+                                                                                  "advance", "sequential",
+                                                                                  "duplicate")}}
             for number in range(1, STAGES + 1)]

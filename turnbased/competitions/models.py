@@ -126,6 +126,9 @@ class Stage(models.Model):
     # table of the round before has finished (else every table of a pool starts at once).
     pool_size = models.PositiveSmallIntegerField(default=0)
     sequential = models.BooleanField(default=False)
+    # Duplicate: every table of a round deals from the round's one seed, its games held from everyone but their seats
+    # until the round closes (``services.duplicates``); only where a round seats each entrant once.
+    duplicate = models.BooleanField(default=False)
     # How many go on to the next stage: of each pool (round robin), of the stage (Swiss), of each table
     # (multi-player elimination: keep the top K). None on the last stage.
     advance = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -240,6 +243,9 @@ class Round(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     opened_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # A duplicate stage's round: the seed every table deals from, committed to when the round is paired and shown
+    # once it closes (``services.duplicates``); blank in any other round.
+    seed = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["stage__number", "number"]

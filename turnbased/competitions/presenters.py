@@ -14,7 +14,8 @@ from django.urls import reverse
 from games import get_engine
 from turnbased.competitions import rules, scoring, selectors
 from turnbased.competitions.models import (
-    Bye, Competition, Entrant, EventTable, Format, Placement, Round, Stage, StageStatus, Standing,
+    Bye, Competition, Entrant, EventTable, Format, Placement, Round, RoundStatus, Stage, StageStatus, Standing,
+    TableStatus,
 )
 
 TIEBREAK_COLUMNS = {"sonneborn_berger": "sonneborn_berger", "buchholz": "buchholz", "wins": "wins",
@@ -62,7 +63,8 @@ def _shown(competition: Competition, my_entry: str | None, length: rules.RoundLe
         "created_at": competition.created_at, "started_at": competition.started_at,
         "finished_at": competition.finished_at,
         "stages": [{"number": stage.number, "format": stage.format, "rounds": stage.rounds,
-                    "pool_size": stage.pool_size, "sequential": stage.sequential, "advance": stage.advance,
+                    "pool_size": stage.pool_size, "sequential": stage.sequential, "duplicate": stage.duplicate,
+                    "advance": stage.advance,
                     "status": stage.status} for stage in competition.stages.all()],
         "ladder": competition.ladder, "league": competition.league, "season": competition.season,
         "previous_season": competition.previous_season_id, "next_season": next_season,
@@ -177,7 +179,7 @@ def _tiebreaks(row, order) -> dict[str, float]:
 
 def rounds(competition: Competition) -> list[dict]:
     """Return every round with its tables and byes (four queries, whatever the size)."""
-    played = list(Round.objects.filter(stage__competition=competition).select_related("stage")
+    played = list(Round.objects.filter(stage__competition=competition).select_related("stage__competition")
                   .order_by("stage__number", "number"))
     tables = defaultdict(list)
     for table in EventTable.objects.filter(round__in=played).order_by("number"):
@@ -189,19 +191,29 @@ def rounds(competition: Competition) -> list[dict]:
     byes = defaultdict(list)
     for bye in Bye.objects.filter(round__in=played):
         byes[bye.round_id].append(names.get(bye.entrant_id, ""))
-    return [{
-        "stage": row.stage.number, "number": row.number, "status": row.status, "deadline": row.deadline,
-        "opened_at": row.opened_at, "closed_at": row.closed_at,
-        "tables": [table_shown(table, names, placements[table.pk]) for table in tables[row.pk]],
-        "byes": sorted(byes[row.pk]),
-    } for row in played]
+    shown = []
+    for row in played:
+        held = row.stage.duplicate and row.status != RoundStatus.CLOSED
+        row_tables = [table_shown(table, names, placements[table.pk], held=held) for table in tables[row.pk]]
+        shown.append({
+            "stage": row.stage.number, "number": row.number, "status": row.status, "deadline": row.deadline,
+            "opened_at": row.opened_at, "closed_at": row.closed_at, "tables": row_tables,
+            "byes": sorted(byes[row.pk]), "duplicate": row.stage.duplicate,
+            "commitment": selectors.round_commitment(row), "seed": selectors.round_seed_revealed(row),
+            "comparison": selectors.seats_compared(row_tables) if row.stage.duplicate and not held else None,
+        })
+    return shown
 
 
-def table_shown(table: EventTable, names: dict[int, str], placements: list[Placement]) -> dict:
-    """One table of a round: who sits where, its game, its state and, once over, the places it gave."""
+def table_shown(table: EventTable, names: dict[int, str], placements: list[Placement], *, held: bool = False) -> dict:
+    """One table of a round: who sits where, its game, its state and, once over, the places it gave. A duplicate
+    round's table reads as in play until the round closes (``held``): which table is over, and how, would tell the
+    others something of the cards they are all dealt."""
     return {"number": table.number, "pool": table.pool, "match": table.match, "game": table.game_id,
-            "players": [names.get(entrant, "") for entrant in table.players], "status": table.status,
-            "settled": table.settled,
+            "players": [names.get(entrant, "") for entrant in table.players],
+            "status": TableStatus.PLAYING if held and table.game_id else table.status,
+            "settled": "" if held else table.settled,
             "challenger": names.get(table.challenger_id) if table.challenger_id else None,
-            "placements": [{"username": names.get(placement.entrant_id, ""), "place": placement.place,
-                            "points": placement.points} for placement in placements]}
+            "placements": [{"username": names.get(placement.entrant_id, ""), "seat": placement.seat,
+                            "place": placement.place, "points": placement.points, "score": placement.score}
+                           for placement in placements]}

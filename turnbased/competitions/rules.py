@@ -96,11 +96,12 @@ def read_stage(raw, *, table_size: int, last: bool) -> dict:
     """Return one stage's settings, checked against the table size and its place among the stages."""
     if not isinstance(raw, dict):
         raise InvalidRequest(gettext("Each stage must be an object."))
-    unknown = sorted(set(raw) - {"format", "rounds", "pool_size", "sequential", "advance"})
+    unknown = sorted(set(raw) - {"format", "rounds", "pool_size", "sequential", "duplicate", "advance"})
     if unknown:
         raise InvalidRequest(gettext("Unknown stage settings: %(names)s.") % {"names": ", ".join(unknown)})
     stage_format = _choice(raw, "format", Format, Format.SWISS)
-    stage = {"format": stage_format, "rounds": 1, "pool_size": 0, "sequential": False, "advance": None}
+    stage = {"format": stage_format, "rounds": 1, "pool_size": 0, "sequential": False, "duplicate": False,
+             "advance": None}
     if stage_format == Format.SWISS:
         stage["rounds"] = _whole(raw, "rounds", 5, 1, MAX_SWISS_ROUNDS)
     elif stage_format == Format.ROUND_ROBIN:
@@ -130,6 +131,12 @@ def read_stage(raw, *, table_size: int, last: bool) -> dict:
         stage["advance"] = _whole(raw, "advance", 1 if stage_format == Format.ROUND_ROBIN else 8, 1, most)
     elif raw.get("advance") is not None:
         raise Unprocessable(gettext("The last stage sends nobody on: leave its advance out."))
+    stage["duplicate"] = _flag(raw, "duplicate", False)
+    if stage["duplicate"] and stage_format == Format.ROUND_ROBIN and not stage["sequential"]:
+        # Every game of a pool at once would seat a player at two tables dealt the same cards: one seat's hand
+        # at one table is an opponent's at the other.
+        raise Unprocessable(gettext("A duplicate round seats each player at one table: a round robin must be "
+                                    "played round by round (sequential) to be duplicate."))
     return stage
 
 
@@ -246,7 +253,7 @@ def read(raw, *, now: datetime) -> dict:
         if chosen["league"] is not None or raw.get("stages") is not None:
             raise Unprocessable(gettext("A ladder has no stages and is no league: leave stages and league out."))
         chosen["stages"] = [{"format": Format.LADDER, "rounds": 1, "pool_size": 0, "sequential": False,
-                             "advance": None}]
+                             "duplicate": False, "advance": None}]
         return chosen
     stages = raw.get("stages", [{"format": Format.SWISS}] if chosen["league"] is None
                      else [{"format": Format.ROUND_ROBIN}])

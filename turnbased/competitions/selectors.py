@@ -3,6 +3,7 @@ entrants, rounds and tables, and the standings in order."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -13,7 +14,7 @@ from django.utils.translation import gettext
 from turnbased.competitions import scoring
 from turnbased.competitions.models import (
     Competition, CompetitionInvitation, CompetitionStatus, Entrant, EntrantStatus, EntryBar, EntryKind, EventTable,
-    Format, Placement, Stage, Standing,
+    Format, Placement, Round, RoundStatus, Stage, Standing,
 )
 from turnbased.contacts.selectors import blockers_between
 from turnbased.entry import requirements as entry_requirements
@@ -145,9 +146,9 @@ def entry_refusal(competition: Competition, user: AbstractBaseUser) -> str | Non
 
 def typical_turns(competition: Competition) -> float | None:
     """Return the median turns each player took in the game's latest finished games at the competition's table
-    size (None when there are too few to tell)."""
+    size (None when there are too few to tell); a held game's length is its seats' alone until it is let go."""
     rows = list(Game.objects.filter(engine=competition.engine, seat_count=competition.table_size,
-                                    status=GameStatus.FINISHED).order_by("-finished_at")
+                                    status=GameStatus.FINISHED, held=False).order_by("-finished_at")
                 .annotate(turns=F("seq") * 1.0 / F("seat_count")).values_list("turns", flat=True)[:200])
     if len(rows) < 10:
         return None
@@ -208,3 +209,49 @@ def listed(user: AbstractBaseUser | AnonymousUser, params) -> QuerySet[Competiti
     elif chosen.get("no_absence") is False:
         rows = rows.exclude(time_control__contains={"allow_absence": False})
     return rows
+
+
+# Duplicate rounds (``services.duplicates``): the commitment to a round's seed, the seed once the round is over,
+# and its seats compared across its tables.
+ROUND_COMMITMENT_SCHEME = "turnbased-round-commitment/1"
+ROUND_COMMITMENT_ALGORITHM = "sha256"
+
+
+def round_commitment_bytes(*, seed: str, competition_id: int, stage: int, round_number: int, engine: str) -> bytes:
+    """Return what a round's commitment hashes (docs/record-format.md, "A duplicate round's commitment")."""
+    return "\n".join([ROUND_COMMITMENT_SCHEME, str(int(competition_id)), str(int(stage)), str(int(round_number)), engine,
+                      seed]).encode("utf-8")
+
+
+def round_commitment(played: Round) -> dict | None:
+    """Return the round's published commitment to its seed (None for a round that is not a duplicate one)."""
+    if not played.seed:
+        return None
+    value = hashlib.sha256(round_commitment_bytes(
+        seed=played.seed, competition_id=played.stage.competition_id, stage=played.stage.number,
+        round_number=played.number, engine=played.stage.competition.engine)).hexdigest()
+    return {"scheme": ROUND_COMMITMENT_SCHEME, "algorithm": ROUND_COMMITMENT_ALGORITHM, "value": value}
+
+
+def round_seed_revealed(played: Round) -> str | None:
+    """Return the round's seed once the round has closed; None before, and for a round that is not duplicate."""
+    return played.seed if played.seed and played.status == RoundStatus.CLOSED else None
+
+
+def seats_compared(tables: list[dict]) -> list[dict]:
+    """Return a closed duplicate round's seats compared across its tables: for each table size and seat, everyone
+    who held that seat (the same cards) with their place, points and score, best first (a better place, then a
+    higher score). ``tables`` are the round's as ``presenters.table_shown`` gives them."""
+    seats: dict[tuple[int, int], list[dict]] = {}
+    for table in tables:
+        by_seat = {placement["seat"]: placement for placement in table["placements"]}
+        for seat, username in enumerate(table["players"]):
+            placement = by_seat.get(seat)
+            if placement is None:
+                continue
+            seats.setdefault((len(table["players"]), seat), []).append({
+                "table": table["number"], "username": username, "place": placement["place"],
+                "points": placement["points"], "score": placement["score"]})
+    return [{"players": size, "seat": seat + 1,
+             "rows": sorted(rows, key=lambda row: (row["place"], -(row["score"] or 0.0), row["table"]))}
+            for (size, seat), rows in sorted(seats.items())]

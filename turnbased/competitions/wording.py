@@ -11,9 +11,10 @@ from django.utils.translation import gettext, ngettext
 
 from games import engines
 from turnbased.clocks.models import ClockKind
-from turnbased.competitions import pairing
+from turnbased.competitions import pairing, selectors
 from turnbased.competitions.models import (
-    Bye, ByePolicy, Competition, DeadlinePolicy, Entrant, EventTable, Format, Placement, Round,
+    Bye, ByePolicy, Competition, DeadlinePolicy, Entrant, EventTable, Format, Placement, Round, RoundStatus,
+    TableStatus,
 )
 from turnbased.competitions.pairings import bracket_winners
 
@@ -54,6 +55,9 @@ def stage_line(stage, table_size: int) -> str:
                                  stage.advance) if stage.format == Format.ROUND_ROBIN else
                         ngettext("the best %(count)s go on", "the best %(count)s go on", stage.advance)) \
             % {"count": stage.advance}
+    if stage.duplicate:
+        said += "; " + gettext("duplicate: every table of a round is dealt the same cards, each game seen by its own "
+                               "players alone until the round closes")
     return said
 
 
@@ -167,6 +171,8 @@ class ShownTable:
     table: EventTable
     players: list[str]
     places: dict[str, int] = field(default_factory=dict)
+    status: str = ""  # as anyone may know it: a duplicate round's tables are in play until the round closes
+    settled: str = ""
 
 
 @dataclass
@@ -174,25 +180,46 @@ class ShownRound:
     round: Round
     tables: list[ShownTable]
     byes: list[str]
+    held: bool = False  # a duplicate round not yet closed: its tables' games are their seats' alone
+    commitment: dict | None = None
+    seed: str | None = None
+    seats_compared: list[dict] | None = None
 
 
 def rounds_shown(competition: Competition) -> list[ShownRound]:
-    """Return every round, latest first, with its tables (players by name, places once over) and byes."""
-    played = list(Round.objects.filter(stage__competition=competition).select_related("stage")
+    """Return every round, latest first, with its tables (players by name, places once over) and byes; a duplicate
+    round with its commitment, and once closed its seed and its seats compared across tables."""
+    played = list(Round.objects.filter(stage__competition=competition).select_related("stage__competition")
                   .order_by("-stage__number", "-number"))
     names = dict(Entrant.objects.filter(competition=competition).values_list("pk", "user__username"))
     tables = defaultdict(list)
-    for table in EventTable.objects.filter(round__in=played).select_related("game").order_by("number"):
+    for table in EventTable.objects.filter(round__in=played).order_by("number"):
         tables[table.round_id].append(table)
-    places = defaultdict(dict)
+    placements = defaultdict(list)
     for placement in Placement.objects.filter(table__round__in=played):
-        places[placement.table_id][names.get(placement.entrant_id, "")] = placement.place
+        placements[placement.table_id].append(placement)
     byes = defaultdict(list)
     for bye in Bye.objects.filter(round__in=played):
         byes[bye.round_id].append(names.get(bye.entrant_id, ""))
-    return [ShownRound(round=row, byes=sorted(byes[row.pk]), tables=[
-        ShownTable(table=table, players=[names.get(entrant, "") for entrant in table.players],
-                   places=places[table.pk]) for table in tables[row.pk]]) for row in played]
+    shown = []
+    for row in played:
+        held = row.stage.duplicate and row.status != RoundStatus.CLOSED
+        row_tables = [ShownTable(
+            table=table, players=[names.get(entrant, "") for entrant in table.players],
+            places={names.get(placement.entrant_id, ""): placement.place for placement in placements[table.pk]},
+            status=TableStatus.PLAYING if held and table.game_id else table.status,
+            settled="" if held else table.settled) for table in tables[row.pk]]
+        compared = None
+        if row.stage.duplicate and not held:
+            compared = selectors.seats_compared([{
+                "number": table.number, "players": [names.get(entrant, "") for entrant in table.players],
+                "placements": [{"seat": placement.seat, "place": placement.place, "points": placement.points,
+                                "score": placement.score} for placement in placements[table.pk]],
+            } for table in tables[row.pk]])
+        shown.append(ShownRound(round=row, byes=sorted(byes[row.pk]), tables=row_tables, held=held,
+                                commitment=selectors.round_commitment(row), seed=selectors.round_seed_revealed(row),
+                                seats_compared=compared))
+    return shown
 
 
 @dataclass

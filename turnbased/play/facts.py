@@ -84,7 +84,16 @@ class GameFinished:
     game: Game
 
 
-Fact = PlayerInvited | PlayerJoined | GameStarted | TurnBegan | SeatHandedOn | DeadlineNear | GameFinished
+@dataclass(frozen=True)
+class GameReleased:
+    """A finished game a feature held (``Game.held``) was let go (``services.game_release``): what its end would have
+    told anyone but its seats (a rating) is told now."""
+
+    game: Game
+
+
+Fact = (PlayerInvited | PlayerJoined | GameStarted | TurnBegan | SeatHandedOn | DeadlineNear | GameFinished
+        | GameReleased)
 F = TypeVar("F", bound=Callable)
 
 _handlers: dict[type, list[Callable]] = defaultdict(list)

@@ -65,6 +65,10 @@ class Game(models.Model):
     # The terms features made the table with (``create_game(terms=...)``: a group, requirements, unrated, no
     # rematch), as given: a feature reads its own back from the row it holds, with no query of its own.
     terms = models.JSONField(default=dict, blank=True)
+    # Held by a feature (``create_game(held=True)``) until it releases the table (``game_release``): only its seats
+    # see it, and once over its secrets (the seed, every hand) stay hidden. A duplicate round's tables deal from one
+    # seed, so one table's end must tell no other table's player anything until the round closes.
+    held = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["status", "visibility"])]

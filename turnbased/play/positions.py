@@ -57,8 +57,9 @@ class Position:
 
 
 def is_over(game: Game) -> bool:
-    """Tell whether nothing about the game is secret any more: it ended (a started table can also be aborted)."""
-    return game.status in (GameStatus.FINISHED, GameStatus.ABORTED)
+    """Tell whether nothing about the game is secret any more: it ended (a started table can also be aborted), and
+    no feature holds it (``Game.held``: a duplicate round's table until the round closes)."""
+    return game.status in (GameStatus.FINISHED, GameStatus.ABORTED) and not game.held
 
 
 def reader_of(viewer: Viewer) -> int | None | str:

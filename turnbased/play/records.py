@@ -34,7 +34,10 @@ from turnbased.play.selectors import Viewer
 
 
 def is_over(game: Game) -> bool:
-    """Tell whether the game ended after it started (finished, or aborted in play): its seed may be shown."""
+    """Tell whether the game ended after it started (finished, or aborted in play) and no feature holds it
+    (``Game.held``): its seed may be shown."""
+    if game.held:
+        return False
     return game.status == GameStatus.FINISHED or (game.status == GameStatus.ABORTED and game.started_at is not None)
 
 

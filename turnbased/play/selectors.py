@@ -144,7 +144,11 @@ def _may_see(game: Game, seat: int | None, user, invite_code: str | None = None)
     A feature may let others see it too (``facts.sees_private_table``: a rematch waiting for its players is
     theirs to see, as it keeps a seat for each of them).
     """
-    if seat is not None or game.visibility != Visibility.PRIVATE:
+    if seat is not None:
+        return True
+    if game.held:  # its seats alone, until the feature that holds it lets it go (``game_release``)
+        return False
+    if game.visibility != Visibility.PRIVATE:
         return True
     if user.is_authenticated and game.created_by_id == user.pk:
         return True
@@ -161,6 +165,7 @@ class GameVersion:
     seq: int
     status: str
     seated: int
+    held: bool = False  # a released table's pages change: its secrets are out
 
 
 def game_version(game_id: int, user: AbstractBaseUser | AnonymousUser) -> tuple[GameVersion, int | None]:
@@ -176,17 +181,17 @@ def game_version(game_id: int, user: AbstractBaseUser | AnonymousUser) -> tuple[
     game = (
         Game.objects.filter(pk=game_id)
         .annotate(seated=Coalesce(Subquery(seated), 0), my_seat=mine)
-        .only("seq", "status", "visibility", "created_by")
+        .only("seq", "status", "visibility", "created_by", "held")
         .first()
     )
     if game is None or not _may_see(game, game.my_seat, user):
         raise GameNotFound()
-    return GameVersion(seq=game.seq, status=game.status, seated=game.seated), game.my_seat
+    return GameVersion(seq=game.seq, status=game.status, seated=game.seated, held=game.held), game.my_seat
 
 
 def version_of(game: Game) -> GameVersion:
     """Return the version of a game read with its seats."""
-    return GameVersion(seq=game.seq, status=game.status, seated=len(game.seats.all()))
+    return GameVersion(seq=game.seq, status=game.status, seated=len(game.seats.all()), held=game.held)
 
 
 def private_view(viewer: Viewer) -> dict | None:
@@ -260,7 +265,7 @@ def _reads_forced_note(game: Game, seat: int, viewer_seat: int | None) -> bool:
     everyone reads it.
     """
     over = game.status == GameStatus.FINISHED or (game.status == GameStatus.ABORTED and game.started_at is not None)
-    return viewer_seat == seat or over
+    return viewer_seat == seat or (over and not game.held)
 
 
 @dataclass(frozen=True)

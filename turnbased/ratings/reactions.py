@@ -1,6 +1,6 @@
 """What the ratings do when something happens at a table (``play.facts``): a finished game is rated in the
-transaction that ends it, so its rating commits (or rolls back) with its end; a table made with the term ``rated``
-set to false is not rated."""
+transaction that ends it, so its rating commits (or rolls back) with its end (a held table's when it is let go);
+a table made with the term ``rated`` set to false is not rated."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ from turnbased.ratings.services import ratings_record_game
 
 @facts.reacting_to(facts.GameFinished)
 def rate(fact: facts.GameFinished) -> None:
+    if not fact.game.held:  # a held table's rating would tell everyone how it ended: rated when let go
+        ratings_record_game(game=fact.game)
+
+
+@facts.reacting_to(facts.GameReleased)
+def rate_released(fact: facts.GameReleased) -> None:
     ratings_record_game(game=fact.game)
 
 

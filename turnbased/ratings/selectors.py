@@ -56,11 +56,11 @@ def player_named(username: str) -> AbstractBaseUser:
 
 def visible_games(viewer: Viewer) -> Q:
     """Return the condition on games that ``viewer`` may see: public, or private and theirs."""
-    public = Q(visibility=Visibility.PUBLIC)
+    public = Q(visibility=Visibility.PUBLIC, held=False)
     if not viewer.is_authenticated:
         return public
     seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer))
-    return public | Q(created_by=viewer) | Q(seated)
+    return public | Q(created_by=viewer, held=False) | Q(seated)
 
 
 # -- leaderboards ---------------------------------------------------------------------------------

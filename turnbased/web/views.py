@@ -329,7 +329,8 @@ def _seq_param(raw: str | None) -> int | None:
 def game_panel(request, game_id: int):
     """Return 204 while the game is at the version the page shows (htmx polls this), else the panel update.
 
-    The version (``?seq=&status=&seated=``) is checked against one row before anything is rendered.
+    The version (``?seq=&status=&seated=``, and ``&held=1`` while a feature holds the table) is checked against one
+    row before anything is rendered.
     """
     try:
         version, seat = selectors.game_version(game_id, request.user)
@@ -338,7 +339,8 @@ def game_panel(request, game_id: int):
     if seat is not None:
         record_visit(user_id=request.user.pk, game_id=game_id)
     seen, seated = _seq_param(request.GET.get("seq")), _seq_param(request.GET.get("seated"))
-    if seen is not None and seated is not None and selectors.GameVersion(seen, request.GET.get("status"), seated) == version:
+    shown = selectors.GameVersion(seen, request.GET.get("status"), seated, held=request.GET.get("held") == "1")
+    if seen is not None and seated is not None and shown == version:
         return HttpResponse(status=204)
     return _panel_update(request, _viewer_or_404(game_id, request), seen=seen)
 

@@ -215,11 +215,11 @@ def test_opening_a_round_is_resumable_after_a_crash_halfway(alice, people, monke
     made = []
     real = rounds.table_game
 
-    def dies_after_four(competition, table):
+    def dies_after_four(competition, table, **kwargs):
         if len(made) == 4:
             raise SystemExit("killed")
         made.append(table.pk)
-        real(competition, table)
+        real(competition, table, **kwargs)
 
     monkeypatch.setattr(rounds, "table_game", dies_after_four)
     with pytest.raises(SystemExit):

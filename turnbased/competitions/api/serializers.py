@@ -29,6 +29,11 @@ class StageInputSerializer(BodySerializer):
     sequential = serializers.BooleanField(required=False,
                                           help_text="Round robin: a round's tables start only when every table of "
                                                     "the round before has finished (false: all at once).")
+    duplicate = serializers.BooleanField(
+        required=False, help_text="Every table of a round deals the same cards (one seed a round, committed to when "
+                                  "it is paired and shown when it closes); each game is seen by its own players "
+                                  "alone, and its result counts, when the round closes; the seats are then compared "
+                                  "across tables. Swiss, elimination, or a sequential round robin (false).")
     advance = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                        help_text="How many go on to the next stage: of each pool (round robin), of "
                                                  "the stage (Swiss); multi-player elimination: of each table. Left "
@@ -146,6 +151,7 @@ class StageSerializer(serializers.Serializer):
     rounds = serializers.IntegerField()
     pool_size = serializers.IntegerField()
     sequential = serializers.BooleanField()
+    duplicate = serializers.BooleanField(help_text="Every table of a round deals the same cards.")
     advance = serializers.IntegerField(allow_null=True)
     status = serializers.CharField(help_text="waiting, running or finished.")
 
@@ -257,8 +263,11 @@ class StandingsSerializer(serializers.Serializer):
 
 class PlacementSerializer(serializers.Serializer):
     username = serializers.CharField()
+    seat = serializers.IntegerField(help_text="The seat they held, from 0.")
     place = serializers.IntegerField()
     points = serializers.FloatField()
+    score = serializers.FloatField(allow_null=True, help_text="Their score in the game, where it has one (null for a "
+                                                              "game stopped with every player losing).")
 
     class Meta:
         ref_name = "CompetitionPlacement"
@@ -284,6 +293,37 @@ class TableSerializer(serializers.Serializer):
         ref_name = "CompetitionTable"
 
 
+class RoundCommitmentSerializer(serializers.Serializer):
+    scheme = serializers.CharField(help_text="turnbased-round-commitment/1")
+    algorithm = serializers.CharField(help_text="sha256")
+    value = serializers.CharField(help_text="The hash, in hex.")
+
+    class Meta:
+        ref_name = "CompetitionRoundCommitment"
+
+
+class SeatHolderSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    username = serializers.CharField()
+    place = serializers.IntegerField()
+    points = serializers.FloatField()
+    score = serializers.FloatField(allow_null=True)
+
+    class Meta:
+        ref_name = "CompetitionSeatHolder"
+
+
+class SeatComparedSerializer(serializers.Serializer):
+    players = serializers.IntegerField(help_text="The size of the tables compared (a table one short is dealt "
+                                                 "differently).")
+    seat = serializers.IntegerField(help_text="The seat, from 1.")
+    rows = SeatHolderSerializer(many=True, help_text="Everyone who held the seat, best first (a better place, then a "
+                                                     "higher score).")
+
+    class Meta:
+        ref_name = "CompetitionSeatCompared"
+
+
 class RoundSerializer(serializers.Serializer):
     stage = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -293,6 +333,16 @@ class RoundSerializer(serializers.Serializer):
     closed_at = serializers.DateTimeField(allow_null=True)
     tables = TableSerializer(many=True)
     byes = serializers.ListField(child=serializers.CharField(), help_text="Who sat the round out, scoring a bye.")
+    duplicate = serializers.BooleanField(help_text="Every table of the round deals from one seed. Until the round "
+                                                   "closes its tables read as playing, with no placements, and each "
+                                                   "game is seen by its own players alone.")
+    commitment = RoundCommitmentSerializer(allow_null=True, help_text="A duplicate round's commitment to its seed, "
+                                                                      "published when it is paired; null otherwise.")
+    seed = serializers.CharField(allow_null=True, help_text="A duplicate round's seed once it has closed (check it: "
+                                                            "docs/record-format.md); null before, and otherwise.")
+    comparison = SeatComparedSerializer(many=True, allow_null=True, help_text="A closed duplicate round's seats "
+                                                                             "compared across its tables; null "
+                                                                             "otherwise.")
 
     class Meta:
         ref_name = "CompetitionRound"

@@ -27,7 +27,8 @@ from turnbased.competitions.models import (
     Placement, Round, RoundStatus, Settled, Stage, StageStatus, Standing, TableStatus, WithdrawnBecause,
 )
 from turnbased.competitions.pairings import Plan, bracket_winners, least_at_a_table, next_round
-from turnbased.competitions.services import ladders, seasons
+from turnbased.competitions.services import duplicates, ladders, seasons
+from turnbased.competitions.services.locks import competition_locked, round_locked
 from turnbased.competitions.services.tables import table_game
 from turnbased.competitions.services.withdrawals import told_removed, withdraw
 from turnbased.competitions.signals import competition_ended, competition_started, round_closed, round_opened
@@ -45,16 +46,7 @@ CLOSE_TASK = "turnbased.competitions.tasks.round_close"
 OPEN_BATCH = 50
 
 
-def round_locked(round_id: int) -> Round:
-    """Return the round under its row lock, with its stage and competition read but not locked: the order of locks
-    is the competition's before a round's (entries, a round's close, a ladder's challenge), and a game's end holds
-    its round's alone (a FOR UPDATE of the join would lock the competition after the round, and deadlock with a
-    challenge: the competitions' soak found it)."""
-    return Round.objects.select_for_update(of=("self",)).select_related("stage__competition").get(pk=round_id)
-
-
-def _locked(competition_id: int) -> Competition:
-    return Competition.objects.select_for_update().get(pk=competition_id)
+_locked = competition_locked
 
 
 def _tell(user_ids, kind: str, payload: dict) -> None:
@@ -172,7 +164,8 @@ def _pair_or_end(stage: Stage, number: int) -> None:
 
 def _pair(stage: Stage, number: int, plan: Plan) -> Round:
     competition = stage.competition
-    played = Round.objects.create(stage=stage, number=number, status=RoundStatus.OPENING)
+    played = Round.objects.create(stage=stage, number=number, status=RoundStatus.OPENING,
+                                  seed=duplicates.new_seed() if stage.duplicate else "")
     EventTable.objects.bulk_create(
         EventTable(round=played, number=index, pool=table.pool, match=table.match, players=list(table.players))
         for index, table in enumerate(plan.tables, start=1))
@@ -304,8 +297,8 @@ def round_open(*, round_id: int, batch: int = OPEN_BATCH) -> int:
             if not planned:
                 break
             played = Round.objects.select_related("stage__competition__organiser").get(pk=round_id)
-            for table in planned:
-                table_game(played.stage.competition, table)
+            for table in planned:  # a duplicate round's from its one seed, held until it closes
+                table_game(played.stage.competition, table, seed=played.seed or None, held=played.stage.duplicate)
             made += len(planned)
     with transaction.atomic():
         played = round_locked(round_id)
@@ -355,6 +348,8 @@ def round_close(*, round_id: int) -> Round | None:
             return None
         if played.stage.format == Format.LADDER and played.deadline > timezone.now():
             return None  # a ladder's round lasts until its end, whatever games are over
+        if played.stage.duplicate:  # its results count now, its games and seed are out
+            duplicates.round_revealed(played)
         played.status, played.closed_at = RoundStatus.CLOSED, timezone.now()
         played.save(update_fields=["status", "closed_at"])
         stage = played.stage

@@ -62,7 +62,8 @@ def season_ended(competition: Competition) -> Competition | None:
         **{field: getattr(competition, field) for field in CARRIED_FIELDS},
         season=competition.season + 1, previous_season=competition, entrant_count=len(carried),
         starts_at=now + timedelta(days=competition.league["break_days"]))
-    previous_stage = {field: getattr(stage, field) for field in ("format", "rounds", "pool_size", "sequential")}
+    previous_stage = {field: getattr(stage, field) for field in ("format", "rounds", "pool_size", "sequential",
+                                                                 "duplicate")}
     Stage.objects.create(competition=following, number=1, **previous_stage)
     Entrant.objects.bulk_create(Entrant(competition=following, user_id=staying[row.player], league_order=order,
                                         league_move=row.move) for order, row in enumerate(carried, start=1))

@@ -17,8 +17,10 @@ def _terms(competition: Competition, table: EventTable) -> dict:
     return {"competition": table.pk, "rated": competition.rated, "rematch": False}
 
 
-def table_game(competition: Competition, table: EventTable) -> None:
-    """Make the table's game with its players in seat order, on the competition's game, options and clock."""
+def table_game(competition: Competition, table: EventTable, *, seed: str | None = None, held: bool = False) -> None:
+    """Make the table's game with its players in seat order, on the competition's game, options and clock; a
+    duplicate round's from the round's ``seed``, ``held`` (seen by its seats alone, its secrets kept past its end)
+    until the round closes."""
     users = dict(Entrant.objects.filter(pk__in=table.players).values_list("pk", "user_id"))
     people = get_user_model().objects.in_bulk(users.values())
     game = create_game(
@@ -27,5 +29,6 @@ def table_game(competition: Competition, table: EventTable) -> None:
         visibility=Visibility.PUBLIC if competition.entry == EntryKind.OPEN else Visibility.PRIVATE,
         creator_plays=False, time_control=competition.time_control, terms=_terms(competition, table),
         people={seat: people[users[entrant]] for seat, entrant in enumerate(table.players)},
+        seed=seed, held=held,
     )
     table.game, table.status = game, TableStatus.PLAYING  # as the term wrote them

@@ -23,6 +23,7 @@ from turnbased.play.services.tables import (
     TRANSITIONS,
     abort_game,
     create_game,
+    game_release,
     game_transition,
     join_game,
     leave_game,
@@ -31,7 +32,7 @@ from turnbased.play.services.tables import (
 )
 
 __all__ = [
-    "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_decide", "game_play_out", "game_transition",
+    "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_decide", "game_play_out", "game_release", "game_transition",
     "invitation_create", "invitation_decline", "join_game", "leave_game",
     "play_bot_turn", "play_forced_move", "play_timeout", "queue_bot_turns_waiting", "record_import", "resign_game",
     "start_game", "submit_move", "user_options",

@@ -55,11 +55,29 @@ def game_transition(*, game: Game, to: str, also: tuple[str, ...] = ()) -> None:
         facts.tell(facts.GameFinished(game=game))  # in the transaction that ends the game (its rating, its news)
 
 
+def game_release(*, game_ids) -> int:
+    """Let go of held tables (``create_game(held=True)``): anyone the table's visibility allows sees them again, and
+    a finished one's secrets are out (its seed, every hand), what its end kept from all but its seats told now
+    (``facts.GameReleased``: its rating). Return how many were let go; a table let go already is left as it is."""
+    with transaction.atomic():
+        games = list(Game.objects.select_for_update().filter(pk__in=list(game_ids), held=True).order_by("pk")
+                     .prefetch_related("seats"))
+        Game.objects.filter(pk__in=[game.pk for game in games]).update(held=False)
+        for game in games:
+            game.held = False
+            if game.status == GameStatus.FINISHED:
+                facts.tell(facts.GameReleased(game=game))
+    return len(games)
+
+
 def hidden_from(game: Game, user: AbstractBaseUser) -> bool:
-    """Tell whether the table does not exist for ``user``: private, and they neither sit at it nor created it.
+    """Tell whether the table does not exist for ``user``: private (or held: ``game_release``), and they neither sit
+    at it nor created it.
 
     Such a user gets "no such game" from every action, never a refusal that would confirm the table exists.
     """
+    if game.held:
+        return not any(seat.user_id == user.pk for seat in game.seats.all())
     if game.visibility != Visibility.PRIVATE or game.created_by_id == user.pk:
         return False
     return not any(seat.user_id == user.pk for seat in game.seats.all())
@@ -95,6 +113,7 @@ def create_game(
     time_control: dict | None = None,
     terms: dict | None = None,
     people: dict[int, AbstractBaseUser] | None = None,
+    held: bool = False,
 ) -> Game:
     """Create a table for ``players`` seats: the creator in seat 0 (unless they only watch), bots where asked.
 
@@ -106,7 +125,9 @@ def create_game(
     wait on them), is refused. ``terms`` are what features add to a table (``facts.table_term``: the group
     it is kept for), each recorded by its feature in the creation's transaction. ``people`` maps seat indexes to
     the people seated there at once, without asking them (a competition's round: its pairing decided who plays
-    whom; the creator only watches); they are told the game started, as any player is.
+    whom; the creator only watches); they are told the game started, as any player is. A ``held`` table is seen
+    by its seats alone and keeps its secrets past its end until ``game_release`` (a duplicate round's tables, which
+    deal from one seed).
     """
     if engine_slug not in engines():
         raise InvalidRequest(gettext("Unknown game %(slug)r. Known games: %(known)s.")
@@ -151,6 +172,7 @@ def create_game(
             seat_count=players,
             created_by=creator,
             terms=terms,
+            held=held,
         )
         table_clock_create(game=game, settings=time_control)
         facts.record_terms(game, creator, terms)

@@ -39,7 +39,7 @@ class Command(BaseCommand):
                                                           "stdout, one record per line (the default).")
 
     def handle(self, *args, **options):
-        over = Q(status=GameStatus.FINISHED) | Q(status=GameStatus.ABORTED, started_at__isnull=False)
+        over = (Q(status=GameStatus.FINISHED) | Q(status=GameStatus.ABORTED, started_at__isnull=False)) & Q(held=False)
         games = Game.objects.filter(over)
         if options["since"]:
             games = games.filter(finished_at__gte=_since(options["since"]))
