@@ -641,6 +641,7 @@ class CompetitionStage(TypedDict):
     rounds: int
     pool_size: int
     sequential: bool
+    duplicate: bool  # every table of a round deals the same cards
     advance: int | None
     status: str  # "waiting", "running" or "finished"
 
@@ -757,8 +758,10 @@ class CompetitionStandings(TypedDict):
 
 class CompetitionPlacement(TypedDict):
     username: str
+    seat: int  # from 0
     place: int
     points: float
+    score: float | None
 
 
 class CompetitionTable(TypedDict):
@@ -773,6 +776,26 @@ class CompetitionTable(TypedDict):
     placements: list[CompetitionPlacement]
 
 
+class CompetitionRoundCommitment(TypedDict):
+    scheme: str  # "turnbased-round-commitment/1"
+    algorithm: str  # "sha256"
+    value: str
+
+
+class CompetitionSeatHolder(TypedDict):
+    table: int
+    username: str
+    place: int
+    points: float
+    score: float | None
+
+
+class CompetitionSeatCompared(TypedDict):
+    players: int  # the size of the tables compared
+    seat: int  # from 1
+    rows: list[CompetitionSeatHolder]  # best first
+
+
 class CompetitionRound(TypedDict):
     stage: int
     number: int
@@ -782,6 +805,12 @@ class CompetitionRound(TypedDict):
     closed_at: str | None
     tables: list[CompetitionTable]
     byes: list[str]
+    # A duplicate round: every table deals from one seed; until it closes its tables read as playing, with no
+    # placements, and each game is its seats' alone.
+    duplicate: bool
+    commitment: CompetitionRoundCommitment | None  # a duplicate round's, published when it is paired
+    seed: str | None  # a duplicate round's seed once it has closed
+    comparison: list[CompetitionSeatCompared] | None  # a closed duplicate round's seats compared across tables
 
 
 class CompetitionRounds(TypedDict):
