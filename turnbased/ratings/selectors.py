@@ -323,7 +323,7 @@ def _archived(game: Game, player: AbstractBaseUser, change: RatingChange | None)
     mine = next(seat.index for seat in seats if seat.user_id == player.pk)
     result = game.result or {}
     # Who left (resigned, or handed to a bot), as the seats record it once the game is over.
-    left = [seat.index for seat in seats if seat.left_at is not None or (seat.bot and seat.user_id)]
+    left = [seat.index for seat in seats if seat.left_at is not None]
     placed = places(result, len(seats), left) if result else [1] * len(seats)
     offered = engines()
     # Nobody won yet it was no draw: a game stopped with every seat losing (``games.base.ALL_LOSE``).

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games import get_engine
 from games.base import ADJUDICATED, ALL_LOSE
@@ -14,7 +16,7 @@ from turnbased.aftergame.selectors import ending
 from turnbased.clocks.models import SeatClock
 from turnbased.events.models import Event, EventKind
 from turnbased.play import services
-from turnbased.play.models import Game, GameStatus
+from turnbased.play.models import Game, GameStatus, Seat
 from turnbased.play.records import complete_record
 from turnbased.ratings.models import RatingChange
 from turnbased.ratings.selectors import archived_games, final_places
@@ -86,3 +88,28 @@ def test_deciding_a_game_that_is_over_changes_nothing_and_only_a_known_way_decid
     services.game_decide(game_id=game.pk, how=ADJUDICATED)  # a second decision: the first stands
     again = Game.objects.get(pk=game.pk)
     assert again.result == finished.result and again.finished_at == finished.finished_at
+
+
+def test_a_seat_out_of_time_before_the_deadline_places_below_the_seats_played_out_at_it(alice, bob):
+    """A play-out hands every seat still a person's to its bot alike, and marks none as left: whoever ran out of
+    time before it (their seat handed on) places below them whatever the bots make of the game, and the play-out
+    counts as nobody's abandoned game."""
+    game = services.create_game(creator=alice, engine_slug="halali", players=2,
+                                time_control={**CLOCK, "expiry": "remove"})
+    services.join_game(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    late = game.to_move[0]
+    SeatClock.objects.filter(game=game, seat=late).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert services.play_timeout(game_id=game.pk, seat=late) == "seat handed to the bot"
+    services.game_play_out(game_id=game.pk)
+    stayed = game.seats.get(index=1 - late)
+    assert stayed.bot and stayed.left_at is None
+    for _ in range(2000):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            break
+        services.play_bot_turn(game_id=game.pk, seq=game.seq)
+    assert game.status == GameStatus.FINISHED and game.result["left_seats"] == [late]
+    places = final_places(game)
+    assert places[late] == 2 and places[1 - late] == 1
+    assert not Seat.objects.filter(user=stayed.user, left_at__isnull=False).exists()

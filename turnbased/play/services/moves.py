@@ -187,7 +187,7 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
             idempotency_key=idempotency_key,
         )
         if result is not None:
-            left = sorted(seat.index for seat in game.seats.all() if seat.left_at is not None or (seat.bot and seat.user_id))
+            left = sorted(seat.index for seat in game.seats.all() if seat.left_at is not None)
             game.result = {**result, **store.bot_play_record(game), **({"left_seats": left} if left else {})}
             game_transition(game=game, to=GameStatus.FINISHED, also=("result",))  # told as a fact: its rating, its news
         else:

@@ -3,8 +3,10 @@ unfinished, and its organiser chose how such a game is settled.
 
 - **Played out** (``game_play_out``): every seat still a person's is handed to the table's bot for the rest of the
   game, and the bots play it to its end. Not a timeout: nobody is told their seat was handed on
-  (``facts.SeatHandedOn`` tells of a player who ran out of time), so no feature counts it against them. Every seat
-  is left alike, so the seats' places come from the game's own result (``ratings.rules.places``).
+  (``facts.SeatHandedOn`` tells of a player who ran out of time), so no feature counts it against them. No seat is
+  marked as left (``Seat.left_at``): the seats still their players' at the deadline place by the game's own result,
+  above any seat that left before it (a resignation, a timeout: ``ratings.rules.places``), and nobody's record of
+  abandoned games counts it.
 - **Decided** (``game_decide``): the game ends now, its result decided by the engine (``Engine.decided_result``):
   adjudicated on the count every player and spectator can see, or every seat losing. No move is logged: the record's
   verifier replays the moves and decides the same (``games.record``).
@@ -13,7 +15,6 @@ unfinished, and its organiser chose how such a game is settled.
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from games.base import DECIDED
 from games.i18n import in_english
@@ -31,7 +32,7 @@ def game_play_out(*, game_id: int) -> Game:
         game = locked_game(game_id)
         if game.status != GameStatus.ACTIVE:
             return game
-        if Seat.objects.filter(game=game, bot="").update(bot=_bot_for(game), left_at=timezone.now()):
+        if Seat.objects.filter(game=game, bot="").update(bot=_bot_for(game)):
             game = locked_game(game_id)  # the seats as they are now: bots to move
         schedule_bot_turns(game)
     return game
@@ -49,7 +50,7 @@ def game_decide(*, game_id: int, how: str) -> Game:
             return game
         with in_english():  # the record's summary is English, whoever reads it later
             result = store.engine_of(game).decided_result(game.state, how, list(game.player_names))
-        left = sorted(seat.index for seat in game.seats.all() if seat.left_at is not None or (seat.bot and seat.user_id))
+        left = sorted(seat.index for seat in game.seats.all() if seat.left_at is not None)
         game.result = {**result, **store.bot_play_record(game), **({"left_seats": left} if left else {})}
         game.to_move = []
         game_transition(game=game, to=GameStatus.FINISHED, also=("result", "to_move"))
