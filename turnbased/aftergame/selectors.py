@@ -25,6 +25,9 @@ from turnbased.ratings.selectors import rating_changes_of
 RESIGNATION = "resignation"
 TIMEOUT = "timeout"
 PLAYED_OUT = "played_out"
+# A deadline came before the end (a competition's round) and the bots played every player's seat out
+# (``play.services.game_play_out``): handed over, not left.
+BOTS_AT_DEADLINE = "bots_at_deadline"
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,8 @@ class Ending:
             return gettext("Game adjudicated")
         if self.how == ALL_LOSE:
             return gettext("Game stopped")
+        if self.how == BOTS_AT_DEADLINE:
+            return gettext("Game played out by bots")
         return gettext("Game over")
 
     @property
@@ -69,6 +74,8 @@ class Ending:
             return gettext("Stopped before its end and decided on the count so far, which every player could see.")
         if self.how == ALL_LOSE:
             return gettext("Stopped before its end: every player lost.")
+        if self.how == BOTS_AT_DEADLINE:
+            return gettext("Its deadline came before its end, and bots played every seat out.")
         return gettext("Played to the end.")
 
 
@@ -85,6 +92,8 @@ def ending(game: Game) -> Ending | None:
     if last_resignation is not None and last_resignation[0] == game.seq:
         seat = last_resignation[1]
         return Ending(how=RESIGNATION, seats=[seat], names=[_name(seats.get(seat), game, seat)])
+    if any(seat.user_id and seat.bot and seat.left_at is None for seat in seats.values()):
+        return Ending(how=BOTS_AT_DEADLINE, seats=[], names=[])
     timed_out = sorted(index for index, seat in seats.items() if seat.user_id and seat.bot)
     if timed_out:
         return Ending(how=TIMEOUT, seats=timed_out, names=[_name(seats[index], game, index) for index in timed_out])

@@ -15,6 +15,7 @@ from django.utils import timezone
 from tests.platform.competitions.conftest import (
     CLOCK, current_round, finish, open_waiting_rounds, play_round, settings_for, started,
 )
+from turnbased.aftergame.selectors import BOTS_AT_DEADLINE, ending
 from turnbased.aftergame.selectors import rematch_offered
 from turnbased.clocks.models import SeatClock
 from turnbased.competitions import selectors, standings
@@ -253,6 +254,8 @@ def test_at_the_deadline_the_seats_bots_play_the_games_out(alice, people):
             break
         play_services.play_bot_turn(game_id=game.pk, seq=game.seq)
     assert game.status == GameStatus.FINISHED
+    # The end screen says the bots played it out at the deadline, not that anyone ran out of time.
+    assert ending(game).how == BOTS_AT_DEADLINE and "deadline" in ending(game).detail
     rounds.round_close(round_id=played.pk)
     competition.refresh_from_db()
     assert competition.status == CompetitionStatus.FINISHED

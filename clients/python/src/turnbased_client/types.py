@@ -20,7 +20,7 @@ EventKind = Literal["game_started", "your_turn", "move_played", "message_posted"
 # What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
 # x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
 GameStatus = str  # "open", "active", "finished", "aborted"
-EndingHow = str  # "played_out", "resignation", "timeout", "adjudicated", "all_lose"
+EndingHow = str  # "played_out", "resignation", "timeout", "adjudicated", "all_lose", "bots_at_deadline"
 InvitationStatus = str  # "pending", "declined", "seated"
 RematchStatus = str  # "waiting", "started", "finished", "declined", "aborted"
 WebhookDeliveryState = str  # "pending", "delivered", "failed"
