@@ -40,6 +40,7 @@ api_patterns = [
     path("", include("turnbased.api.urls")),
     path("", include("turnbased.ratings.api.urls")),
     path("", include("turnbased.chat.api_urls")),  # issue 12, table talk
+    path("", include("turnbased.notes.api_urls")),  # issue 46: private notes
     path("", include("turnbased.aftergame.api.urls")),
     path("", include("turnbased.webhooks.urls")),  # issue 15
     path("", include("turnbased.notifications.api_urls")),  # issue 25: my devices told of my turns
@@ -77,6 +78,7 @@ urlpatterns = [
     path("", include("turnbased.web.urls")),
     path("", include("turnbased.ratings.urls")),
     path("", include("turnbased.chat.urls")),  # issue 12, table talk
+    path("", include("turnbased.notes.urls")),  # issue 46: private notes
     path("", include("turnbased.aftergame.urls")),
     path("", include("turnbased.notifications.urls")),  # issue 25: service worker, manifest, offline page
     path("", include("turnbased.contacts.urls")),  # issue 44: friends and blocks

@@ -149,6 +149,10 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     assert ann.messages(game["id"], after=0, page_size=5) == []
     said = ann.send_message(game["id"], "hello")
     assert bob.message(game["id"], said["id"])["text"] == "hello"
+    assert ann.keep_notes(game["id"], "bob bluffs")["text"] == ann.notes(game["id"])["text"] == "bob bluffs"
+    assert bob.notes(game["id"])["text"] == "" and [note["text"] for note in ann.my_notes()] == ["bob bluffs"]
+    ann.delete_notes(game["id"])
+    assert ann.my_notes() == []
     assert ann.record(game["id"])["complete"] is False
     finished = bob.resign(game["id"])
     assert finished["status"] == "finished" and finished["ending"]["how"] == "resignation"

@@ -219,8 +219,8 @@ ROUND_COMMITMENT_ALGORITHM = "sha256"
 
 def round_commitment_bytes(*, seed: str, competition_id: int, stage: int, round_number: int, engine: str) -> bytes:
     """Return what a round's commitment hashes (docs/record-format.md, "A duplicate round's commitment")."""
-    return "\n".join([ROUND_COMMITMENT_SCHEME, str(int(competition_id)), str(int(stage)), str(int(round_number)), engine,
-                      seed]).encode("utf-8")
+    lines = [ROUND_COMMITMENT_SCHEME, str(int(competition_id)), str(int(stage)), str(int(round_number)), engine, seed]
+    return "\n".join(lines).encode("utf-8")
 
 
 def round_commitment(played: Round) -> dict | None:

@@ -85,6 +85,7 @@ def spectacular_settings() -> dict:
             {"name": "players", "description": "A player's profile and finished games, as I may see them."},
             # Issue 12, table talk.
             {"name": "chat", "description": "A game's table talk: read it (players and public spectators), write it (players)."},
+            {"name": "notes", "description": "My private notes on the games I play: nobody else ever reads them."},
             # Issue 12: setup.
             {"name": "invitations", "description": "Invite people by username to an open table; see and decline mine."},
             # Issue 15: the event stream.

@@ -30,6 +30,7 @@ INSTALLED_APPS = (
     "turnbased.notifications",
     "turnbased.mail",
     "turnbased.chat",  # issue 12, table talk
+    "turnbased.notes",  # issue 46: a player's private notes on a game
     "turnbased.aftergame",
     "turnbased.entry",  # issue 44: fair entry
     "turnbased.events",  # issue 15: the event stream

@@ -88,7 +88,8 @@ def friends_open_tables(user: AbstractBaseUser) -> QuerySet[Game]:
 def friends_games(user: AbstractBaseUser) -> QuerySet[Game]:
     """Return the public games in play at which someone the user follows sits (the user's own aside), latest move
     first: each is what a visitor of it may see, its page."""
-    return (Game.objects.filter(status=GameStatus.ACTIVE, visibility=Visibility.PUBLIC, held=False).filter(_with_a_friend(user))
+    return (Game.objects.filter(status=GameStatus.ACTIVE, visibility=Visibility.PUBLIC, held=False)
+            .filter(_with_a_friend(user))
             .exclude(seats__user=user).exclude(blocking_the_viewer(user))
             .order_by("-last_move_at", "-pk").select_related("clock").defer("state"))
 

@@ -35,6 +35,8 @@ class EventKind(models.TextChoices):
     COMPETITION_REMOVED = "competition_removed", "I was withdrawn from a competition (a timeout, the organiser)"
     COMPETITION_SEASON = "competition_season", "a league I play in opened its next season, and entered me in it"
     COMPETITION_CHALLENGE = "ladder_challenge", "a player challenged me on a ladder: our game is open"
+    # Issue 46: at the table.
+    GAME_NOTE = "game_note", "I changed my private notes on a game (my own devices are told)"
 
 
 class Event(models.Model):

@@ -2,7 +2,7 @@
 
 A move goes through ``play.services.submit_move`` under a key made from the reply's Message-ID, a resign through
 ``resign_game``, a ``say`` through the table talk's ``message_post`` (counted against the account's chat rate, as
-one from the page or the API is). ``show`` and ``help`` change nothing. A bot account acts through the API only,
+one from the page or the API is), a ``note`` through ``notes.services.note_save`` (added to the player's notes). ``show`` and ``help`` change nothing. A bot account acts through the API only,
 and a reply over the limits is refused unread. What was done, or why nothing was, comes back as a ``Done``: the
 record keeps its status and outcome, and ``answering`` words the one answer from it.
 """
@@ -14,6 +14,7 @@ import hashlib
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.chat import services as chat_services
@@ -25,6 +26,7 @@ from turnbased.mail.models import InboundStatus
 from turnbased.mail.reading import Request
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH
 from turnbased.mail.verifying import Reply
+from turnbased.notes import services as notes_services
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus, Move, MoveSource
 
@@ -46,6 +48,8 @@ class Answer(enum.Enum):
     PLAYED = enum.auto()
     NOT_POSTED = enum.auto()
     POSTED = enum.auto()
+    NOT_NOTED = enum.auto()
+    NOTED = enum.auto()
     RESIGN_REFUSED = enum.auto()
     CONFIRM_RESIGN = enum.auto()
     RESIGNED = enum.auto()
@@ -80,6 +84,8 @@ def act(reply: Reply, request: Request) -> Done:
         return Done(InboundStatus.REJECTED, "bot account", Answer.BOT_ACCOUNT, game)
     if request.command == commands.SAY:
         return _say(reply, request.said)
+    if request.command == commands.NOTE:
+        return _note(reply, request.said)
     if not request.line:
         return Done(InboundStatus.REJECTED, "empty", Answer.EMPTY, game)
     if len(request.line) > MAX_COMMAND_LENGTH:
@@ -128,6 +134,19 @@ def _say(reply: Reply, said: str) -> Done:
         return Done(InboundStatus.REJECTED, f"say refused: {error.detail}", Answer.NOT_POSTED, _fresh(reply.game),
                     detail=error.detail)
     return Done(InboundStatus.ANSWERED, "said", Answer.POSTED, _fresh(reply.game), detail=posted.text)
+
+
+def _note(reply: Reply, written: str) -> Done:
+    """Add the reply's new text after ``note`` to the player's private notes on the game (nobody else reads them)."""
+    if not written:
+        return Done(InboundStatus.REJECTED, "note refused: empty", Answer.NOT_NOTED, _fresh(reply.game),
+                    detail=gettext("Write what to note after the word, on the same line or the lines below."))
+    try:
+        note = notes_services.note_save(game_id=reply.game.pk, user=reply.user, text=written, append=True)
+    except PlayError as error:
+        return Done(InboundStatus.REJECTED, f"note refused: {error.detail}", Answer.NOT_NOTED, _fresh(reply.game),
+                    detail=error.detail)
+    return Done(InboundStatus.ANSWERED, "noted", Answer.NOTED, _fresh(reply.game), detail=note.text if note else "")
 
 
 def _resign(reply: Reply) -> Done:

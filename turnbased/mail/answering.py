@@ -58,7 +58,8 @@ def _words(reply: Reply, done: Done) -> tuple[str, str]:
                     _("Reply to a turn email with your move on the first line. The list of moves in each turn email "
                       "shows what you may play; \"%(show)s\" sends the position again; \"%(resign)s\" leaves the game "
                       "(a resign sent to an older email is only done once you confirm it); a first line starting "
-                      "with \"%(say)s\" writes what follows to the table talk.") % words)
+                      "with \"%(say)s\" writes what follows to the table talk, and one starting with \"%(note)s\" "
+                      "adds it to your private notes on the game.") % words)
         case Answer.STALE:
             return (_("Your move \"%(move)s\" was not played: the game has moved on since that email.")
                     % {"move": done.move}, _("Here is the game as it stands now."))
@@ -77,6 +78,10 @@ def _words(reply: Reply, done: Done) -> tuple[str, str]:
             return _("Your message was not posted."), done.detail
         case Answer.POSTED:
             return _("Your message was posted to the table."), done.detail
+        case Answer.NOT_NOTED:
+            return _("Nothing was added to your notes."), done.detail
+        case Answer.NOTED:
+            return _("Added to your notes on this game (only you read them). They now read:"), done.detail
         case Answer.RESIGN_REFUSED:
             return _("You could not resign."), done.detail
         case Answer.CONFIRM_RESIGN:

@@ -6,7 +6,8 @@ exclamation mark are ignored ("Állás!", "allas" and "állás" are one command)
 only in another language is no command for this player: the game reads it as a move (a German player's
 "Stand" shows the position; an English or Hungarian player's "stand" goes to the game, which refuses it).
 
-``say`` is the first word of its line, the rest of the reply going to the table talk; the others are the
+``say`` is the first word of its line, the rest of the reply going to the table talk, and so is ``note``, the rest
+going to the player's private notes on the game; the others are the
 whole line. The first word of each list is the one the emails tell the player to write
 (``shown_words``), so every word an email names is one this module reads.
 """
@@ -20,7 +21,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import pgettext_lazy
 
-SHOW, HELP, RESIGN, SAY = "show", "help", "resign", "say"
+SHOW, HELP, RESIGN, SAY, NOTE = "show", "help", "resign", "say", "note"
 # The answers to a group's invitation, or to a request to join a group (issue 44).
 ACCEPT, DECLINE = "accept", "decline"
 ENGLISH = "en"
@@ -33,6 +34,8 @@ WORDS = {
     HELP: pgettext_lazy("email commands: the words that ask how to write a move, separated by |", "help|?"),
     RESIGN: pgettext_lazy("email commands: the words that give up the game, separated by |", "resign"),
     SAY: pgettext_lazy("email commands: the words that start a message to the table, separated by |", "say"),
+    NOTE: pgettext_lazy("email commands: the words that start a line added to the player's private notes on the "
+                        "game, separated by |", "note"),
     ACCEPT: pgettext_lazy("email commands: the words that accept an invitation to a group or a request to join one, "
                           "separated by |", "accept|yes"),
     DECLINE: pgettext_lazy("email commands: the words that decline an invitation to a group or a request to join "
@@ -66,7 +69,8 @@ def _words(language: str, kind: str) -> set[str]:
 
 
 def read(line: str, language: str | None) -> str | None:
-    """Return the command the first line of a reply gives (``SHOW``, ``HELP``, ``RESIGN``, ``SAY``), or None for a move.
+    """Return the command the first line of a reply gives (``SHOW``, ``HELP``, ``RESIGN``, ``SAY``, ``NOTE``), or None
+    for a move.
 
     Each language is read in turn, the player's first, then English; within one language a line is
     a ``say`` when its first word is one, else it must be the whole of a command.
@@ -78,6 +82,8 @@ def read(line: str, language: str | None) -> str | None:
     for code in _languages(language):
         if first in _words(code, SAY):
             return SAY
+        if first in _words(code, NOTE):
+            return NOTE
         for kind in (SHOW, HELP, RESIGN):
             if whole in _words(code, kind):
                 return kind

@@ -122,7 +122,8 @@ def read_request(raw: bytes, message_id: str, refusal: str | None = None) -> Req
     text = _written_text(message)
     line = _clean(first_command(text))
     command = commands.read(line, translation.get_language())
-    return Request(line=line, command=command, said=said_text(text) if command == commands.SAY else "")
+    return Request(line=line, command=command,
+                   said=said_text(text) if command in (commands.SAY, commands.NOTE) else "")
 
 
 def _written_text(message) -> str:

@@ -104,7 +104,8 @@ def test_the_round_closing_counts_every_result_lets_the_games_go_and_shows_the_s
     assert answer.status_code == 200 and answer.json()["seed"] == played.seed
     shown = _round_shown(competition, played)
     assert shown["seed"] == played.seed and shown["commitment"] == selectors.round_commitment(played)
-    assert [(seat["players"], seat["seat"], len(seat["rows"])) for seat in shown["comparison"]] == [(2, 1, 4), (2, 2, 4)]
+    compared = [(seat["players"], seat["seat"], len(seat["rows"])) for seat in shown["comparison"]]
+    assert compared == [(2, 1, 4), (2, 2, 4)]
     assert [row["place"] for row in shown["comparison"][0]["rows"]] == [1, 1, 2, 2]
     page = Client().get(f"/competitions/{competition.pk}/").content.decode()
     assert played.seed in page and f"/games/{tables[0].game_id}/" in page

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from django.utils import timezone
 from django.db import IntegrityError
 
 from turnbased.kit.errors import (
@@ -320,9 +321,10 @@ def test_a_resignation_is_logged_as_the_seat_leaving(started_game, bob):
     assert started_game.seats.get(index=1).left_at is not None and started_game.seats.get(index=0).left_at is None
 
 
-def test_a_persons_seat_a_bot_plays_counts_as_left_in_the_result(started_game, alice):
-    # However the seat came to the bot (the clock's takeover also marks it left): its person is not at the table.
-    started_game.seats.filter(index=1).update(bot="random")
+def test_a_persons_seat_a_bot_took_counts_as_left_in_the_result(started_game, alice):
+    # The clock's takeover and a removal mark the seat left (``left_at``): its person is not at the table. A
+    # deadline's play-out hands every seat over alike and marks none (``test_play_out``).
+    started_game.seats.filter(index=1).update(bot="random", left_at=timezone.now())
     services.resign_game(game_id=started_game.pk, user=alice)
     started_game.refresh_from_db()
     assert started_game.result["left_seats"] == [1] and started_game.result["winners"] == [1]

@@ -25,6 +25,7 @@ from games import engines
 from tests.platform.secrecy import doors
 from tests.platform.secrecy.worlds import SEED, Scenario, ask_for_forced_moves, play_step, scenarios
 from turnbased.accounts.services.languages import language_choose
+from turnbased.notes.services import note_save
 from turnbased.play import services
 
 pytestmark = pytest.mark.django_db
@@ -81,6 +82,11 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
                                         options=scenario.options[world], seed=SEED)
             for user in users[1:]:
                 services.join_game(game_id=game.pk, user=user)
+            # A seat that may tell the worlds apart keeps private notes that differ between them (issue 46): no
+            # other viewer's door may show them (the same number of rows in each world: ids stay equal).
+            knowing = sorted(set(range(scenario.players)) - scenario.blind)
+            if knowing:
+                note_save(game_id=game.pk, user=users[knowing[0]], text=f"World {'AB'[world]}: my private plan")
             for number in range(len(scenario.steps) + 1):
                 game.refresh_from_db()
                 if number in checkpoints:

@@ -1,8 +1,8 @@
 """Duplicate rounds: every table of a round deals from one seed, so the same seat holds the same cards (or draws the
 same tiles) at every table of its size, and the seats are compared across tables once the round is over.
 
-- **Paired**: the round draws its seed (``new_seed``) and publishes a commitment to it (``commitment``, a hash
-  that binds the competition, the stage, the round and the game: ``selectors.round_commitment``), so nobody can change the deal afterwards.
+- **Paired**: the round draws its seed (``new_seed``) and publishes a commitment to it (a hash that binds the
+  competition, the stage, the round and the game: ``selectors.round_commitment``), so the deal cannot change.
 - **In play**: each table's game is made from that seed and held by the core (``create_game(held=True)``): only its
   seats see it, and once it is over its secrets stay hidden, for the other tables are still dealing the same cards.
   A finished table records nothing the others could read: its places and points wait for the round's close.

@@ -46,9 +46,6 @@ CLOSE_TASK = "turnbased.competitions.tasks.round_close"
 OPEN_BATCH = 50
 
 
-_locked = competition_locked
-
-
 def _tell(user_ids, kind: str, payload: dict) -> None:
     events_record(events=[NewEvent(user_id=user_id, kind=kind, payload=payload) for user_id in user_ids])
 
@@ -61,7 +58,7 @@ def competition_start(*, competition_id: int) -> Competition | None:
     requirements are withdrawn, too few left calls it off, else the entrants are seeded by their rating and the
     first stage begins. Does nothing to a competition not due or no longer taking entries (idempotent)."""
     with transaction.atomic():
-        competition = _locked(competition_id)
+        competition = competition_locked(competition_id)
         if competition.status != CompetitionStatus.ENTRY:
             return None
         now = timezone.now()
@@ -340,7 +337,7 @@ def round_close(*, round_id: int) -> Round | None:
     nothing otherwise (idempotent: a second call finds it closed)."""
     with transaction.atomic():
         played = Round.objects.select_related("stage__competition").get(pk=round_id)
-        _locked(played.stage.competition_id)
+        competition_locked(played.stage.competition_id)
         played = round_locked(round_id)
         if played.status != RoundStatus.OPEN:
             return None
@@ -422,7 +419,7 @@ def requirements_due_rechecked() -> int:
                                           requirements_rechecked_at__isnull=True).values_list("pk", flat=True))
     for competition_id in due:
         with transaction.atomic():
-            competition = _locked(competition_id)
+            competition = competition_locked(competition_id)
             if competition.requirements_rechecked_at is None and competition.status == CompetitionStatus.ENTRY:
                 requirements_rechecked(competition)
                 competition.requirements_rechecked_at = timezone.now()

@@ -24,7 +24,7 @@ from turnbased_client.competitions import CompetitionsApi
 from turnbased_client.groups import GroupsApi
 from turnbased_client.types import (
     Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, Contact, EventKind, FriendsTable, Game,
-    GamesWaiting, GameType, History,
+    GameNote, GamesWaiting, GameType, History,
     Invitation, Leaderboard, LegalMoves, MovePlayed, MovePlayedMinimal, MyInvitation, NewToken, Player, Position, PositionText, Profile,
     PushSubscription, PushSubscriptionKeys,
     RatingPool, Record, RecentOpponent, Rematch, TableRequirements, TableRequirementsRead, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
@@ -336,6 +336,27 @@ class Client(GroupsApi, CompetitionsApi):
     def message(self, game_id: int, message_id: int) -> ChatMessage:
         """One message of the table talk I may read."""
         return self._call("messages_retrieve", {"game_id": game_id, "message_id": message_id})
+
+    # -- private notes -------------------------------------------------------------------------
+    @operation("game_notes_read", "GET", "/api/games/{game_id}/notes/")
+    def notes(self, game_id: int) -> GameNote:
+        """My private notes on a game I play (``text`` empty before I wrote any); nobody else reads them."""
+        return self._call("game_notes_read", {"game_id": game_id})
+
+    @operation("game_notes_write", "PUT", "/api/games/{game_id}/notes/", body=("text",))
+    def keep_notes(self, game_id: int, text: str) -> GameNote:
+        """Replace my notes on a game I play with ``text`` (empty deletes them)."""
+        return self._call("game_notes_write", {"game_id": game_id}, body={"text": text})
+
+    @operation("game_notes_delete", "DELETE", "/api/games/{game_id}/notes/")
+    def delete_notes(self, game_id: int) -> None:
+        """Delete my notes on a game."""
+        return self._call("game_notes_delete", {"game_id": game_id})
+
+    @operation("my_notes_list", "GET", "/api/me/notes/", query=("page_size",), listed="")
+    def my_notes(self, *, page_size: int | Unset = UNSET) -> list[GameNote]:
+        """All my notes, on every game (every page): my export."""
+        return self._call("my_notes_list", query={"page_size": page_size})
 
     # -- after the game ------------------------------------------------------------------------
     @operation("rematch_retrieve", "GET", "/api/games/{game_id}/rematch/", conditional=True)

@@ -16,7 +16,7 @@ RatingPool = Literal["people", "bots"]
 EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near",
                     "group_invitation", "group_request", "tables_left", "competition_invite",
                     "competition_started", "competition_table", "competition_round", "competition_ended",
-                    "competition_removed", "competition_season", "ladder_challenge"]
+                    "competition_removed", "competition_season", "ladder_challenge", "game_note"]
 # What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
 # x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
 GameStatus = str  # "open", "active", "finished", "aborted"
@@ -372,6 +372,12 @@ class RecentOpponent(TypedDict):
     username: str
     bot_account: bool
     last_played_at: str
+
+
+class GameNote(TypedDict):
+    game: int
+    text: str  # empty before any is written
+    updated_at: str | None
 
 
 class ChatMessage(TypedDict):
