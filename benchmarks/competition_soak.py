@@ -3,17 +3,18 @@
     .venv/bin/python benchmarks/competition_soak.py [--concurrency 2] [--minutes 40]
 
 It starts its own embedded PostgreSQL and Redis, migrates a scratch database and starts a Celery worker, beat and
-the work dispatcher as ``make run`` does (production settings, no pause between bot moves). Then it makes four competitions and runs them:
-a 64-player two-player Swiss of 6 rounds (Love Letter), a 48-player event of 4-player pools with a final (Love
-Letter at four), a 3-division league season (Halali!, 12 players) and a ladder with 30 challenges (Love Letter, 10
-players). Each competition starts by its task on the worker; as each round opens, the driver hands every seat to
+the work dispatcher as ``make run`` does (production settings, no pause between bot moves). Then it makes five
+competitions and runs them: a 64-player two-player Swiss of 6 rounds (Love Letter), a 48-player event of 4-player
+pools with a final (Love Letter at four), a 3-division league season (Halali!, 12 players), a ladder with 30
+challenges (Love Letter, 10 players) and a duplicate Swiss of 3 rounds (Savernake Forest at four, 16 players). Each competition starts by its task on the worker; as each round opens, the driver hands every seat to
 its bot (``game_play_out``: what a round's deadline does), and the worker's bots play the games out, the games'
 ends closing the rounds and pairing the next on the worker. The ladder's challenges are made by the driver, each
 played out the same way; after the 30th its end is brought forward.
 
 At the end it prints how long each took and checks: every game finished, no game stuck, every standing equal to a
 recomputation from scratch, no two Swiss players paired twice, the byes rotated, the league's next season made with
-its players carried, the worker's log free of errors, and ``verify_games`` of every game (exit 1 if any fails).
+its players carried, every table of a duplicate round dealt from the round's seed and no game left held, the
+worker's log free of errors, and ``verify_games`` of every game (exit 1 if any fails).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def soak(args, environment: dict[str, str], folder: Path) -> int:
     from turnbased.play.services import game_play_out
 
     people = [account_create(username=f"entrant{n}", email=f"entrant{n}@example.com",
-                             password=secrets.token_urlsafe(16), email_verified=True) for n in range(134)]
+                             password=secrets.token_urlsafe(16), email_verified=True) for n in range(150)]
     organiser = account_create(username="organiser", email="organiser@example.com",
                                password=secrets.token_urlsafe(16), email_verified=True)
     python_bin = str(Path(sys.executable).parent)
@@ -103,6 +104,8 @@ def soak(args, environment: dict[str, str], folder: Path) -> int:
                                                                                 "rounds": 1}]),
             "ladder": _make(organiser, people[124:134], name="Soak Ladder", game="love-letter", table_size=2,
                             ladder={"reach": 3, "open_challenges": 2, "cooldown_days": 0, "days": 30}),
+            "duplicate": _make(organiser, people[134:150], name="Soak Duplicate", game="savernake-forest",
+                               table_size=4, stages=[{"format": "swiss", "rounds": 3, "duplicate": True}]),
         }
         for competition in made.values():
             dispatch.queue("turnbased.competitions.tasks.competition_start", [competition.pk])
@@ -180,6 +183,14 @@ def soak(args, environment: dict[str, str], folder: Path) -> int:
         problems.append(f"Swiss pairs played twice: {repeated[:5]}")
     if max(byes.values(), default=0) > 1:
         problems.append("a player had two byes")
+    duplicate_rounds = Round.objects.filter(stage__competition=made["duplicate"])
+    seeds_shared = all(set(EventTable.objects.filter(round=played).values_list("game__seed", flat=True))
+                       == {played.seed} for played in duplicate_rounds)
+    still_held = Game.objects.filter(held=True).count()
+    print(f"  duplicate: {duplicate_rounds.count()} rounds, each table of a round from its seed: {seeds_shared}; "
+          f"games still held: {still_held}")
+    if not seeds_shared or still_held:
+        problems.append("a duplicate round's tables did not share its seed, or a game stayed held")
     following = Competition.objects.filter(previous_season=made["league"]).first()
     carried = following.entrants.count() if following else 0
     print(f"  league: season 2 {'made' if following else 'missing'}, {carried} players carried")

@@ -18,7 +18,7 @@ from django.db.models.functions import Coalesce
 
 from turnbased.accounts.models import is_bot_account
 from turnbased.chat.models import Message, Mute, ReadMark
-from turnbased.contacts.selectors import blocked_ids, blocker_ids
+from turnbased.contacts.selectors import blocked_ids
 from turnbased.kit.errors import GameNotFound
 from turnbased.play import selectors as play_selectors
 from turnbased.play.models import Game, GameStatus, Seat, Visibility

@@ -35,10 +35,10 @@ def schema() -> dict:
 
 
 def operations(schema: dict):
-    for path, item in schema["paths"].items():
+    for route, item in schema["paths"].items():
         for method in METHODS:
             if method in item:
-                yield f"{method.upper()} {path}", item[method]
+                yield f"{method.upper()} {route}", item[method]
 
 
 def component(schema: dict, reference: str) -> dict:
@@ -236,6 +236,6 @@ def test_the_business_rules_a_schema_can_state_it_states(schema):
     assert components["WebhookCreateRequest"]["properties"]["url"]["pattern"].startswith("^\\s*[Hh][Tt][Tt][Pp][Ss]")
     keys = components["PushSubscriptionKeys"]["properties"]
     assert "{87}" in keys["p256dh"]["pattern"] and "{22}" in keys["auth"]["pattern"]
-    for path in ("/api/ratings/", "/api/players/{username}/games/"):
-        page = next(parameter for parameter in schema["paths"][path]["get"]["parameters"] if parameter["name"] == "page")
-        assert "never both (400)" in page["description"], path
+    for route in ("/api/ratings/", "/api/players/{username}/games/"):
+        page = next(parameter for parameter in schema["paths"][route]["get"]["parameters"] if parameter["name"] == "page")
+        assert "never both (400)" in page["description"], route
