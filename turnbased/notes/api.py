@@ -8,6 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from turnbased.kit.api.conditional import conditional_read
 from turnbased.kit.api.input import BodySerializer
 from turnbased.kit.api.pagination import cursor_parameters, page_of, paginate
 from turnbased.kit.api.schema import error
@@ -49,6 +50,7 @@ class GameNoteApi(APIView):
                    description="What I wrote about this game (empty before I wrote anything). Only a player of the "
                                "game has notes on it; nobody else ever reads them, nor are they in its record.",
                    parameters=[GAME_ID], responses={200: NoteSerializer, 403: NOT_A_PLAYER, 404: NO_GAME})
+    @conditional_read
     def get(self, request, game_id: int):
         game = selectors.note_game(game_id, request.user)
         return Response(selectors.note_shown(game, selectors.note_of(game, request.user)))
@@ -78,6 +80,7 @@ class MyNotesApi(APIView):
     @extend_schema(operation_id="my_notes_list", tags=["notes"], summary="All my notes",
                    description="Every game I keep notes on, with them, the latest begun first, a page at a time.",
                    parameters=cursor_parameters(), responses={200: NoteListSerializer})
+    @conditional_read
     def get(self, request):
         page = paginate(request, selectors.notes_of(request.user), ordering=("-pk",))
         return Response(page.body([selectors.note_shown(note.game, note) for note in page.items]))

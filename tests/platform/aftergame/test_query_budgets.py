@@ -17,9 +17,10 @@ from turnbased.aftergame import selectors, services
 
 pytestmark = pytest.mark.django_db
 
-# The game page's own 10, the rating changes the end screen shows 1 (``rating_moves``), and the table talk's 4
-# (its messages in the history and beside the board, the unread count, the muted list).
-END_SCREEN = 15
+# The game page's own 10, the rating changes the end screen shows 1 (``rating_moves``), the table talk's 4
+# (its messages in the history and beside the board, the unread count, the muted list), and the player's private
+# notes on the game 1 (issue 46).
+END_SCREEN = 16
 FINISHED_GAME_API = 6  # as a game in play: the ending and the rematch come with what it reads already
 UNCHANGED_BOX_POLL = 4
 

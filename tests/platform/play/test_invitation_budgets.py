@@ -23,8 +23,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 LOBBY = 14
 # The table's own 6, and the table talk beside it: its messages and the muted list, and the unread count
 # for its host; the people offered for an invitation: blocks either way and friends, and what the table asks of
-# its players (issue 44: fair entry).
-TABLE_PAGE = 12
+# its players (issue 44: fair entry); and the host's private notes on it (issue 46).
+TABLE_PAGE = 13
 # The session, the user, the groups whose tables one may make, and the games waiting on one (issue 44).
 NEW_TABLE_PAGE = 4
 # GET /api/invitations/ and /api/invitations/people/ in two; a table's list checks the caller's seat first.

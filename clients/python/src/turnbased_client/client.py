@@ -338,7 +338,7 @@ class Client(GroupsApi, CompetitionsApi):
         return self._call("messages_retrieve", {"game_id": game_id, "message_id": message_id})
 
     # -- private notes -------------------------------------------------------------------------
-    @operation("game_notes_read", "GET", "/api/games/{game_id}/notes/")
+    @operation("game_notes_read", "GET", "/api/games/{game_id}/notes/", conditional=True)
     def notes(self, game_id: int) -> GameNote:
         """My private notes on a game I play (``text`` empty before I wrote any); nobody else reads them."""
         return self._call("game_notes_read", {"game_id": game_id})
@@ -353,7 +353,7 @@ class Client(GroupsApi, CompetitionsApi):
         """Delete my notes on a game."""
         return self._call("game_notes_delete", {"game_id": game_id})
 
-    @operation("my_notes_list", "GET", "/api/me/notes/", query=("page_size",), listed="")
+    @operation("my_notes_list", "GET", "/api/me/notes/", query=("page_size",), conditional=True, listed="")
     def my_notes(self, *, page_size: int | Unset = UNSET) -> list[GameNote]:
         """All my notes, on every game (every page): my export."""
         return self._call("my_notes_list", query={"page_size": page_size})
