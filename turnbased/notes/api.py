@@ -34,10 +34,10 @@ NoteListSerializer = page_of("GameNoteList", NoteSerializer, description="The la
 
 
 class NoteInputSerializer(BodySerializer):
-    text = serializers.CharField(allow_blank=True, trim_whitespace=False, max_length=MAX_NOTE_CHARS + 1000,
+    text = serializers.CharField(allow_blank=True, trim_whitespace=False, max_length=MAX_NOTE_CHARS,
                                  help_text=f"The whole of my notes (they replace what was kept), plain text, at most "
-                                           f"{MAX_NOTE_CHARS} characters once blanks around and control characters "
-                                           "are dropped; empty deletes them.")
+                                           f"{MAX_NOTE_CHARS} characters (blanks around and control characters are "
+                                           "dropped); empty deletes them.")
 
     class Meta:
         ref_name = "GameNoteRequest"
