@@ -137,6 +137,17 @@ def _drive(data, shape: str, expiry: str, policy: str, entrant_count: int) -> No
             assert places[entrant] == max(places.values())
 
 
+def _undone(data, shape: str, expiry: str, policy: str, entrant_count: int) -> None:
+    """Drive one example in a transaction rolled back at its end, its seeds numbered from the first."""
+    try:
+        with transaction.atomic(), pytest.MonkeyPatch.context() as patched:
+            _seeds(patched)
+            _drive(data, shape, expiry, policy, entrant_count)
+            raise _Undo
+    except _Undo:
+        pass
+
+
 def _examples(count: int):
     return settings(max_examples=count, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -148,13 +159,7 @@ def _examples(count: int):
        policy=st.sampled_from(["play_out", "adjudicate", "all_lose"]), entrant_count=st.integers(4, 7))
 def test_a_competition_ends_with_standings_equal_to_a_recomputation_whatever_happens_at_its_tables(
         db, shape, data, expiry, policy, entrant_count):
-    try:
-        with transaction.atomic(), pytest.MonkeyPatch.context() as patched:
-            _seeds(patched)
-            _drive(data, shape, expiry, policy, entrant_count)
-            raise _Undo
-    except _Undo:
-        pass
+    _undone(data, shape, expiry, policy, entrant_count)
 
 
 @pytest.mark.long
@@ -164,10 +169,4 @@ def test_a_competition_ends_with_standings_equal_to_a_recomputation_whatever_hap
        policy=st.sampled_from(["play_out", "adjudicate", "all_lose"]), entrant_count=st.integers(3, 10))
 def test_many_competitions_end_with_standings_equal_to_a_recomputation(db, shape, data, expiry, policy,
                                                                         entrant_count):
-    try:
-        with transaction.atomic(), pytest.MonkeyPatch.context() as patched:
-            _seeds(patched)
-            _drive(data, shape, expiry, policy, entrant_count)
-            raise _Undo
-    except _Undo:
-        pass
+    _undone(data, shape, expiry, policy, entrant_count)
