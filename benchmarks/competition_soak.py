@@ -6,9 +6,10 @@ It starts its own embedded PostgreSQL and Redis, migrates a scratch database and
 the work dispatcher as ``make run`` does (production settings, no pause between bot moves). Then it makes five
 competitions and runs them: a 64-player two-player Swiss of 6 rounds (Love Letter), a 48-player event of 4-player
 pools with a final (Love Letter at four), a 3-division league season (Halali!, 12 players), a ladder with 30
-challenges (Love Letter, 10 players) and a duplicate Swiss of 3 rounds (Savernake Forest at four, 16 players). Each competition starts by its task on the worker; as each round opens, the driver hands every seat to
-its bot (``game_play_out``: what a round's deadline does), and the worker's bots play the games out, the games'
-ends closing the rounds and pairing the next on the worker. The ladder's challenges are made by the driver, each
+challenges (Love Letter, 10 players) and a duplicate Swiss of 3 rounds (Savernake Forest at four, 16 players).
+Each competition starts by its task on the worker; as each round opens, the driver hands every seat to its bot
+(``game_play_out``: what a round's deadline does), and the worker's bots play the games out, the games' ends closing
+the rounds and pairing the next on the worker. The ladder's challenges are made by the driver, each
 played out the same way; after the 30th its end is brought forward.
 
 At the end it prints how long each took and checks: every game finished, no game stuck, every standing equal to a
