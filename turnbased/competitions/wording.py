@@ -11,7 +11,7 @@ from django.utils.translation import gettext, ngettext
 
 from games import engines
 from turnbased.clocks.models import ClockKind
-from turnbased.competitions import pairing, selectors
+from turnbased.competitions import pairing, presenters, selectors
 from turnbased.competitions.models import (
     Bye, ByePolicy, Competition, DeadlinePolicy, Entrant, EventTable, Format, Placement, Round, RoundStatus,
     TableStatus,
@@ -211,11 +211,8 @@ def rounds_shown(competition: Competition) -> list[ShownRound]:
             settled="" if held else table.settled) for table in tables[row.pk]]
         compared = None
         if row.stage.duplicate and not held:
-            compared = selectors.seats_compared([{
-                "number": table.number, "players": [names.get(entrant, "") for entrant in table.players],
-                "placements": [{"seat": placement.seat, "place": placement.place, "points": placement.points,
-                                "score": placement.score} for placement in placements[table.pk]],
-            } for table in tables[row.pk]])
+            compared = selectors.seats_compared([presenters.table_shown(table, names, placements[table.pk])
+                                                 for table in tables[row.pk]])
         shown.append(ShownRound(round=row, byes=sorted(byes[row.pk]), tables=row_tables, held=held,
                                 commitment=selectors.round_commitment(row), seed=selectors.round_seed_revealed(row),
                                 seats_compared=compared))

@@ -109,6 +109,7 @@ def test_the_round_closing_counts_every_result_lets_the_games_go_and_shows_the_s
     assert [row["place"] for row in shown["comparison"][0]["rows"]] == [1, 1, 2, 2]
     page = Client().get(f"/competitions/{competition.pk}/").content.decode()
     assert played.seed in page and f"/games/{tables[0].game_id}/" in page
+    assert "The same seat at every table" in page and "place 1 at table 1" in page
     # The next round deals from a seed of its own.
     open_waiting_rounds()
     following = current_round(competition)
