@@ -173,6 +173,13 @@ def test_behind_pgbouncer_in_transaction_pooling_too(cluster, stack, running, tm
             pooled.process.check_running()
 
 
+def test_a_statement_that_finds_no_row_reads_none(cluster):
+    # wait_streaming polls pg_stat_replication from the moment the replica starts: until its walreceiver
+    # connects there is no row, which must read "not yet", not fail (it did, once, on a loaded machine).
+    assert cluster.primary.sql("SELECT sync_state FROM pg_stat_replication WHERE application_name = 'nobody'") is None
+    assert cluster.primary.sql("SELECT 1") == 1
+
+
 def test_with_the_replica_down_every_lag_tolerant_read_answers_from_the_primary(cluster, stack, running):
     web, tables, _ = stack
     table = tables[0]

@@ -138,7 +138,7 @@ class Server:
         self.popen = None
 
     def sql(self, statement: str, database: str = "postgres"):
-        """Run one statement on its own (autocommit); return the first column of the first row, if any."""
+        """Run one statement on its own (autocommit); return the first column of the first row, or None if none."""
         import psycopg2
 
         connection = psycopg2.connect(self.url(database), connect_timeout=10)
@@ -146,7 +146,8 @@ class Server:
         try:
             with connection.cursor() as cursor:
                 cursor.execute(statement)
-                return cursor.fetchone()[0] if cursor.description else None
+                row = cursor.fetchone() if cursor.description else None
+                return row[0] if row else None
         finally:
             connection.close()
 
