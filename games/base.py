@@ -219,6 +219,8 @@ class Engine(ABC):
     name: ClassVar[str]
     # The newest version (what new games get); on an instance from ``at_version``, the version it plays.
     version: int = 1
+    # Whether any move may ever be taken back (``take_back_refusal``): a page offers it only then, without a replay.
+    offers_takebacks: ClassVar[bool] = False
     # Every version this engine can still play, oldest first, ending with the class's ``version``.
     # Defaults to ``(version,)`` for a class that sets ``version`` and not this.
     supported_versions: ClassVar[tuple[int, ...]] = (1,)
@@ -449,6 +451,15 @@ class Engine(ABC):
         if move == RESIGN:
             return self.resign(state, seat)
         return self.apply(state, seat, move)
+
+    # -- takebacks -----------------------------------------------------------
+    def take_back_refusal(self, before: State, seat: int, move: Move, after: State, events: list[Event]) -> str | None:
+        """Return why ``seat``'s ``move`` (``before`` to ``after``, making ``events``) may not be taken back, in the
+        reader's language; None when it may (``games.takebacks`` refuses the rest: not the last entry or not
+        ``seat``'s, the game's end, a private event). Allow only a move that drew, turned up, looked at or passed on
+        nothing hidden, even through a public event (a card drawn for the next player, a tile turned face up, a
+        new row dealt). This default allows none: a game that says nothing stays safe."""
+        return _("Moves of this game cannot be taken back.")
 
     # -- notation -----------------------------------------------------------
     @abstractmethod

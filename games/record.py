@@ -33,6 +33,7 @@ from typing import Any
 from games import engine_at
 from games.base import DECIDED, RESIGN, Engine, EngineError, Event, InvalidOptions, UnknownEngineVersion, worded_result
 from games.i18n import catalog_of, in_english
+from games.takebacks import LogReplay, describe, taken_back_seq
 
 # The checks' details are for people (the fairness page, the API's /verify/): worded in the reader's language
 # (English from ``python -m games.verify``); the checks' names, and the record itself, stay English.
@@ -86,7 +87,7 @@ def record_lines(engine: Engine, events: list[Event], players: list[str]) -> lis
     wording that says what the card was), which is public too once the game is over.
     """
     return [
-        engine.describe_event(event, players, None if event.visible_to is None else event.visible_to[0])
+        describe(engine, event, players, None if event.visible_to is None else event.visible_to[0])
         for event in events
     ]
 
@@ -293,6 +294,7 @@ def _replay(engine: Engine, players: list[str], options: dict, seed: str, moves:
         report.check("setup", False, _("the engine cannot set up this game: {reason}").format(reason=error.reason))
         return None
     state = json.loads(canonical_json(state))  # the platform stores every state as JSON
+    replay = LogReplay(engine, state)
     for index, entry in enumerate(moves):
         number = index + 1
         seat = _get(entry, "seat", int, f"moves[{index}]")
@@ -302,13 +304,13 @@ def _replay(engine: Engine, players: list[str], options: dict, seed: str, moves:
             report.check("seats", False, _("move {number} is by seat {seat}, which does not exist").format(
                 number=number, seat=seat))
             return None
-        if move != RESIGN and seat not in engine.to_move(state):
+        if move != RESIGN and taken_back_seq(move) is None and seat not in engine.to_move(state):
             report.check("seats", False, _("move {number} is by seat {seat} ({name}), whose turn it was not (to move: "
                                            "{to_move})").format(number=number, seat=seat, name=players[seat],
                                                                 to_move=engine.to_move(state)))
             return None
         try:
-            state, events = engine.play(state, seat, move)
+            state, events = replay.play(seat, move)  # a takeback returns to the position before the move it names
         except EngineError as error:
             report.check("moves", False, _("move {number} by seat {seat} is not legal there: {reason}").format(
                 number=number, seat=seat, reason=error.reason))
@@ -318,13 +320,14 @@ def _replay(engine: Engine, players: list[str], options: dict, seed: str, moves:
                                            "{problem}").format(number=number, seat=seat, error=type(error).__name__,
                                                                problem=_short(str(error))))
             return None
-        state = json.loads(canonical_json(state))
+        replay.state = state = json.loads(canonical_json(state))
         replayed = json.loads(canonical_json([event.to_json() for event in events]))
         if canonical_json(replayed) != canonical_json(logged):
             report.check("events", False, _("move {number}: {difference}").format(
                 number=number, difference=_event_difference(logged, replayed)))
             return None
-    report.check("seats", True, _("every move was made by a seat whose turn it was (or was a resignation)"))
+    report.check("seats", True, _("every move was made by a seat whose turn it was (or was a resignation, or a "
+                                  "takeback of the move just before it)"))
     report.check("moves", True, _.ngettext("the {count} move replays legally from the seed",
                                            "all {count} moves replay legally from the seed", len(moves)).format(
         count=len(moves)))

@@ -418,6 +418,11 @@ class CarcassonneHGEngine(Engine):
 
     describe_event = staticmethod(history.describe_event)
 
+    def take_back_refusal(self, before: State, seat: int, move: Any, after: State, events: list[Event]) -> str:
+        """Refuse every placement (docs/rules/carcassonne-hunters-gatherers.md, §5.2): each one is followed by the
+        next tile drawn face up (the next player's, or a bonus tile), or ends the game."""
+        return reasons.no_take_back()
+
     def describe_result(self, result: dict[str, Any], players: list[str]) -> str:
         """Return who won, with the scores in ranking order, in the reader's language (``history.py``)."""
         return history.describe_result(result, players)

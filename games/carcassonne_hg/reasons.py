@@ -31,6 +31,10 @@ def already_left() -> str:
     return _("You have already left this game")
 
 
+def no_take_back() -> str:
+    return _("Every tile placed is followed by the next tile drawn face up, so no placement can be taken back.")
+
+
 def players_not_names() -> str:
     return _("players must be a list of display names")
 

@@ -322,6 +322,25 @@ def game_result(state: State) -> dict[str, Any] | None:
     return result
 
 
+# -- takebacks (games/takebacks.py) -------------------------------------------------
+
+# A turn that only moves face-up tiles, or passes, changes nothing anyone could not see: it may be taken back. A
+# flip shows a face-down tile, and a leg's end deals the next leg's tiles: never (docs/rules/halali.md, §10.10).
+_TAKEN_BACK_SAFELY = frozenset({"moved", "exited", "passed", "final_phase_started", "flip_required"})
+
+
+def take_back_refusal(before: State, seat: int, move: Any, after: State, events: list[Event]) -> str | None:
+    """Refuse a turn that turned a tile over or ended a leg; allow a move of a face-up tile, an exit or a pass."""
+    kinds = {event.kind for event in events}
+    if "flipped" in kinds:
+        return _("Turning a tile over shows it to both players: it cannot be taken back.")
+    if kinds & {"leg_ended", "match_ended"}:
+        return _("That turn ended the leg: it cannot be taken back.")
+    if not kinds <= _TAKEN_BACK_SAFELY:  # anything else a turn may one day do is refused until it is weighed
+        return _("That turn cannot be taken back.")
+    return None
+
+
 class HalaliEngine(Engine):
     """Halali! (Tally Ho!), Kosmos 2000: a two-leg match with the roles swapped."""
 
@@ -373,6 +392,8 @@ class HalaliEngine(Engine):
     view_text = staticmethod(player_view.view_text)
     describe_event = staticmethod(history.describe_event)
     board_data = staticmethod(board_words.board_data)
+    offers_takebacks = True
+    take_back_refusal = staticmethod(take_back_refusal)
 
     def describe_result(self, result: dict[str, Any], players: list[str]) -> str:
         """Return who won the match and how (points, or tiles when the points tied; a resignation), per leg."""

@@ -159,6 +159,11 @@ class LoveLetterEngine(Engine):
     view_text = staticmethod(player_view.view_text)
     describe_event = staticmethod(history.describe_event)
     describe_result = staticmethod(history.describe_result)
+
+    def take_back_refusal(self, before: State, seat: int, move: Any, after: State, events: list[Event]) -> str:
+        """Refuse every move (docs/rules/love-letter.md, §7.7): each one ends with the next player drawing a card,
+        looks at or compares hands, or deals the next round; the Chancellor's first half draws two."""
+        return _("In Love Letter every card played is followed by a card drawn, so no move can be taken back.")
     notation_help = staticmethod(notation.notation_help)
 
     def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any]:

@@ -264,6 +264,21 @@ def game_result(state: State) -> dict[str, Any] | None:
     return player_view.result_copy(state["result"])
 
 
+# -- takebacks (games/takebacks.py) -------------------------------------------------
+
+# A turn inside a round shows nothing: the card came from the open market, the forests lie face up. The round's
+# last turn deals the next row from the decks (or scores the game): never (docs/rules/savernake-forest.md, §12).
+_TAKEN_BACK_SAFELY = frozenset({"card_taken", "animal_turned_down", "water_drop_placed", "water_drop_unplaced",
+                                "burrow_placed", "rooster_taken"})
+
+
+def take_back_refusal(before: State, seat: int, move: Any, after: State, events: list[Event]) -> str | None:
+    """Allow a turn that did not end its round; refuse the round's last turn, which deals the next row."""
+    if not {event.kind for event in events} <= _TAKEN_BACK_SAFELY:
+        return _("That turn ended the round and a new row of cards was dealt: it cannot be taken back.")
+    return None
+
+
 class SavernakeForestEngine(Engine):
     """Savernake Forest (Devir 2023) with the rules file's reconstructed card catalogue."""
 
@@ -311,6 +326,8 @@ class SavernakeForestEngine(Engine):
     view = staticmethod(player_view.view)
     view_after_end = staticmethod(player_view.view_after_end)
     describe_event = staticmethod(history.describe_event)
+    offers_takebacks = True
+    take_back_refusal = staticmethod(take_back_refusal)
 
     def describe_result(self, result: dict[str, Any], players: list[str]) -> str:
         """Return who won, with how many points and how, in the reader's language (``history.describe_result``)."""

@@ -7,7 +7,8 @@
  *   - the game page's polls (#panel, #chat-poll) send nothing; an event of this game (a move, my turn,
  *     the start, the end) asks the panel for what changed (it answers only the changes since the
  *     version the page shows, or 204), and once the panel is swapped the chat's poller for the turn
- *     (the tab title); a message asks the chat's poller;
+ *     (the tab title) and the agreements panel; a message asks the chat's poller; a proposal made or
+ *     settled at the table asks the agreements panel;
  *   - the lobby's watch (#lobby-watch) sends nothing; any event asks it (204 while nothing changed;
  *     else the lobby's list of games comes again);
  *   - the replay, when it shows the latest position, follows the game to the new one.
@@ -21,7 +22,8 @@
   window.turnbasedLive = true;
 
   var GAME_KINDS = ["game_started", "your_turn", "move_played", "game_finished"];
-  var KINDS = GAME_KINDS.concat(["message_posted", "deadline_near"]);
+  var PROPOSAL_KINDS = ["proposal_made", "proposal_decided"];
+  var KINDS = GAME_KINDS.concat(["message_posted", "deadline_near"], PROPOSAL_KINDS);
   var GATHER_MS = 30;            // the events of one change (a move, then my turn) come together: one request
   var FIRST_RETRY_MS = 15000;    // a stream refused or closed is tried again after this, then twice as long...
   var LAST_RETRY_MS = 300000;    // ... up to this
@@ -101,7 +103,8 @@
     if (!game || String(data.game) !== game) return;
     if (here === "game") {
       if (event.type === "message_posted") soon("chat-poll");
-      else if (GAME_KINDS.indexOf(event.type) >= 0) soon("panel");
+      else if (GAME_KINDS.indexOf(event.type) >= 0) { soon("panel"); soon("agreements"); }
+      else if (PROPOSAL_KINDS.indexOf(event.type) >= 0) soon("agreements");
     } else if (here === "replay" && GAME_KINDS.indexOf(event.type) >= 0) {
       followReplay(data.seq);
     }
@@ -134,6 +137,8 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail && event.detail.target;
     if (target && target.id === "panel" && page() === "game" && followed(target)) soon("chat-poll");
+    // A move of mine may offer its takeback; one of theirs lapses a proposal: the agreements panel says so.
+    if (target && target.id === "panel" && page() === "game" && document.getElementById("agreements")) soon("agreements");
   });
 
   document.addEventListener("DOMContentLoaded", connect);

@@ -86,6 +86,8 @@ def spectacular_settings() -> dict:
             # Issue 12, table talk.
             {"name": "chat", "description": "A game's table talk: read it (players and public spectators), write it (players)."},
             {"name": "notes", "description": "My private notes on the games I play: nobody else ever reads them."},
+            {"name": "agreements", "description": "What the players of a table propose to each other (a takeback of "
+                                                  "the last move) and their answers: carried when all agree."},
             # Issue 12: setup.
             {"name": "invitations", "description": "Invite people by username to an open table; see and decline mine."},
             # Issue 15: the event stream.

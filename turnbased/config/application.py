@@ -31,6 +31,7 @@ INSTALLED_APPS = (
     "turnbased.mail",
     "turnbased.chat",  # issue 12, table talk
     "turnbased.notes",  # issue 46: a player's private notes on a game
+    "turnbased.agreements",  # issue 46: takebacks by consent (agreements at the table)
     "turnbased.aftergame",
     "turnbased.entry",  # issue 44: fair entry
     "turnbased.events",  # issue 15: the event stream

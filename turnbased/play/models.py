@@ -31,6 +31,9 @@ class MoveSource(models.TextChoices):
     SYSTEM = "system", pgettext_lazy("how a move came", "system")
     # The seat's only legal move, played at once because its player asked for it (``services.forced_moves``).
     AUTO = "auto", pgettext_lazy("how a move came", "forced move, played automatically")
+    # A move taken back with everyone's consent (``services.moves.take_back``): the entry that returns to the
+    # position before it.
+    AGREED = "agreed", pgettext_lazy("how a move came", "taken back by agreement")
 
 
 class Game(models.Model):

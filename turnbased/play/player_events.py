@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from games import Engine, engine_at
 from games.base import Event, worded_result
+from games.takebacks import describe
 from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, events_record
 from turnbased.events.wording import register_wording
@@ -123,7 +124,7 @@ def word_move(payload: dict, event) -> dict:
     worded = []
     for entry in entries:
         shown = Event(kind=entry["kind"], data=entry["data"], visible_to=[viewer] if entry["private"] else None)
-        worded.append({**entry, "text": engine.describe_event(shown, list(names), viewer)})
+        worded.append({**entry, "text": describe(engine, shown, list(names), viewer)})
     return {**payload, "text": worded[0]["text"] if worded else "", "entries": worded}
 
 

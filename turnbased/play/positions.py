@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.utils.translation import get_language, gettext
 
 from games.base import Event
+from games.takebacks import LogReplay, describe
 from turnbased.kit.errors import GameNotFound
 from turnbased.play import store
 from turnbased.play.models import Game, GameStatus, Move
@@ -111,18 +112,22 @@ def state_at(game: Game, seq: int) -> tuple[dict, int | None, list[Event]]:
     """
     engine = store.engine_of(game)
     before = cache.get(_key(game, "state", seq - 1)) if seq > 0 else None
-    if before is not None:
-        state, start = before, seq
-    else:
-        state, start = store.initial_state(game), 1
+
+    def entries(start: int) -> list:
+        return list(Move.objects.filter(game=game, seq__gte=start, seq__lte=seq).order_by("seq").values_list(
+            "seq", "seat", "move", "events"))
+
+    rows = entries(seq) if before is not None else []
+    if before is not None and not (rows and LogReplay.needs_earlier(rows[0][2])):
+        replayed = LogReplay(engine, before, seq - 1)
+    else:  # from the seed: a takeback returns to the position before the move it names, which the cache lacks
+        replayed, rows = LogReplay(engine, store.initial_state(game)), entries(1)
     mover, events = None, []
-    rows = Move.objects.filter(game=game, seq__gte=start, seq__lte=seq).order_by("seq").values_list(
-        "seq", "seat", "move", "events"
-    )
     for number, seat, move, logged in rows:
-        state, _ = engine.play(state, seat, move)
+        state, _ = replayed.play(seat, move)
         if number == seq:
             mover, events = seat, [Event.from_json(raw) for raw in logged]
+    state = replayed.state
     cache.set(_key(game, "state", seq), state, STATE_SECONDS)
     return state, mover, events
 
@@ -147,7 +152,7 @@ def lines_for(viewer: Viewer, seq: int, seat: int | None, events: list[Event]) -
             "kind": event.kind,
             "data": event.data,
             "private": event.visible_to is not None,
-            "text": engine.describe_event(event, names, wording),
+            "text": describe(engine, event, names, wording),
         }
         for event in events
         if over or event.visible_for(viewer.seat)

@@ -27,6 +27,7 @@ from games.record import (
     record_lines,
     seed_commitment,
 )
+from games.takebacks import describe
 from turnbased.accounts.models import is_bot_account
 from turnbased.play import store
 from turnbased.play.models import Game, GameStatus, Move, MoveSource
@@ -143,7 +144,7 @@ def _moves(game: Game, viewer_seat: int | None, complete: bool) -> list[dict]:
             entry.update(
                 notation=text if viewer_seat is not None and seat == viewer_seat else None,
                 events=[event.to_json() for event in visible],
-                lines=[engine.describe_event(event, names, viewer_seat) for event in visible],
+                lines=[describe(engine, event, names, viewer_seat) for event in visible],
             )
         moves.append(entry)
     return moves

@@ -22,6 +22,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext
 
 from games.base import Event
+from games.takebacks import describe
 from turnbased.accounts.models import is_bot_account, plays_forced_moves
 from turnbased.clocks.models import SeatClock
 from turnbased.clocks.services import seats_with_time
@@ -302,7 +303,7 @@ def history_entry(engine, seq: int, seat: int, event: Event, names: list[str], v
         "kind": event.kind,
         "data": event.data,
         "private": event.visible_to is not None,
-        "text": engine.describe_event(event, names, viewer_seat),
+        "text": describe(engine, event, names, viewer_seat),
     }
 
 
@@ -345,7 +346,7 @@ def last_move_lines(games: list[Game], user: AbstractBaseUser | AnonymousUser) -
                 engine = store.engine_of(game)
             except EngineUnavailable:  # its own page says why; the lobby still lists the user's other games
                 continue
-            lines[game.pk] = engine.describe_event(visible[0], list(game.player_names), seat)
+            lines[game.pk] = describe(engine, visible[0], list(game.player_names), seat)
     return lines
 
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games import UnknownEngineVersion, engine_at
 from games.base import Engine, Event
+from games.takebacks import LogReplay
 from turnbased.kit.db import one_statement
 from turnbased.clocks.services import clocks_of_seats, seats_with_clocks, seats_with_time
 from turnbased.kit.errors import EngineUnavailable, StaleSequence
@@ -299,15 +300,20 @@ def append_imported(game: Game, entries: list[Move]) -> None:
         cursor.executemany(sql, rows)
 
 
+def log_replay(game: Game) -> LogReplay:
+    """Return the game's full log replayed from the seed (its takebacks included), in one read of the log: its
+    ``state`` is the snapshot's, its ``last`` the entry a takeback could return before."""
+    replayed = LogReplay(engine_of(game), initial_state(game))
+    for seat, move in Move.objects.filter(game=game).order_by("seq").values_list("seat", "move"):
+        replayed.play(seat, move)
+    return replayed
+
+
 def replay(game: Game) -> dict | None:
     """Rebuild the state from the seed and the full log (None for a game that never started)."""
     if game.started_at is None:
         return None
-    engine = engine_of(game)
-    state = initial_state(game)
-    for entry in Move.objects.filter(game=game).order_by("seq").only("seat", "move"):
-        state, _ = engine.play(state, entry.seat, entry.move)
-    return state
+    return log_replay(game).state
 
 
 def _logged(entries) -> list[LoggedEvent]:

@@ -369,3 +369,11 @@ USERNAME = re.compile(r"[\w.@+-]{1,150}")  # Django's username characters
 def is_username(text: str) -> bool:
     """Tell whether ``text`` could be a username (checked before it reaches a query: no NUL, no huge strings)."""
     return bool(USERNAME.fullmatch(text))
+
+
+def table_is_rated(game: Game) -> bool:
+    """Whether the table counts for ratings as it was made: public, not made unrated, every seat a person's. How it
+    ends may still leave it unrated (``services.game_unrated_reason``); the seats come with the game."""
+    seats = list(game.seats.all())
+    return (game.visibility != Visibility.PRIVATE and game.terms.get("rated") is not False and len(seats) >= 2
+            and all(seat.user_id is not None for seat in seats))

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.base import RESIGN
 from turnbased.accounts.models import is_bot_account
-from turnbased.play.models import Game, GameStatus, Move, Seat, Visibility
+from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, Visibility
 from turnbased.ratings.models import Rating, RatingChange
 from turnbased.ratings.selectors import final_places, resigned_last
 from turnbased.ratings.rules import (
@@ -51,7 +51,9 @@ def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
     fewest = 0
     if ended_early:
         # Resignations are no moves of one's own: the platform's, not the game's.
-        made = dict(Move.objects.filter(game=game).exclude(move=RESIGN).values_list("seat").annotate(n=Count("id")))
+        # Nor are takebacks (the platform's entry returning to an earlier position).
+        made = dict(Move.objects.filter(game=game).exclude(move=RESIGN).exclude(source=MoveSource.AGREED)
+                    .values_list("seat").annotate(n=Count("id")))
         fewest = min(made.get(seat.index, 0) for seat in seats)
     return unrated_reason(private=False, bot_seats=False, fewest_own_moves=fewest, ended_early=ended_early)
 

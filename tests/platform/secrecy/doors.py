@@ -25,6 +25,7 @@ from turnbased.groups.selectors import group_of_table
 from turnbased.mail import compose
 from turnbased.mail.tokens import unsubscribe_token
 from turnbased.play.models import Invitation
+from turnbased.agreements.models import Proposal
 
 # Whole parts of the site that show no game to anyone but staff or a mail provider.
 LEFT_OUT_PREFIXES = {
@@ -39,6 +40,9 @@ LEFT_OUT = {
     "api-schema": "the API's description, generated from the code alone: it holds no game",
     "api-docs": "the page that shows the API's description (api-schema): it holds no game",
     "api-absence": "a user's own absence, by its id: dates only, no game",
+    "api-game-takebacks": "asking for a takeback changes the table when the game allows it: each blind seat's ask, "
+                          "and the reason a refusal gives, is compared at the end of every scenario "
+                          "(test_every_door._takebacks_asked)",
     "mailbox-message": "the development mailbox: DEBUG only, 404 otherwise (test_mailbox_is_off_without_debug)",
     # Issue 15, webhooks: what a hook is sent is compared between the twin worlds in test_webhooks.py.
     "api-webhook": "a user's own webhook, by its id: its URL, kinds and state, no game; another user's answers 404 "
@@ -78,6 +82,8 @@ PARAMETERS: dict[str, Callable[["Door", Any], str]] = {
     # Issue 44: the group the table is kept for (0 where there is none: a 404 to everyone). What a group's pages
     # and lists show of its tables is compared in test_groups.py, where the table is a group's.
     "group_id": lambda door, user: str(group_of_table(door.game.pk) or 0),
+    # Issue 46: the table's first proposal (a takeback asked for; 0 where there is none).
+    "proposal_id": lambda door, user: str(_first_id(Proposal.objects.filter(game=door.game))),
 }
 
 
@@ -131,6 +137,12 @@ POSTS: dict[str, Callable[[Any], list[dict]]] = {
     "game-rematch-decline": lambda game: [{}],
     "api-game-rematch-accept": lambda game: [{}],
     "api-game-rematch-decline": lambda game: [{}],
+    # Issue 46, agreements: an answer that is not yes or no, a withdrawal by the API's POST (405), and the page's
+    # answer and withdrawal of the table's first proposal (none, or one settled: 404 or 409 to everyone).
+    "api-game-proposal-answer": lambda game: [{"accept": "maybe"}],
+    "api-game-proposal": lambda game: [{}],
+    "game-proposal-answer": lambda game: [{"accept": "yes"}],
+    "game-proposal-withdraw": lambda game: [{}],
 }
 # Routes fetched again with the queries a page sends later (and as htmx asks, where that answers
 # differently): a poll from an older position, which gets the history entries since then; older

@@ -25,6 +25,8 @@ from games import engines
 from tests.platform.secrecy import doors
 from tests.platform.secrecy.worlds import SEED, Scenario, ask_for_forced_moves, play_step, scenarios
 from turnbased.accounts.services.languages import language_choose
+from turnbased.agreements.services import proposal_withdraw, takeback_ask
+from turnbased.kit.errors import PlayError
 from turnbased.notes.services import note_save
 from turnbased.play import services
 
@@ -56,12 +58,14 @@ TWIN_FIRST_EVENT_ID = 8_100_001
 
 
 def _next_game_id_is(game_id: int) -> None:
-    """Set the game table's id sequence, and the events' (their ids are in the stream), as each world starts
-    (sequences ignore rollbacks; the undone world left no row)."""
+    """Set the game table's id sequence, and the events' and proposals' (their ids are in the stream), as each world
+    starts (sequences ignore rollbacks; the undone world left no row)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT setval(pg_get_serial_sequence('play_game', 'id'), %s, false)", [game_id])
         cursor.execute("SELECT setval(pg_get_serial_sequence('events_event', 'id'), %s, false)",
                        [TWIN_FIRST_EVENT_ID])
+        for table in ("agreements_proposal", "agreements_answer"):  # a takeback asked: its id is in the stream
+            cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), 1, false)")
 
 
 def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=None, language: str = "en",
@@ -89,6 +93,8 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
                 note_save(game_id=game.pk, user=users[knowing[0]], text=f"World {'AB'[world]}: my private plan")
             for number in range(len(scenario.steps) + 1):
                 game.refresh_from_db()
+                if number == len(scenario.steps) and not read:
+                    snapshots.append((number, _takebacks_asked(game, users, scenario)))
                 if number in checkpoints:
                     snapshots.append((number, read(game) if read else read_every_door(game, number)))
                 if number < len(scenario.steps):
@@ -98,6 +104,22 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
         # The undone world's replayed positions must not answer for the next world's game (same id).
         cache.clear()
     return snapshots
+
+
+def _takebacks_asked(game, users: list, scenario: Scenario) -> dict[str, dict[str, str]]:
+    """Each blind seat asks to take back its last move (issue 46): whether the game lets it, and the reason it
+    gives when not, must read the same in both worlds; a takeback asked is withdrawn at once (both worlds alike)."""
+    answers = {}
+    for seat in sorted(scenario.blind):
+        try:
+            proposal = takeback_ask(game_id=game.pk, user=users[seat])
+        except PlayError as refusal:
+            answers[f"seat {seat}"] = {"takeback": f"{refusal.status} {refusal.detail}"}
+        else:
+            answers[f"seat {seat}"] = {"takeback": f"asked: {proposal.status}"}
+            if proposal.status == "open":
+                proposal_withdraw(game_id=game.pk, proposal_id=proposal.pk, user=users[seat])
+    return answers
 
 
 def _difference(one: str, two: str) -> str:

@@ -13,8 +13,10 @@ from turnbased.play.services import create_game
 
 def _terms(competition: Competition, table: EventTable) -> dict:
     # The game is the table's (linked in the creation's transaction: ``reactions``), rated as the organiser chose,
-    # without a rematch (the pairing decides who meets next).
-    return {"competition": table.pk, "rated": competition.rated, "rematch": False}
+    # without a rematch (the pairing decides who meets next); its bots agree to no takeback (a competition's table:
+    # agreements.rules.bots_agree), its people may.
+    return {"competition": table.pk, "rated": competition.rated, "rematch": False,
+            "agreements": {"bots_agree": False}}
 
 
 def table_game(competition: Competition, table: EventTable, *, seed: str | None = None, held: bool = False) -> None:

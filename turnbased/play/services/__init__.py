@@ -1,7 +1,8 @@
 """Business actions on games; every entry point (pages, API, email, timeouts, bots) calls these.
 
 ``tables`` creates, joins, starts and ends tables; ``moves`` is the single door
-for moves, whoever makes them; ``forced_moves`` finds the positions whose only
+for moves, whoever makes them, and for a move taken back by consent (``take_back``, under the lock
+the caller takes with ``locked_game``); ``forced_moves`` finds the positions whose only
 legal move is played for its seat; ``bot_turns`` queues again the bot turns a
 fault may have lost; ``play_out`` has the bots play a game to its end at once,
 or ends it with a decided result.
@@ -16,6 +17,7 @@ from turnbased.play.services.moves import (
     play_timeout,
     resign_game,
     submit_move,
+    take_back,
 )
 from turnbased.play.services.play_out import game_decide, game_play_out
 from turnbased.play.services.records import record_import
@@ -26,6 +28,7 @@ from turnbased.play.services.tables import (
     game_release,
     game_transition,
     join_game,
+    locked_game,
     leave_game,
     start_game,
     user_options,
@@ -35,5 +38,5 @@ __all__ = [
     "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_decide", "game_play_out", "game_release", "game_transition",
     "invitation_create", "invitation_decline", "join_game", "leave_game",
     "play_bot_turn", "play_forced_move", "play_timeout", "queue_bot_turns_waiting", "record_import", "resign_game",
-    "start_game", "submit_move", "user_options",
+    "start_game", "submit_move", "take_back", "user_options", "locked_game",
 ]

@@ -24,6 +24,7 @@ from django.utils.translation import gettext, gettext_lazy
 from games.base import RESIGN, BadNotation, IllegalMove
 from games.bots import bot_move, history_window
 from games.i18n import in_english
+from games.takebacks import take_back_move
 from turnbased.kit.db import one_statement
 from turnbased.accounts.models import is_bot_account
 from turnbased.clocks.models import ClockKind, ExpiryPolicy, SeatClock
@@ -171,6 +172,14 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
     with in_english():  # the log's notation and the record's summary are English, whatever the mover reads
         text = "resign" if move == RESIGN else engine.describe_move(game.state, move)
         result = engine.result(new_state)
+    return _log(game, seat, move, text, new_state, events, result, user=user, source=source,
+                idempotency_key=idempotency_key, chain=chain)
+
+
+def _log(game: Game, seat: int, move: dict, text: str, new_state: dict, events: list, result: dict | None, *,
+         user, source: str, idempotency_key: str | None, chain: int, clock_of: int | None = None) -> Move:
+    """Log an entry the engine played (a move, a resignation, a takeback) and do all that follows a new position;
+    ``clock_of``: the seat whose thinking time the entry ends, when not ``seat``'s (a takeback's)."""
     # The log and snapshot, the notifications, the clocks and the players' events: one statement (a move
     # that finishes the game sends its result's writes on their own, after the move's).
     with one_statement.together():
@@ -196,7 +205,7 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
             # Every new position is a new decision for whoever is to move, even the same seat again
             # (a new round, a two-step move), and an email player needs each one.
             record_turn_notifications(game, skip=played_for)
-        clocks = clocks_after_move(game=game, mover=seat, source=source)
+        clocks = clocks_after_move(game=game, mover=seat if clock_of is None else clock_of, source=source)
         if clocks is not None:
             store.keep_loaded(game, "seat_clocks", clocks)  # the clocks as written, for the answer
         # Last, so the per-user locks it takes (see turnbased.events.services) are held only until the commit.
@@ -204,6 +213,29 @@ def _play(game: Game, seat: int, move: dict, *, user=None, source: str, idempote
         player_events.record_move_played(game, seat=seat, events=events, mover_user_id=user.pk if user else None)
         schedule_bot_turns(game)
     return entry
+
+
+def take_back(*, game: Game, seat: int, seq: int, user=None) -> Move:
+    """Log the takeback of ``seat``'s move ``seq`` on ``game``, which the caller has locked (``locked_game``) and
+    whose players all agreed: the position returns to the one before it, rebuilt from the log (``games.takebacks``).
+
+    Refused with the reason (``Conflict``, nothing changed) when the game is not in play, has moved past ``seq``,
+    or the move may not be taken back (not ``seat``'s, the last of the log, or one the game forbids). The takeback
+    is a new position like a move's: the clocks, the turn notices, the players' streams and the bots follow it.
+    """
+    _require_active(game)
+    if game.seq != seq:
+        raise Conflict(gettext("Someone has moved since: only the last move can be taken back."))
+    replayed = store.log_replay(game)
+    reason = replayed.refusal(seat)
+    if reason is not None:
+        raise Conflict(reason)
+    move = take_back_move(seq)
+    new_state, events = replayed.play(seat, move)
+    # The clock of whoever was to move stops (their time used so far stays used); the mover's starts again.
+    waiting = next((index for index in game.to_move if index != seat), seat)
+    return _log(game, seat, move, f"take back {seq}", new_state, events, None, user=user,
+                source=MoveSource.AGREED, idempotency_key=None, chain=0, clock_of=waiting)
 
 
 def _bot_for(game: Game) -> str:

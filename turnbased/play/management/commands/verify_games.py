@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
 from games.record import verify_record
+from games.takebacks import LogReplay
 from turnbased.play import store
 from turnbased.play.models import Game, GameStatus, Move
 
@@ -97,9 +98,10 @@ def _compare(game: Game, entries: list[tuple[int, int, dict]]) -> list[str]:
     if game.seq != len(entries):
         problems.append(f"seq is {game.seq} but the log holds {len(entries)} move(s)")
     engine = store.engine_of(game)
-    state = store.initial_state(game)
+    replayed = LogReplay(engine, store.initial_state(game))
     for _, seat, move in entries:
-        state, _ = engine.play(state, seat, move)
+        replayed.play(seat, move)  # a takeback returns to the position before the move it names
+    state = replayed.state
     if _canonical(state) != _canonical(game.state):
         problems.append(f"the snapshot at seq {game.seq} differs from the replay of its log")
     if list(game.to_move) != engine.to_move(state):

@@ -1,0 +1,156 @@
+"""REST API of agreements at the table (the players of a game only): ``GET /api/games/{id}/proposals/`` (the
+latest), ``POST /api/games/{id}/takebacks/`` (ask for my last move back), ``POST
+/api/games/{id}/proposals/{pid}/answer/`` (accept or decline) and ``DELETE /api/games/{id}/proposals/{pid}/``
+(withdraw mine), thin adapters over the agreements services."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from turnbased.agreements import selectors, services
+from turnbased.agreements.models import ProposalKind, ProposalStatus
+from turnbased.idempotency.once import idempotent
+from turnbased.kit.api.conditional import conditional_read
+from turnbased.kit.api.input import BodySerializer
+from turnbased.kit.api.schema import created_location, error
+
+GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
+PROPOSAL_ID = OpenApiParameter("proposal_id", int, OpenApiParameter.PATH, description="The proposal's id.")
+NOT_A_PLAYER = error("I do not sit at this game: only its players make and answer proposals.")
+NO_GAME = error("No game has that id (or it is a private one I may not see).")
+NO_PROPOSAL = error("No game has that id, or no proposal at it has that one.")
+SETTLED = error("The proposal is settled or lapsed (someone moved, or its time ran out), or the move may no longer "
+                "be taken back: `detail` says which.")
+
+
+class AnswerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.CharField()
+    accepted = serializers.BooleanField()
+    by_bot = serializers.BooleanField(help_text="A bot answered for the seat, by the rule in the players' guide.")
+
+    class Meta:
+        ref_name = "ProposalAnswer"
+
+
+class ProposalSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=ProposalKind.choices, help_text="What is proposed: `take_back`, the "
+                                                                           "proposer's last move.")
+    status = serializers.ChoiceField(choices=ProposalStatus.choices, help_text="As it stands now: an `open` one "
+                                     "lapses once anyone moves or its window closes.")
+    seat = serializers.IntegerField(help_text="The proposer's seat.")
+    player = serializers.CharField(help_text="The proposer's name at the table.")
+    move = serializers.IntegerField(help_text="The move (its seq) a takeback would take back.")
+    made_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(help_text="When it lapses unless everyone has answered.")
+    decided_at = serializers.DateTimeField(allow_null=True)
+    answers = AnswerSerializer(many=True)
+    waiting_for = serializers.ListField(child=serializers.IntegerField(), help_text="The seats whose answer it "
+                                                                                    "waits for (empty once settled).")
+
+    class Meta:
+        ref_name = "Proposal"
+
+
+class ProposalListSerializer(serializers.Serializer):
+    waiting = ProposalSerializer(allow_null=True, help_text="The proposal waiting for answers, if any.")
+    takeback_offered = serializers.BooleanField(help_text="Whether I may ask for my last move back now, as far as "
+                                                "can be told without replaying the game (asking says why not).")
+    proposals = ProposalSerializer(many=True, help_text="The latest proposals at the table, the newest first.")
+
+    class Meta:
+        ref_name = "ProposalList"
+
+
+class AnswerInputSerializer(BodySerializer):
+    accept = serializers.BooleanField(help_text="true to agree, false to decline (a decline settles it for all).")
+
+    class Meta:
+        ref_name = "ProposalAnswerRequest"
+
+
+def _listed(game_id: int, user) -> dict:
+    viewer = selectors.proposal_viewer(game_id, user)
+    game, waiting = viewer.game, selectors.waiting_proposal(viewer.game)
+    return {
+        "waiting": selectors.proposal_shown(waiting, game) if waiting else None,
+        "takeback_offered": waiting is None and selectors.takeback_offered(viewer),
+        "proposals": [selectors.proposal_shown(proposal, game) for proposal in selectors.proposals_of(game)],
+    }
+
+
+def _shown(game_id: int, user, proposal) -> dict:
+    return selectors.proposal_shown(proposal, selectors.proposal_viewer(game_id, user).game)
+
+
+class ProposalsApi(APIView):
+    """The proposals at a game I play."""
+
+    @extend_schema(operation_id="proposals_list", tags=["agreements"], summary="Proposals at my table",
+                   description="The proposal waiting for answers, if any, and the latest ones. Only the game's "
+                               "players read them; a takeback carried is in everyone's history as its own entry.",
+                   parameters=[GAME_ID], responses={200: ProposalListSerializer, 403: NOT_A_PLAYER, 404: NO_GAME})
+    @conditional_read
+    def get(self, request, game_id: int):
+        return Response(_listed(game_id, request.user))
+
+
+class TakebackApi(APIView):
+    """Ask the others at my table to let me take back my last move."""
+
+    @extend_schema(
+        operation_id="takeback_ask", tags=["agreements"], summary="Ask to take back my last move", request=None,
+        parameters=[GAME_ID, created_location("the table's proposals (GET /api/games/{id}/proposals/)")],
+        description="Every other person at the table is asked (their stream, webhooks and email: "
+                    "`proposal_made`); it happens only if all accept within two days and before anyone moves. Bots "
+                    "accept at an unrated table, never at a rated one, and at a competition's table as its organiser "
+                    "chose. With no other person at the table it happens at once (`status` `accepted`). Only a move "
+                    "that drew, showed or passed on nothing hidden may be taken back, and only before anyone else "
+                    "moves: the game decides (docs/players.md).",
+        responses={201: ProposalSerializer, 403: error("Not a player of this game, or the table's competition forbids "
+                                                       "takebacks."), 404: NO_GAME,
+                   409: error("The game is not in play, the last move is not mine or may not be taken back (`detail` "
+                              "says why), a bot at the table will not agree, a proposal is waiting, or I asked too "
+                              "often lately.")},
+    )
+    @idempotent
+    def post(self, request, game_id: int):
+        proposal = services.takeback_ask(game_id=game_id, user=request.user)
+        return Response(_shown(game_id, request.user, proposal), status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-game-proposals", args=[game_id])})
+
+
+class ProposalApi(APIView):
+    """My proposal, while it waits: withdraw it."""
+
+    @extend_schema(operation_id="proposal_withdraw", tags=["agreements"], summary="Withdraw my proposal",
+                   parameters=[GAME_ID, PROPOSAL_ID],
+                   responses={200: ProposalSerializer, 403: error("Not my proposal, or not a player of this game."),
+                              404: NO_PROPOSAL, 409: SETTLED})
+    def delete(self, request, game_id: int, proposal_id: int):
+        proposal = services.proposal_withdraw(game_id=game_id, proposal_id=proposal_id, user=request.user)
+        return Response(_shown(game_id, request.user, proposal))
+
+
+class ProposalAnswerApi(APIView):
+    """Accept or decline a proposal waiting at my table."""
+
+    @extend_schema(operation_id="proposal_answer", tags=["agreements"], summary="Answer a proposal",
+                   description="A decline settles it for everyone; the last acceptance carries it (a takeback is "
+                               "logged at once and the game goes on from the position before the move).",
+                   parameters=[GAME_ID, PROPOSAL_ID], request=AnswerInputSerializer,
+                   responses={200: ProposalSerializer, 400: error("`accept` is not true or false."),
+                              403: error("My own proposal, or not a player of this game."), 404: NO_PROPOSAL,
+                              409: SETTLED})
+    @idempotent
+    def post(self, request, game_id: int, proposal_id: int):
+        data = AnswerInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        proposal = services.proposal_answer(game_id=game_id, proposal_id=proposal_id, user=request.user,
+                                            accept=data.validated_data["accept"])
+        return Response(_shown(game_id, request.user, proposal))

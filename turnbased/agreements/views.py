@@ -1,0 +1,90 @@
+"""The page door of agreements: the game page's agreements panel (``templates/agreements/_panel.html``) and the
+forms it posts; asking for a takeback has a confirm step of its own (a page that says what will happen, or why it
+cannot), for a browser without scripts too."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from turnbased.agreements import selectors, services
+from turnbased.agreements.templatetags.table_agreements import panel_context
+from turnbased.kit.errors import GameNotFound, PlayError
+from turnbased.kit.http.limits import page_refusal
+from turnbased.play import store
+from turnbased.play.selectors import viewer_of
+
+
+def _back(game_id: int):
+    return redirect(reverse("game-detail", args=[game_id]) + "#agreements")
+
+
+def _acted(request, game_id: int, act, done: str):
+    refusal = page_refusal(request, "api")
+    if refusal:
+        messages.error(request, refusal.detail)
+        return _back(game_id)
+    try:
+        act()
+    except GameNotFound:
+        raise Http404(gettext("No such game.")) from None
+    except PlayError as failure:
+        messages.error(request, failure.detail)
+    else:
+        messages.success(request, done)
+    return _back(game_id)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def takeback(request, game_id: int):
+    """The confirm step (GET: what asking does, or why it cannot be asked), then the ask (POST)."""
+    if request.method == "POST":
+        return _acted(request, game_id, lambda: services.takeback_ask(game_id=game_id, user=request.user),
+                      gettext("You asked to take back your last move: the others are asked to agree."))
+    try:
+        viewer = selectors.proposal_viewer(game_id, request.user)
+    except GameNotFound:
+        raise Http404(gettext("No such game.")) from None
+    except PlayError as refusal:
+        return render(request, "agreements/takeback.html", {"refusal": refusal.detail}, status=refusal.status)
+    game = viewer.game
+    reason = None
+    if not selectors.takeback_offered(viewer) or selectors.waiting_proposal(game) is not None:
+        reason = gettext("You can ask only for your own last move, in a game that allows it, before anyone else "
+                         "moves and while no other proposal waits.")
+    else:
+        reason = store.log_replay(game).refusal(viewer.seat)
+    return render(request, "agreements/takeback.html", {"game": game, "move": game.seq, "refusal": reason},
+                  status=409 if reason else 200)
+
+
+@require_POST
+@login_required
+def answer(request, game_id: int, proposal_id: int):
+    accept = request.POST.get("accept") == "yes"
+    return _acted(request, game_id, lambda: services.proposal_answer(
+        game_id=game_id, proposal_id=proposal_id, user=request.user, accept=accept),
+        gettext("You agreed.") if accept else gettext("You declined."))
+
+
+@require_POST
+@login_required
+def withdraw(request, game_id: int, proposal_id: int):
+    return _acted(request, game_id, lambda: services.proposal_withdraw(
+        game_id=game_id, proposal_id=proposal_id, user=request.user), gettext("You withdrew your proposal."))
+
+
+@require_safe
+def panel(request, game_id: int):
+    """The agreements panel alone, for the game page to fetch when its stream tells of a proposal (or a move)."""
+    try:
+        viewer = viewer_of(game_id, request.user)
+    except GameNotFound:
+        raise Http404(gettext("No such game.")) from None
+    return render(request, "agreements/_agreements.html", panel_context(request, viewer))
