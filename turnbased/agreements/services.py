@@ -83,7 +83,7 @@ def takeback_ask(*, game_id: int, user: AbstractBaseUser) -> Proposal:
     with transaction.atomic():
         game, seat = _locked(game_id, user)
         if game.status != GameStatus.ACTIVE:
-            raise Conflict(gettext("This game is not in play."))
+            raise Conflict(gettext("This game is not in play: it has not started yet, or it is over."))
         if _is_bot(seat):
             raise Conflict(gettext("A bot plays this seat now: you left the game or ran out of time too often."))
         forbidden = rules.forbidden_reason(game, ProposalKind.TAKE_BACK)
