@@ -2,16 +2,16 @@
 
 A move goes through ``play.services.submit_move`` under a key made from the reply's Message-ID, a resign through
 ``resign_game``, a ``say`` through the table talk's ``message_post`` (counted against the account's chat rate, as
-one from the page or the API is), a ``note`` through ``notes.services.note_save`` (added to the player's notes). ``show`` and ``help`` change nothing. A bot account acts through the API only,
-and a reply over the limits is refused unread. What was done, or why nothing was, comes back as a ``Done``: the
-record keeps its status and outcome, and ``answering`` words the one answer from it.
+one from the page or the API is), a ``note`` through ``notes.services.note_save`` (added to the player's notes), a
+``takeback`` and the answers to one (``accept``, ``decline``) through the agreements' services
+(``agreement_replies``). ``show`` and ``help`` change nothing. A bot account acts through the API only,
+and a reply over the limits is refused unread. What was done, or why nothing was, comes back as a ``Done``
+(``outcomes``): the record keeps its status and outcome, and ``answering`` words the one answer from it.
 """
 
 from __future__ import annotations
 
-import enum
 import hashlib
-from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext
@@ -21,56 +21,15 @@ from turnbased.chat import services as chat_services
 from turnbased.chat.models import MessageSource
 from turnbased.kit.errors import Conflict, GameNotFound, IllegalMoveError, NotAllowed, PlayError, StaleSequence
 from turnbased.kit.http.limits import account_refusal
-from turnbased.mail import commands, inbound_limits
+from turnbased.mail import agreement_replies, commands, inbound_limits
 from turnbased.mail.models import InboundStatus
+from turnbased.mail.outcomes import Answer, Done, fresh
 from turnbased.mail.reading import Request
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH
 from turnbased.mail.verifying import Reply
 from turnbased.notes import services as notes_services
 from turnbased.play import services
-from turnbased.play.models import Game, GameStatus, Move, MoveSource
-
-
-class Answer(enum.Enum):
-    """What the answer to a reply tells the player: ``answering`` words each."""
-
-    TOO_LARGE = enum.auto()
-    TOO_COMPLEX = enum.auto()
-    BOT_ACCOUNT = enum.auto()
-    EMPTY = enum.auto()
-    TOO_LONG = enum.auto()
-    SHOW = enum.auto()
-    HELP = enum.auto()
-    STALE = enum.auto()
-    ILLEGAL = enum.auto()
-    CONFLICT = enum.auto()
-    NOTHING_PLAYED = enum.auto()
-    PLAYED = enum.auto()
-    NOT_POSTED = enum.auto()
-    POSTED = enum.auto()
-    NOT_NOTED = enum.auto()
-    NOTED = enum.auto()
-    RESIGN_REFUSED = enum.auto()
-    CONFIRM_RESIGN = enum.auto()
-    RESIGNED = enum.auto()
-
-
-@dataclass(frozen=True)
-class Done:
-    """What was done with a reply, or why nothing was.
-
-    ``status`` and ``outcome`` (in English, for logs) are kept on the reply's record. The answer shows ``game``
-    as given (None: no position); ``move`` is the move as the player wrote it, ``played`` the one logged, and
-    ``detail`` a refusal's reason as the service that refused worded it, or what was posted to the table.
-    """
-
-    status: str
-    outcome: str
-    answer: Answer
-    game: Game | None
-    move: str = ""
-    played: Move | None = None
-    detail: str = ""
+from turnbased.play.models import Game, GameStatus, MoveSource
 
 
 def act(reply: Reply, request: Request) -> Done:
@@ -78,7 +37,7 @@ def act(reply: Reply, request: Request) -> Done:
     game, user = reply.game, reply.user
     if request.refusal:
         answer = Answer.TOO_LARGE if request.refusal == inbound_limits.TOO_LARGE else Answer.TOO_COMPLEX
-        return Done(InboundStatus.REJECTED, request.refusal, answer, _fresh(game))
+        return Done(InboundStatus.REJECTED, request.refusal, answer, fresh(game))
     if is_bot_account(user):
         # Moves, resignations and table talk alike: a bot account acts through the API only.
         return Done(InboundStatus.REJECTED, "bot account", Answer.BOT_ACCOUNT, game)
@@ -96,7 +55,10 @@ def act(reply: Reply, request: Request) -> Done:
         return Done(InboundStatus.ANSWERED, "help", Answer.HELP, game)
     if request.command == commands.RESIGN:
         return _resign(reply)
-    return _move(reply, request.line)
+    if request.command == commands.TAKEBACK:
+        return agreement_replies.ask(reply)
+    answered = agreement_replies.answer(reply, request.line)  # None: no takeback to answer, the line is a move
+    return answered if answered is not None else _move(reply, request.line)
 
 
 def _move(reply: Reply, written: str) -> Done:
@@ -108,16 +70,16 @@ def _move(reply: Reply, written: str) -> Done:
             idempotency_key=f"email:{hashlib.sha256(reply.headers.message_id.encode()).hexdigest()[:40]}",
         )
     except StaleSequence:
-        return Done(InboundStatus.REJECTED, "stale", Answer.STALE, _fresh(game), move=written)
+        return Done(InboundStatus.REJECTED, "stale", Answer.STALE, fresh(game), move=written)
     except IllegalMoveError as error:
         return Done(InboundStatus.REJECTED, f"illegal: {error.detail}", Answer.ILLEGAL, game, move=written,
                     detail=error.detail)
     except Conflict as error:
-        return Done(InboundStatus.REJECTED, f"conflict: {error.detail}", Answer.CONFLICT, _fresh(game),
+        return Done(InboundStatus.REJECTED, f"conflict: {error.detail}", Answer.CONFLICT, fresh(game),
                     move=written, detail=error.detail)
     except (GameNotFound, NotAllowed) as error:
         return Done(InboundStatus.REJECTED, error.detail, Answer.NOTHING_PLAYED, None, detail=error.detail)
-    return Done(InboundStatus.MOVED, f"played {outcome.move.text}", Answer.PLAYED, _fresh(game), move=written,
+    return Done(InboundStatus.MOVED, f"played {outcome.move.text}", Answer.PLAYED, fresh(game), move=written,
                 played=outcome.move)
 
 
@@ -125,28 +87,28 @@ def _say(reply: Reply, said: str) -> Done:
     """Post the reply's new text after ``say`` to the game's table talk, within the account's chat rate."""
     refusal = account_refusal(reply.user, "chat")
     if refusal:
-        return Done(InboundStatus.REJECTED, "say refused: rate limit", Answer.NOT_POSTED, _fresh(reply.game),
+        return Done(InboundStatus.REJECTED, "say refused: rate limit", Answer.NOT_POSTED, fresh(reply.game),
                     detail=refusal.detail)
     try:
         posted = chat_services.message_post(game_id=reply.game.pk, user=reply.user, text=said,
                                             source=MessageSource.EMAIL)
     except PlayError as error:
-        return Done(InboundStatus.REJECTED, f"say refused: {error.detail}", Answer.NOT_POSTED, _fresh(reply.game),
+        return Done(InboundStatus.REJECTED, f"say refused: {error.detail}", Answer.NOT_POSTED, fresh(reply.game),
                     detail=error.detail)
-    return Done(InboundStatus.ANSWERED, "said", Answer.POSTED, _fresh(reply.game), detail=posted.text)
+    return Done(InboundStatus.ANSWERED, "said", Answer.POSTED, fresh(reply.game), detail=posted.text)
 
 
 def _note(reply: Reply, written: str) -> Done:
     """Add the reply's new text after ``note`` to the player's private notes on the game (nobody else reads them)."""
     if not written:
-        return Done(InboundStatus.REJECTED, "note refused: empty", Answer.NOT_NOTED, _fresh(reply.game),
+        return Done(InboundStatus.REJECTED, "note refused: empty", Answer.NOT_NOTED, fresh(reply.game),
                     detail=gettext("Write what to note after the word, on the same line or the lines below."))
     try:
         note = notes_services.note_save(game_id=reply.game.pk, user=reply.user, text=written, append=True)
     except PlayError as error:
-        return Done(InboundStatus.REJECTED, f"note refused: {error.detail}", Answer.NOT_NOTED, _fresh(reply.game),
+        return Done(InboundStatus.REJECTED, f"note refused: {error.detail}", Answer.NOT_NOTED, fresh(reply.game),
                     detail=error.detail)
-    return Done(InboundStatus.ANSWERED, "noted", Answer.NOTED, _fresh(reply.game), detail=note.text if note else "")
+    return Done(InboundStatus.ANSWERED, "noted", Answer.NOTED, fresh(reply.game), detail=note.text if note else "")
 
 
 def _resign(reply: Reply) -> Done:
@@ -165,12 +127,7 @@ def _resign(reply: Reply) -> Done:
                 services.resign_game(game_id=current.pk, user=reply.user, source=MoveSource.EMAIL)
     except PlayError as error:
         return Done(InboundStatus.REJECTED, f"resign refused: {error.detail}", Answer.RESIGN_REFUSED,
-                    _fresh(reply.game), detail=error.detail)
+                    fresh(reply.game), detail=error.detail)
     if confirm:
-        return Done(InboundStatus.ANSWERED, "resign to confirm", Answer.CONFIRM_RESIGN, _fresh(reply.game))
-    return Done(InboundStatus.MOVED, "resigned", Answer.RESIGNED, _fresh(reply.game))
-
-
-def _fresh(game: Game) -> Game:
-    """Return the game as it stands now, for an answer that shows the position after the act (or a refusal)."""
-    return Game.objects.get(pk=game.pk)
+        return Done(InboundStatus.ANSWERED, "resign to confirm", Answer.CONFIRM_RESIGN, fresh(reply.game))
+    return Done(InboundStatus.MOVED, "resigned", Answer.RESIGNED, fresh(reply.game))

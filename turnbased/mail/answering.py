@@ -13,8 +13,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.base import RESIGN, EngineError
-from turnbased.mail import commands, compose, outbox
-from turnbased.mail.acting import Answer, Done
+from turnbased.mail import agreement_replies, commands, compose, outbox
+from turnbased.mail.outcomes import Answer, Done
 from turnbased.mail.models import EmailKind, InboundEmail
 from turnbased.mail.verifying import Reply
 from turnbased.play import store
@@ -27,7 +27,7 @@ def answer(reply: Reply, done: Done, record: InboundEmail) -> int:
     message = compose.answer_email(
         to=reply.user.email, subject=reply.headers.subject, heading=heading, detail=detail,
         original_message_id=reply.headers.message_id, game=done.game, user=reply.user,
-        reply_to_current=done.answer == Answer.CONFIRM_RESIGN,
+        reply_to_current=done.answer in (Answer.CONFIRM_RESIGN, Answer.CONFIRM_PROPOSAL),
     )
     return outbox.put(message, kind=EmailKind.ANSWER, user=reply.user, inbound=record).pk
 
@@ -36,6 +36,8 @@ def _words(reply: Reply, done: Done) -> tuple[str, str]:
     """Return the answer's heading (what was done, or that nothing was) and its detail (why, or what next)."""
     # The words the player may reply with, as their language writes them (``commands`` reads them back).
     words = commands.shown_words(translation.get_language())
+    if done.answer in agreement_replies.ANSWERS:
+        return agreement_replies.words(done, words)
     match done.answer:
         case Answer.TOO_LARGE:
             return _("Your reply was too large to read, so nothing was played."), _limits()
@@ -59,7 +61,8 @@ def _words(reply: Reply, done: Done) -> tuple[str, str]:
                       "shows what you may play; \"%(show)s\" sends the position again; \"%(resign)s\" leaves the game "
                       "(a resign sent to an older email is only done once you confirm it); a first line starting "
                       "with \"%(say)s\" writes what follows to the table talk, and one starting with \"%(note)s\" "
-                      "adds it to your private notes on the game.") % words)
+                      "adds it to your private notes on the game.") % words
+                    + _more(agreement_replies.help_text(done.game, words)))
         case Answer.STALE:
             return (_("Your move \"%(move)s\" was not played: the game has moved on since that email.")
                     % {"move": done.move}, _("Here is the game as it stands now."))
@@ -92,6 +95,10 @@ def _words(reply: Reply, done: Done) -> tuple[str, str]:
         case Answer.RESIGNED:
             return _("You resigned."), ""
     raise ValueError(f"no answer is worded for {done.answer}")
+
+
+def _more(sentence: str) -> str:
+    return f" {sentence}" if sentence else ""
 
 
 def _limits() -> str:

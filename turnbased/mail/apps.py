@@ -6,5 +6,5 @@ class MailConfig(AppConfig):
     label = "mail"
 
     def ready(self):
-        # Connect the inbound webhook, and the emails of groups and of fair entry.
-        from turnbased.mail import competition_news, entry_news, group_news, receivers  # noqa: F401
+        # Connect the inbound webhook, and the emails of groups, of fair entry, of competitions and of agreements.
+        from turnbased.mail import agreement_news, competition_news, entry_news, group_news, receivers  # noqa: F401

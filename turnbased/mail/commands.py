@@ -7,9 +7,10 @@ only in another language is no command for this player: the game reads it as a m
 "Stand" shows the position; an English or Hungarian player's "stand" goes to the game, which refuses it).
 
 ``say`` is the first word of its line, the rest of the reply going to the table talk, and so is ``note``, the rest
-going to the player's private notes on the game; the others are the
-whole line. The first word of each list is the one the emails tell the player to write
-(``shown_words``), so every word an email names is one this module reads.
+going to the player's private notes on the game; the others are the whole line. ``takeback`` asks the others at
+the table to let the player take back their last move; ``accept`` and ``decline`` answer a group's email, and in a
+game's reply a takeback waiting there (``agreement_replies``). The first word of each list is the one the emails
+tell the player to write (``shown_words``), so every word an email names is one this module reads.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ from django.utils import translation
 from django.utils.translation import pgettext_lazy
 
 SHOW, HELP, RESIGN, SAY, NOTE = "show", "help", "resign", "say", "note"
-# The answers to a group's invitation, or to a request to join a group (issue 44).
+# Ask the others at the table to let the player take back their last move (issue 46, agreements).
+TAKEBACK = "takeback"
+# The answers to a group's invitation, or to a request to join a group (issue 44); in a game's reply, to a takeback
+# waiting at that game (issue 46).
 ACCEPT, DECLINE = "accept", "decline"
 ENGLISH = "en"
 
@@ -36,6 +40,10 @@ WORDS = {
     SAY: pgettext_lazy("email commands: the words that start a message to the table, separated by |", "say"),
     NOTE: pgettext_lazy("email commands: the words that start a line added to the player's private notes on the "
                         "game, separated by |", "note"),
+    # Translators: for example Hungarian "visszavonás|visszavon|takeback", German "zurücknehmen|zurücknahme|takeback"
+    # (keep "takeback": the English word works in every language).
+    TAKEBACK: pgettext_lazy("email commands: the words that ask the others at the table to let the player take back "
+                            "their last move, separated by |", "takeback|take back|undo"),
     ACCEPT: pgettext_lazy("email commands: the words that accept an invitation to a group or a request to join one, "
                           "separated by |", "accept|yes"),
     DECLINE: pgettext_lazy("email commands: the words that decline an invitation to a group or a request to join "
@@ -69,8 +77,8 @@ def _words(language: str, kind: str) -> set[str]:
 
 
 def read(line: str, language: str | None) -> str | None:
-    """Return the command the first line of a reply gives (``SHOW``, ``HELP``, ``RESIGN``, ``SAY``, ``NOTE``), or None
-    for a move.
+    """Return the command the first line of a reply gives (``SHOW``, ``HELP``, ``RESIGN``, ``TAKEBACK``, ``SAY``,
+    ``NOTE``), or None for a move (or an answer: ``read_answer``).
 
     Each language is read in turn, the player's first, then English; within one language a line is
     a ``say`` when its first word is one, else it must be the whole of a command.
@@ -84,14 +92,15 @@ def read(line: str, language: str | None) -> str | None:
             return SAY
         if first in _words(code, NOTE):
             return NOTE
-        for kind in (SHOW, HELP, RESIGN):
+        for kind in (SHOW, HELP, RESIGN, TAKEBACK):
             if whole in _words(code, kind):
                 return kind
     return None
 
 
 def read_answer(line: str, language: str | None) -> str | None:
-    """Return ``ACCEPT`` or ``DECLINE`` for the first line of a reply to a group's email, or None."""
+    """Return ``ACCEPT`` or ``DECLINE`` for the first line of a reply to a group's email (or to a game's, when a
+    takeback waits there), or None."""
     whole = folded(line)
     for code in _languages(language):
         for kind in (ACCEPT, DECLINE):

@@ -11,8 +11,9 @@ Each stage is a module of its own, taking and returning plain data, in the order
    is handled in full.
 4. ``reading.read_request``: the body, within the size and MIME limits (one over them is refused unread), its
    first line of new text read as a move or a command.
-5. ``acting.act``: what it asks, done through the same services as the page and the API (a reply to a group's
-   invitation or request: ``group_replies.act``, accept or decline through the groups' services).
+5. ``acting.act``: what it asks, done through the same services as the page and the API (a takeback, or the
+   answer to one: ``agreement_replies``; a reply to a group's invitation or request: ``group_replies.act``, accept
+   or decline through the groups' services).
 6. ``answering.answer``: one answer, worded from what the act returned, written to the outbox and sent once the
    transaction has committed, like every email.
 

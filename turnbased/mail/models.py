@@ -120,6 +120,7 @@ class EmailKind(models.TextChoices):
     GROUP = "group", "an invitation to a group, or a request to join one"
     TABLES_LEFT = "tables_left", "a bot took a seat, so its player left the tables waiting to start"
     COMPETITION = "competition", "a competition's news: an invitation, its start, a round, its end"
+    AGREEMENT = "agreement", "a takeback asked at a game, or how it was settled"
 
 
 class OutgoingEmail(models.Model):
