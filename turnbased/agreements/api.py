@@ -76,11 +76,14 @@ class AnswerInputSerializer(BodySerializer):
 
 def _listed(game_id: int, user) -> dict:
     viewer = selectors.proposal_viewer(game_id, user)
-    game, waiting = viewer.game, selectors.waiting_proposal(viewer.game)
+    game = viewer.game
+    shown = [selectors.proposal_shown(proposal, game) for proposal in selectors.proposals_of(game)]
+    # The one waiting is the newest: no proposal is made while another waits.
+    waiting = shown[0] if shown and shown[0]["status"] == ProposalStatus.OPEN else None
     return {
-        "waiting": selectors.proposal_shown(waiting, game) if waiting else None,
+        "waiting": waiting,
         "takeback_offered": waiting is None and selectors.takeback_offered(viewer),
-        "proposals": [selectors.proposal_shown(proposal, game) for proposal in selectors.proposals_of(game)],
+        "proposals": shown,
     }
 
 
