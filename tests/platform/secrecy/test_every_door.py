@@ -91,14 +91,15 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
             knowing = sorted(set(range(scenario.players)) - scenario.blind)
             if knowing:
                 note_save(game_id=game.pk, user=users[knowing[0]], text=f"World {'AB'[world]}: my private plan")
+            asked: dict[int, int] = {}
             for number in range(len(scenario.steps) + 1):
                 game.refresh_from_db()
-                if number == len(scenario.steps) and not read:
-                    snapshots.append((number, _takebacks_asked(game, users, scenario)))
                 if number in checkpoints:
                     snapshots.append((number, read(game) if read else read_every_door(game, number)))
                 if number < len(scenario.steps):
                     play_step(game, users, scenario.steps[number], world)
+                    if not read and scenario.steps[number].seat in scenario.blind:
+                        snapshots.append((number + 1, _takeback_asked(game, users, scenario.steps[number].seat, asked)))
             raise _UndoWorld
     except _UndoWorld:
         # The undone world's replayed positions must not answer for the next world's game (same id).
@@ -106,20 +107,20 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
     return snapshots
 
 
-def _takebacks_asked(game, users: list, scenario: Scenario) -> dict[str, dict[str, str]]:
-    """Each blind seat asks to take back its last move (issue 46): whether the game lets it, and the reason it
-    gives when not, must read the same in both worlds; a takeback asked is withdrawn at once (both worlds alike)."""
-    answers = {}
-    for seat in sorted(scenario.blind):
-        try:
-            proposal = takeback_ask(game_id=game.pk, user=users[seat])
-        except PlayError as refusal:
-            answers[f"seat {seat}"] = {"takeback": f"{refusal.status} {refusal.detail}"}
-        else:
-            answers[f"seat {seat}"] = {"takeback": f"asked: {proposal.status}"}
-            if proposal.status == "open":
-                proposal_withdraw(game_id=game.pk, proposal_id=proposal.pk, user=users[seat])
-    return answers
+def _takeback_asked(game, users: list, seat: int, asked: dict[int, int]) -> dict[str, dict[str, str]]:
+    """A blind seat that just moved asks to take the move back (issue 46): whether the game lets it, and the reason
+    a refusal gives, must read the same in both worlds. A takeback asked is withdrawn at once (both worlds alike),
+    and a seat asks twice at most, so the day's limit (whose answer names a time) is never reached."""
+    if asked.get(seat, 0) >= 2:
+        return {}
+    try:
+        proposal = takeback_ask(game_id=game.pk, user=users[seat])
+    except PlayError as refusal:
+        return {f"seat {seat}": {"takeback": f"{refusal.status} {refusal.detail}"}}
+    asked[seat] = asked.get(seat, 0) + 1
+    if proposal.status == "open":
+        proposal_withdraw(game_id=game.pk, proposal_id=proposal.pk, user=users[seat])
+    return {f"seat {seat}": {"takeback": f"asked: {proposal.status}"}}
 
 
 def _difference(one: str, two: str) -> str:
