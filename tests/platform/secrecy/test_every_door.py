@@ -20,6 +20,7 @@ import pytest
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import Client
+from django.utils import translation
 
 from games import engines
 from tests.platform.secrecy import doors
@@ -99,7 +100,7 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
                 if number < len(scenario.steps):
                     play_step(game, users, scenario.steps[number], world)
                     if not read and scenario.steps[number].seat in scenario.blind:
-                        snapshots.append((number + 1, _takeback_asked(game, users, scenario.steps[number].seat, asked)))
+                        snapshots.append((number + 1, _takeback_asked(game, users, scenario.steps[number].seat, asked, language)))
             raise _UndoWorld
     except _UndoWorld:
         # The undone world's replayed positions must not answer for the next world's game (same id).
@@ -107,14 +108,15 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
     return snapshots
 
 
-def _takeback_asked(game, users: list, seat: int, asked: dict[int, int]) -> dict[str, dict[str, str]]:
+def _takeback_asked(game, users: list, seat: int, asked: dict[int, int], language: str) -> dict[str, dict[str, str]]:
     """A blind seat that just moved asks to take the move back (issue 46): whether the game lets it, and the reason
     a refusal gives, must read the same in both worlds. A takeback asked is withdrawn at once (both worlds alike),
     and a seat asks twice at most, so the day's limit (whose answer names a time) is never reached."""
     if asked.get(seat, 0) >= 2:
         return {}
     try:
-        proposal = takeback_ask(game_id=game.pk, user=users[seat])
+        with translation.override(language):  # the reading's language, as the seat's own requests are answered
+            proposal = takeback_ask(game_id=game.pk, user=users[seat])
     except PlayError as refusal:
         return {f"seat {seat}": {"takeback": f"{refusal.status} {refusal.detail}"}}
     asked[seat] = asked.get(seat, 0) + 1
