@@ -101,6 +101,31 @@ def operation_of(method: str, path: str) -> str:
     raise AssertionError(f"{method} {path} is no operation of the client")
 
 
+def _play_first(client, game_id: int) -> None:
+    legal = client.legal_moves(game_id)
+    client.submit_move(game_id, expected_seq=legal["seq"], move=legal["moves"][0]["move"])
+
+
+def _takeback_asked_withdrawn_and_agreed(ann, bob) -> None:
+    """Savernake Forest (a turn inside a round may be taken back): asked and withdrawn, then asked and agreed."""
+    forest = bob.join(ann.create_game("savernake-forest")["id"])
+    people = {"ann": ann, "bob": bob}
+    by_seat = seats(forest, people)
+    first, second = mover_and_other(forest, by_seat)
+    _play_first(first, forest["id"])
+    asked = first.ask_takeback(forest["id"])
+    assert asked["status"] == "open" and second.proposals(forest["id"])["waiting"]["id"] == asked["id"]
+    assert first.withdraw_proposal(forest["id"], asked["id"])["status"] == "withdrawn"
+    _play_first(second, forest["id"])  # the round's last turn
+    now = first.game(forest["id"])
+    mover, other = mover_and_other(now, by_seat)
+    _play_first(mover, forest["id"])  # the next round's first turn
+    asked = mover.ask_takeback(forest["id"])
+    assert other.answer_proposal(forest["id"], asked["id"], accept=True)["status"] == "accepted"
+    assert mover.game(forest["id"])["seq"] == now["seq"] + 2
+    other.resign(forest["id"])  # off everyone's turns again
+
+
 def test_every_operation_of_the_client_answers_from_the_live_server(connect, make_account, settings):
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = settings.WEBHOOKS_ALLOW_HTTP = True  # a loopback receiver
     make_account("ann")
@@ -153,6 +178,7 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     assert bob.notes(game["id"])["text"] == "" and [note["text"] for note in ann.my_notes()] == ["bob bluffs"]
     ann.delete_notes(game["id"])
     assert ann.my_notes() == []
+    _takeback_asked_withdrawn_and_agreed(ann, bob)
     assert ann.record(game["id"])["complete"] is False
     finished = bob.resign(game["id"])
     assert finished["status"] == "finished" and finished["ending"]["how"] == "resignation"

@@ -25,10 +25,12 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
+from games import get_engine
 from tests.platform.api.test_fuzz import build_world
 from tests.platform.conftest import api_token
 from tests.platform.notifications.push_service import Device
 from turnbased.aftergame.services import rematch_propose
+from turnbased.agreements.services import takeback_ask
 from turnbased.play import services
 from turnbased.play.services.invitations import invitation_create
 
@@ -61,7 +63,18 @@ def operation_targets(world) -> dict[str, dict[str, int]]:
     rematch = {"game_id": finished}
     bens_club = world.targets["group_id"]["ben's club"]
     open_table = world.targets["game_id"]["ann's open table"]
+    asked = {}
+    for asker, other in ((ann, ben), (ben, ann)):  # Savernake Forest: the asker's first turn may be taken back
+        forest = services.create_game(creator=asker, engine_slug="savernake-forest", players=2, seed="t1")
+        services.join_game(game_id=forest.pk, user=other)
+        forest.refresh_from_db()
+        services.submit_move(game_id=forest.pk, user=asker, expected_seq=0,
+                             move=get_engine(forest.engine).legal_moves(forest.state, 0)[0])
+        asked[asker.username] = {"game_id": forest.pk, "proposal_id": takeback_ask(game_id=forest.pk, user=asker).pk}
     return {"POST /api/games/{game_id}/join/": {"game_id": world.targets["game_id"]["cat's open table"]},
+            # Issue 46: ann's own takeback request (to withdraw), and ben's (to answer).
+            "DELETE /api/games/{game_id}/proposals/{proposal_id}/": asked["ann"],
+            "POST /api/games/{game_id}/proposals/{proposal_id}/answer/": asked["ben"],
             "GET /api/games/{game_id}/rematch/": rematch, "POST /api/games/{game_id}/rematch/": rematch,
             "POST /api/games/{game_id}/rematch/accept/": rematch, "POST /api/games/{game_id}/rematch/decline/": rematch,
             "POST /api/games/{game_id}/invitations/decline/": {"game_id": inviting.pk},

@@ -39,6 +39,7 @@ from tests.platform.api.test_schema import as_json_schema
 from tests.platform.conftest import api_token
 from tests.platform.notifications.push_service import Device
 from tests.platform.play.test_bad_input import database_rows
+from games import get_engine
 from turnbased.accounts.services.tokens import token_create
 from turnbased.kit.api.problems import PROBLEM_MEDIA_TYPE
 from turnbased.chat.services import message_post
@@ -46,6 +47,7 @@ from turnbased.clocks.services import absence_declare, local_today
 from turnbased.competitions.services.entries import competition_create
 from turnbased.groups.services import group_create, group_delete
 from turnbased.play import services
+from turnbased.agreements.services import takeback_ask
 from turnbased.notifications.services import push_subscription_save
 from turnbased.play.services.invitations import invitation_create
 from turnbased.webhooks.services import webhook_create
@@ -73,6 +75,8 @@ BAD_VALUES = {
     "group_id": ["0", str(HUGE), "{deleted_group}"],
     # Issue 45: a competition (an invitation-only one alice may not see, for the last).
     "competition_id": ["0", str(HUGE), "{hidden_competition}"],
+    # Issue 46: a proposal at a table (one at alice's other table, not the game the path names, for the last).
+    "proposal_id": ["0", str(HUGE), "{other_proposal}"],
 }
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 JSON = "application/json"
@@ -132,6 +136,12 @@ def world(alice, bob, carol, settings):
     clock = {"kind": "per_move", "days_per_move": 3}
     competition = competition_create(user=alice, settings={"name": "Alice's cup", "game": "love-letter",
                                                            "starts_at": starts, "time_control": clock})
+    forest = services.create_game(creator=alice, engine_slug="savernake-forest", players=2, seed="t1")
+    services.join_game(game_id=forest.pk, user=carol)
+    forest.refresh_from_db()
+    services.submit_move(game_id=forest.pk, user=alice, expected_seq=0,
+                         move=get_engine(forest.engine).legal_moves(forest.state, 0)[0])
+    other_proposal = takeback_ask(game_id=forest.pk, user=alice)
     hidden_competition = competition_create(user=bob, settings={"name": "Bob's cup", "game": "love-letter",
                                                                  "starts_at": starts, "time_control": clock,
                                                                  "entry": "invitation"})
@@ -142,13 +152,15 @@ def world(alice, bob, carol, settings):
                  "message_id": str(message), "invitation_id": str(invitation),
                  "token_id": str(token_create(user=alice, name="spare", lifetime=None)[0].pk), "username": "alice",
                  "webhook_id": str(hooks["alice"]), "subscription_id": str(devices["alice"]),
-                 "group_id": str(group.pk), "competition_id": str(competition.pk)},
+                 "group_id": str(group.pk), "competition_id": str(competition.pk),
+                 "proposal_id": str(other_proposal.pk)},
         "hidden": {"game_id": str(hidden.pk)},
         "fill": {"missing_game": str(hidden.pk + 1000), "bens_absence": str(absences["bob"]),
                  "bens_token": str(token_create(user=ben, name="ben's", lifetime=None)[0].pk),
                  "bens_webhook": str(hooks["bob"]), "bens_device": str(devices["bob"]),
                  "hidden_message": str(hidden_message), "other_invitation": str(other_invitation),
-                 "deleted_group": str(deleted.pk), "hidden_competition": str(hidden_competition.pk)},
+                 "deleted_group": str(deleted.pk), "hidden_competition": str(hidden_competition.pk),
+                 "other_proposal": str(other_proposal.pk)},
     }
 
 

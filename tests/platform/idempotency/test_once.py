@@ -18,10 +18,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.test import APIClient, APIRequestFactory
 
+from games import get_engine
 from tests.platform.conftest import PASSWORD, api_token, settings_error
 from tests.platform.notifications.conftest import push_service, vapid_key  # noqa: F401  (fixtures)
 from turnbased.accounts.models import ApiToken, Profile
 from turnbased.aftergame.models import Rematch
+from turnbased.agreements.models import Proposal
+from turnbased.agreements.services import takeback_ask
 from turnbased.chat.models import Message
 from turnbased.clocks.models import Absence
 from turnbased.clocks.services import local_today
@@ -94,6 +97,21 @@ def _creates(alice, bob, push_service, settings) -> dict[str, Callable[[], Creat
         return Create(_client(bob), f"/api/games/{game.pk}/rematch/accept/", None,
                       Seat.objects.filter(user=bob).count)
 
+    def forest_moved() -> Game:
+        # Savernake Forest, alice's first turn played: it may be taken back (issue 46).
+        game = services.create_game(creator=alice, engine_slug="savernake-forest", players=2, seed="t1")
+        services.join_game(game_id=game.pk, user=bob)
+        game.refresh_from_db()
+        services.submit_move(game_id=game.pk, user=alice, expected_seq=0,
+                             move=get_engine(game.engine).legal_moves(game.state, 0)[0])
+        return game
+
+    def takeback_answer() -> Create:
+        game = forest_moved()
+        proposal = takeback_ask(game_id=game.pk, user=alice)
+        return Create(_client(bob), f"/api/games/{game.pk}/proposals/{proposal.pk}/answer/", {"accept": True},
+                      lambda: Move.objects.filter(game=game).count())
+
     def message() -> Create:
         game = table()
         return Create(_client(alice), f"/api/games/{game.pk}/messages/", {"text": "hello"}, Message.objects.count)
@@ -116,6 +134,10 @@ def _creates(alice, bob, push_service, settings) -> dict[str, Callable[[], Creat
         "rematch_create": lambda: (lambda game: Create(_client(alice), f"/api/games/{game.pk}/rematch/", None,
                                                        Rematch.objects.count))(_finished_game(alice, bob)),
         "rematch_accept": rematch_accept,
+        # Issue 46: a takeback asked, and the answer that carries it.
+        "takeback_ask": lambda: (lambda game: Create(_client(alice), f"/api/games/{game.pk}/takebacks/", None,
+                                                     Proposal.objects.count))(forest_moved()),
+        "proposal_answer": takeback_answer,
         "absences_create": lambda: (lambda day: Create(
             _client(alice), "/api/absences/", {"starts_on": str(day), "ends_on": str(day + timedelta(days=2))},
             Absence.objects.count))(local_today(alice) + timedelta(days=3)),

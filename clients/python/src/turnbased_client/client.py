@@ -24,7 +24,7 @@ from turnbased_client.competitions import CompetitionsApi
 from turnbased_client.groups import GroupsApi
 from turnbased_client.types import (
     Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, Contact, EventKind, FriendsTable, Game,
-    GameNote, GamesWaiting, GameType, History,
+    GameNote, GamesWaiting, GameType, History, Proposal, ProposalList,
     Invitation, Leaderboard, LegalMoves, MovePlayed, MovePlayedMinimal, MyInvitation, NewToken, Player, Position, PositionText, Profile,
     PushSubscription, PushSubscriptionKeys,
     RatingPool, Record, RecentOpponent, Rematch, TableRequirements, TableRequirementsRead, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
@@ -359,6 +359,30 @@ class Client(GroupsApi, CompetitionsApi):
         return self._call("my_notes_list", query={"page_size": page_size})
 
     # -- after the game ------------------------------------------------------------------------
+    # -- agreements at the table --------------------------------------------------------------
+    @operation("proposals_list", "GET", "/api/games/{game_id}/proposals/", conditional=True)
+    def proposals(self, game_id: int) -> ProposalList:
+        """The proposal waiting at a table I play (or None), whether I may ask for my last move back, the latest."""
+        return self._call("proposals_list", {"game_id": game_id})
+
+    @operation("takeback_ask", "POST", "/api/games/{game_id}/takebacks/", idempotent=True)
+    def ask_takeback(self, game_id: int) -> Proposal:
+        """Ask the others at the table to let me take back my last move (``status`` ``accepted`` at once when nobody
+        else need agree)."""
+        return self._call("takeback_ask", {"game_id": game_id})
+
+    @operation("proposal_answer", "POST", "/api/games/{game_id}/proposals/{proposal_id}/answer/", body=("accept",),
+               idempotent=True)
+    def answer_proposal(self, game_id: int, proposal_id: int, accept: bool) -> Proposal:
+        """Accept or decline a proposal waiting at my table; the last acceptance carries it."""
+        return self._call("proposal_answer", {"game_id": game_id, "proposal_id": proposal_id},
+                          body={"accept": accept})
+
+    @operation("proposal_withdraw", "DELETE", "/api/games/{game_id}/proposals/{proposal_id}/")
+    def withdraw_proposal(self, game_id: int, proposal_id: int) -> Proposal:
+        """Withdraw my proposal while it waits."""
+        return self._call("proposal_withdraw", {"game_id": game_id, "proposal_id": proposal_id})
+
     @operation("rematch_retrieve", "GET", "/api/games/{game_id}/rematch/", conditional=True)
     def rematch(self, game_id: int) -> Rematch:
         """The rematch of a finished game, if one was proposed."""

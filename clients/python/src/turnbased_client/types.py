@@ -16,13 +16,16 @@ RatingPool = Literal["people", "bots"]
 EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near",
                     "group_invitation", "group_request", "tables_left", "competition_invite",
                     "competition_started", "competition_table", "competition_round", "competition_ended",
-                    "competition_removed", "competition_season", "ladder_challenge", "game_note"]
+                    "competition_removed", "competition_season", "ladder_challenge", "game_note", "proposal_made",
+                    "proposal_decided"]
 # What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
 # x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
 GameStatus = str  # "open", "active", "finished", "aborted"
 EndingHow = str  # "played_out", "resignation", "timeout", "adjudicated", "all_lose", "bots_at_deadline"
 InvitationStatus = str  # "pending", "declined", "seated"
 RematchStatus = str  # "waiting", "started", "finished", "declined", "aborted"
+ProposalKind = str  # "take_back"
+ProposalStatus = str  # "open", "accepted", "declined", "withdrawn", "lapsed"
 WebhookDeliveryState = str  # "pending", "delivered", "failed"
 OpenClockKind = str  # a ClockKind, or one added later
 OpenEventKind = str  # an EventKind, or one added later
@@ -378,6 +381,33 @@ class GameNote(TypedDict):
     game: int
     text: str  # empty before any is written
     updated_at: str | None
+
+
+class ProposalAnswer(TypedDict):
+    seat: int
+    player: str
+    accepted: bool
+    by_bot: bool  # a bot answered for the seat, by the rule in the players' guide
+
+
+class Proposal(TypedDict):
+    id: int
+    kind: ProposalKind
+    status: ProposalStatus  # as it stands now: an open one lapses once anyone moves or its window closes
+    seat: int
+    player: str
+    move: int  # the move (its seq) a takeback would take back
+    made_at: str
+    expires_at: str
+    decided_at: str | None
+    answers: list[ProposalAnswer]
+    waiting_for: list[int]  # the seats whose answer it waits for
+
+
+class ProposalList(TypedDict):
+    waiting: Proposal | None
+    takeback_offered: bool
+    proposals: list[Proposal]  # the latest, newest first
 
 
 class ChatMessage(TypedDict):
