@@ -5,21 +5,19 @@ takeback first makes the move's position stale (docs/players.md, "Taking a move 
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
 from turnbased.agreements import rules, signals
+from turnbased.agreements.checks import is_bot, takeback_refusal
 from turnbased.agreements.models import Answer, Proposal, ProposalKind, ProposalStatus
 from turnbased.agreements.selectors import proposal_shown, proposal_viewer, status_of, waiting_for
 from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, events_record
 from turnbased.kit.errors import Conflict, InvalidRequest, NotAllowed, NotFound
-from turnbased.play import store
-from turnbased.play.models import Game, GameStatus, Seat
+from turnbased.play.models import Game, Seat
 from turnbased.play.services import locked_game, take_back
 
 
@@ -31,13 +29,9 @@ def _locked(game_id: int, user: AbstractBaseUser) -> tuple[Game, Seat]:
     return game, seat
 
 
-def _is_bot(seat: Seat) -> bool:
-    return seat.user_id is None or bool(seat.bot)
-
-
 def _people(game: Game) -> dict[int, int]:
     """The people at the table by seat (not the seats bots play)."""
-    return {seat.index: seat.user_id for seat in game.seats.all() if not _is_bot(seat)}
+    return {seat.index: seat.user_id for seat in game.seats.all() if not is_bot(seat)}
 
 
 def _tell(proposal: Proposal, game: Game, kind: str) -> None:
@@ -60,20 +54,6 @@ def _lapse_stale(game: Game) -> None:
             proposal.save(update_fields=["status", "decided_at"])
 
 
-def _check_asks(game: Game, seat: int, move_seq: int) -> None:
-    """Refuse a takeback asked for again: once a move, and ``rules.ASKS_PER_DAY`` a day at a game."""
-    asked = Proposal.objects.filter(game=game, seat=seat, kind=ProposalKind.TAKE_BACK)
-    if asked.filter(terms__seq=move_seq, seq=game.seq).exists():
-        raise Conflict(gettext("You have already asked to take back this move."))
-    recent = list(asked.filter(created_at__gte=timezone.now() - timedelta(days=1)).values_list("created_at", flat=True))
-    if len(recent) >= rules.ASKS_PER_DAY:
-        again = min(recent) + timedelta(days=1)
-        raise Conflict(ngettext(
-            "You have asked for %(count)s takeback at this game within a day: ask again after %(when)s (UTC).",
-            "You have asked for %(count)s takebacks at this game within a day: ask again after %(when)s (UTC).",
-            len(recent)) % {"count": len(recent), "when": again.strftime("%Y-%m-%d %H:%M")})
-
-
 def takeback_ask(*, game_id: int, user: AbstractBaseUser) -> Proposal:
     """Ask the others at the table to let ``user`` take back their last move; return the proposal (the API's
     ``Idempotency-Key`` answers a repeated request as the first). Bots answer at once (``rules.bots_agree``);
@@ -82,25 +62,11 @@ def takeback_ask(*, game_id: int, user: AbstractBaseUser) -> Proposal:
     agree, a proposal is waiting, or they asked too often."""
     with transaction.atomic():
         game, seat = _locked(game_id, user)
-        if game.status != GameStatus.ACTIVE:
-            raise Conflict(gettext("This game is not in play: it has not started yet, or it is over."))
-        if _is_bot(seat):
-            raise Conflict(gettext("A bot plays this seat now: you left the game or ran out of time too often."))
-        forbidden = rules.forbidden_reason(game, ProposalKind.TAKE_BACK)
-        if forbidden:
-            raise NotAllowed(forbidden)
         _lapse_stale(game)
-        waiting = Proposal.objects.filter(game=game, status=ProposalStatus.OPEN).first()
-        if waiting is not None:
-            raise Conflict(gettext("A proposal at this table is waiting for answers: it must be settled first."))
-        reason = store.log_replay(game).refusal(seat.index) if game.seq else gettext("No move has been made yet.")
-        if reason:
-            raise Conflict(reason)
-        _check_asks(game, seat.index, game.seq)
-        bots = [other for other in game.seats.all() if other.index != seat.index and _is_bot(other)]
-        if bots and not rules.bots_agree(game):
-            raise Conflict(gettext("A bot plays at this table, and bots agree to a takeback only at unrated tables "
-                                   "(or where a competition's organiser allows it)."))
+        refusal = takeback_refusal(game, seat)
+        if refusal is not None:
+            raise refusal
+        bots = [other for other in game.seats.all() if other.index != seat.index and is_bot(other)]
         proposal = Proposal.objects.create(
             game=game, kind=ProposalKind.TAKE_BACK, seat=seat.index, proposer=user, seq=game.seq,
             terms={"seq": game.seq}, expires_at=timezone.now() + rules.WINDOW[ProposalKind.TAKE_BACK])
@@ -148,7 +114,7 @@ def proposal_answer(*, game_id: int, proposal_id: int, user: AbstractBaseUser, a
         proposal = _open_proposal(game, proposal_id)
         if seat.index == proposal.seat:
             raise NotAllowed(gettext("This is your own proposal: you may withdraw it, not answer it."))
-        if _is_bot(seat):
+        if is_bot(seat):
             raise Conflict(gettext("A bot plays this seat now: you left the game or ran out of time too often."))
         if proposal.answers.filter(seat=seat.index).exists():
             raise Conflict(gettext("You have already answered this proposal."))

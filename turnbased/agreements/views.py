@@ -13,10 +13,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from turnbased.agreements import selectors, services
+from turnbased.agreements.checks import takeback_refusal
 from turnbased.agreements.templatetags.table_agreements import panel_context
 from turnbased.kit.errors import GameNotFound, PlayError
 from turnbased.kit.http.limits import page_refusal
-from turnbased.play import store
 from turnbased.play.selectors import viewer_of
 
 
@@ -54,14 +54,11 @@ def takeback(request, game_id: int):
     except PlayError as refusal:
         return render(request, "agreements/takeback.html", {"refusal": refusal.detail}, status=refusal.status)
     game = viewer.game
-    reason = None
-    if not selectors.takeback_offered(viewer) or selectors.waiting_proposal(game) is not None:
-        reason = gettext("You can ask only for your own last move, in a game that allows it, before anyone else "
-                         "moves and while no other proposal waits.")
-    else:
-        reason = store.log_replay(game).refusal(viewer.seat)
+    seat = next(seat for seat in game.seats.all() if seat.index == viewer.seat)
+    refusal = takeback_refusal(game, seat)
+    reason = refusal.detail if refusal else None
     return render(request, "agreements/takeback.html", {"game": game, "move": game.seq, "refusal": reason},
-                  status=409 if reason else 200)
+                  status=refusal.status if refusal else 200)
 
 
 @require_POST
