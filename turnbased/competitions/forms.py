@@ -11,13 +11,13 @@ from django.utils.dateparse import parse_datetime
 from games import engines
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE
-from turnbased.competitions.models import ByePolicy, DeadlinePolicy, EntryKind, Format
+from turnbased.competitions.models import ByePolicy, DeadlinePolicy, EntryKind, Format, TakebackPolicy
 
 STAGES = 3
 TEXT_FIELDS = ("name", "description", "game", "table_size", "clock_kind", "days_per_move", "bank_days",
                "increment_days", "expiry", "entry", "group", "min_finished", "min_reliability", "rating_min",
                "rating_max", "min_entrants", "max_entrants", "starts_at", "late_entry_rounds", "bye_policy",
-               "bye_points", "deadline_policy", "round_days", "division_size", "movers", "break_days",
+               "bye_points", "deadline_policy", "takebacks", "round_days", "division_size", "movers", "break_days",
                "cycles", *[f"stage{number}_{field}" for number in range(1, STAGES + 1)
                  for field in ("format", "rounds", "pool_size", "advance")])
 FLAGS = ("weekends_off", "allow_absence", "no_clock", "start_when_full", "rated", "league",
@@ -33,7 +33,7 @@ def initial() -> dict:
                 bank_days="14", increment_days="1", expiry=ExpiryPolicy.BOT_TURN, allow_absence=True,
                 entry=EntryKind.OPEN, min_entrants="4", starts_at=start.strftime("%Y-%m-%dT%H:00"),
                 late_entry_rounds="0", rated=True, bye_policy=ByePolicy.FIXED, bye_points="1",
-                deadline_policy=DeadlinePolicy.PLAY_OUT, stage1_format=Format.SWISS, stage1_rounds="5")
+                deadline_policy=DeadlinePolicy.PLAY_OUT, takebacks=TakebackPolicy.PEOPLE, stage1_format=Format.SWISS, stage1_rounds="5")
     return form
 
 
@@ -98,7 +98,8 @@ def settings(form: dict) -> dict:
         "entry": form["entry"], "requirements": requirements, "min_entrants": _number(form["min_entrants"]),
         "max_entrants": _number(form["max_entrants"]), "starts_at": _when(form["starts_at"]),
         "start_when_full": form["start_when_full"], "late_entry_rounds": _number(form["late_entry_rounds"]) or 0,
-        "rated": form["rated"], "bye_policy": form["bye_policy"], "bye_points": _number(form["bye_points"]),
+        "rated": form["rated"], "takebacks": form["takebacks"] or TakebackPolicy.PEOPLE,
+        "bye_policy": form["bye_policy"], "bye_points": _number(form["bye_points"]),
         "deadline_policy": form["deadline_policy"], "round_days": _number(form["round_days"]), "stages": stages,
     }
     if form["league"]:  # one stage, a round robin in each division, played ``cycles`` times
@@ -122,7 +123,7 @@ def choices() -> dict:
                          for slug, engine in engines().items()), key=lambda row: row[1]),
         "formats": Format.choices, "entries": EntryKind.choices, "clock_kinds": ClockKind.choices,
         "days_per_move": DAYS_PER_MOVE, "expiries": ExpiryPolicy.choices, "bye_policies": ByePolicy.choices,
-        "deadline_policies": DeadlinePolicy.choices,
+        "deadline_policies": DeadlinePolicy.choices, "takeback_policies": TakebackPolicy.choices,
     }
 
 

@@ -34,6 +34,15 @@ class DeadlinePolicy(models.TextChoices):
     ALL_LOSE = "all_lose", _("Every player at the table loses")
 
 
+class TakebackPolicy(models.TextChoices):
+    """Whether the players at the competition's tables may take a move back by consent (issue 46), and whether its
+    bots agree to it: the organiser decides (the table term ``agreements`` tells each table)."""
+
+    PEOPLE = "people", _("Players may agree to take a move back; bots never agree")
+    EVERYONE = "everyone", _("Players may agree to take a move back; bots agree too")
+    FORBIDDEN = "forbidden", _("No move may be taken back")
+
+
 class ByePolicy(models.TextChoices):
     """What a bye scores."""
 
@@ -75,6 +84,7 @@ class Competition(models.Model):
     # plays from the next (0 or 1: none after the start).
     late_entry_rounds = models.PositiveSmallIntegerField(default=0)
     rated = models.BooleanField(default=True)
+    takebacks = models.CharField(max_length=10, choices=TakebackPolicy.choices, default=TakebackPolicy.PEOPLE)
     # Points per place by table size, where the organiser changed the defaults ({"3": [5, 2, 0]}).
     points = models.JSONField(default=dict)
     bye_policy = models.CharField(max_length=8, choices=ByePolicy.choices, default=ByePolicy.FIXED)

@@ -20,7 +20,7 @@ from games.base import InvalidOptions
 from turnbased.clocks.models import ClockKind
 from turnbased.clocks.services import time_control_read
 from turnbased.competitions import scoring
-from turnbased.competitions.models import ByePolicy, DeadlinePolicy, EntryKind, Format
+from turnbased.competitions.models import ByePolicy, DeadlinePolicy, EntryKind, Format, TakebackPolicy
 from turnbased.entry import requirements
 from turnbased.kit.errors import InvalidRequest, Unprocessable
 from turnbased.play.services import user_options
@@ -184,7 +184,7 @@ def read(raw, *, now: datetime) -> dict:
         raise InvalidRequest(gettext("A competition's settings must be an object."))
     known = {"name", "description", "game", "table_size", "options", "time_control", "no_clock", "entry", "group",
              "requirements", "min_entrants", "max_entrants", "starts_at", "start_when_full", "late_entry_rounds",
-             "rated", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy", "round_days", "stages",
+             "rated", "takebacks", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy", "round_days", "stages",
              "league", "ladder"}
     unknown = sorted(set(raw) - known)
     if unknown:
@@ -238,6 +238,7 @@ def read(raw, *, now: datetime) -> dict:
                                     "(start_when_full)."))
     chosen["late_entry_rounds"] = _whole(raw, "late_entry_rounds", 0, 0, MAX_SWISS_ROUNDS)
     chosen["rated"] = _flag(raw, "rated", True)
+    chosen["takebacks"] = _choice(raw, "takebacks", TakebackPolicy, TakebackPolicy.PEOPLE)
     chosen["points"] = read_points(raw.get("points"), size, engine)
     chosen["bye_policy"] = _choice(raw, "bye_policy", ByePolicy, ByePolicy.FIXED)
     bye = raw.get("bye_points", 1)

@@ -14,7 +14,7 @@ from turnbased.clocks.models import ClockKind
 from turnbased.competitions import pairing, presenters, selectors
 from turnbased.competitions.models import (
     Bye, ByePolicy, Competition, DeadlinePolicy, Entrant, EventTable, Format, Placement, Round, RoundStatus,
-    TableStatus,
+    TableStatus, TakebackPolicy,
 )
 from turnbased.competitions.pairings import bracket_winners
 
@@ -159,6 +159,13 @@ def rules(competition: Competition, shown: dict) -> list[str]:
                         "player from the rounds to come."))
     said.append(gettext("Its games count for ratings.") if competition.rated and competition.entry == "open"
                 else gettext("Its games do not count for ratings."))
+    said.append({
+        TakebackPolicy.PEOPLE: gettext("At its tables a move may be taken back when every player agrees (where the "
+                                       "game allows it); bots never agree."),
+        TakebackPolicy.EVERYONE: gettext("At its tables a move may be taken back when every player agrees (where the "
+                                         "game allows it); bots agree too."),
+        TakebackPolicy.FORBIDDEN: gettext("At its tables no move may be taken back."),
+    }[competition.takebacks])
     return said
 
 

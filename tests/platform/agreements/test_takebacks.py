@@ -263,3 +263,30 @@ def test_an_acceptance_racing_a_move_is_settled_by_the_game_lock(make_user, api_
         proposal.refresh_from_db()
         taken_back = Move.objects.filter(game=game, source=MoveSource.AGREED).exists()
         assert taken_back == (answers["accept"] == 200) == (proposal.status == ProposalStatus.ACCEPTED)
+
+
+@pytest.mark.parametrize(("policy", "term"), [
+    ("people", {"bots_agree": False}),
+    ("everyone", {"bots_agree": True}),
+    ("forbidden", {"forbidden": ["take_back"], "bots_agree": False}),
+])
+def test_a_competitions_tables_take_moves_back_as_its_organiser_chose(policy, term, alice, bob, carol, make_user):
+    from tests.platform.competitions.conftest import started
+    from turnbased.competitions.models import EventTable
+
+    competition = started(carol, [alice, bob], game=SAVERNAKE, takebacks=policy)
+    assert competition.takebacks == policy
+    table = EventTable.objects.get(round__stage__competition=competition, game__isnull=False)
+    game = table.game
+    assert game.terms["agreements"] == term
+    # Its page says so, and so does its API.
+    page = Client().get(f"/competitions/{competition.pk}/").content.decode()
+    assert {"people": "bots never agree", "everyone": "bots agree too", "forbidden": "no move may be taken back"}[
+        policy] in page
+    first = game.seats.get(index=game.to_move[0]).user
+    game = _move(game, first, game.to_move[0])
+    if policy == "forbidden":
+        with pytest.raises(NotAllowed, match="organiser"):
+            services.takeback_ask(game_id=game.pk, user=first)
+    else:
+        assert services.takeback_ask(game_id=game.pk, user=first).status == ProposalStatus.OPEN

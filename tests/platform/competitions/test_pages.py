@@ -36,9 +36,11 @@ def _form(**changed) -> dict:
 
 def test_an_organiser_makes_a_competition_from_the_form(alice):
     client = _client(alice)
-    assert client.get("/competitions/new/").status_code == 200
-    answer = client.post("/competitions/new/", _form(stage2_format="elimination"))
+    form = client.get("/competitions/new/")
+    assert form.status_code == 200 and 'name="takebacks"' in form.content.decode()
+    answer = client.post("/competitions/new/", _form(stage2_format="elimination", takebacks="everyone"))
     competition = Competition.objects.get()
+    assert competition.takebacks == "everyone"  # issue 46: the organiser's choice of takebacks
     assert answer.status_code == 302 and answer["Location"] == f"/competitions/{competition.pk}/"
     assert list(competition.stages.values_list("format", "rounds")) == [("swiss", 4), ("elimination", 1)]
     assert competition.time_control["days_per_move"] == 3 and competition.time_control["allow_absence"] is True

@@ -8,6 +8,7 @@ from turnbased.clocks.shapes import TimeControlRequestSerializer
 from turnbased.competitions import rules
 from turnbased.competitions.models import (
     ByePolicy, CompetitionStatus, DeadlinePolicy, EntrantStatus, EntryKind, Format, RoundStatus, TableStatus,
+    TakebackPolicy,
 )
 from turnbased.competitions.scoring import TieBreak
 from turnbased.entry.api.serializers import RequirementsSerializer
@@ -128,6 +129,9 @@ class CompetitionInputSerializer(BodySerializer):
     tiebreaks = serializers.ListField(child=serializers.ChoiceField(choices=[tiebreak.value for tiebreak in TieBreak]),
                                       required=False, help_text="Tie-breaks in order.")
     deadline_policy = serializers.ChoiceField(choices=DeadlinePolicy.choices, required=False)
+    takebacks = serializers.ChoiceField(choices=TakebackPolicy.choices, required=False,
+                                        help_text="Whether its players may take a move back by consent, and whether "
+                                                  "bots agree (`people`: they may, bots never agree; the default).")
     round_days = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=rules.MAX_ROUND_DAYS,
                                           help_text="Days a round lasts before its deadline; left out, estimated from "
                                                     "the clock.")
@@ -183,6 +187,7 @@ class CompetitionSerializer(serializers.Serializer):
     bye_points = serializers.FloatField(help_text="What a bye scores.")
     tiebreaks = serializers.ListField(child=serializers.CharField())
     deadline_policy = serializers.ChoiceField(choices=DeadlinePolicy.choices)
+    takebacks = serializers.ChoiceField(choices=TakebackPolicy.choices)
     round_days = serializers.IntegerField(help_text="Days each round lasts before its deadline.")
     round_days_estimated = serializers.BooleanField(help_text="Whether round_days was estimated from the clock.")
     status = serializers.ChoiceField(choices=CompetitionStatus.choices)

@@ -6,17 +6,22 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from turnbased.competitions.models import Competition, Entrant, EntryKind, EventTable, TableStatus
+from turnbased.competitions.models import Competition, Entrant, EntryKind, EventTable, TableStatus, TakebackPolicy
 from turnbased.play.models import Visibility
 from turnbased.play.services import create_game
 
 
 def _terms(competition: Competition, table: EventTable) -> dict:
     # The game is the table's (linked in the creation's transaction: ``reactions``), rated as the organiser chose,
-    # without a rematch (the pairing decides who meets next); its bots agree to no takeback (a competition's table:
-    # agreements.rules.bots_agree), its people may.
+    # without a rematch (the pairing decides who meets next); takebacks as the organiser chose (agreements.rules).
     return {"competition": table.pk, "rated": competition.rated, "rematch": False,
-            "agreements": {"bots_agree": False}}
+            "agreements": _agreements(competition)}
+
+
+def _agreements(competition: Competition) -> dict:
+    if competition.takebacks == TakebackPolicy.FORBIDDEN:
+        return {"forbidden": ["take_back"], "bots_agree": False}
+    return {"bots_agree": competition.takebacks == TakebackPolicy.EVERYONE}
 
 
 def table_game(competition: Competition, table: EventTable, *, seed: str | None = None, held: bool = False) -> None:

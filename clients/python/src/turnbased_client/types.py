@@ -727,6 +727,7 @@ class Competition(TypedDict):
     start_when_full: bool
     late_entry_rounds: int
     rated: bool
+    takebacks: Literal["people", "everyone", "forbidden"]  # whether its players may take a move back; bots agree
     points: dict[str, Any]  # points per place by table size: {"2": [1.0, 0.0]}
     bye_policy: Literal["fixed", "average"]
     bye_points: float
