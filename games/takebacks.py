@@ -39,9 +39,9 @@ def take_back_move(seq: int) -> dict[str, Any]:
 
 def taken_back_seq(move: Any) -> int | None:
     """Return the seq a takeback entry names, or None when ``move`` is no takeback (any other move)."""
-    if isinstance(move, dict) and len(move) == 1 and TAKE_BACK in move:
+    if isinstance(move, dict) and TAKE_BACK in move:
         seq = move[TAKE_BACK]
-        if isinstance(seq, int) and not isinstance(seq, bool):
+        if len(move) == 1 and isinstance(seq, int) and not isinstance(seq, bool):
             return seq
         return -1  # a malformed takeback: never a move of a game either, refused by the replay
     return None

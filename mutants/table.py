@@ -45,7 +45,13 @@ TARGETS = {target.path: target for target in (
     Target("turnbased/play/services/moves.py",
            ("tests/platform/play/test_services.py", "tests/platform/play/test_bot_seats.py",
             "tests/platform/clocks/test_clocks.py", "tests/platform/play/test_forced_moves.py",
-            "tests/platform/play/test_api.py", "tests/platform/play/test_bad_input.py")),
+            "tests/platform/play/test_api.py", "tests/platform/play/test_bad_input.py",
+            "tests/platform/agreements/test_takebacks.py")),
+    # Takebacks (issue 46): the log's rule, pure, then the table's rules of asking and answering.
+    Target("games/takebacks.py", ("tests/games/test_takebacks.py", "tests/games/test_record.py")),
+    Target("turnbased/agreements/checks.py", ("tests/platform/agreements/test_takebacks.py",)),
+    Target("turnbased/agreements/services.py", ("tests/platform/agreements/test_takebacks.py",
+                                                 "tests/platform/agreements/test_takeback_email.py")),
     *(Target(f"turnbased/mail/{stage}.py", _INBOUND_TESTS)
       for stage in ("inbound", "reading", "verifying", "acting", "answering")),
     Target("turnbased/api/views.py",

@@ -277,9 +277,27 @@ def test_a_malformed_takeback_is_an_illegal_move_and_never_another_exception(slu
     seat = engine.to_move(replay.state)[0]
     replay.play(seat, engine.legal_moves(replay.state, seat)[0])
     kept = canonical_json(replay.state)
-    with pytest.raises(IllegalMove):  # {"take_back": true} is not seq 1, though Python calls True == 1
-        replay.play(seat, move)
+    with pytest.raises(IllegalMove, match=WRONG_SEQ):  # {"take_back": true} is not seq 1, though True == 1
+        replay.play(seat, move)  # refused as a takeback, never handed to the game as one of its moves
     assert canonical_json(replay.state) == kept and replay.seq == 1
+
+
+@pytest.mark.parametrize("seat", [True, 1.0, "1", None])
+def test_a_takeback_by_a_seat_that_is_no_whole_number_is_refused(seat):
+    # Seat 1 moved last: ``True`` and ``1.0`` compare equal to 1 and must still name no seat.
+    replay = LogReplay(halali.ENGINE, halali.position(HALALI_MAIN))
+    replay.play(halali.ALICE, {"from": "c4", "to": "c5"})
+    replay.play(halali.BOB, halali.ENGINE.legal_moves(replay.state, halali.BOB)[0])
+    assert replay.refusal(halali.BOB) is None or replay.last.seat == halali.BOB
+    with pytest.raises(IllegalMove, match="There is no seat"):
+        replay.play(seat, take_back_move(2))
+    assert replay.seq == 2 and replay.last is not None
+
+
+def test_a_takeback_with_nothing_before_it_says_so():
+    replay = LogReplay(halali.ENGINE, halali.position(HALALI_MAIN))
+    with pytest.raises(IllegalMove, match=NOTHING):
+        replay.play(halali.ALICE, take_back_move(0))
 
 
 def test_a_move_with_a_private_event_is_refused_even_when_the_engine_allows_it():
@@ -360,6 +378,9 @@ def test_offers_takebacks_says_whether_any_move_of_a_random_game_may_be_taken_ba
 def test_describe_words_a_takeback_with_the_players_name_and_the_seq():
     line = describe(halali.ENGINE, taken_back_event(1, 12), ["Ann", "Ben"], None)
     assert "Ben" in line and "12" in line and "Ann" not in line
+    # A record's event naming no seat of the game (a forged one) is worded, not a crash.
+    for seat in (2, 5, -1):
+        assert describe(halali.ENGINE, taken_back_event(seat, 12), ["Ann", "Ben"], None).startswith("? took back")
 
 
 @pytest.mark.parametrize("viewer", [None, 0, 1])

@@ -18,8 +18,8 @@ from turnbased.play.models import Game, GameStatus, Seat
 
 
 def is_bot(seat: Seat) -> bool:
-    """Whether a bot answers for the seat: one made for a bot, or one a bot took over."""
-    return seat.user_id is None or bool(seat.bot)
+    """Whether a bot answers for the seat: one made for a bot, or one a bot took over (either names its bot)."""
+    return bool(seat.bot)
 
 
 def _asked_too_often(game: Game, seat: int) -> PlayError | None:

@@ -48,11 +48,13 @@ def proposals_of(game: Game) -> list[Proposal]:
 
 
 def waiting_for(proposal: Proposal, game: Game) -> list[int]:
-    """Return the seats whose answer the proposal still waits for (none once it is settled)."""
+    """Return the seats whose answer the proposal still waits for (none once it is settled): every other person
+    still at the table (a player who resigned is asked nothing; a bot answered when it was made)."""
     if status_of(proposal, game) != ProposalStatus.OPEN:
         return []
     answered = {answer.seat for answer in proposal.answers.all()}
-    return [seat.index for seat in game.seats.all() if seat.index != proposal.seat and seat.index not in answered]
+    return [seat.index for seat in game.seats.all()
+            if seat.index != proposal.seat and seat.index not in answered and seat.left_at is None]
 
 
 def proposal_shown(proposal: Proposal, game: Game) -> dict:

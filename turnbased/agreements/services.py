@@ -30,8 +30,8 @@ def _locked(game_id: int, user: AbstractBaseUser) -> tuple[Game, Seat]:
 
 
 def _people(game: Game) -> dict[int, int]:
-    """The people at the table by seat (not the seats bots play)."""
-    return {seat.index: seat.user_id for seat in game.seats.all() if not is_bot(seat)}
+    """The people still at the table by seat (not the seats bots play, nor a player's who resigned)."""
+    return {seat.index: seat.user_id for seat in game.seats.all() if not is_bot(seat) and seat.left_at is None}
 
 
 def _tell(proposal: Proposal, game: Game, kind: str) -> None:
@@ -116,6 +116,8 @@ def proposal_answer(*, game_id: int, proposal_id: int, user: AbstractBaseUser, a
             raise NotAllowed(gettext("This is your own proposal: you may withdraw it, not answer it."))
         if is_bot(seat):
             raise Conflict(gettext("A bot plays this seat now: you left the game or ran out of time too often."))
+        if seat.left_at is not None:
+            raise Conflict(gettext("You have left this game: its players decide without you."))
         if proposal.answers.filter(seat=seat.index).exists():
             raise Conflict(gettext("You have already answered this proposal."))
         Answer.objects.create(proposal=proposal, seat=seat.index, user=user, accepted=accept)

@@ -118,10 +118,16 @@ def test_a_move_or_the_window_lapses_it(alice, bob, api_client_for):
     Proposal.objects.filter(pk=proposal.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     with pytest.raises(Conflict, match="lapsed"):
         services.proposal_answer(game_id=other.pk, proposal_id=proposal.pk, user=alice, accept=True)
-    # A lapsed proposal blocks no new one.
-    other = _move(other, alice, 1)
-    other = _move(other, alice, 1) if other.to_move == [1] else _move(other, bob, 0)
-    assert Proposal.objects.filter(game=other, status=ProposalStatus.OPEN).count() <= 1
+    # A lapsed proposal blocks no new one: bob's next move may be asked about; the lapsed one is marked so.
+    people = {0: bob, 1: alice}
+    while True:
+        mover = other.to_move[0]
+        other = _move(other, people[mover], mover)
+        if mover == 0 and other.to_move != [0]:
+            break
+    again = services.takeback_ask(game_id=other.pk, user=bob)
+    assert again.status == ProposalStatus.OPEN
+    assert Proposal.objects.get(pk=proposal.pk).status == ProposalStatus.LAPSED
 
 
 def test_every_refusal_is_a_clear_4xx_and_changes_nothing(alice, bob, carol, started_game, api_client_for):
@@ -290,3 +296,76 @@ def test_a_competitions_tables_take_moves_back_as_its_organiser_chose(policy, te
             services.takeback_ask(game_id=game.pk, user=first)
     else:
         assert services.takeback_ask(game_id=game.pk, user=first).status == ProposalStatus.OPEN
+
+
+def test_a_player_who_resigned_is_asked_nothing_and_may_not_answer(alice, bob, carol, make_user):
+    game = play_services.create_game(creator=alice, engine_slug=SAVERNAKE, players=3, seed=FIRST_SEAT_STARTS)
+    for user in (bob, carol):
+        play_services.join_game(game_id=game.pk, user=user)
+    game.refresh_from_db()
+    people = {seat.index: seat.user for seat in game.seats.all()}
+    play_services.resign_game(game_id=game.pk, user=carol)
+    game.refresh_from_db()
+    while people[game.to_move[0]] != alice:
+        game = _move(game, people[game.to_move[0]], game.to_move[0])
+    game = _move(game, alice, game.to_move[0])
+    carol_seat = next(index for index, user in people.items() if user == carol)
+    bob_seat = next(index for index, user in people.items() if user == bob)
+    proposal = services.takeback_ask(game_id=game.pk, user=alice)
+    shown = api_for_waiting(game, bob)
+    assert shown["waiting_for"] == [bob_seat] and carol_seat not in shown["waiting_for"]
+    with pytest.raises(Conflict, match="left this game"):
+        services.proposal_answer(game_id=game.pk, proposal_id=proposal.pk, user=carol, accept=False)
+    services.proposal_answer(game_id=game.pk, proposal_id=proposal.pk, user=bob, accept=True)
+    proposal.refresh_from_db()
+    assert proposal.status == ProposalStatus.ACCEPTED  # carried without carol
+
+
+def api_for_waiting(game, user) -> dict:
+    from turnbased.agreements.selectors import proposal_shown, waiting_proposal
+
+    game.refresh_from_db()
+    return proposal_shown(waiting_proposal(game), game)
+
+
+def test_a_seat_handed_to_a_bot_asks_nothing_and_its_bot_keeps_a_rated_table_from_agreeing(alice, bob):
+    import time_machine
+
+    game = play_services.create_game(creator=alice, engine_slug=SAVERNAKE, players=2, seed=FIRST_SEAT_STARTS,
+                                     time_control={"kind": "per_move", "days_per_move": 1, "expiry": "remove"})
+    play_services.join_game(game_id=game.pk, user=bob)
+    game = _move(game, alice, 0)
+    with time_machine.travel(timezone.now() + timedelta(days=3), tick=False):
+        assert play_services.play_timeout(game_id=game.pk, seat=1) == "seat handed to the bot"
+    game.refresh_from_db()
+    assert game.seats.get(index=1).bot and game.seats.get(index=1).user == bob
+    with pytest.raises(Conflict, match="A bot plays this seat now"):  # bob, whose seat his bot plays now
+        services.takeback_ask(game_id=game.pk, user=bob)
+    while game.to_move != [0]:  # the bot's turns, as the worker would play them
+        play_services.play_bot_turn(game_id=game.pk, seq=game.seq)
+        game.refresh_from_db()
+    # alice's move: the table is public and every seat was a person's (rated), so the bot never agrees.
+    game = _move(game, alice, 0)
+    before = _unchanged(game)
+    with pytest.raises(Conflict, match="A bot plays at this table"):
+        services.takeback_ask(game_id=game.pk, user=alice)
+    assert _unchanged(game) == before and Proposal.objects.count() == 0
+
+
+def test_the_days_asks_are_counted_over_a_day_and_the_refusal_says_when_to_ask_again(alice, bob):
+    import time_machine
+
+    start = timezone.now().replace(microsecond=0)
+    game = _forest(alice, bob)
+    with time_machine.travel(start, tick=False):
+        for _ in range(3):
+            game = _move(game, alice, 0)
+            proposal = services.takeback_ask(game_id=game.pk, user=alice)
+            services.proposal_answer(game_id=game.pk, proposal_id=proposal.pk, user=bob, accept=True)
+            game.refresh_from_db()
+        game = _move(game, alice, 0)
+        again = (start + timedelta(days=1)).strftime("%Y-%m-%d %H:%M")
+        with pytest.raises(Conflict, match=f"ask again after {again}"):
+            services.takeback_ask(game_id=game.pk, user=alice)
+    with time_machine.travel(start + timedelta(days=1, minutes=1), tick=False):
+        assert services.takeback_ask(game_id=game.pk, user=alice).status == ProposalStatus.OPEN
