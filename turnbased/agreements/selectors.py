@@ -96,9 +96,9 @@ def word_proposal_event(payload: dict, event: Event) -> dict:
     texts = {
         ProposalStatus.OPEN: gettext("%(player)s asks to take back move %(move)s at %(game)s."),
         ProposalStatus.ACCEPTED: gettext("Move %(move)s at %(game)s was taken back: everyone agreed."),
-        ProposalStatus.DECLINED: gettext("%(player)s's takeback of move %(move)s at %(game)s was declined."),
-        ProposalStatus.WITHDRAWN: gettext("%(player)s withdrew the takeback of move %(move)s at %(game)s."),
-        ProposalStatus.LAPSED: gettext("%(player)s's takeback of move %(move)s at %(game)s lapsed."),
+        ProposalStatus.DECLINED: gettext("%(player)s's request to take back move %(move)s at %(game)s was declined."),
+        ProposalStatus.WITHDRAWN: gettext("%(player)s withdrew the request to take back move %(move)s at %(game)s."),
+        ProposalStatus.LAPSED: gettext("%(player)s's request to take back move %(move)s at %(game)s lapsed."),
     }
     text = texts.get(payload.get("status"), texts[ProposalStatus.OPEN])
     return {**payload, "text": text % {"player": player, "move": move, "game": title}}
