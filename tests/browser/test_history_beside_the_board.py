@@ -25,6 +25,22 @@ def box(page, selector: str) -> dict:
     }""")
 
 
+def settled_boxes(page, *selectors: str) -> list[dict]:
+    """The boxes, read together once two readings a quarter second apart agree. What scripts do after the page
+    loads (a board built from its embedded picture, the panel's poll, offers shown by the browser's answers) may
+    still move the panel while its boxes are read one by one: CI once read a panel 30 px shorter than the
+    history below it found it."""
+    last: list = [None]
+
+    def still():
+        now = [box(page, selector) for selector in selectors]
+        same, last[0] = now == last[0], now
+        return now if same else None
+
+    page.evaluate("document.fonts.ready")
+    return wait_for(still, "the page's layout to hold still", timeout=10, every=0.25)
+
+
 def game_with_history(slug, alice, bob):
     return play(two_player_game(slug, alice, bob), [alice, bob], 14, random.Random(5))
 
@@ -37,7 +53,7 @@ def test_the_history_sits_beside_the_board_or_right_under_it(browser, live_serve
     page.set_viewport_size(SIZES[size])
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator("#history-entries li").first).to_be_visible()
-    board, panel, history = box(page, "#board"), box(page, "#panel"), box(page, "#history")
+    board, panel, history, header = settled_boxes(page, "#board", "#panel", "#history", "#game-header")
     if size == "desktop":
         assert history["left"] >= board["right"], "beside the board"
         assert history["top"] <= board["top"] + 200 and history["top"] < SIZES[size]["height"], "in the first screen"
@@ -45,7 +61,6 @@ def test_the_history_sits_beside_the_board_or_right_under_it(browser, live_serve
         assert history["top"] >= panel["bottom"] and history["top"] - panel["bottom"] <= 24, \
             "right under the board and its moves"
         assert history["right"] <= SIZES[size]["width"]
-    header = box(page, "#game-header")
     assert header["top"] > history["top"], "the history comes before the table's details"
 
 
