@@ -24,7 +24,7 @@ from importlib import resources
 from typing import Any, ClassVar
 
 # Re-exported: the platform names a decided game's ways and words its result from the contract's module.
-from games.decisions import ADJUDICATED, ALL_LOSE, DECIDED, decided, worded_result  # noqa: F401
+from games.decisions import ADJUDICATED, AGREED_DRAW, ALL_LOSE, DECIDED, decided, worded_result  # noqa: F401
 from games.decisions import list_of as _list_of
 from games.i18n import Catalog, catalog_of, current_language, locale_name
 from games.random_bot import RandomBot
@@ -221,8 +221,9 @@ class Engine(ABC):
     version: int = 1
     # Whether any move may ever be taken back (``take_back_refusal``): a page offers it only then, without a replay.
     offers_takebacks: ClassVar[bool] = False
-    # Every version this engine can still play, oldest first, ending with the class's ``version``.
-    # Defaults to ``(version,)`` for a class that sets ``version`` and not this.
+    # Whether the rules know a shared result (a tied win, a draw): then its players may agree a draw (AGREED_DRAW).
+    shares_results: ClassVar[bool] = False
+    # Every version this engine can still play, oldest first, ending with the class's ``version`` (by default alone).
     supported_versions: ClassVar[tuple[int, ...]] = (1,)
     min_players: ClassVar[int]
     max_players: ClassVar[int]
@@ -345,9 +346,8 @@ class Engine(ABC):
         return None
 
     def decided_result(self, state: State, how: str, players: list[str]) -> dict[str, Any]:
-        """Return the result of a game stopped before its own end (a competition's round deadline), decided
-        ``how`` (``games.decisions.DECIDED``) on ``public_scores``; ``players`` names the seats, as ``setup`` had
-        them (``games.decisions.decided``)."""
+        """Return the result of a game stopped before its own end (a round's deadline, a draw agreed), decided
+        ``how`` (``games.decisions.DECIDED``) on ``public_scores``; ``players`` names the seats (``decided``)."""
         return decided(self.public_scores(state), how, players)
 
     # -- information --------------------------------------------------------

@@ -1,6 +1,7 @@
-"""Games stopped before their own end (a competition's round deadline) and decided by the platform's rule rather than
-by play: adjudicated on the count every player and spectator can see so far (``Engine.public_scores``), or with
-every seat losing. The engine contract's ``decided_result`` builds the result here; the record's verifier replays
+"""Games stopped before their own end and decided by the platform's rule rather than by play: at a competition's round
+deadline, adjudicated on the count every player and spectator can see so far (``Engine.public_scores``), or with
+every seat losing; or drawn by its players' agreement, in a game whose rules know a shared result
+(``Engine.shares_results``). The engine contract's ``decided_result`` builds the result here; the record's verifier replays
 the moves and decides again (``games.record``).
 """
 
@@ -14,7 +15,8 @@ _ = catalog_of(__name__)
 
 ADJUDICATED = "adjudicated"
 ALL_LOSE = "all_lose"
-DECIDED = (ADJUDICATED, ALL_LOSE)
+AGREED_DRAW = "agreed_draw"
+DECIDED = (ADJUDICATED, ALL_LOSE, AGREED_DRAW)
 
 
 def decided(counted: list[float] | None, how: str, players: list[str]) -> dict[str, Any]:
@@ -22,8 +24,9 @@ def decided(counted: list[float] | None, how: str, players: list[str]) -> dict[s
     (``counted``, None when the game keeps none): the contract's keys and ``decided`` saying how.
 
     ``adjudicated``: the seats with the most share the win, the others ranked by their count (equal counts
-    everywhere, or no public count: a draw). ``all_lose``: nobody wins and every seat shares the last place. The
-    ``summary`` is the record's English line, as a game's own result's is.
+    everywhere, or no public count: a draw). ``all_lose``: nobody wins and every seat shares the last place.
+    ``agreed_draw``: its players agreed to end it as a draw; the count is kept as it stood. The ``summary`` is the
+    record's English line, as a game's own result's is.
     """
     if how not in DECIDED:
         raise ValueError(f"a game is decided one of {DECIDED}, not {how!r}")
@@ -33,6 +36,8 @@ def decided(counted: list[float] | None, how: str, players: list[str]) -> dict[s
     ranking = sorted(seats, key=lambda seat: (-scores[seat], seat))
     if how == ALL_LOSE:
         result = {"winners": [], "scores": scores, "ranking": ranking, "draw": False, "decided": how}
+    elif how == AGREED_DRAW:
+        result = {"winners": [], "scores": scores, "ranking": ranking, "draw": True, "decided": how}
     else:
         best = max(scores)
         winners = [] if len(set(scores)) == 1 else [seat for seat in seats if scores[seat] == best]
@@ -47,6 +52,8 @@ def _decided_line(result: dict[str, Any], players: list[str]) -> str:
     scores = " – ".join(str(score) for score in result.get("scores", []))
     if result.get("decided") == ALL_LOSE:
         return _("Stopped before its end: every player loses")
+    if result.get("decided") == AGREED_DRAW:
+        return _("Drawn by the players' agreement")
     if not winners:
         return _("Adjudicated before its end: a draw ({scores})").format(scores=scores)
     return _.ngettext("Adjudicated before its end on the count so far: {names} wins ({scores})",

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import engine_at
-from games.base import DECIDED, RESIGN, Engine, EngineError, Event, InvalidOptions, UnknownEngineVersion, worded_result
+from games.base import AGREED_DRAW, DECIDED, RESIGN, Engine, EngineError, Event, InvalidOptions, UnknownEngineVersion, worded_result
 from games.i18n import catalog_of, in_english
 from games.takebacks import LogReplay, describe, taken_back_seq
 
@@ -413,6 +413,9 @@ def _decided(engine: Engine, state: dict, result: dict | None, how: Any, players
     if how not in DECIDED:
         report.check("end", False, _("the result says the game was decided {how}, which no game is").format(
             how=_short(how)))
+        return None
+    if how == AGREED_DRAW and not report.check("end", engine.shares_results, _(
+            "the result says its players agreed a draw, which this game does not allow")):
         return None
     if not report.check("end", result is None,
                         _("stopped before its end ({how}), and the replay is not over").format(how=how)

@@ -49,9 +49,15 @@ TARGETS = {target.path: target for target in (
             "tests/platform/agreements/test_takebacks.py")),
     # Takebacks (issue 46): the log's rule, pure, then the table's rules of asking and answering.
     Target("games/takebacks.py", ("tests/games/test_takebacks.py", "tests/games/test_record.py")),
-    Target("turnbased/agreements/checks.py", ("tests/platform/agreements/test_takebacks.py",)),
+    Target("turnbased/agreements/checks.py", ("tests/platform/agreements/test_takebacks.py",
+                                               "tests/platform/agreements/test_votes.py")),
     Target("turnbased/agreements/services.py", ("tests/platform/agreements/test_takebacks.py",
+                                                 "tests/platform/agreements/test_votes.py",
                                                  "tests/platform/agreements/test_takeback_email.py")),
+    # Agreements by vote (issue 46): the clock's rules of a pause and of extra time, and a decided game's result.
+    Target("turnbased/clocks/agreed.py", ("tests/platform/agreements/test_votes.py",
+                                          "tests/platform/clocks/test_agreed_time.py")),
+    Target("games/decisions.py", ("tests/games/test_decided_results.py",)),
     *(Target(f"turnbased/mail/{stage}.py", _INBOUND_TESTS)
       for stage in ("inbound", "reading", "verifying", "acting", "answering")),
     Target("turnbased/api/views.py",

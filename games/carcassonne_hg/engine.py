@@ -336,6 +336,8 @@ class CarcassonneHGEngine(Engine):
     supported_versions = (1, VERSION)
     min_players = 2
     max_players = 5
+    # A tie is a shared win (rules §5), so a draw may be agreed.
+    shares_results = True
     option_specs = OPTION_SPECS
     default_players = 2
     summary = N_("Stone-age Carcassonne: lay land, send out gatherers, fishermen and hunters, build huts by the rivers.")

@@ -393,6 +393,7 @@ class HalaliEngine(Engine):
     describe_event = staticmethod(history.describe_event)
     board_data = staticmethod(board_words.board_data)
     offers_takebacks = True
+    shares_results = True
     take_back_refusal = staticmethod(take_back_refusal)
 
     def describe_result(self, result: dict[str, Any], players: list[str]) -> str:

@@ -109,6 +109,9 @@ class LoveLetterEngine(Engine):
     supported_versions = (1, VERSION)
     min_players = 2
     max_players = 6
+    # No shared result: players tied on the most tokens at the target play another round (rules §6.4), so no
+    # draw may be agreed (rules §7.8).
+    shares_results = False
     option_specs = OPTION_SPECS
     default_players = 2
     summary = N_("Get your letter to the princess: deduce, protect and outlast your rivals, one card at a time.")

@@ -327,6 +327,7 @@ class SavernakeForestEngine(Engine):
     view_after_end = staticmethod(player_view.view_after_end)
     describe_event = staticmethod(history.describe_event)
     offers_takebacks = True
+    shares_results = True
     take_back_refusal = staticmethod(take_back_refusal)
 
     def describe_result(self, result: dict[str, Any], players: list[str]) -> str:

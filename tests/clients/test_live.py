@@ -123,6 +123,11 @@ def _takeback_asked_withdrawn_and_agreed(ann, bob) -> None:
     asked = mover.ask_takeback(forest["id"])
     assert other.answer_proposal(forest["id"], asked["id"], accept=True)["status"] == "accepted"
     assert mover.game(forest["id"])["seq"] == now["seq"] + 2
+    assert "draw" in other.proposals(forest["id"])["offered"]
+    drawn = other.propose(forest["id"], "draw")
+    assert drawn["kind"] == "draw" and mover.answer_proposal(forest["id"], drawn["id"], accept=False)["status"] == \
+        "declined"
+    assert mover.game(forest["id"])["status"] == "active"
     other.resign(forest["id"])  # off everyone's turns again
 
 

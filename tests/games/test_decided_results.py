@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from games import engine_at, engines, get_engine
-from games.base import ADJUDICATED, ALL_LOSE, DECIDED, worded_result
+from games.base import ADJUDICATED, AGREED_DRAW, ALL_LOSE, DECIDED, worded_result
 from games.record import canonical_json, verify_record
 from tests.platform.secrecy.worlds import SEED, scenarios
 
@@ -80,6 +80,39 @@ def test_equal_counts_adjudicate_a_draw():
     result = engine.decided_result(state, ADJUDICATED, names)
     assert result["winners"] == [] and result["draw"] is True
     assert worded_result(engine, result, names) == "Adjudicated before its end: a draw (0 – 0)"
+
+
+def test_an_agreed_draw_names_no_winner_and_keeps_the_count_as_it_stood():
+    engine = get_engine("carcassonne-hg")
+    names = ["ann", "ben", "cid"]
+    state = engine.setup(names, engine.validate_options(3, {}), "decided")
+    state = engine.upcast(state)
+    counted = engine.public_scores(state)
+    result = engine.decided_result(state, AGREED_DRAW, names)
+    assert result["winners"] == [] and result["draw"] is True and result["decided"] == AGREED_DRAW
+    assert result["scores"] == counted and sorted(result["ranking"]) == [0, 1, 2]
+    assert worded_result(engine, result, names) == result["summary"] == "Drawn by the players' agreement"
+
+
+def test_the_games_that_know_a_shared_result_are_the_ones_a_draw_may_be_agreed_in():
+    """Love Letter plays another round on a tie at the target (its rules §6.4, §7.8): no shared result."""
+    assert {slug: get_engine(slug).shares_results for slug in sorted(engines())} == {
+        "carcassonne-hg": True, "halali": True, "love-letter": False, "savernake-forest": True}
+
+
+def test_an_agreed_draw_in_a_game_without_a_shared_result_does_not_verify():
+    record = _stopped("halali-1.json", 12, AGREED_DRAW)
+    assert verify_record(record).ok
+    love_letter = next(name for name in sorted(path.name for path in RECORDS.glob("love-letter*.json")))
+    record = json.loads((RECORDS / love_letter).read_text(encoding="utf-8"))
+    engine = engine_at(record["game"]["engine"], record["game"]["engine_version"])
+    names = [row["name"] for row in record["players"]]
+    record["moves"] = record["moves"][:4]
+    state = engine.setup(names, dict(record["game"]["options"]), record["seed"])
+    for entry in record["moves"]:
+        state, _ = engine.play(state, entry["seat"], entry["move"])
+    record["result"] = json.loads(canonical_json(engine.decided_result(state, AGREED_DRAW, names)))
+    assert "does not allow" in _failed(verify_record(record))["end"]
 
 
 # -- the record of a decided game ---------------------------------------------------------------------------

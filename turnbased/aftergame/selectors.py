@@ -13,7 +13,7 @@ from django.db.models import Count, Q
 from django.utils.text import get_text_list
 from django.utils.translation import gettext, ngettext, pgettext
 
-from games.base import ADJUDICATED, ALL_LOSE, RESIGN
+from games.base import ADJUDICATED, AGREED_DRAW, ALL_LOSE, RESIGN
 from turnbased.accounts.models import is_bot_account
 from turnbased.aftergame.models import Rematch
 from turnbased.play import store
@@ -54,6 +54,8 @@ class Ending:
             return gettext("Game adjudicated")
         if self.how == ALL_LOSE:
             return gettext("Game stopped")
+        if self.how == AGREED_DRAW:
+            return gettext("Drawn by agreement")
         if self.how == BOTS_AT_DEADLINE:
             return gettext("Game played out by bots")
         return gettext("Game over")
@@ -74,6 +76,8 @@ class Ending:
             return gettext("Stopped before its end and decided on the count so far, which every player could see.")
         if self.how == ALL_LOSE:
             return gettext("Stopped before its end: every player lost.")
+        if self.how == AGREED_DRAW:
+            return gettext("Every player agreed to end the game here as a draw.")
         if self.how == BOTS_AT_DEADLINE:
             return gettext("Its deadline came before its end, and bots played every seat out.")
         return gettext("Played to the end.")
@@ -83,7 +87,7 @@ def ending(game: Game) -> Ending | None:
     """Return how the finished game ended (None before it has); its seats loaded, one query for resignations."""
     if game.status != GameStatus.FINISHED:
         return None
-    if (game.result or {}).get("decided") in (ADJUDICATED, ALL_LOSE):
+    if (game.result or {}).get("decided") in (ADJUDICATED, ALL_LOSE, AGREED_DRAW):
         return Ending(how=game.result["decided"], seats=[], names=[])
     seats = {seat.index: seat for seat in game.seats.all()}
     last_resignation = (

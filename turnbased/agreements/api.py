@@ -1,5 +1,6 @@
 """REST API of agreements at the table (the players of a game only): ``GET /api/games/{id}/proposals/`` (the
-latest), ``POST /api/games/{id}/takebacks/`` (ask for my last move back), ``POST
+latest), ``POST /api/games/{id}/proposals/`` (propose a pause, extra time, a draw or a cancel), ``POST
+/api/games/{id}/takebacks/`` (ask for my last move back), ``POST
 /api/games/{id}/proposals/{pid}/answer/`` (accept or decline) and ``DELETE /api/games/{id}/proposals/{pid}/``
 (withdraw mine), thin adapters over the agreements services."""
 
@@ -12,7 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.agreements import selectors, services
-from turnbased.agreements.models import ProposalKind, ProposalStatus
+from turnbased.agreements.checks import proposals_offered
+from turnbased.clocks.agreed import EXTRA_DAYS_MOST, PAUSE_DAYS_MOST
+from turnbased.agreements.models import VOTES, ProposalKind, ProposalStatus
 from turnbased.idempotency.once import idempotent
 from turnbased.kit.api.conditional import conditional_read
 from turnbased.kit.api.input import BodySerializer
@@ -39,13 +42,19 @@ class AnswerSerializer(serializers.Serializer):
 
 class ProposalSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=ProposalKind.choices, help_text="What is proposed: `take_back`, the "
-                                                                           "proposer's last move.")
+    kind = serializers.ChoiceField(choices=ProposalKind.choices, help_text="What is proposed: `take_back` (the "
+                                   "proposer's last move), `pause` (every clock at the table, for `days`), "
+                                   "`extra_time` (`days` more for the seat `for_seat`'s current or next turn), `draw` "
+                                   "(end the game now as a draw), `cancel` (end it now with no result, unrated).")
     status = serializers.ChoiceField(choices=ProposalStatus.choices, help_text="As it stands now: an `open` one "
                                      "lapses once anyone moves or its window closes.")
     seat = serializers.IntegerField(help_text="The proposer's seat.")
     player = serializers.CharField(help_text="The proposer's name at the table.")
-    move = serializers.IntegerField(help_text="The move (its seq) a takeback would take back.")
+    move = serializers.IntegerField(allow_null=True, help_text="The move (its seq) a takeback would take back.")
+    days = serializers.IntegerField(allow_null=True, help_text="The days of a pause, or of extra time.")
+    for_seat = serializers.IntegerField(allow_null=True, help_text="The seat extra time is for.")
+    for_player = serializers.CharField(allow_null=True, help_text="The name at the table of the seat extra time is "
+                                                                  "for.")
     made_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField(help_text="When it lapses unless everyone has answered.")
     decided_at = serializers.DateTimeField(allow_null=True)
@@ -61,10 +70,27 @@ class ProposalListSerializer(serializers.Serializer):
     waiting = ProposalSerializer(allow_null=True, help_text="The proposal waiting for answers, if any.")
     takeback_offered = serializers.BooleanField(help_text="Whether I may ask for my last move back now, as far as "
                                                 "can be told without replaying the game (asking says why not).")
+    offered = serializers.ListField(
+        child=serializers.ChoiceField(choices=[str(kind) for kind in VOTES]),
+        help_text="The proposals put to a vote I may make now, as far as the table, the game and its clock tell "
+                  "(proposing says why not).")
     proposals = ProposalSerializer(many=True, help_text="The latest proposals at the table, the newest first.")
 
     class Meta:
         ref_name = "ProposalList"
+
+
+class ProposalInputSerializer(BodySerializer):
+    kind = serializers.ChoiceField(choices=[str(kind) for kind in VOTES],
+                                   help_text="What I propose (a takeback has its own request: POST .../takebacks/).")
+    days = serializers.IntegerField(required=False, allow_null=True,
+                                    help_text=f"For `pause`: 1 to {PAUSE_DAYS_MOST} days. For `extra_time`: 1 to "
+                                              f"{EXTRA_DAYS_MOST} days.")
+    seat = serializers.IntegerField(required=False, allow_null=True,
+                                    help_text="For `extra_time`: the seat given the time (mine, or another person's).")
+
+    class Meta:
+        ref_name = "ProposalRequest"
 
 
 class AnswerInputSerializer(BodySerializer):
@@ -83,6 +109,7 @@ def _listed(game_id: int, user) -> dict:
     return {
         "waiting": waiting,
         "takeback_offered": waiting is None and selectors.takeback_offered(viewer),
+        "offered": proposals_offered(viewer) if waiting is None else [],
         "proposals": shown,
     }
 
@@ -92,7 +119,7 @@ def _shown(game_id: int, user, proposal) -> dict:
 
 
 class ProposalsApi(APIView):
-    """The proposals at a game I play."""
+    """The proposals at a game I play; propose one."""
 
     @extend_schema(operation_id="proposals_list", tags=["agreements"], summary="Proposals at my table",
                    description="The proposal waiting for answers, if any, and the latest ones. Only the game's "
@@ -101,6 +128,35 @@ class ProposalsApi(APIView):
     @conditional_read
     def get(self, request, game_id: int):
         return Response(_listed(game_id, request.user))
+
+    @extend_schema(
+        operation_id="proposal_make", tags=["agreements"], summary="Propose a pause, extra time, a draw or a cancel",
+        request=ProposalInputSerializer,
+        parameters=[GAME_ID, created_location("the table's proposals (GET /api/games/{id}/proposals/)")],
+        description="Every other person at the table is asked (their stream, webhooks and email: `proposal_made`); "
+                    "it is carried when all accept within two days (a draw lapses sooner, when anyone moves). I agree "
+                    "by proposing. Bots accept a pause and extra time always; a draw or a cancel at an unrated table, "
+                    "never at a rated one, and at a competition's table as its organiser chose. A pause needs a clock "
+                    "that lets time stop (absences allowed); extra time a clock; a draw a game whose rules know a "
+                    "shared result; a competition's game is never cancelled. With no other person at the table it is "
+                    "carried at once (`status` `accepted`). docs/players.md, \"Agreements at the table\".",
+        responses={201: ProposalSerializer, 400: error("`kind` is unknown, or `days` or `seat` is missing, out of "
+                                                       "range or not taken by that kind."),
+                   403: error("Not a player of this game, or the table's competition forbids that kind."),
+                   404: NO_GAME,
+                   409: error("The game is not in play, my seat is a bot's or I left, the game or its clock does not "
+                              "allow it (`detail` says why), a bot at the table will not agree, a proposal is "
+                              "waiting, or I proposed too often lately.")},
+    )
+    @idempotent
+    def post(self, request, game_id: int):
+        data = ProposalInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        proposal = services.proposal_make(game_id=game_id, user=request.user, kind=fields["kind"],
+                                          terms={"days": fields.get("days"), "seat": fields.get("seat")})
+        return Response(_shown(game_id, request.user, proposal), status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-game-proposals", args=[game_id])})
 
 
 class TakebackApi(APIView):

@@ -11,6 +11,14 @@ from django.utils.translation import gettext_lazy as _
 
 class ProposalKind(models.TextChoices):
     TAKE_BACK = "take_back", _("take back a move")
+    PAUSE = "pause", _("pause the clocks")
+    EXTRA_TIME = "extra_time", _("give a player extra time")
+    DRAW = "draw", _("end the game as a draw")
+    CANCEL = "cancel", _("cancel the game")
+
+
+# The proposals put to a vote (a takeback has its own request and rules).
+VOTES = (ProposalKind.PAUSE, ProposalKind.EXTRA_TIME, ProposalKind.DRAW, ProposalKind.CANCEL)
 
 
 class ProposalStatus(models.TextChoices):
@@ -23,8 +31,10 @@ class ProposalStatus(models.TextChoices):
 
 
 class Proposal(models.Model):
-    """One proposal at a game in play, by the person at ``seat``; ``seq`` is the position it was made at (any new
-    position lapses it). ``terms`` say what is proposed (a takeback: ``{"seq": <the move>}``)."""
+    """One proposal at a game in play, by the person at ``seat``; ``seq`` is the position it was made at (a new
+    position lapses a takeback or a draw: ``rules.LAPSES_ON_MOVE``). ``terms`` say what is proposed: a takeback
+    ``{"seq": <the move>}``, a pause ``{"days": n}``, extra time ``{"seat": s, "days": n}``, a draw or a cancel
+    ``{}``."""
 
     game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=20, choices=ProposalKind.choices)

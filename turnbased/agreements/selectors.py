@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from turnbased.agreements import rules
 from turnbased.agreements.models import Proposal, ProposalKind, ProposalStatus
@@ -29,9 +29,11 @@ def proposal_viewer(game_id: int, user: AbstractBaseUser | AnonymousUser) -> Vie
 
 
 def status_of(proposal: Proposal, game: Game) -> str:
-    """The proposal's status as it stands now: an open one lapses once anyone moves or its window closes."""
+    """The proposal's status as it stands now: an open one lapses once its window closes or the game ends, and a
+    takeback or a draw once anyone moves."""
     if proposal.status == ProposalStatus.OPEN and (
-            game.status != GameStatus.ACTIVE or game.seq != proposal.seq or timezone.now() >= proposal.expires_at):
+            game.status != GameStatus.ACTIVE or timezone.now() >= proposal.expires_at
+            or (proposal.kind in rules.LAPSES_ON_MOVE and game.seq != proposal.seq)):
         return ProposalStatus.LAPSED
     return proposal.status
 
@@ -67,6 +69,9 @@ def proposal_shown(proposal: Proposal, game: Game) -> dict:
         "seat": proposal.seat,
         "player": names[proposal.seat],
         "move": proposal.terms.get("seq"),
+        "days": proposal.terms.get("days"),
+        "for_seat": proposal.terms.get("seat"),
+        "for_player": names[proposal.terms["seat"]] if "seat" in proposal.terms else None,
         "made_at": proposal.created_at,
         "expires_at": proposal.expires_at,
         "decided_at": proposal.decided_at,
@@ -89,16 +94,70 @@ def takeback_offered(viewer: Viewer) -> bool:
     return last is not None and last[0] == seat and last[1] != MoveSource.AGREED
 
 
+def proposal_text(kind: str, status: str, values: dict) -> str:
+    """The sentence that tells of a proposal of ``kind`` as ``status`` says, in the reader's language; ``values``:
+    player (who proposed), game (the table's name), move, days, for_player (who is given time)."""
+    days = values.get("days") or 0
+    texts = {
+        ProposalKind.TAKE_BACK: {
+            ProposalStatus.OPEN: gettext("%(player)s asks to take back move %(move)s at %(game)s."),
+            ProposalStatus.ACCEPTED: gettext("Move %(move)s at %(game)s was taken back: everyone agreed."),
+            ProposalStatus.DECLINED: gettext("%(player)s's request to take back move %(move)s at %(game)s was "
+                                             "declined."),
+            ProposalStatus.WITHDRAWN: gettext("%(player)s withdrew the request to take back move %(move)s at "
+                                              "%(game)s."),
+            ProposalStatus.LAPSED: gettext("%(player)s's request to take back move %(move)s at %(game)s lapsed."),
+        },
+        ProposalKind.PAUSE: {
+            ProposalStatus.OPEN: ngettext("%(player)s proposes to pause the clocks at %(game)s for %(days)s day.",
+                                          "%(player)s proposes to pause the clocks at %(game)s for %(days)s days.",
+                                          days),
+            ProposalStatus.ACCEPTED: ngettext("The clocks at %(game)s are paused for %(days)s day: everyone agreed.",
+                                              "The clocks at %(game)s are paused for %(days)s days: everyone agreed.",
+                                              days),
+            ProposalStatus.DECLINED: gettext("%(player)s's proposal to pause the clocks at %(game)s was declined."),
+            ProposalStatus.WITHDRAWN: gettext("%(player)s withdrew the proposal to pause the clocks at %(game)s."),
+            ProposalStatus.LAPSED: gettext("%(player)s's proposal to pause the clocks at %(game)s lapsed."),
+        },
+        ProposalKind.EXTRA_TIME: {
+            ProposalStatus.OPEN: ngettext("%(player)s proposes to give %(for_player)s %(days)s more day at %(game)s.",
+                                          "%(player)s proposes to give %(for_player)s %(days)s more days at "
+                                          "%(game)s.", days),
+            ProposalStatus.ACCEPTED: ngettext("%(for_player)s has %(days)s more day at %(game)s: everyone agreed.",
+                                              "%(for_player)s has %(days)s more days at %(game)s: everyone agreed.",
+                                              days),
+            ProposalStatus.DECLINED: gettext("%(player)s's proposal to give %(for_player)s more time at %(game)s was "
+                                             "declined."),
+            ProposalStatus.WITHDRAWN: gettext("%(player)s withdrew the proposal to give %(for_player)s more time at "
+                                              "%(game)s."),
+            ProposalStatus.LAPSED: gettext("%(player)s's proposal to give %(for_player)s more time at %(game)s "
+                                           "lapsed."),
+        },
+        ProposalKind.DRAW: {
+            ProposalStatus.OPEN: gettext("%(player)s proposes to end %(game)s as a draw."),
+            ProposalStatus.ACCEPTED: gettext("%(game)s ended as a draw: everyone agreed."),
+            ProposalStatus.DECLINED: gettext("%(player)s's proposal to end %(game)s as a draw was declined."),
+            ProposalStatus.WITHDRAWN: gettext("%(player)s withdrew the proposal to end %(game)s as a draw."),
+            ProposalStatus.LAPSED: gettext("%(player)s's proposal to end %(game)s as a draw lapsed."),
+        },
+        ProposalKind.CANCEL: {
+            ProposalStatus.OPEN: gettext("%(player)s proposes to cancel %(game)s: it would end with no result and "
+                                         "count for nobody's rating."),
+            ProposalStatus.ACCEPTED: gettext("%(game)s was cancelled: everyone agreed."),
+            ProposalStatus.DECLINED: gettext("%(player)s's proposal to cancel %(game)s was declined."),
+            ProposalStatus.WITHDRAWN: gettext("%(player)s withdrew the proposal to cancel %(game)s."),
+            ProposalStatus.LAPSED: gettext("%(player)s's proposal to cancel %(game)s lapsed."),
+        },
+    }
+    by_status = texts.get(kind, texts[ProposalKind.TAKE_BACK])
+    text = by_status.get(status, by_status[ProposalStatus.OPEN])
+    return text % {"player": "?", "game": "", "move": "", "for_player": "?", **values, "days": days}
+
+
 def word_proposal_event(payload: dict, event: Event) -> dict:
     """The words of a ``proposal_made`` or ``proposal_decided`` event (``text``), in the reader's language."""
     title = payload.get("name") or f"#{event.game_id}"
-    player, move = payload.get("player", "?"), payload.get("move")
-    texts = {
-        ProposalStatus.OPEN: gettext("%(player)s asks to take back move %(move)s at %(game)s."),
-        ProposalStatus.ACCEPTED: gettext("Move %(move)s at %(game)s was taken back: everyone agreed."),
-        ProposalStatus.DECLINED: gettext("%(player)s's request to take back move %(move)s at %(game)s was declined."),
-        ProposalStatus.WITHDRAWN: gettext("%(player)s withdrew the request to take back move %(move)s at %(game)s."),
-        ProposalStatus.LAPSED: gettext("%(player)s's request to take back move %(move)s at %(game)s lapsed."),
-    }
-    text = texts.get(payload.get("status"), texts[ProposalStatus.OPEN])
-    return {**payload, "text": text % {"player": player, "move": move, "game": title}}
+    values = {"player": payload.get("player", "?"), "move": payload.get("move"), "game": title,
+              "days": payload.get("days"), "for_player": payload.get("for_player") or "?"}
+    text = proposal_text(payload.get("kind", ProposalKind.TAKE_BACK), payload.get("status"), values)
+    return {**payload, "text": text}

@@ -1,7 +1,8 @@
-"""Agreements at the table, written: ask for a takeback, answer a proposal, withdraw one. One service each, for the
-page, the API and an email reply alike; each runs under the game's row lock, the lock every move takes, so a
-proposal and a move racing each other are settled in one order: a move first lapses the proposal, a carried
-takeback first makes the move's position stale (docs/players.md, "Taking a move back")."""
+"""Agreements at the table, written: ask for a takeback, propose a pause, extra time, a draw or a cancel, answer a
+proposal, withdraw one. One service each, for the page, the API and an email reply alike; each runs under the
+game's row lock, the lock every move takes, so a proposal and a move racing each other are settled in one order: a
+move first lapses a takeback or a draw, a carried takeback first makes the move's position stale, a carried draw or
+cancel first ends the game (docs/players.md, "Taking a move back" and "Agreements at the table")."""
 
 from __future__ import annotations
 
@@ -11,14 +12,16 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from turnbased.agreements import rules, signals
-from turnbased.agreements.checks import is_bot, takeback_refusal
+from games.base import AGREED_DRAW
+from turnbased.agreements.checks import is_bot, proposal_refusal, read_terms, takeback_refusal
 from turnbased.agreements.models import Answer, Proposal, ProposalKind, ProposalStatus
 from turnbased.agreements.selectors import proposal_shown, proposal_viewer, status_of, waiting_for
 from turnbased.events.models import EventKind
 from turnbased.events.services import NewEvent, events_record
 from turnbased.kit.errors import Conflict, InvalidRequest, NotAllowed, NotFound
 from turnbased.play.models import Game, Seat
-from turnbased.play.services import locked_game, take_back
+from turnbased.clocks.agreed import clock_extra_time, clocks_pause
+from turnbased.play.services import game_abandon, game_decide, locked_game, take_back
 
 
 def _locked(game_id: int, user: AbstractBaseUser) -> tuple[Game, Seat]:
@@ -78,9 +81,50 @@ def takeback_ask(*, game_id: int, user: AbstractBaseUser) -> Proposal:
     return proposal
 
 
+def proposal_make(*, game_id: int, user: AbstractBaseUser, kind, terms=None) -> Proposal:
+    """Propose to the others at the table a pause of its clocks, extra time for a seat, a draw or a cancel
+    (``kind``, with ``terms`` as ``checks.read_terms`` reads them: a pause's days, extra time's seat and days);
+    return the proposal (the API's ``Idempotency-Key`` answers a repeated request as the first). The proposer agrees
+    by proposing; bots answer at once (``rules.bots_accept``); a table with no other person carries it at once.
+    Refused with the reason, nothing changed, for bad terms, a game not in play, a seat a bot plays or that left,
+    a kind the table forbids or the game or its clock does not allow, a proposal waiting, too many proposals
+    lately, or a bot at the table that will not agree."""
+    if kind == ProposalKind.TAKE_BACK:
+        return takeback_ask(game_id=game_id, user=user)
+    with transaction.atomic():
+        game, seat = _locked(game_id, user)
+        terms = read_terms(game, kind, terms)
+        _lapse_stale(game)
+        refusal = proposal_refusal(game, seat, kind, terms)
+        if refusal is not None:
+            raise refusal
+        bots = [other for other in game.seats.all() if other.index != seat.index and is_bot(other)]
+        proposal = Proposal.objects.create(game=game, kind=kind, seat=seat.index, proposer=user, seq=game.seq,
+                                           terms=terms, expires_at=timezone.now() + rules.WINDOW[kind])
+        Answer.objects.bulk_create([Answer(proposal=proposal, seat=bot.index, accepted=True) for bot in bots])
+        if waiting_for(proposal, game):
+            _tell(proposal, game, EventKind.PROPOSAL_MADE)
+        else:
+            _carry(proposal, game)
+    return proposal
+
+
 def _carry(proposal: Proposal, game: Game) -> None:
-    """Everyone agreed: do what was proposed (the takeback's log entry), then settle and tell."""
-    take_back(game=game, seat=proposal.seat, seq=proposal.terms["seq"], user=None)
+    """Everyone agreed: do what was proposed (a takeback's log entry, the clocks paused or a seat's time given, the
+    game drawn or cancelled), then settle and tell."""
+    terms = proposal.terms
+    if proposal.kind == ProposalKind.TAKE_BACK:
+        take_back(game=game, seat=proposal.seat, seq=terms["seq"], user=None)
+    elif proposal.kind == ProposalKind.PAUSE:
+        clocks_pause(game=game, days=terms["days"])
+    elif proposal.kind == ProposalKind.EXTRA_TIME:
+        clock_extra_time(game=game, seat=terms["seat"], days=terms["days"])
+    elif proposal.kind == ProposalKind.DRAW:
+        game_decide(game_id=game.pk, how=AGREED_DRAW)
+    elif proposal.kind == ProposalKind.CANCEL:
+        game_abandon(game_id=game.pk)
+    else:
+        raise ValueError(f"no proposal of kind {proposal.kind!r} is carried")
     _settle(proposal, game, ProposalStatus.ACCEPTED)
 
 
@@ -105,7 +149,7 @@ def _open_proposal(game: Game, proposal_id: int) -> Proposal:
 
 def proposal_answer(*, game_id: int, proposal_id: int, user: AbstractBaseUser, accept) -> Proposal:
     """Answer a proposal waiting at the table: a decline settles it for all; the last acceptance carries it (a
-    takeback is logged at once). Refused with the reason, nothing changed, for one's own proposal, a second answer,
+    takeback is logged at once, the clocks paused, the time given, the game drawn or cancelled). Refused with the reason, nothing changed, for one's own proposal, a second answer,
     or a proposal settled or lapsed."""
     if not isinstance(accept, bool):
         raise InvalidRequest(gettext("accept must be true or false."))

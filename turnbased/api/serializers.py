@@ -64,6 +64,8 @@ class TimeControlSerializer(serializers.Serializer):
                                      help_text="What happens when a player runs out of time.")
     description = serializers.CharField(help_text="The time control in words.")
     expiry_description = serializers.CharField(help_text="The expiry policy in words.")
+    paused_until = serializers.DateTimeField(allow_null=True, help_text="While the game is in play: when the pause "
+                                             "its players agreed ends (every clock stopped until then), or null.")
 
     class Meta:
         ref_name = "TimeControl"

@@ -29,6 +29,8 @@ class TableClock(models.Model):
     weekends_off = models.BooleanField(default=False)
     allow_absence = models.BooleanField(default=True)
     expiry = models.CharField(max_length=10, choices=ExpiryPolicy.choices, default=ExpiryPolicy.BOT_TURN)
+    # Stretches the players agreed every clock stops for, as [start, end] ISO times (``clocks.agreed``).
+    pauses = models.JSONField(default=list, blank=True)
 
     def describe(self) -> str:
         """Return the time control in words, in the active language ("3 days per move")."""
@@ -59,6 +61,9 @@ class SeatClock(models.Model):
     game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="seat_clocks")
     seat = models.PositiveSmallIntegerField()
     bank_seconds = models.FloatField(default=0)
+    # Time the players agreed to give this seat for its current or next turn, on top of the clock's; what the turn
+    # does not use of it is not kept (``clocks.agreed``).
+    extra_seconds = models.FloatField(default=0)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)

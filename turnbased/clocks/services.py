@@ -116,7 +116,8 @@ def seats_with_time(seats: QuerySet[Seat]) -> QuerySet[Seat]:
 
 
 # A seat clock's columns, read with the seats as ``clock_<column>`` (``seats_with_clocks``).
-_CLOCK_COLUMNS = ("id", "bank_seconds", "turn_started_at", "deadline", "timeouts_in_row", "reminded_for")
+_CLOCK_COLUMNS = ("id", "bank_seconds", "extra_seconds", "turn_started_at", "deadline", "timeouts_in_row",
+                  "reminded_for")
 
 
 def seats_with_clocks(seats: QuerySet[Seat]) -> QuerySet[Seat]:
@@ -286,17 +287,24 @@ def absence_cancel(*, user, absence_id: int) -> None:
 
 
 def _budget(table: TableClock, clock: SeatClock) -> float:
-    return table.days_per_move * DAY if table.kind == ClockKind.PER_MOVE else clock.bank_seconds
+    base = table.days_per_move * DAY if table.kind == ClockKind.PER_MOVE else clock.bank_seconds
+    return base + clock.extra_seconds
+
+
+def table_pauses(table: TableClock) -> list[tuple[datetime, datetime]]:
+    """Return the stretches the table's players agreed every clock stops for."""
+    return [(datetime.fromisoformat(start), datetime.fromisoformat(end)) for start, end in table.pauses or []]
 
 
 def _counting(table: TableClock, player: PlayerTime | None) -> dict:
-    """Return how a player's time is counted: their zone, weekends, and their absences if the table allows."""
+    """Return how a player's time is counted: their zone, weekends, and their absences if the table allows; and
+    the table's agreed pauses, for every seat."""
     if player is None:
-        return {"zone": "UTC", "weekends_off": False, "pauses": []}
+        return {"zone": "UTC", "weekends_off": False, "pauses": table_pauses(table)}
     return {
         "zone": player.zone,
         "weekends_off": table.weekends_off,
-        "pauses": _intervals(player) if table.allow_absence else [],
+        "pauses": (_intervals(player) if table.allow_absence else []) + table_pauses(table),
     }
 
 
@@ -354,7 +362,10 @@ def clocks_after_move(*, game: Game, mover: int, source: str) -> list[SeatClock]
         if clock.seat == mover:
             if clock.turn_started_at is not None and table.kind == ClockKind.BANK:
                 used = counted_seconds(clock.turn_started_at, moment, **_counting(table, player))
-                clock.bank_seconds = min(table.bank_days * DAY, clock.bank_seconds - used + table.increment_days * DAY)
+                from_bank = max(0.0, used - clock.extra_seconds)  # the agreed extra time is spent first
+                clock.bank_seconds = min(table.bank_days * DAY, clock.bank_seconds - from_bank + table.increment_days * DAY)
+            if clock.turn_started_at is not None:
+                clock.extra_seconds = 0.0  # given for one turn: what it did not use is not kept
             clock.turn_started_at = None
             if source in PEOPLE:
                 clock.timeouts_in_row = 0
@@ -364,7 +375,8 @@ def clocks_after_move(*, game: Game, mover: int, source: str) -> list[SeatClock]
             clock.turn_started_at = moment
         _set_deadline(table, clock, player)
     if clocks:  # with the move's other writes when it sends them together (``one_statement``)
-        sql, params = one_statement.bulk_update(clocks, ["bank_seconds", "turn_started_at", "deadline", "timeouts_in_row"])
+        sql, params = one_statement.bulk_update(
+            clocks, ["bank_seconds", "extra_seconds", "turn_started_at", "deadline", "timeouts_in_row"])
         one_statement.write(f"{one_statement.name('clocks')} AS ({sql})", params)
     return clocks
 
@@ -377,6 +389,16 @@ def refresh_deadlines(*, user) -> None:
         for clock in SeatClock.objects.filter(game=seat.game, seat=seat.index, turn_started_at__isnull=False):
             _set_deadline(table, clock, player)
             clock.save(update_fields=["deadline"])
+
+
+def game_deadlines_refresh(*, game: Game) -> None:
+    """Recompute the running deadlines of the game's seats (after the table's agreed pauses or a seat's agreed extra
+    time changed: ``clocks.agreed``). Call under the game's row lock."""
+    table = table_clock_of(game)
+    seats = {seat.index: seat for seat in game.seats.all()}
+    for clock in SeatClock.objects.filter(game=game, turn_started_at__isnull=False):
+        _set_deadline(table, clock, player_time(seats.get(clock.seat)))
+        clock.save(update_fields=["deadline"])
 
 
 def remaining_seconds(table: TableClock, clock: SeatClock, player: PlayerTime | None) -> float | None:

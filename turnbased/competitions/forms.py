@@ -11,7 +11,7 @@ from django.utils.dateparse import parse_datetime
 from games import engines
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
 from turnbased.clocks.services import DAYS_PER_MOVE
-from turnbased.competitions.models import ByePolicy, DeadlinePolicy, EntryKind, Format, TakebackPolicy
+from turnbased.competitions.models import AGREEMENT_KINDS, ByePolicy, DeadlinePolicy, EntryKind, Format, TakebackPolicy
 
 STAGES = 3
 TEXT_FIELDS = ("name", "description", "game", "table_size", "clock_kind", "days_per_move", "bank_days",
@@ -20,7 +20,9 @@ TEXT_FIELDS = ("name", "description", "game", "table_size", "clock_kind", "days_
                "bye_points", "deadline_policy", "takebacks", "round_days", "division_size", "movers", "break_days",
                "cycles", *[f"stage{number}_{field}" for number in range(1, STAGES + 1)
                  for field in ("format", "rounds", "pool_size", "advance")])
-FLAGS = ("weekends_off", "allow_absence", "no_clock", "start_when_full", "rated", "league",
+# The agreements by vote its tables allow, one box each (``models.AGREEMENT_KINDS``).
+AGREEMENT_FLAGS = {kind: f"allow_{kind}" for kind in AGREEMENT_KINDS}
+FLAGS = ("weekends_off", "allow_absence", "no_clock", "start_when_full", "rated", "league", *AGREEMENT_FLAGS.values(),
          *[f"stage{number}_{flag}" for number in range(1, STAGES + 1) for flag in ("sequential", "duplicate")])
 
 
@@ -29,11 +31,13 @@ def initial() -> dict:
     start = timezone.localtime() + timedelta(days=7)
     form = dict.fromkeys(TEXT_FIELDS, "")
     form.update(dict.fromkeys(FLAGS, False))
+    form.update(dict.fromkeys(AGREEMENT_FLAGS.values(), True))
     form.update(game="love-letter", table_size="2", clock_kind=ClockKind.PER_MOVE, days_per_move="3",
                 bank_days="14", increment_days="1", expiry=ExpiryPolicy.BOT_TURN, allow_absence=True,
                 entry=EntryKind.OPEN, min_entrants="4", starts_at=start.strftime("%Y-%m-%dT%H:00"),
                 late_entry_rounds="0", rated=True, bye_policy=ByePolicy.FIXED, bye_points="1",
-                deadline_policy=DeadlinePolicy.PLAY_OUT, takebacks=TakebackPolicy.PEOPLE, stage1_format=Format.SWISS, stage1_rounds="5")
+                deadline_policy=DeadlinePolicy.PLAY_OUT, takebacks=TakebackPolicy.PEOPLE, stage1_format=Format.SWISS,
+                stage1_rounds="5")
     return form
 
 
@@ -99,6 +103,7 @@ def settings(form: dict) -> dict:
         "max_entrants": _number(form["max_entrants"]), "starts_at": _when(form["starts_at"]),
         "start_when_full": form["start_when_full"], "late_entry_rounds": _number(form["late_entry_rounds"]) or 0,
         "rated": form["rated"], "takebacks": form["takebacks"] or TakebackPolicy.PEOPLE,
+        "agreements": [kind for kind, flag in AGREEMENT_FLAGS.items() if form[flag]],
         "bye_policy": form["bye_policy"], "bye_points": _number(form["bye_points"]),
         "deadline_policy": form["deadline_policy"], "round_days": _number(form["round_days"]), "stages": stages,
     }

@@ -43,6 +43,15 @@ class TakebackPolicy(models.TextChoices):
     FORBIDDEN = "forbidden", _("No move may be taken back")
 
 
+# What the players at a competition's tables may agree to by vote (issue 46), as the organiser chose; a competition's
+# game is never cancelled (its round needs a result).
+AGREEMENT_KINDS = ("pause", "extra_time", "draw")
+
+
+def all_agreements() -> list[str]:
+    return list(AGREEMENT_KINDS)
+
+
 class ByePolicy(models.TextChoices):
     """What a bye scores."""
 
@@ -85,6 +94,8 @@ class Competition(models.Model):
     late_entry_rounds = models.PositiveSmallIntegerField(default=0)
     rated = models.BooleanField(default=True)
     takebacks = models.CharField(max_length=10, choices=TakebackPolicy.choices, default=TakebackPolicy.PEOPLE)
+    # The agreements by vote its tables allow (``AGREEMENT_KINDS``); the others are forbidden there.
+    agreements = models.JSONField(default=all_agreements)
     # Points per place by table size, where the organiser changed the defaults ({"3": [5, 2, 0]}).
     points = models.JSONField(default=dict)
     bye_policy = models.CharField(max_length=8, choices=ByePolicy.choices, default=ByePolicy.FIXED)

@@ -56,7 +56,7 @@ def _shown(competition: Competition, my_entry: str | None, length: rules.RoundLe
         "max_entrants": competition.max_entrants, "entrant_count": competition.entrant_count,
         "starts_at": competition.starts_at, "start_when_full": competition.start_when_full,
         "late_entry_rounds": competition.late_entry_rounds, "rated": competition.rated,
-        "takebacks": competition.takebacks,
+        "takebacks": competition.takebacks, "agreements": list(competition.agreements),
         "points": points_tables(competition), "bye_policy": competition.bye_policy,
         "bye_points": rules.bye_worth(competition), "tiebreaks": list(competition.tiebreaks),
         "deadline_policy": competition.deadline_policy, "round_days": length.days,

@@ -20,7 +20,7 @@ from games.base import InvalidOptions
 from turnbased.clocks.models import ClockKind
 from turnbased.clocks.services import time_control_read
 from turnbased.competitions import scoring
-from turnbased.competitions.models import ByePolicy, DeadlinePolicy, EntryKind, Format, TakebackPolicy
+from turnbased.competitions.models import AGREEMENT_KINDS, ByePolicy, DeadlinePolicy, EntryKind, Format, TakebackPolicy
 from turnbased.entry import requirements
 from turnbased.kit.errors import InvalidRequest, Unprocessable
 from turnbased.play.services import user_options
@@ -84,6 +84,15 @@ def _choice(raw: dict, name: str, choices, default: str) -> str:
         raise InvalidRequest(gettext("%(name)s must be one of %(values)s.")
                              % {"name": name, "values": ", ".join(choices.values)})
     return value
+
+
+def _agreements(raw: dict) -> list[str]:
+    """The agreements by vote the competition's tables allow: a list of ``AGREEMENT_KINDS`` (all, when not said)."""
+    value = raw.get("agreements", list(AGREEMENT_KINDS))
+    if not isinstance(value, list) or any(kind not in AGREEMENT_KINDS for kind in value):
+        raise InvalidRequest(gettext("agreements must be a list of %(kinds)s (a competition's game is never "
+                                     "cancelled).") % {"kinds": ", ".join(AGREEMENT_KINDS)})
+    return [kind for kind in AGREEMENT_KINDS if kind in value]
 
 
 def short_tables(engine, table_size: int) -> bool:
@@ -184,7 +193,7 @@ def read(raw, *, now: datetime) -> dict:
         raise InvalidRequest(gettext("A competition's settings must be an object."))
     known = {"name", "description", "game", "table_size", "options", "time_control", "no_clock", "entry", "group",
              "requirements", "min_entrants", "max_entrants", "starts_at", "start_when_full", "late_entry_rounds",
-             "rated", "takebacks", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy", "round_days", "stages",
+             "rated", "takebacks", "agreements", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy", "round_days", "stages",
              "league", "ladder"}
     unknown = sorted(set(raw) - known)
     if unknown:
@@ -239,6 +248,7 @@ def read(raw, *, now: datetime) -> dict:
     chosen["late_entry_rounds"] = _whole(raw, "late_entry_rounds", 0, 0, MAX_SWISS_ROUNDS)
     chosen["rated"] = _flag(raw, "rated", True)
     chosen["takebacks"] = _choice(raw, "takebacks", TakebackPolicy, TakebackPolicy.PEOPLE)
+    chosen["agreements"] = _agreements(raw)
     chosen["points"] = read_points(raw.get("points"), size, engine)
     chosen["bye_policy"] = _choice(raw, "bye_policy", ByePolicy, ByePolicy.FIXED)
     bye = raw.get("bye_points", 1)

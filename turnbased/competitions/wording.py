@@ -104,6 +104,26 @@ def league_lines(competition: Competition) -> list[str]:
     return said
 
 
+def _agreements_rule(allowed: set[str]) -> str:
+    """What its players may agree to by vote, as one sentence (each choice of the organiser worded whole)."""
+    pause, extra, draw = "pause" in allowed, "extra_time" in allowed, "draw" in allowed
+    sentences = {
+        (True, True, True): gettext("Its players may agree to pause their table's clocks, to give a player extra "
+                                    "time, or to end their game as a draw (where the game knows a shared result)."),
+        (True, True, False): gettext("Its players may agree to pause their table's clocks or to give a player extra "
+                                     "time; no draw may be agreed."),
+        (True, False, True): gettext("Its players may agree to pause their table's clocks or to end their game as a "
+                                     "draw; no extra time may be given."),
+        (False, True, True): gettext("Its players may agree to give a player extra time or to end their game as a "
+                                     "draw; no table may be paused."),
+        (True, False, False): gettext("Its players may agree to pause their table's clocks, and to nothing else."),
+        (False, True, False): gettext("Its players may agree to give a player extra time, and to nothing else."),
+        (False, False, True): gettext("Its players may agree to end their game as a draw, and to nothing else."),
+        (False, False, False): gettext("Its players may not pause their tables, give extra time or agree a draw."),
+    }
+    return sentences[(pause, extra, draw)] + " " + gettext("A competition's game is never cancelled.")
+
+
 def rules(competition: Competition, shown: dict) -> list[str]:
     """Print the competition's rules, a sentence each, as they will be applied."""
     engine = engines().get(competition.engine)
@@ -166,6 +186,7 @@ def rules(competition: Competition, shown: dict) -> list[str]:
                                          "game allows it); bots agree too."),
         TakebackPolicy.FORBIDDEN: gettext("At its tables no move may be taken back."),
     }[competition.takebacks])
+    said.append(_agreements_rule(set(competition.agreements)))
     return said
 
 

@@ -37,7 +37,8 @@ class EventKind(models.TextChoices):
     COMPETITION_CHALLENGE = "ladder_challenge", "a player challenged me on a ladder: our game is open"
     # Issue 46: at the table.
     GAME_NOTE = "game_note", "I changed my private notes on a game (my own devices are told)"
-    PROPOSAL_MADE = "proposal_made", "A player at my table proposed something for all to agree (a takeback)"
+    PROPOSAL_MADE = "proposal_made", ("A player at my table proposed something for all to agree (a takeback, a pause, "
+                                      "extra time, a draw, a cancel)")
     PROPOSAL_DECIDED = "proposal_decided", "A proposal at my table was accepted, declined, withdrawn or lapsed"
 
 

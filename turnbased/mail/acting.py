@@ -3,9 +3,10 @@
 A move goes through ``play.services.submit_move`` under a key made from the reply's Message-ID, a resign through
 ``resign_game``, a ``say`` through the table talk's ``message_post`` (counted against the account's chat rate, as
 one from the page or the API is), a ``note`` through ``notes.services.note_save`` (added to the player's notes), a
-``takeback`` and the answers to one (``accept``, ``decline``) through the agreements' services
-(``agreement_replies``). ``show`` and ``help`` change nothing. A bot account acts through the API only,
-and a reply over the limits is refused unread. What was done, or why nothing was, comes back as a ``Done``
+``takeback`` (``agreement_replies``), a ``pause``, ``more time``, ``draw`` or ``cancel`` (``vote_replies``) and the
+answers to any proposal (``accept``, ``decline``: ``agreement_replies``) through the agreements' services.
+``show`` and ``help`` change nothing. A bot account acts through the API only, and a reply over the limits is
+refused unread. What was done, or why nothing was, comes back as a ``Done``
 (``outcomes``): the record keeps its status and outcome, and ``answering`` words the one answer from it.
 """
 
@@ -21,7 +22,7 @@ from turnbased.chat import services as chat_services
 from turnbased.chat.models import MessageSource
 from turnbased.kit.errors import Conflict, GameNotFound, IllegalMoveError, NotAllowed, PlayError, StaleSequence
 from turnbased.kit.http.limits import account_refusal
-from turnbased.mail import agreement_replies, commands, inbound_limits
+from turnbased.mail import agreement_replies, commands, inbound_limits, vote_replies
 from turnbased.mail.models import InboundStatus
 from turnbased.mail.outcomes import Answer, Done, fresh
 from turnbased.mail.reading import Request
@@ -57,7 +58,9 @@ def act(reply: Reply, request: Request) -> Done:
         return _resign(reply)
     if request.command == commands.TAKEBACK:
         return agreement_replies.ask(reply)
-    answered = agreement_replies.answer(reply, request.line)  # None: no takeback to answer, the line is a move
+    if request.command in commands.PROPOSALS:
+        return vote_replies.propose(reply, request.line, request.command)
+    answered = agreement_replies.answer(reply, request.line)  # None: no proposal to answer, the line is a move
     return answered if answered is not None else _move(reply, request.line)
 
 

@@ -62,7 +62,7 @@ def _words(reply: Reply, done: Done) -> tuple[str, str]:
                       "(a resign sent to an older email is only done once you confirm it); a first line starting "
                       "with \"%(say)s\" writes what follows to the table talk, and one starting with \"%(note)s\" "
                       "adds it to your private notes on the game.") % words
-                    + _more(agreement_replies.help_text(done.game, words)))
+                    + _more(agreement_replies.help_text(done.game, words, reply.user)))
         case Answer.STALE:
             return (_("Your move \"%(move)s\" was not played: the game has moved on since that email.")
                     % {"move": done.move}, _("Here is the game as it stands now."))

@@ -7,15 +7,19 @@ only in another language is no command for this player: the game reads it as a m
 "Stand" shows the position; an English or Hungarian player's "stand" goes to the game, which refuses it).
 
 ``say`` is the first word of its line, the rest of the reply going to the table talk, and so is ``note``, the rest
-going to the player's private notes on the game; the others are the whole line. ``takeback`` asks the others at
-the table to let the player take back their last move; ``accept`` and ``decline`` answer a group's email, and in a
-game's reply a takeback waiting there (``agreement_replies``). The first word of each list is the one the emails
+going to the player's private notes on the game; ``pause`` and ``more time`` are the first words of their line,
+which may add a number of days ("pause 3", "szünet 3 nap", "mehr Zeit 2 Tage"); the others are the whole line.
+``takeback`` asks the others at the table to let the player take back their last move, ``pause``, ``more time``,
+``draw`` and ``cancel`` propose the others a pause of the table's clocks, extra time for the player, a draw or a
+cancel (``vote_replies``); ``accept`` and ``decline`` answer a group's email, and in a game's reply a proposal
+waiting there (``agreement_replies``). The first word of each list is the one the emails
 tell the player to write (``shown_words``), so every word an email names is one this module reads.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
 from django.conf import settings
@@ -25,7 +29,15 @@ from django.utils.translation import pgettext_lazy
 SHOW, HELP, RESIGN, SAY, NOTE = "show", "help", "resign", "say", "note"
 # Ask the others at the table to let the player take back their last move (issue 46, agreements).
 TAKEBACK = "takeback"
-# The answers to a group's invitation, or to a request to join a group (issue 44); in a game's reply, to a takeback
+# Propose the others at the table a pause of every clock, extra time for the player's own turn, a draw, a cancel
+# (issue 46, agreements by vote). The first two may be followed by a number of days (``days_in``).
+PAUSE, MORE_TIME, DRAW, CANCEL = "pause", "more_time", "draw", "cancel"
+PROPOSALS = (PAUSE, MORE_TIME, DRAW, CANCEL)
+# The days a pause or more time proposes when the line names none.
+DEFAULT_DAYS = {PAUSE: 3, MORE_TIME: 2}
+# What may follow a number of days: the word for days (the list ``DAYS_WORDS``), nothing else.
+_DAYS = re.compile(r"(\d{1,3})(?: (\S+))?")
+# The answers to a group's invitation, or to a request to join a group (issue 44); in a game's reply, to a proposal
 # waiting at that game (issue 46).
 ACCEPT, DECLINE = "accept", "decline"
 ENGLISH = "en"
@@ -44,11 +56,28 @@ WORDS = {
     # (keep "takeback": the English word works in every language).
     TAKEBACK: pgettext_lazy("email commands: the words that ask the others at the table to let the player take back "
                             "their last move, separated by |", "takeback|take back|undo"),
+    # Translators: for example Hungarian "szünet|szünetet kérek", German "Pause|pausieren"; a number of days may
+    # follow each ("szünet 3"), so keep each free of digits.
+    PAUSE: pgettext_lazy("email commands: the words that propose to pause every clock at the table, each followed by "
+                         "an optional number of days, separated by |", "pause"),
+    # Translators: for example Hungarian "több idő|több időt|plusz idő", German "mehr Zeit|Zusatzzeit"; a number of
+    # days may follow each ("több idő 2").
+    MORE_TIME: pgettext_lazy("email commands: the words that propose to give the player more time for their turn, "
+                             "each followed by an optional number of days, separated by |",
+                             "more time|extra time"),
+    DRAW: pgettext_lazy("email commands: the words that propose to end the game now as a draw, separated by |",
+                        "draw|offer draw|offer a draw"),
+    CANCEL: pgettext_lazy("email commands: the words that propose to cancel the game (it ends with no result, "
+                          "unrated), separated by |", "cancel|cancel the game|abort"),
     ACCEPT: pgettext_lazy("email commands: the words that accept an invitation to a group or a request to join one, "
                           "separated by |", "accept|yes"),
     DECLINE: pgettext_lazy("email commands: the words that decline an invitation to a group or a request to join "
                            "one, separated by |", "decline|no"),
 }
+# The word for days a number may be followed by after ``pause`` or ``more time`` ("pause 3 days"), in every form a
+# player writes it; not a command of its own (``vocabulary`` leaves it out).
+DAYS_WORDS = pgettext_lazy("email commands: the forms of the word for days, written after a number (\"pause 3 "
+                           "days\"), separated by |", "day|days")
 
 
 @functools.cache
@@ -76,12 +105,31 @@ def _words(language: str, kind: str) -> set[str]:
     return {folded(word) for word in vocabulary(language)[kind]}
 
 
+@functools.cache
+def _day_words(language: str) -> frozenset[str]:
+    with translation.override(language):
+        return frozenset(folded(word) for word in str(DAYS_WORDS).split("|") if word.strip())
+
+
+def _days_after(whole: str, words: set[str], language: str) -> tuple[bool, int | None]:
+    """Whether ``whole`` is one of ``words`` alone or followed by a number of days (and maybe the word for days),
+    and that number (None when none is written)."""
+    for word in words:
+        if whole == word:
+            return True, None
+        found = _DAYS.fullmatch(whole[len(word) + 1:]) if whole.startswith(f"{word} ") else None
+        if found and (found.group(2) is None or found.group(2) in _day_words(language)):
+            return True, int(found.group(1))
+    return False, None
+
+
 def read(line: str, language: str | None) -> str | None:
-    """Return the command the first line of a reply gives (``SHOW``, ``HELP``, ``RESIGN``, ``TAKEBACK``, ``SAY``,
-    ``NOTE``), or None for a move (or an answer: ``read_answer``).
+    """Return the command the first line of a reply gives (``SHOW``, ``HELP``, ``RESIGN``, ``TAKEBACK``, ``PAUSE``,
+    ``MORE_TIME``, ``DRAW``, ``CANCEL``, ``SAY``, ``NOTE``), or None for a move (or an answer: ``read_answer``).
 
     Each language is read in turn, the player's first, then English; within one language a line is
-    a ``say`` when its first word is one, else it must be the whole of a command.
+    a ``say`` when its first word is one, a ``pause`` or ``more time`` when its words are one's followed by
+    nothing but a number of days (``days_in``), else it must be the whole of a command.
     """
     whole = folded(line)
     if not whole:
@@ -92,15 +140,29 @@ def read(line: str, language: str | None) -> str | None:
             return SAY
         if first in _words(code, NOTE):
             return NOTE
-        for kind in (SHOW, HELP, RESIGN, TAKEBACK):
+        for kind in (SHOW, HELP, RESIGN, TAKEBACK, DRAW, CANCEL):
             if whole in _words(code, kind):
+                return kind
+        for kind in DEFAULT_DAYS:
+            if _days_after(whole, _words(code, kind), code)[0]:
                 return kind
     return None
 
 
+def days_in(line: str, kind: str, language: str | None) -> int:
+    """Return the days a ``PAUSE`` or ``MORE_TIME`` line proposes: the number written after its words, else the
+    default (``DEFAULT_DAYS``). Read as ``read`` read the line, the player's language first."""
+    whole = folded(line)
+    for code in _languages(language):
+        matched, days = _days_after(whole, _words(code, kind), code)
+        if matched:
+            return DEFAULT_DAYS[kind] if days is None else days
+    return DEFAULT_DAYS[kind]
+
+
 def read_answer(line: str, language: str | None) -> str | None:
     """Return ``ACCEPT`` or ``DECLINE`` for the first line of a reply to a group's email (or to a game's, when a
-    takeback waits there), or None."""
+    proposal waits there), or None."""
     whole = folded(line)
     for code in _languages(language):
         for kind in (ACCEPT, DECLINE):

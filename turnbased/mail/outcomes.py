@@ -31,10 +31,15 @@ class Answer(enum.Enum):
     RESIGN_REFUSED = enum.auto()
     CONFIRM_RESIGN = enum.auto()
     RESIGNED = enum.auto()
-    # Takebacks (issue 46, ``agreement_replies``): asked, carried at once, refused; answered, refused, to confirm.
+    # Takebacks (issue 46, ``agreement_replies``): asked, carried at once, refused.
     TAKEBACK_ASKED = enum.auto()
     TAKEN_BACK = enum.auto()
     TAKEBACK_REFUSED = enum.auto()
+    # A pause, more time, a draw or a cancel proposed (issue 46, ``vote_replies``): made, carried at once, refused.
+    PROPOSED = enum.auto()
+    PROPOSAL_CARRIED = enum.auto()
+    PROPOSAL_NOT_MADE = enum.auto()
+    # The answer to a proposal of any kind waiting at the game (``agreement_replies``): counted, refused, to confirm.
     PROPOSAL_ACCEPTED = enum.auto()
     PROPOSAL_DECLINED = enum.auto()
     PROPOSAL_REFUSED = enum.auto()
@@ -48,7 +53,8 @@ class Done:
     ``status`` and ``outcome`` (in English, for logs) are kept on the reply's record. The answer shows ``game``
     as given (None: no position); ``move`` is the move as the player wrote it, ``played`` the one logged, and
     ``detail`` a refusal's reason as the service that refused worded it, or what was posted to the table;
-    ``proposal`` the takeback asked or answered, as the agreements show it (``proposal_shown``).
+    ``proposal`` the proposal made or answered, as the agreements show it (``proposal_shown``; for one refused
+    before it was made, its ``kind`` alone).
     """
 
     status: str

@@ -11,6 +11,7 @@ from django.utils.translation import get_language
 from markdown_it import MarkdownIt
 
 from games import get_engine
+from turnbased.clocks.agreed import paused_until
 from turnbased.clocks.services import clock_summaries, table_clock_of
 from turnbased.play import records, selectors
 from turnbased.play.models import Game
@@ -123,6 +124,7 @@ def time_control_summary(game: Game) -> dict:
         "expiry": table.expiry,
         "description": table.describe(),
         "expiry_description": table.get_expiry_display(),
+        "paused_until": paused_until(table) if game.status == "active" else None,
     }
 
 

@@ -113,15 +113,15 @@ def relation_reason(players: list[Player], *, established: Collection[int]) -> s
 def unrated_reason(*, private: bool, bot_seats: bool, fewest_own_moves: int, ended_early: bool) -> str | None:
     """Return why a finished game does not count for ratings, from its table and how it ended; None when it does.
 
-    ``ended_early``: a resignation or a seat handed to a bot ended it; ``fewest_own_moves``: the moves of the
-    player who made fewest.
+    ``ended_early``: a resignation, a seat handed to a bot or a draw its players agreed ended it;
+    ``fewest_own_moves``: the moves of the player who made fewest.
     """
     if private:
         return "a private table"
     if bot_seats:
         return "a bot held a seat"
     if ended_early and fewest_own_moves < RATED_MIN_OWN_MOVES:
-        return f"ended by a resignation or a timeout before every player made {RATED_MIN_OWN_MOVES} moves"
+        return f"ended by a resignation, a timeout or an agreement before every player made {RATED_MIN_OWN_MOVES} moves"
     return None
 
 

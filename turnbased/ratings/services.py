@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, Subquery
 from django.utils import timezone
 
-from games.base import RESIGN
+from games.base import ADJUDICATED, AGREED_DRAW, ALL_LOSE, RESIGN
 from turnbased.accounts.models import is_bot_account
 from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, Visibility
 from turnbased.ratings.models import Rating, RatingChange
@@ -45,9 +45,11 @@ def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
                               ended_early=False)
     if game.terms.get("rated") is False:
         return "a table made unrated"
-    if game.result.get("decided"):  # stopped before its end: what was played did not decide it
+    if game.result.get("decided") in (ADJUDICATED, ALL_LOSE):  # stopped before its end: play did not decide it
         return "a game decided before its end"
-    ended_early = resigned_last is not None or bool(game.result.get("left_seats")) or any(seat.bot for seat in seats)
+    # A draw its players agreed counts as a draw, once each of them has made the moves a game ended early needs.
+    ended_early = (resigned_last is not None or bool(game.result.get("left_seats")) or any(seat.bot for seat in seats)
+                   or game.result.get("decided") == AGREED_DRAW)
     fewest = 0
     if ended_early:
         # Resignations are no moves of one's own: the platform's, not the game's.

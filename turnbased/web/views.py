@@ -28,6 +28,7 @@ from turnbased.chat import selectors as chat_selectors
 from turnbased.contacts import selectors as contacts_selectors
 from turnbased.groups import selectors as groups_selectors
 from turnbased.clocks.models import ClockKind, ExpiryPolicy
+from turnbased.clocks.agreed import paused_until
 from turnbased.clocks.services import DAYS_PER_MOVE, format_duration, table_clock_of
 from turnbased.kit.errors import GameNotFound, PlayError
 from turnbased.events.presence import record_visit
@@ -257,6 +258,7 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
         "names": names,
         "waiting_for": [names[seat] for seat in game.to_move if seat < len(names)],
         "clocks": _clock_display(game),
+        "paused_until": paused_until(table_clock_of(game)) if game.status == GameStatus.ACTIVE else None,
     }
 
 

@@ -191,7 +191,7 @@ def test_bots_agree_at_an_unrated_table_and_as_the_table_says_elsewhere(alice):
 
 
 def test_a_term_the_agreements_do_not_take_is_refused(alice):
-    for value in ({"forbidden": ["pause"]}, {"bots_agree": "yes"}, {"other": 1}, ["take_back"]):
+    for value in ({"forbidden": ["resign"]}, {"bots_agree": "yes"}, {"other": 1}, ["take_back"]):
         with pytest.raises(Exception) as refused:
             play_services.create_game(creator=alice, engine_slug=SAVERNAKE, players=2, terms={"agreements": value})
         assert getattr(refused.value, "status", None) == 400, value
@@ -272,9 +272,9 @@ def test_an_acceptance_racing_a_move_is_settled_by_the_game_lock(make_user, api_
 
 
 @pytest.mark.parametrize(("policy", "term"), [
-    ("people", {"bots_agree": False}),
-    ("everyone", {"bots_agree": True}),
-    ("forbidden", {"forbidden": ["take_back"], "bots_agree": False}),
+    ("people", {"forbidden": ["cancel"], "bots_agree": False}),
+    ("everyone", {"forbidden": ["cancel"], "bots_agree": True}),
+    ("forbidden", {"forbidden": ["take_back", "cancel"], "bots_agree": False}),
 ])
 def test_a_competitions_tables_take_moves_back_as_its_organiser_chose(policy, term, alice, bob, carol, make_user):
     from tests.platform.competitions.conftest import started

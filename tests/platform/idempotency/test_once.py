@@ -138,6 +138,9 @@ def _creates(alice, bob, push_service, settings) -> dict[str, Callable[[], Creat
         "takeback_ask": lambda: (lambda game: Create(_client(alice), f"/api/games/{game.pk}/takebacks/", None,
                                                      Proposal.objects.count))(forest_moved()),
         "proposal_answer": takeback_answer,
+        # Agreements by vote: a draw proposed.
+        "proposal_make": lambda: (lambda game: Create(_client(alice), f"/api/games/{game.pk}/proposals/",
+                                                      {"kind": "draw"}, Proposal.objects.count))(forest_moved()),
         "absences_create": lambda: (lambda day: Create(
             _client(alice), "/api/absences/", {"starts_on": str(day), "ends_on": str(day + timedelta(days=2))},
             Absence.objects.count))(local_today(alice) + timedelta(days=3)),

@@ -26,7 +26,7 @@ from games import engines
 from tests.platform.secrecy import doors
 from tests.platform.secrecy.worlds import SEED, Scenario, ask_for_forced_moves, play_step, scenarios
 from turnbased.accounts.services.languages import language_choose
-from turnbased.agreements.services import proposal_withdraw, takeback_ask
+from turnbased.agreements.services import proposal_make, proposal_withdraw, takeback_ask
 from turnbased.kit.errors import PlayError
 from turnbased.notes.services import note_save
 from turnbased.play import services
@@ -92,7 +92,7 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
             knowing = sorted(set(range(scenario.players)) - scenario.blind)
             if knowing:
                 note_save(game_id=game.pk, user=users[knowing[0]], text=f"World {'AB'[world]}: my private plan")
-            asked: dict[int, int] = {}
+            asked: dict = {}  # a seat's takebacks asked, and whether it proposed a draw
             # A blind seat asks for its move back after its first three moves and its last (each ask replays the
             # log: asking after every move made the longest scenario a third slower for nothing more to find).
             moves_of = {seat: [n for n, step in enumerate(scenario.steps) if step.seat == seat] for seat in scenario.blind}
@@ -113,21 +113,29 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
     return snapshots
 
 
-def _takeback_asked(game, users: list, seat: int, asked: dict[int, int], language: str) -> dict[str, dict[str, str]]:
+def _takeback_asked(game, users: list, seat: int, asked: dict, language: str) -> dict[str, dict[str, str]]:
     """A blind seat that just moved asks to take the move back (issue 46): whether the game lets it, and the reason
-    a refusal gives, must read the same in both worlds. A takeback asked is withdrawn at once (both worlds alike),
-    and a seat asks twice at most, so the day's limit (whose answer names a time) is never reached."""
+    a refusal gives, must read the same in both worlds; the first time, it also proposes a draw. A proposal made is
+    withdrawn at once (both worlds alike), and a seat asks twice at most, so the day's limit (whose answer names a
+    time) is never reached."""
     if asked.get(seat, 0) >= 2:
         return {}
-    try:
-        with translation.override(language):  # the reading's language, as the seat's own requests are answered
-            proposal = takeback_ask(game_id=game.pk, user=users[seat])
-    except PlayError as refusal:
-        return {f"seat {seat}": {"takeback": f"{refusal.status} {refusal.detail}"}}
-    asked[seat] = asked.get(seat, 0) + 1
-    if proposal.status == "open":
-        proposal_withdraw(game_id=game.pk, proposal_id=proposal.pk, user=users[seat])
-    return {f"seat {seat}": {"takeback": f"asked: {proposal.status}"}}
+    answers = {}
+    for kind in ("take_back", "draw") if f"draw {seat}" not in asked else ("take_back",):
+        try:
+            with translation.override(language):  # the reading's language, as the seat's own requests are answered
+                proposal = (takeback_ask(game_id=game.pk, user=users[seat]) if kind == "take_back"
+                            else proposal_make(game_id=game.pk, user=users[seat], kind=kind))
+        except PlayError as refusal:
+            answers[kind] = f"{refusal.status} {refusal.detail}"
+            continue
+        if proposal.status == "open":
+            proposal_withdraw(game_id=game.pk, proposal_id=proposal.pk, user=users[seat])
+        answers[kind] = f"asked: {proposal.status}"
+        if kind == "take_back":
+            asked[seat] = asked.get(seat, 0) + 1
+    asked[f"draw {seat}"] = 1
+    return {f"seat {seat}": answers}
 
 
 def _difference(one: str, two: str) -> str:

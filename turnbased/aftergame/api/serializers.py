@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.base import ADJUDICATED, ALL_LOSE
+from games.base import ADJUDICATED, AGREED_DRAW, ALL_LOSE
 from turnbased.aftergame.selectors import BOTS_AT_DEADLINE, PLAYED_OUT, RESIGNATION, TIMEOUT
 
 
@@ -12,12 +12,13 @@ class EndingSerializer(serializers.Serializer):
     how = serializers.ChoiceField(
         choices=[(PLAYED_OUT, "played to the end"), (RESIGNATION, "by resignation"), (TIMEOUT, "on time"),
                  (ADJUDICATED, "adjudicated before its end"), (ALL_LOSE, "stopped before its end, every player losing"),
+                 (AGREED_DRAW, "drawn by its players' agreement"),
                  (BOTS_AT_DEADLINE, "played out by bots at a deadline")],
         help_text="played_out; resignation (the move that ended the game was a resignation); timeout (a player ran "
                   "out of time and a bot played their seat out); adjudicated (stopped before its end, a competition's "
                   "round deadline, and decided on the count every player could see); all_lose (stopped so, every "
-                  "player losing); bots_at_deadline (a competition's round deadline came first and bots played every "
-                  "seat out).",
+                  "player losing); agreed_draw (every player agreed to end it as a draw); bots_at_deadline (a "
+                  "competition's round deadline came first and bots played every seat out).",
     )
     seats = serializers.ListField(child=serializers.IntegerField(),
                                   help_text="Who resigned, or who ran out of time; empty when played out.")

@@ -8,7 +8,7 @@ from turnbased.clocks.shapes import TimeControlRequestSerializer
 from turnbased.competitions import rules
 from turnbased.competitions.models import (
     ByePolicy, CompetitionStatus, DeadlinePolicy, EntrantStatus, EntryKind, Format, RoundStatus, TableStatus,
-    TakebackPolicy,
+    AGREEMENT_KINDS, TakebackPolicy,
 )
 from turnbased.competitions.scoring import TieBreak
 from turnbased.entry.api.serializers import RequirementsSerializer
@@ -132,6 +132,11 @@ class CompetitionInputSerializer(BodySerializer):
     takebacks = serializers.ChoiceField(choices=TakebackPolicy.choices, required=False,
                                         help_text="Whether its players may take a move back by consent, and whether "
                                                   "bots agree (`people`: they may, bots never agree; the default).")
+    agreements = serializers.ListField(
+        child=serializers.ChoiceField(choices=AGREEMENT_KINDS), required=False,
+        help_text="What its players may agree to by vote at their tables (default: all of pause, extra_time and draw; "
+                  "a draw where the game knows a shared result). A competition's game is never cancelled. Bots agree "
+                  "to a draw as `takebacks` says for takebacks.")
     round_days = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=rules.MAX_ROUND_DAYS,
                                           help_text="Days a round lasts before its deadline; left out, estimated from "
                                                     "the clock.")
@@ -188,6 +193,8 @@ class CompetitionSerializer(serializers.Serializer):
     tiebreaks = serializers.ListField(child=serializers.CharField())
     deadline_policy = serializers.ChoiceField(choices=DeadlinePolicy.choices)
     takebacks = serializers.ChoiceField(choices=TakebackPolicy.choices)
+    agreements = serializers.ListField(child=serializers.ChoiceField(choices=AGREEMENT_KINDS),
+                                       help_text="What its players may agree to by vote at their tables.")
     round_days = serializers.IntegerField(help_text="Days each round lasts before its deadline.")
     round_days_estimated = serializers.BooleanField(help_text="Whether round_days was estimated from the clock.")
     status = serializers.ChoiceField(choices=CompetitionStatus.choices)

@@ -23,7 +23,7 @@ from turnbased.events.services import NewEvent, events_record
 
 # Copied from a season to the next: every setting but its dates, its status and its counts.
 CARRIED_FIELDS = ("name", "description", "organiser_id", "engine", "table_size", "options", "time_control", "entry",
-                  "group_id", "requirements", "min_entrants", "max_entrants", "rated", "takebacks", "points", "bye_policy",
+                  "group_id", "requirements", "min_entrants", "max_entrants", "rated", "takebacks", "agreements", "points", "bye_policy",
                   "bye_points", "tiebreaks", "deadline_policy", "round_days", "league")
 
 

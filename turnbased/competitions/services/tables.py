@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from turnbased.competitions.models import Competition, Entrant, EntryKind, EventTable, TableStatus, TakebackPolicy
+from turnbased.competitions.models import (
+    AGREEMENT_KINDS, Competition, Entrant, EntryKind, EventTable, TableStatus, TakebackPolicy,
+)
 from turnbased.play.models import Visibility
 from turnbased.play.services import create_game
 
@@ -19,9 +21,12 @@ def _terms(competition: Competition, table: EventTable) -> dict:
 
 
 def _agreements(competition: Competition) -> dict:
+    """The table's agreements term: the kinds its organiser forbade, a cancel always (a round needs every table's
+    result), and whether bots agree to a takeback or a draw."""
+    forbidden = [kind for kind in AGREEMENT_KINDS if kind not in competition.agreements] + ["cancel"]
     if competition.takebacks == TakebackPolicy.FORBIDDEN:
-        return {"forbidden": ["take_back"], "bots_agree": False}
-    return {"bots_agree": competition.takebacks == TakebackPolicy.EVERYONE}
+        return {"forbidden": ["take_back", *forbidden], "bots_agree": False}
+    return {"forbidden": forbidden, "bots_agree": competition.takebacks == TakebackPolicy.EVERYONE}
 
 
 def table_game(competition: Competition, table: EventTable, *, seed: str | None = None, held: bool = False) -> None:

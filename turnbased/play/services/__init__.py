@@ -19,7 +19,7 @@ from turnbased.play.services.moves import (
     submit_move,
     take_back,
 )
-from turnbased.play.services.play_out import game_decide, game_play_out
+from turnbased.play.services.play_out import game_abandon, game_decide, game_play_out
 from turnbased.play.services.records import record_import
 from turnbased.play.services.tables import (
     TRANSITIONS,
@@ -35,7 +35,8 @@ from turnbased.play.services.tables import (
 )
 
 __all__ = [
-    "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_decide", "game_play_out", "game_release", "game_transition",
+    "TRANSITIONS", "MoveOutcome", "abort_game", "create_game", "game_abandon", "game_decide", "game_play_out",
+    "game_release", "game_transition",
     "invitation_create", "invitation_decline", "join_game", "leave_game",
     "play_bot_turn", "play_forced_move", "play_timeout", "queue_bot_turns_waiting", "record_import", "resign_game",
     "start_game", "submit_move", "take_back", "user_options", "locked_game",

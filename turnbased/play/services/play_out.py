@@ -8,8 +8,11 @@ unfinished, and its organiser chose how such a game is settled.
   above any seat that left before it (a resignation, a timeout: ``ratings.rules.places``), and nobody's record of
   abandoned games counts it.
 - **Decided** (``game_decide``): the game ends now, its result decided by the engine (``Engine.decided_result``):
-  adjudicated on the count every player and spectator can see, or every seat losing. No move is logged: the record's
-  verifier replays the moves and decides the same (``games.record``).
+  adjudicated on the count every player and spectator can see, or every seat losing, or drawn as its players
+  agreed. No move is logged: the record's verifier replays the moves and decides the same (``games.record``).
+- **Abandoned** (``game_abandon``): the game stops now with no result, aborted in play (its players agreed to call
+  it off). No fact is told: with no result there is nothing for a feature to count (no rating, no standing), and
+  its secrets are out as at any end. The record's verifier checks that the replay had not ended it.
 """
 
 from __future__ import annotations
@@ -56,4 +59,17 @@ def game_decide(*, game_id: int, how: str) -> Game:
         game_transition(game=game, to=GameStatus.FINISHED, also=("result", "to_move"))
         clocks_after_move(game=game, mover=-1, source="decided")
         player_events.record_game_decided(game)
+    return game
+
+
+def game_abandon(*, game_id: int) -> Game:
+    """Stop the game in play now with no result (aborted in play): every clock stopped, no seat to move. Nothing for
+    a game that is over (idempotent)."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != GameStatus.ACTIVE:
+            return game
+        game.to_move = []
+        game_transition(game=game, to=GameStatus.ABORTED, also=("to_move",))
+        clocks_after_move(game=game, mover=-1, source="abandoned")
     return game

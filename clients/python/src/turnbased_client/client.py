@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from turnbased_client import stream
 from turnbased_client.core import UNSET, Unset, operation
@@ -364,6 +364,14 @@ class Client(GroupsApi, CompetitionsApi):
     def proposals(self, game_id: int) -> ProposalList:
         """The proposal waiting at a table I play (or None), whether I may ask for my last move back, the latest."""
         return self._call("proposals_list", {"game_id": game_id})
+
+    @operation("proposal_make", "POST", "/api/games/{game_id}/proposals/", body=("kind", "days", "seat"),
+               idempotent=True)
+    def propose(self, game_id: int, kind: Literal["pause", "extra_time", "draw", "cancel"], *,
+                days: int | Unset = UNSET, seat: int | Unset = UNSET) -> Proposal:
+        """Propose to the others at my table a pause of its clocks (``days``), extra time for ``seat`` (``days``), a
+        draw or a cancel; carried when all agree (``status`` ``accepted`` at once when nobody else need agree)."""
+        return self._call("proposal_make", {"game_id": game_id}, body={"kind": kind, "days": days, "seat": seat})
 
     @operation("takeback_ask", "POST", "/api/games/{game_id}/takebacks/", idempotent=True)
     def ask_takeback(self, game_id: int) -> Proposal:

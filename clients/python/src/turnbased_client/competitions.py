@@ -15,8 +15,8 @@ Status = Literal["entry", "running", "finished", "cancelled"]
 StageFormat = Literal["round_robin", "swiss", "elimination", "double_elimination", "ladder"]
 SETTINGS = ("name", "description", "game", "table_size", "options", "time_control", "no_clock", "entry", "group",
             "requirements", "min_entrants", "max_entrants", "starts_at", "start_when_full", "late_entry_rounds",
-            "rated", "takebacks", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy", "round_days", "stages",
-            "league", "ladder")
+            "rated", "takebacks", "agreements", "points", "bye_policy", "bye_points", "tiebreaks", "deadline_policy",
+            "round_days", "stages", "league", "ladder")
 
 
 class CompetitionsApi(ApiCore):
@@ -49,6 +49,7 @@ class CompetitionsApi(ApiCore):
                            starts_at: str | None | Unset = UNSET, start_when_full: bool | Unset = UNSET,
                            late_entry_rounds: int | Unset = UNSET, rated: bool | Unset = UNSET,
                            takebacks: Literal["people", "everyone", "forbidden"] | Unset = UNSET,
+                           agreements: list[Literal["pause", "extra_time", "draw"]] | Unset = UNSET,
                            points: dict[str, list[float]] | Unset = UNSET,
                            bye_policy: Literal["fixed", "average"] | Unset = UNSET,
                            bye_points: float | Unset = UNSET, tiebreaks: list[str] | Unset = UNSET,
@@ -63,7 +64,8 @@ class CompetitionsApi(ApiCore):
                     "options": options, "time_control": time_control, "no_clock": no_clock, "entry": entry,
                     "group": group, "requirements": requirements, "min_entrants": min_entrants,
                     "max_entrants": max_entrants, "starts_at": starts_at, "start_when_full": start_when_full,
-                    "late_entry_rounds": late_entry_rounds, "rated": rated, "takebacks": takebacks, "points": points,
+                    "late_entry_rounds": late_entry_rounds, "rated": rated, "takebacks": takebacks,
+                    "agreements": agreements, "points": points,
                     "bye_policy": bye_policy, "bye_points": bye_points, "tiebreaks": tiebreaks,
                     "deadline_policy": deadline_policy, "round_days": round_days, "stages": stages, "league": league,
                     "ladder": ladder}

@@ -24,7 +24,7 @@ GameStatus = str  # "open", "active", "finished", "aborted"
 EndingHow = str  # "played_out", "resignation", "timeout", "adjudicated", "all_lose", "bots_at_deadline"
 InvitationStatus = str  # "pending", "declined", "seated"
 RematchStatus = str  # "waiting", "started", "finished", "declined", "aborted"
-ProposalKind = str  # "take_back"
+ProposalKind = str  # "take_back", "pause", "extra_time", "draw", "cancel"
 ProposalStatus = str  # "open", "accepted", "declined", "withdrawn", "lapsed"
 WebhookDeliveryState = str  # "pending", "delivered", "failed"
 OpenClockKind = str  # a ClockKind, or one added later
@@ -117,6 +117,7 @@ class TimeControl(TypedDict):
     expiry: ExpiryPolicy
     description: str
     expiry_description: str
+    paused_until: str | None  # in play: when the pause its players agreed ends (every clock stopped until then)
 
 
 class TimeControlRequest(TypedDict, total=False):
@@ -393,10 +394,13 @@ class ProposalAnswer(TypedDict):
 class Proposal(TypedDict):
     id: int
     kind: ProposalKind
-    status: ProposalStatus  # as it stands now: an open one lapses once anyone moves or its window closes
+    status: ProposalStatus  # as it stands now: lapses once its window closes (a takeback or a draw: once anyone moves)
     seat: int
     player: str
-    move: int  # the move (its seq) a takeback would take back
+    move: int | None  # the move (its seq) a takeback would take back
+    days: int | None  # the days of a pause, or of extra time
+    for_seat: int | None  # the seat extra time is for
+    for_player: str | None
     made_at: str
     expires_at: str
     decided_at: str | None
@@ -407,6 +411,7 @@ class Proposal(TypedDict):
 class ProposalList(TypedDict):
     waiting: Proposal | None
     takeback_offered: bool
+    offered: list[Literal["pause", "extra_time", "draw", "cancel"]]  # the proposals put to a vote I may make now
     proposals: list[Proposal]  # the latest, newest first
 
 
@@ -728,6 +733,7 @@ class Competition(TypedDict):
     late_entry_rounds: int
     rated: bool
     takebacks: Literal["people", "everyone", "forbidden"]  # whether its players may take a move back; bots agree
+    agreements: list[Literal["pause", "extra_time", "draw"]]  # what its players may agree to by vote
     points: dict[str, Any]  # points per place by table size: {"2": [1.0, 0.0]}
     bye_policy: Literal["fixed", "average"]
     bye_points: float
