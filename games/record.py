@@ -346,14 +346,26 @@ def _event_difference(logged: list, replayed: list) -> str:
 
 
 def _bots(record: dict, moves: list, report: VerifyReport) -> bool:
-    """Check ``players[].bot`` against the moves' sources: a bot's move is of a seat a bot holds, and a seat a bot
-    took over (a seat passes from a person to a bot, never back) made no move through a person's door after."""
+    """Check ``players[].bot`` against the moves' sources: a bot's move is of a seat a bot holds from the start, or
+    of a person's seat a bot took over (after a ``timeout``: a late player's seat passes to a bot then); a seat a bot
+    took over makes no move through a person's door after, unless a person took it (``seat_changes``: the moves
+    after a change's ``seq`` are the taker's)."""
     held = [row["bot"] for row in record["players"]]
+    changes = sorted((change["seq"], change["seat"]) for change in record.get("seat_changes") or []
+                     if isinstance(change, dict) and isinstance(change.get("seq"), int)
+                     and isinstance(change.get("seat"), int))
     taken_at: dict[int, int] = {}
+    timed_out: set[int] = set()
     for entry in moves:
         seat, source, seq = entry["seat"], entry.get("source"), entry["seq"]
-        if source == "bot":
-            if not held[seat]:
+        while changes and changes[0][0] < seq:  # a person took the seat at that position
+            changed = changes.pop(0)[1]
+            taken_at.pop(changed, None)
+            timed_out.discard(changed)
+        if source == "timeout":
+            timed_out.add(seat)
+        elif source == "bot":
+            if not held[seat] and seat not in timed_out:
                 report.check("bots", False, _("move {seq} was a bot's, yet no bot holds seat {seat}").format(
                     seq=seq, seat=seat))
                 return False

@@ -58,6 +58,12 @@ TARGETS = {target.path: target for target in (
     Target("turnbased/clocks/agreed.py", ("tests/platform/agreements/test_votes.py",
                                           "tests/platform/clocks/test_agreed_time.py")),
     Target("games/decisions.py", ("tests/games/test_decided_results.py",)),
+    # Seats changing hands (issue 46): the core's change of a seat, the offers, and ratings' rule for such a seat.
+    Target("turnbased/play/services/seats.py", ("tests/platform/seats/test_offers.py",
+                                                "tests/platform/seats/test_secrecy.py")),
+    Target("turnbased/seats/services.py", ("tests/platform/seats/test_offers.py",)),
+    Target("turnbased/seats/selectors.py", ("tests/platform/seats/test_offers.py",
+                                            "tests/platform/seats/test_secrecy.py")),
     *(Target(f"turnbased/mail/{stage}.py", _INBOUND_TESTS)
       for stage in ("inbound", "reading", "verifying", "acting", "answering")),
     Target("turnbased/api/views.py",

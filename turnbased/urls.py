@@ -42,6 +42,7 @@ api_patterns = [
     path("", include("turnbased.chat.api_urls")),  # issue 12, table talk
     path("", include("turnbased.notes.api_urls")),  # issue 46: private notes
     path("", include("turnbased.agreements.api_urls")),  # issue 46: takebacks by consent
+    path("", include("turnbased.seats.api_urls")),  # issue 46: a person takes a seat
     path("", include("turnbased.aftergame.api.urls")),
     path("", include("turnbased.webhooks.urls")),  # issue 15
     path("", include("turnbased.notifications.api_urls")),  # issue 25: my devices told of my turns
@@ -81,6 +82,7 @@ urlpatterns = [
     path("", include("turnbased.chat.urls")),  # issue 12, table talk
     path("", include("turnbased.notes.urls")),  # issue 46: private notes
     path("", include("turnbased.agreements.urls")),  # issue 46: takebacks by consent
+    path("", include("turnbased.seats.urls")),  # issue 46: a person takes a seat
     path("", include("turnbased.aftergame.urls")),
     path("", include("turnbased.notifications.urls")),  # issue 25: service worker, manifest, offline page
     path("", include("turnbased.contacts.urls")),  # issue 44: friends and blocks

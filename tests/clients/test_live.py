@@ -131,6 +131,28 @@ def _takeback_asked_withdrawn_and_agreed(ann, bob) -> None:
     other.resign(forest["id"])  # off everyone's turns again
 
 
+def _seats_offered_declined_withdrawn_and_taken(ann, bob, newcomer) -> None:
+    from django.contrib.auth import get_user_model
+
+    from tests.platform.seats.conftest import taken_over
+
+    people = get_user_model().objects.in_bulk(field_name="username")
+    for step in ("withdrawn", "declined", "taken"):
+        game, late = taken_over(people["ann"], people["bob"], seed=f"live-{step}")
+        stayer = {"ann": ann, "bob": bob}[next(seat.user.username for seat in game.seats.all() if seat.index != late)]
+        named = {} if step == "withdrawn" else {"username": "taker"}
+        offer = stayer.offer_seat(game.pk, late, **named)
+        assert newcomer.seat_offer(offer["id"])["status"] == "open"
+        assert offer["id"] in [row["id"] for row in newcomer.seat_offers()["offers"]]
+        if step == "withdrawn":
+            assert stayer.withdraw_seat_offer(offer["id"])["status"] == "withdrawn"
+        elif step == "declined":
+            assert newcomer.decline_seat(offer["id"])["status"] == "declined"
+        else:
+            assert newcomer.take_seat(offer["id"])["status"] == "taken"
+            assert newcomer.game(game.pk)["my_seat"] == late
+
+
 def test_every_operation_of_the_client_answers_from_the_live_server(connect, make_account, settings):
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = settings.WEBHOOKS_ALLOW_HTTP = True  # a loopback receiver
     make_account("ann")
@@ -317,6 +339,11 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     assert ann.push_subscription(device["id"]) == device
     assert [row["id"] for row in ann.push_subscriptions()] == [device["id"]]
     ann.forget_push_subscription(device["id"])
+
+    # Seats changing hands (issue 46): a seat a bot took over, listed and withdrawn, named and declined, taken.
+    make_account("taker")
+    _seats_offered_declined_withdrawn_and_taken(ann, bob, connect(anonymous.obtain_token("taker", PASSWORD)["token"],
+                                                                  transport=recorded))
 
     # A bot account: one that never shared a table becomes one.
     make_account("robo")

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from turnbased.agreements import selectors, services
 from turnbased.agreements.checks import proposals_offered
 from turnbased.clocks.agreed import EXTRA_DAYS_MOST, PAUSE_DAYS_MOST
+from turnbased.kit.api.input import MOST_SEATS
 from turnbased.agreements.models import VOTES, ProposalKind, ProposalStatus
 from turnbased.idempotency.once import idempotent
 from turnbased.kit.api.conditional import conditional_read
@@ -83,10 +84,10 @@ class ProposalListSerializer(serializers.Serializer):
 class ProposalInputSerializer(BodySerializer):
     kind = serializers.ChoiceField(choices=[str(kind) for kind in VOTES],
                                    help_text="What I propose (a takeback has its own request: POST .../takebacks/).")
-    days = serializers.IntegerField(required=False, allow_null=True,
-                                    help_text=f"For `pause`: 1 to {PAUSE_DAYS_MOST} days. For `extra_time`: 1 to "
+    days = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                    max_value=max(PAUSE_DAYS_MOST, EXTRA_DAYS_MOST), help_text=f"For `pause`: 1 to {PAUSE_DAYS_MOST} days. For `extra_time`: 1 to "
                                               f"{EXTRA_DAYS_MOST} days.")
-    seat = serializers.IntegerField(required=False, allow_null=True,
+    seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=MOST_SEATS - 1,
                                     help_text="For `extra_time`: the seat given the time (mine, or another person's).")
 
     class Meta:
@@ -140,8 +141,8 @@ class ProposalsApi(APIView):
                     "that lets time stop (absences allowed); extra time a clock; a draw a game whose rules know a "
                     "shared result; a competition's game is never cancelled. With no other person at the table it is "
                     "carried at once (`status` `accepted`). docs/players.md, \"Agreements at the table\".",
-        responses={201: ProposalSerializer, 400: error("`kind` is unknown, or `days` or `seat` is missing, out of "
-                                                       "range or not taken by that kind."),
+        responses={201: ProposalSerializer, 400: error("`kind` is unknown, or `days` or `seat` is no whole number."),
+                   422: error("`days` or `seat` is missing, out of range, or not taken by that kind."),
                    403: error("Not a player of this game, or the table's competition forbids that kind."),
                    404: NO_GAME,
                    409: error("The game is not in play, my seat is a bot's or I left, the game or its clock does not "

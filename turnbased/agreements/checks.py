@@ -13,7 +13,7 @@ from turnbased.agreements import rules
 from turnbased.agreements.models import VOTES, Proposal, ProposalKind
 from turnbased.agreements.selectors import waiting_proposal
 from turnbased.clocks import agreed
-from turnbased.kit.errors import Conflict, InvalidRequest, NotAllowed, PlayError
+from turnbased.kit.errors import Conflict, InvalidRequest, NotAllowed, PlayError, Unprocessable
 from turnbased.play import store
 from turnbased.play.models import Game, GameStatus, Seat
 from turnbased.play.selectors import Viewer
@@ -71,29 +71,30 @@ def _whole(value, low: int, high: int) -> bool:
 
 
 def read_terms(game: Game, kind, raw) -> dict:
-    """Return the terms of a proposal of ``kind`` from a request's fields (``raw``: days, seat), or refuse with a
-    400 saying what is wrong: a pause's ``days`` (1 to ``clocks.agreed.PAUSE_DAYS_MOST``); extra time's ``seat``
-    (a seat of the game) and ``days`` (1 to ``EXTRA_DAYS_MOST``); nothing for a draw or a cancel."""
+    """Return the terms of a proposal of ``kind`` from a request's fields (``raw``: days, seat), or refuse saying
+    what is wrong: an unknown kind (400), or terms the kind does not take, in a request of the right shape (422).
+    A pause takes ``days`` (1 to ``clocks.agreed.PAUSE_DAYS_MOST``); extra time ``seat`` (a seat of the game) and
+    ``days`` (1 to ``EXTRA_DAYS_MOST``); a draw or a cancel nothing."""
     if kind not in VOTES:
         raise InvalidRequest(gettext("kind must be one of %(kinds)s.") % {"kinds": ", ".join(VOTES)})
     raw = raw if isinstance(raw, dict) else {}
     given = {key for key, value in raw.items() if value is not None}
     wanted = {ProposalKind.PAUSE: {"days"}, ProposalKind.EXTRA_TIME: {"seat", "days"}}.get(kind, set())
     if given - wanted:
-        raise InvalidRequest(gettext("A proposal of %(kind)s takes no %(fields)s.") % {
+        raise Unprocessable(gettext("A proposal of %(kind)s takes no %(fields)s.") % {
             "kind": kind, "fields": ", ".join(sorted(given - wanted))})
     terms = {}
     if kind == ProposalKind.PAUSE:
         if not _whole(raw.get("days"), 1, agreed.PAUSE_DAYS_MOST):
-            raise InvalidRequest(gettext("days must be a whole number from 1 to %(most)s.") % {
+            raise Unprocessable(gettext("days must be a whole number from 1 to %(most)s.") % {
                 "most": agreed.PAUSE_DAYS_MOST})
         terms["days"] = raw["days"]
     elif kind == ProposalKind.EXTRA_TIME:
         if not _whole(raw.get("seat"), 0, len(game.player_names) - 1):
-            raise InvalidRequest(gettext("seat must be the number of a seat at this game, from 0 to %(last)s.") % {
+            raise Unprocessable(gettext("seat must be the number of a seat at this game, from 0 to %(last)s.") % {
                 "last": len(game.player_names) - 1})
         if not _whole(raw.get("days"), 1, agreed.EXTRA_DAYS_MOST):
-            raise InvalidRequest(gettext("days must be a whole number from 1 to %(most)s.") % {
+            raise Unprocessable(gettext("days must be a whole number from 1 to %(most)s.") % {
                 "most": agreed.EXTRA_DAYS_MOST})
         terms.update(seat=raw["seat"], days=raw["days"])
     return terms

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from turnbased.clocks.arithmetic import DAY
 from turnbased.clocks.models import ClockKind, SeatClock, TableClock
 from turnbased.clocks.services import game_deadlines_refresh, now, table_clock_of, table_pauses
+from turnbased.play import store
 from turnbased.play.models import Game
 
 # The longest pause and the most extra time one agreement gives, in days.
@@ -56,6 +57,7 @@ def clocks_pause(*, game: Game, days: int) -> datetime:
     table.pauses = [*(table.pauses or []), [start.isoformat(), end.isoformat()]]
     table.save(update_fields=["pauses"])
     game_deadlines_refresh(game=game)
+    store.touch(game)  # a move waiting for the lock reads the clocks as they are now
     return end
 
 
@@ -64,3 +66,4 @@ def clock_extra_time(*, game: Game, seat: int, days: int) -> None:
     moves out if its clock runs. Call under the game's row lock."""
     SeatClock.objects.filter(game=game, seat=seat).update(extra_seconds=F("extra_seconds") + days * DAY)
     game_deadlines_refresh(game=game)
+    store.touch(game)  # a move waiting for the lock reads the clocks as they are now

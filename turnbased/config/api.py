@@ -101,6 +101,8 @@ def spectacular_settings() -> dict:
                                                "tables and games."},
             {"name": "groups", "description": "Groups (clubs): their members, invitations and requests to join, "
                                               "and the tables kept for their members."},
+            {"name": "seats", "description": "Seats of games in play offered to a person: a seat a bot took over, "
+                                             "or a player's own; taking one up."},
             # Issue 45: competitions.
             {"name": "competitions", "description": "Competitions: make one, enter and withdraw, invitations; "
                                                     "standings and rounds with their games."},

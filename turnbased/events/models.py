@@ -40,6 +40,9 @@ class EventKind(models.TextChoices):
     PROPOSAL_MADE = "proposal_made", ("A player at my table proposed something for all to agree (a takeback, a pause, "
                                       "extra time, a draw, a cancel)")
     PROPOSAL_DECIDED = "proposal_decided", "A proposal at my table was accepted, declined, withdrawn or lapsed"
+    SEAT_OFFERED = "seat_offered", "A player offered me a seat in a game in play"
+    SEAT_TAKEN = "seat_taken", ("A seat at my table changed hands (a person took it from a bot, or its player "
+                                "handed it on)")
 
 
 class Event(models.Model):

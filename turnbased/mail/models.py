@@ -121,6 +121,7 @@ class EmailKind(models.TextChoices):
     TABLES_LEFT = "tables_left", "a bot took a seat, so its player left the tables waiting to start"
     COMPETITION = "competition", "a competition's news: an invitation, its start, a round, its end"
     AGREEMENT = "agreement", "a takeback asked at a game, or how it was settled"
+    SEAT_OFFER = "seat_offer", "a seat of a game in play offered to the person"
 
 
 class OutgoingEmail(models.Model):

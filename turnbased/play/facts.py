@@ -69,6 +69,17 @@ class SeatHandedOn:
 
 
 @dataclass(frozen=True)
+class SeatTaken:
+    """A seat of a game in play changed hands (``SeatChange``): a person took it from the bot that played it, or its
+    player handed it to them."""
+
+    game: Game
+    seat: int
+    user_id: int  # the person who holds it now
+    left_user_id: int | None  # the person who held it before, if any
+
+
+@dataclass(frozen=True)
 class DeadlineNear:
     """A player's deadline at a game comes within their reminder's lead time (told once per deadline)."""
 

@@ -55,6 +55,10 @@ class Game(models.Model):
     # Names in seat order as given to the engine at start; a replay needs them unchanged.
     player_names = models.JSONField(default=list)
     seq = models.PositiveIntegerField(default=0)
+    # Counts the changes to what comes with the game under its lock (its seats, its clocks) that no move makes: a
+    # seat changing hands, an agreed pause or extra time (``store.touch``). A query that waited for the game's lock
+    # reads those again when it changed (``store.locked``).
+    revision = models.PositiveIntegerField(default=0)
     state = FastJSONField(null=True, blank=True)
     to_move = models.JSONField(default=list)
     result = models.JSONField(null=True, blank=True)
@@ -120,6 +124,7 @@ class Seat(models.Model):
                              blank=True)
     bot = models.CharField(max_length=20, blank=True, help_text=_("The bot playing this seat, if any."))
     left_at = models.DateTimeField(null=True, blank=True, help_text=_("When the player left and a bot took over."))
+    # When its person took it: at the table before the start, or later when the seat changed hands (``SeatChange``).
     joined_at = models.DateTimeField(auto_now_add=True)
 
     @property
@@ -143,6 +148,31 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.index} of game {self.game_id}"
+
+
+class SeatChange(models.Model):
+    """A seat of a game in play changed hands: a person took a seat a bot had taken over (its player had left or
+    run out of time), or a player handed their own seat to another person. ``seq`` is the position it happened at:
+    the moves after it are the taker's (each logged move names its mover too)."""
+
+    class Reason(models.TextChoices):
+        TAKEN = "taken", _("took a seat a bot was playing")
+        HANDED = "handed", _("was handed the seat by its player")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_changes")
+    seat = models.PositiveSmallIntegerField()
+    left_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+",
+                                help_text=_("Who held the seat before (none for a seat a bot held from the start)."))
+    taken_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    seq = models.PositiveIntegerField()
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "pk"]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of game {self.game_id} {self.reason} at {self.seq}"
 
 
 class Move(models.Model):

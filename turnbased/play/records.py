@@ -30,7 +30,7 @@ from games.record import (
 from games.takebacks import describe
 from turnbased.accounts.models import is_bot_account
 from turnbased.play import store
-from turnbased.play.models import Game, GameStatus, Move, MoveSource
+from turnbased.play.models import Game, GameStatus, Move, MoveSource, SeatChange
 from turnbased.play.selectors import Viewer
 
 
@@ -150,6 +150,16 @@ def _moves(game: Game, viewer_seat: int | None, complete: bool) -> list[dict]:
     return moves
 
 
+def _seat_changes(game: Game) -> list[dict]:
+    """Who took which seat at which position (``SeatChange``): the moves of a seat after its change are the taker's."""
+    if not any(game.started_at and seat.joined_at > game.started_at for seat in game.seats.all()):
+        return []  # nobody took a seat after the start (``services.seats``): nothing to read
+    rows = SeatChange.objects.filter(game=game).order_by("pk").select_related("taken_by", "left_by")
+    return [{"seat": row.seat, "seq": row.seq, "player": row.taken_by.get_username(),
+             "left_player": row.left_by.get_username() if row.left_by_id else None, "reason": row.reason}
+            for row in rows]
+
+
 def _record(game: Game, viewer_seat: int | None) -> dict:
     complete = is_over(game)
     return {
@@ -174,6 +184,7 @@ def _record(game: Game, viewer_seat: int | None) -> dict:
         "commitment": commitment_of(game),
         "seed": revealed_seed(game),
         "moves": _moves(game, viewer_seat, complete) if game.started_at is not None else [],
+        "seat_changes": _seat_changes(game),
         "result": game.result if complete else None,
     }
 

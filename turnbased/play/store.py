@@ -98,7 +98,7 @@ def keep_loaded(instance: Model, relation: str, objects: Iterable[Model], *, own
 
 
 # The game row as the locking query's snapshot saw it (``locked``): compared with the row it locked.
-_SNAPSHOT_SEQ, _SNAPSHOT_STATUS = "snapshot_seq", "snapshot_status"
+_SNAPSHOT_SEQ, _SNAPSHOT_STATUS, _SNAPSHOT_REVISION = "snapshot_seq", "snapshot_status", "snapshot_revision"
 # The game's state, on the first seat's row only (``locked``).
 _STATE_ONCE, _STATE_SEAT = "state_once", 0
 
@@ -114,7 +114,8 @@ def _seats_to_lock(seats) -> QuerySet[Seat]:
         seats_with_clocks(seats_with_time(seats)).select_related("game", "game__clock", "game__rematch_of")
         .defer("game__state")
         .annotate(**{_SNAPSHOT_SEQ: Subquery(as_read.values("seq")),
-                     _SNAPSHOT_STATUS: Subquery(as_read.values("status")), _STATE_ONCE: state_once})
+                     _SNAPSHOT_STATUS: Subquery(as_read.values("status")),
+                     _SNAPSHOT_REVISION: Subquery(as_read.values("revision")), _STATE_ONCE: state_once})
         .select_for_update(of=("game",)).order_by("index")
     )
 
@@ -140,11 +141,19 @@ def _moved_while_waiting(rows: list[Seat]) -> bool:
     A query that waits for a row lock gets the locked row as it is now, but
     every other row (seats, clocks, the key's move) as it was when the query
     began; the subqueries still see that older game row. Everything that
-    changes a game in play (a move, a start, a takeover) changes its seq or
-    its status.
+    changes a game in play changes its seq or its status (a move, a start, a
+    takeover by a bot), or its revision (a seat changing hands, time the
+    players agreed to: ``touch``).
     """
     game, columns = rows[0].game, vars(rows[0])
-    return (game.seq, game.status) != (columns[_SNAPSHOT_SEQ], columns[_SNAPSHOT_STATUS])
+    return ((game.seq, game.status, game.revision)
+            != (columns[_SNAPSHOT_SEQ], columns[_SNAPSHOT_STATUS], columns[_SNAPSHOT_REVISION]))
+
+
+def touch(game: Game) -> None:
+    """Tell whoever waits for the game's lock that what comes with it (its seats, its seat clocks) changed though no
+    move was made: their locking query reads it again (``locked``). Call under the game's lock."""
+    Game.objects.filter(pk=game.pk).update(revision=F("revision") + 1)
 
 
 def locked(game_id: int, *, idempotency_key: str | None = None) -> Game:

@@ -16,14 +16,14 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import BooleanField, Case, Exists, F, OuterRef, Prefetch, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext, pgettext
 
 from games import engines, get_engine
 from games.base import ALL_LOSE, RESIGN
 from turnbased.clocks.models import ClockKind
-from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, Visibility
+from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, SeatChange, Visibility
 from turnbased.play.seat_labels import SeatLabel, seat_label
 from turnbased.ratings.models import Rating, RatingChange, RatingPool
 from turnbased.ratings.rules import places
@@ -206,13 +206,21 @@ class Abandonment:
 def abandonment(player: AbstractBaseUser, viewer: Viewer | None = None) -> Abandonment:
     """Return the per-game figure (``Abandonment``) over the finished clocked games ``viewer`` may see (every one,
     for None: what a gate reads of the player). One statement."""
-    seats = Seat.objects.filter(user=player, game__status=GameStatus.FINISHED,
-                                game__clock__kind__in=[ClockKind.PER_MOVE, ClockKind.BANK])
+    clocked = {"game__status": GameStatus.FINISHED, "game__clock__kind__in": [ClockKind.PER_MOVE, ClockKind.BANK]}
+    seats = Seat.objects.filter(user=player, **clocked)
+    # A seat a bot took over from the player that a person then took (``SeatChange``): left to a bot all the same.
+    taken = SeatChange.objects.filter(left_by=player, reason=SeatChange.Reason.TAKEN, **clocked)
     if viewer is not None:
-        seats = seats.filter(game__in=Game.objects.filter(visible_games(viewer)))
+        seen = Game.objects.filter(visible_games(viewer))
+        seats, taken = seats.filter(game__in=seen), taken.filter(game__in=seen)
     # A person's seat that a bot plays was handed on (a resignation leaves the seat to no one: it is not counted).
-    latest = list(seats.order_by("-game__finished_at", "-game_id").values_list("bot", flat=True)[:RECENT_CLOCKED_GAMES])
-    return Abandonment(games=len(latest), abandoned=sum(1 for bot in latest if bot))
+    mine = seats.annotate(ended=F("game__finished_at"), gone=Case(When(bot="", then=Value(False)), default=Value(True),
+                                                                  output_field=BooleanField()))
+    replaced = taken.annotate(ended=F("game__finished_at"), gone=Value(True, output_field=BooleanField()))
+    rows = (mine.values_list("ended", "game_id", "gone").union(replaced.values_list("ended", "game_id", "gone"))
+            .order_by("-ended", "-game_id"))
+    latest = [gone for _, _, gone in rows[:RECENT_CLOCKED_GAMES]]
+    return Abandonment(games=len(latest), abandoned=sum(1 for gone in latest if gone))
 
 
 # -- the archive ----------------------------------------------------------------------------------
@@ -296,17 +304,26 @@ def resigned_last(game: Game) -> int | None:
     return entry[0] if entry is not None and entry[1] == RESIGN else None
 
 
-def final_places(game: Game, *, resigned: int | None | bool = False) -> list[int]:
+def final_places(game: Game, *, resigned: int | None | bool = False, also_left=()) -> list[int]:
     """Return each seat's place at the finished game (1 is best; ``rules.places``), the seats that left below the
     ones that stayed: the seats its result lists as gone before the last move, and a resignation that ended it.
 
     Read in the transaction that ends the game too (``resigned``: the resigning seat when the caller knows it; the
-    log's last entry is read otherwise).
+    log's last entry is read otherwise). ``also_left``: seats rated as their first player's, who left them (a seat
+    that changed hands: ``services.rated_seats``).
     """
     if resigned is False:
         resigned = resigned_last(game)
     left = {*game.result.get("left_seats", []), *([] if resigned is None else [resigned])}
-    return places(game.result, game.seat_count, left)
+    if not also_left:
+        return places(game.result, game.seat_count, left)
+    # What a seat won after its first player left is nobody's: the others are placed as if it had not won, and the
+    # seat's first player shares the last place, below everyone else.
+    gone = set(also_left)
+    result = {**game.result, "winners": [seat for seat in game.result.get("winners") or [] if seat not in gone],
+              "ranking": [seat for seat in game.result.get("ranking") or [] if seat not in gone]}
+    placed = places(result, game.seat_count, left | gone)
+    return [game.seat_count - len(gone) + 1 if seat in gone else place for seat, place in enumerate(placed)]
 
 
 def archived_games(player: AbstractBaseUser, games: list[Game]) -> list[ArchivedGame]:

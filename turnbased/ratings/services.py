@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from datetime import timedelta
 
 from allauth.account.models import EmailAddress
@@ -14,7 +16,7 @@ from django.utils import timezone
 
 from games.base import ADJUDICATED, AGREED_DRAW, ALL_LOSE, RESIGN
 from turnbased.accounts.models import is_bot_account
-from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, Visibility
+from turnbased.play.models import Game, GameStatus, Move, MoveSource, Seat, SeatChange, Visibility
 from turnbased.ratings.models import Rating, RatingChange
 from turnbased.ratings.selectors import final_places, resigned_last
 from turnbased.ratings.rules import (
@@ -36,9 +38,32 @@ from turnbased.ratings.rules import (
 LOCK_SPACE = 0x52415447
 
 
-def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
-    """Return why the finished ``game`` does not count for ratings, from its table and how it ended; None when
-    it does (what its players did together is read under their locks: ``ratings_record_game``)."""
+def rated_seats(game: Game) -> tuple[list[Seat], set[int]]:
+    """Return the seats as ratings read them, in seat order, and the seats that changed hands. A seat that changed
+    hands (``SeatChange``) is its first player's, who left it: they are rated, placed below everyone who stayed (as
+    a timeout is); whoever played it after them is not, the game not theirs from its first move. Copies: the game's
+    own seats are left as they are for the other features reacting to its end."""
+    seats = sorted(game.seats.all(), key=lambda seat: seat.index)
+    if not any(game.started_at and seat.joined_at > game.started_at for seat in seats):
+        return seats, set()  # nobody took a seat after the start (``play.services.seats``): nothing to read
+    first: dict[int, int | None] = {}
+    for seat, left_by in SeatChange.objects.filter(game=game).order_by("pk").values_list("seat", "left_by_id"):
+        first.setdefault(seat, left_by)
+    if not first:
+        return seats, set()
+    people = get_user_model().objects.select_related("profile").in_bulk([pk for pk in first.values() if pk])
+    rated = []
+    for seat in seats:
+        if seat.index in first:
+            seat = copy.copy(seat)
+            seat.user_id = first[seat.index]
+            seat.user = people.get(seat.user_id)
+        rated.append(seat)
+    return rated, set(first)
+
+
+def _table_reason(game: Game) -> str | None:
+    """Why the finished game's table or its way of ending leaves it unrated, read from what the game has loaded."""
     seats = list(game.seats.all())
     if game.visibility == Visibility.PRIVATE or any(seat.user_id is None for seat in seats) or len(seats) < 2:
         return unrated_reason(private=game.visibility == Visibility.PRIVATE, bot_seats=True, fewest_own_moves=0,
@@ -47,27 +72,43 @@ def game_unrated_reason(game: Game, resigned_last: int | None) -> str | None:
         return "a table made unrated"
     if game.result.get("decided") in (ADJUDICATED, ALL_LOSE):  # stopped before its end: play did not decide it
         return "a game decided before its end"
+    return None
+
+
+def game_unrated_reason(game: Game, resigned_last: int | None, rated: tuple[list[Seat], set[int]] | None = None,
+                        ) -> str | None:
+    """Return why the finished ``game`` does not count for ratings, from its table and how it ended; None when
+    it does (what its players did together is read under their locks: ``ratings_record_game``). ``rated``: the
+    seats as ``rated_seats`` reads them (read here when not given)."""
+    reason = _table_reason(game)
+    if reason is not None:
+        return reason
+    seats, changed = rated if rated is not None else rated_seats(game)
+    if any(seat.user_id is None for seat in seats):  # a seat that changed hands had no person at first
+        return unrated_reason(private=False, bot_seats=True, fewest_own_moves=0, ended_early=False)
     # A draw its players agreed counts as a draw, once each of them has made the moves a game ended early needs.
     ended_early = (resigned_last is not None or bool(game.result.get("left_seats")) or any(seat.bot for seat in seats)
-                   or game.result.get("decided") == AGREED_DRAW)
+                   or game.result.get("decided") == AGREED_DRAW or bool(changed))
     fewest = 0
     if ended_early:
         # Resignations are no moves of one's own: the platform's, not the game's.
         # Nor are takebacks (the platform's entry returning to an earlier position).
-        made = dict(Move.objects.filter(game=game).exclude(move=RESIGN).exclude(source=MoveSource.AGREED)
-                    .values_list("seat").annotate(n=Count("id")))
+        entries = Move.objects.filter(game=game).exclude(move=RESIGN).exclude(source=MoveSource.AGREED)
+        made = dict(entries.exclude(seat__in=changed).values_list("seat").annotate(n=Count("id")))
+        for seat in seats:  # a seat that changed hands: only its first player's own moves are theirs
+            if seat.index in changed:
+                made[seat.index] = entries.filter(seat=seat.index, user_id=seat.user_id).count()
         fewest = min(made.get(seat.index, 0) for seat in seats)
     return unrated_reason(private=False, bot_seats=False, fewest_own_moves=fewest, ended_early=ended_early)
 
 
-def _players_of(game: Game) -> list[Player]:
-    """Return what the rules read of the accounts at ``game`` (seated people, in seat order), in one query.
+def _players_of(game: Game, seats: list[Seat]) -> list[Player]:
+    """Return what the rules read of the accounts at ``game`` (its ``seats`` as rated, in seat order), in one query.
 
-    The seats come with their players and profiles (``store.locked``); the query adds whether each primary
-    address is confirmed and, when a minimum is set, whether they finished that many games before this one
+    The seats come with their players and profiles (``store.locked``, ``rated_seats``); the query adds whether each
+    primary address is confirmed and, when a minimum is set, whether they finished that many games before this one
     (the one past it found or not, so an account's long history costs no more to read).
     """
-    seats = sorted(game.seats.all(), key=lambda seat: seat.index)
     confirmed = EmailAddress.objects.filter(user=OuterRef("pk"), primary=True, verified=True,
                                             email__iexact=OuterRef("email"))
     least = settings.RATINGS_MIN_FINISHED_GAMES
@@ -123,16 +164,20 @@ def ratings_record_game(*, game: Game) -> list[RatingChange]:
     if game.status != GameStatus.FINISHED or not game.result:
         return []
     resigned = resigned_last(game)
-    if game_unrated_reason(game, resigned) is not None:
+    if _table_reason(game) is not None:
+        return []
+    rated = rated_seats(game)
+    if game_unrated_reason(game, resigned, rated) is not None:
         return []
     if RatingChange.objects.filter(game=game).exists():
         return []
-    players = _players_of(game)
+    seats, changed = rated
+    players = _players_of(game, seats)
     now = timezone.now()
     if any(account_reason(player, now=now) is not None for player in players):
         return []
-    seats = sorted(game.seats.all(), key=lambda seat: seat.index)
-    # The seats of the locked game come with their players' profiles (``store.locked``): no query here.
+    # The seats of the locked game come with their players' profiles (``store.locked``): no query here (nor for a
+    # seat's first player, read with theirs by ``rated_seats``).
     pool = rating_pool(bot_account_seated=any(is_bot_account(seat.user) for seat in seats))
     user_ids = [seat.user_id for seat in seats]
     kind = {"game_slug": game.engine, "players": len(seats), "pool": pool}
@@ -151,7 +196,7 @@ def ratings_record_game(*, game: Game) -> list[RatingChange]:
             created = Rating.objects.bulk_create([Rating(user_id=user_id, mu=MODEL.mu, sigma=MODEL.sigma, **kind)
                                                   for user_id in user_ids if user_id not in ratings])
             ratings.update((rating.user_id, rating) for rating in created)
-        placed = final_places(game, resigned=resigned)
+        placed = final_places(game, resigned=resigned, also_left=changed)
         before = [(ratings[seat.user_id].mu, ratings[seat.user_id].sigma) for seat in seats]
         after = rate(before, [placed[seat.index] for seat in seats])
         changes = []

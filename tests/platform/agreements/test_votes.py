@@ -6,6 +6,7 @@ lock when it races a move."""
 from __future__ import annotations
 
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -17,10 +18,11 @@ from games.base import AGREED_DRAW
 from games.record import canonical_json, verify_record
 from turnbased.agreements import services
 from turnbased.agreements.models import Proposal, ProposalStatus
+from turnbased.agreements.signals import proposal_decided
 from turnbased.clocks.models import SeatClock, TableClock
 from turnbased.events.models import Event, EventKind
 from turnbased.events.wording import worded_payload
-from turnbased.kit.errors import Conflict, InvalidRequest, NotAllowed
+from turnbased.kit.errors import Conflict, InvalidRequest, NotAllowed, Unprocessable
 from turnbased.play import services as play_services
 from turnbased.play.models import Game, GameStatus, Move
 from turnbased.play.records import complete_record
@@ -145,17 +147,17 @@ def test_a_cancel_everyone_agrees_aborts_the_game_unrated_with_no_result(alice, 
 
 
 @pytest.mark.parametrize(("kind", "terms", "status", "reason"), [
-    ("pause", {"days": 0}, 400, "days must be a whole number from 1 to 14"),
-    ("pause", {"days": 15}, 400, "days must be a whole number from 1 to 14"),
-    ("pause", {}, 400, "days must be"),
-    ("pause", {"days": 2, "seat": 0}, 400, "takes no seat"),
-    ("extra_time", {"days": 2}, 400, "seat must be the number of a seat"),
-    ("extra_time", {"seat": 5, "days": 2}, 400, "seat must be the number of a seat"),
-    ("extra_time", {"seat": 1, "days": 8}, 400, "from 1 to 7"),
-    ("draw", {"days": 1}, 400, "takes no days"),
+    ("pause", {"days": 0}, 400, "greater than or equal to 1"),  # out of the schema's range
+    ("pause", {"days": 15}, 400, "less than or equal to 14"),
+    ("pause", {}, 422, "days must be"),
+    ("pause", {"days": 2, "seat": 0}, 422, "takes no seat"),
+    ("extra_time", {"days": 2}, 422, "seat must be the number of a seat"),
+    ("extra_time", {"seat": 5, "days": 2}, 422, "seat must be the number of a seat"),
+    ("extra_time", {"seat": 1, "days": 8}, 422, "from 1 to 7"),
+    ("draw", {"days": 1}, 422, "takes no days"),
     ("resign", {}, 400, "kind must be one of"),
 ])
-def test_terms_a_kind_does_not_take_are_refused_with_a_400_and_change_nothing(kind, terms, status, reason, alice,
+def test_terms_a_kind_does_not_take_are_refused_with_a_4xx_and_change_nothing(kind, terms, status, reason, alice,
                                                                               bob, api_client_for):
     game = _table(alice, bob)
     before = _unchanged(game)
@@ -163,7 +165,7 @@ def test_terms_a_kind_does_not_take_are_refused_with_a_400_and_change_nothing(ki
     assert answer.status_code == status, answer.content
     if kind != "resign":  # an unknown kind is refused by the request's shape, before the service
         assert reason in answer.json()["detail"]
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(InvalidRequest if kind == "resign" else Unprocessable):  # the service: the schema aside
         services.proposal_make(game_id=game.pk, user=alice, kind=kind, terms=terms)
     assert _unchanged(game) == before
 
@@ -321,3 +323,56 @@ def test_a_drawn_and_a_cancelled_game_read_as_such_on_every_page_and_in_the_api(
     listed = api_client_for(bob).get(f"/api/games/{cancelled.pk}/proposals/").json()
     assert listed["proposals"][0]["kind"] == "cancel" and listed["proposals"][0]["status"] == "accepted"
     assert listed["offered"] == [] and listed["waiting"] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_extra_time_agreed_while_a_move_waits_is_not_lost(make_user, api_client_for):
+    """Bob agrees to give alice extra time at the moment alice moves: whichever holds the game's lock first, the
+    move that waited reads the seat clocks as they are then, so the time given is kept or used, never written
+    over with what the move read before."""
+    def linger(**kwargs):  # the agreement holds the game's lock a moment longer: the move starts waiting for it
+        time.sleep(0.3)
+
+    proposal_decided.connect(linger, dispatch_uid="test-linger")
+    try:
+        _extra_time_raced(make_user("alice"), make_user("bob"), api_client_for)
+    finally:
+        proposal_decided.disconnect(dispatch_uid="test-linger")
+
+
+def _extra_time_raced(alice, bob, api_client_for) -> None:
+    for attempt in range(4):
+        game = _table(alice, bob, clock={"kind": "bank", "bank_days": 5, "increment_days": 0})
+        users = _users(game, alice, bob)
+        mover = game.to_move[0]
+        other = 1 - mover
+        proposal = services.proposal_make(game_id=game.pk, user=users[mover], kind="extra_time",
+                                          terms={"seat": other, "days": 3})
+        move = get_engine(game.engine).legal_moves(game.state, mover)[0]
+        barrier, answers = threading.Barrier(2), {}
+
+        def request(name, user, path, body):
+            try:
+                barrier.wait(10)
+                if name == "move":
+                    time.sleep(0.1)  # once the agreement holds the lock, most often
+                answers[name] = api_client_for(user).post(path, body, format="json").status_code
+            finally:
+                connection.close()
+
+        threads = [
+            threading.Thread(target=request, args=("agree", users[other], f"/api/games/{game.pk}/proposals/"
+                                                                          f"{proposal.pk}/answer/", {"accept": True})),
+            threading.Thread(target=request, args=("move", users[mover], f"/api/games/{game.pk}/moves/",
+                                                   {"expected_seq": game.seq, "move": move})),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert answers["agree"] == 200 and answers["move"] in (200, 201), answers
+        game.refresh_from_db()
+        clock = SeatClock.objects.get(game=game, seat=other)
+        if game.status == GameStatus.ACTIVE and other in game.to_move:
+            assert clock.extra_seconds == 3 * DAY, (attempt, "the extra time given is kept for the seat's turn")
+            assert clock.deadline >= timezone.now() + timedelta(days=7, hours=23)

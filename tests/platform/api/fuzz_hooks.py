@@ -38,6 +38,8 @@ STEERED_EVERY = 2
 # name taken), a webhook's address mostly names no host that resolves, and a device's endpoint no push service the
 # site sends to: those three are steered every time too, keeping the rest of what was drawn.
 ALWAYS_STEERED = {"POST /api/me/following/", "POST /api/me/blocked/", "POST /api/groups/{group_id}/invitations/",
+                  # Issue 46: a proposal's terms depend on its kind, a seat offer's seat on the game.
+                  "POST /api/games/{game_id}/proposals/", "POST /api/games/{game_id}/seat-offers/",
                   "POST /api/groups/{group_id}/owner/", "POST /api/groups/", "PATCH /api/webhooks/{webhook_id}/",
                   "POST /api/me/push-subscriptions/", "POST /api/competitions/{competition_id}/invitations/"}
 _numbers = itertools.count(1)
@@ -82,6 +84,11 @@ def _steer(case, label: str) -> None:
                      "time_control": {"kind": "per_move", "days_per_move": 3}}
     elif label == "POST /api/games/":
         case.body = {"game": "halali", "players": 2}
+    elif label == "POST /api/games/{game_id}/proposals/":
+        # The first is made (a pause the played game's table takes), the ones after wait behind it (409).
+        case.body = {"kind": "pause", "days": 1 + number % 14}
+    elif label == "POST /api/games/{game_id}/seat-offers/":
+        case.body = {"seat": OPERATION_TARGETS[label]["seat"], "username": "gil"}
     elif label == "POST /api/me/push-subscriptions/":
         case.body = copy.deepcopy(VALID["push_subscription"])
     elif label == "POST /api/games/{game_id}/moves/":

@@ -29,8 +29,10 @@ from games import get_engine
 from tests.platform.api.test_fuzz import build_world
 from tests.platform.conftest import api_token
 from tests.platform.notifications.push_service import Device
+from tests.platform.seats.conftest import taken_over
 from turnbased.aftergame.services import rematch_propose
 from turnbased.agreements.services import takeback_ask
+from turnbased.seats import services as seat_services
 from turnbased.play import services
 from turnbased.play.services.invitations import invitation_create
 
@@ -53,6 +55,35 @@ def world(transactional_db, make_user, settings):
     return build_world(make_user)
 
 
+def _stayed_with_a_bot(stayer, late, seed: str):
+    """A game in play of ``stayer`` and ``late`` where ``late`` ran out of time and a bot plays their seat: return the
+    game and that seat."""
+    for attempt in range(20):
+        game, seat = taken_over(stayer, late, seed=f"{seed}-{attempt}")
+        if game.seats.get(index=seat).user_id == late.pk:
+            return game, seat
+    raise AssertionError("no seed of twenty left the late player's seat to a bot")
+
+
+def _seat_offer_targets(ann, ben, cat) -> dict[str, dict[str, int]]:
+    """Issue 46: a game where ann stayed beside a bot (to offer its seat); her own offer (to read and withdraw); ben's
+    offers of cat's seat, one listed (for ann to take) and one named to ann (to decline)."""
+    offering, _ = _stayed_with_a_bot(ann, ben, "offering")
+    game, seat = _stayed_with_a_bot(ann, ben, "offered")
+    own = seat_services.offer_make(game_id=game.pk, user=ann, seat=seat)
+    game, seat = _stayed_with_a_bot(ben, cat, "listed")
+    listed = seat_services.offer_make(game_id=game.pk, user=ben, seat=seat)
+    game, seat = _stayed_with_a_bot(ben, cat, "named")
+    named = seat_services.offer_make(game_id=game.pk, user=ben, seat=seat, username=ann.username)
+    late = offering.seats.get(user=ben).index
+    # The offering game's seat a bot plays, to offer to a person (fuzz_hooks steers the body to it).
+    return {"POST /api/games/{game_id}/seat-offers/": {"game_id": offering.pk, "seat": late},
+            "GET /api/seat-offers/{offer_id}/": {"offer_id": own.pk},
+            "DELETE /api/seat-offers/{offer_id}/": {"offer_id": own.pk},
+            "POST /api/seat-offers/{offer_id}/accept/": {"offer_id": listed.pk},
+            "POST /api/seat-offers/{offer_id}/decline/": {"offer_id": named.pk}}
+
+
 def operation_targets(world) -> dict[str, dict[str, int]]:
     """Return the objects the operations that need one of their own name: a table to join, a rematch, an invitation."""
     ann, ben = world.player, User.objects.get(username="ben")
@@ -71,7 +102,9 @@ def operation_targets(world) -> dict[str, dict[str, int]]:
         services.submit_move(game_id=forest.pk, user=asker, expected_seq=0,
                              move=get_engine(forest.engine).legal_moves(forest.state, 0)[0])
         asked[asker.username] = {"game_id": forest.pk, "proposal_id": takeback_ask(game_id=forest.pk, user=asker).pk}
-    return {"POST /api/games/{game_id}/join/": {"game_id": world.targets["game_id"]["cat's open table"]},
+    cat = User.objects.get(username="cat")
+    return {
+            **_seat_offer_targets(ann, ben, cat),"POST /api/games/{game_id}/join/": {"game_id": world.targets["game_id"]["cat's open table"]},
             # Issue 46: ann's own takeback request (to withdraw), and ben's (to answer).
             "DELETE /api/games/{game_id}/proposals/{proposal_id}/": asked["ann"],
             "POST /api/games/{game_id}/proposals/{proposal_id}/answer/": asked["ben"],

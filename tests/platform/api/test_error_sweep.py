@@ -39,6 +39,7 @@ from tests.platform.api.test_schema import as_json_schema
 from tests.platform.conftest import api_token
 from tests.platform.notifications.push_service import Device
 from tests.platform.play.test_bad_input import database_rows
+from tests.platform.seats.conftest import taken_over
 from games import get_engine
 from turnbased.accounts.services.tokens import token_create
 from turnbased.kit.api.problems import PROBLEM_MEDIA_TYPE
@@ -51,6 +52,7 @@ from turnbased.agreements.services import takeback_ask
 from turnbased.notifications.services import push_subscription_save
 from turnbased.play.services.invitations import invitation_create
 from turnbased.webhooks.services import webhook_create
+from turnbased.seats import services as seat_services
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +79,8 @@ BAD_VALUES = {
     "competition_id": ["0", str(HUGE), "{hidden_competition}"],
     # Issue 46: a proposal at a table (one at alice's other table, not the game the path names, for the last).
     "proposal_id": ["0", str(HUGE), "{other_proposal}"],
+    # Issue 46: a seat offer (one named to another person at a table alice does not play, for the last).
+    "offer_id": ["0", str(HUGE), "{hidden_offer}"],
 }
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 JSON = "application/json"
@@ -107,7 +111,7 @@ def allowed_methods(callback) -> set[str]:
 
 
 @pytest.fixture
-def world(alice, bob, carol, settings):
+def world(alice, bob, carol, make_user, settings):
     """Alice's game in play and her spare token and absence; ben's token and absence; bob and carol's private game."""
     settings.RATE_LIMITS_ON = False  # hundreds of refused requests from one address: rates are tested elsewhere
     ben = bob
@@ -142,6 +146,9 @@ def world(alice, bob, carol, settings):
     services.submit_move(game_id=forest.pk, user=alice, expected_seq=0,
                          move=get_engine(forest.engine).legal_moves(forest.state, 0)[0])
     other_proposal = takeback_ask(game_id=forest.pk, user=alice)
+    make_user("dora")
+    listed_offer, hidden_offer = (_seat_offer(bob, carol, seed=seed, username=username)
+                                  for seed, username in (("listed", None), ("named", "dora")))
     hidden_competition = competition_create(user=bob, settings={"name": "Bob's cup", "game": "love-letter",
                                                                  "starts_at": starts, "time_control": clock,
                                                                  "entry": "invitation"})
@@ -153,15 +160,22 @@ def world(alice, bob, carol, settings):
                  "token_id": str(token_create(user=alice, name="spare", lifetime=None)[0].pk), "username": "alice",
                  "webhook_id": str(hooks["alice"]), "subscription_id": str(devices["alice"]),
                  "group_id": str(group.pk), "competition_id": str(competition.pk),
-                 "proposal_id": str(other_proposal.pk)},
+                 "proposal_id": str(other_proposal.pk), "offer_id": str(listed_offer.pk)},
         "hidden": {"game_id": str(hidden.pk)},
         "fill": {"missing_game": str(hidden.pk + 1000), "bens_absence": str(absences["bob"]),
                  "bens_token": str(token_create(user=ben, name="ben's", lifetime=None)[0].pk),
                  "bens_webhook": str(hooks["bob"]), "bens_device": str(devices["bob"]),
                  "hidden_message": str(hidden_message), "other_invitation": str(other_invitation),
                  "deleted_group": str(deleted.pk), "hidden_competition": str(hidden_competition.pk),
-                 "other_proposal": str(other_proposal.pk)},
+                 "other_proposal": str(other_proposal.pk), "hidden_offer": str(hidden_offer.pk)},
     }
+
+
+def _seat_offer(creator, other, *, seed: str, username: str | None):
+    """A seat a bot took over at a table of ``creator`` and ``other``, offered by the one who stayed."""
+    game, late = taken_over(creator, other, seed=seed)
+    stayer = next(seat.user for seat in game.seats.all() if seat.index != late)
+    return seat_services.offer_make(game_id=game.pk, user=stayer, seat=late, username=username)
 
 
 def path_of(route: str, values: dict) -> str:

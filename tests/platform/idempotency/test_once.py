@@ -21,10 +21,13 @@ from rest_framework.test import APIClient, APIRequestFactory
 from games import get_engine
 from tests.platform.conftest import PASSWORD, api_token, settings_error
 from tests.platform.notifications.conftest import push_service, vapid_key  # noqa: F401  (fixtures)
+from tests.platform.seats.conftest import taken_over
 from turnbased.accounts.models import ApiToken, Profile
 from turnbased.aftergame.models import Rematch
 from turnbased.agreements.models import Proposal
 from turnbased.agreements.services import takeback_ask
+from turnbased.seats import services as seat_services
+from turnbased.seats.models import SeatOffer
 from turnbased.chat.models import Message
 from turnbased.clocks.models import Absence
 from turnbased.clocks.services import local_today
@@ -40,7 +43,7 @@ from turnbased.idempotency.models import IdempotentRequest
 from turnbased.idempotency.tasks import prune_idempotency_keys
 from turnbased.notifications.models import PushSubscription
 from turnbased.play import services
-from turnbased.play.models import Game, Invitation, Move, Seat
+from turnbased.play.models import Game, Invitation, Move, Seat, SeatChange
 from turnbased.webhooks.models import Webhook
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +76,7 @@ def _finished_game(alice, bob) -> Game:
     return game
 
 
-def _creates(alice, bob, push_service, settings) -> dict[str, Callable[[], Create]]:
+def _creates(alice, bob, push_service, settings, carol=None) -> dict[str, Callable[[], Create]]:
     """Each create operation by id, set up on demand (a sequence of creates would otherwise set up each other)."""
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = settings.WEBHOOKS_ALLOW_HTTP = True
 
@@ -112,6 +115,23 @@ def _creates(alice, bob, push_service, settings) -> dict[str, Callable[[], Creat
         return Create(_client(bob), f"/api/games/{game.pk}/proposals/{proposal.pk}/answer/", {"accept": True},
                       lambda: Move.objects.filter(game=game).count())
 
+    def seat_offered() -> tuple[Game, SeatOffer]:
+        # Issue 46: a seat a bot took over, listed in the lobby by the player who stayed.
+        game, late = taken_over(alice, bob, seed="keys")
+        stayer = next(seat.user for seat in game.seats.all() if seat.index != late)
+        return game, seat_services.offer_make(game_id=game.pk, user=stayer, seat=late)
+
+    def seat_offer_make() -> Create:
+        game, late = taken_over(alice, bob, seed="keys")
+        stayer = next(seat.user for seat in game.seats.all() if seat.index != late)
+        return Create(_client(stayer), f"/api/games/{game.pk}/seat-offers/", {"seat": late},
+                      SeatOffer.objects.count)
+
+    def seat_offer_accept() -> Create:
+        game, offer = seat_offered()
+        return Create(_client(carol), f"/api/seat-offers/{offer.pk}/accept/", None,
+                      lambda: SeatChange.objects.filter(game=game).count())
+
     def message() -> Create:
         game = table()
         return Create(_client(alice), f"/api/games/{game.pk}/messages/", {"text": "hello"}, Message.objects.count)
@@ -138,6 +158,8 @@ def _creates(alice, bob, push_service, settings) -> dict[str, Callable[[], Creat
         "takeback_ask": lambda: (lambda game: Create(_client(alice), f"/api/games/{game.pk}/takebacks/", None,
                                                      Proposal.objects.count))(forest_moved()),
         "proposal_answer": takeback_answer,
+        "seat_offer_make": seat_offer_make,
+        "seat_offer_accept": seat_offer_accept,
         # Agreements by vote: a draw proposed.
         "proposal_make": lambda: (lambda game: Create(_client(alice), f"/api/games/{game.pk}/proposals/",
                                                       {"kind": "draw"}, Proposal.objects.count))(forest_moved()),
@@ -222,8 +244,8 @@ def _send(create: Create, key: str, body: dict | None = None):
 
 @pytest.mark.parametrize("operation_id", KEYED)
 def test_a_create_sent_again_under_its_key_is_answered_the_same_and_makes_nothing(operation_id, alice, bob,
-                                                                                  push_service, settings):
-    create = _creates(alice, bob, push_service, settings)[operation_id]()
+                                                                                  push_service, settings, carol):
+    create = _creates(alice, bob, push_service, settings, carol)[operation_id]()
     before = create.made()
     first = _send(create, "retry-after-a-timeout")
     assert 200 <= first.status_code < 300, first.json()

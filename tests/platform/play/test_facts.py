@@ -42,7 +42,8 @@ def test_the_features_react_to_the_facts_in_the_order_their_apps_are_installed()
     assert facts.handlers_of(facts.SeatHandedOn) == [competition_reactions.seat_handed_on,
                                                      entry_reactions.seat_handed_on]
     assert competition_reactions.who_sees_the_competition_sees_its_tables in facts._private_viewers
-    assert facts.table_terms() == ["agreements", "competition", "group", "rated", "rematch", "requirements"]
+    assert facts.table_terms() == ["agreements", "competition", "group", "rated", "rematch", "requirements",
+                                   "seat_offers"]
     assert aftergame_reactions.rematch_players_see_it in facts._private_viewers
     assert aftergame_reactions.rematch_seats_are_kept in facts._seat_keepers
     assert entry_reactions.games_waiting_keep_a_seat in facts._seat_keepers

@@ -26,6 +26,7 @@ from turnbased.mail import compose
 from turnbased.mail.tokens import unsubscribe_token
 from turnbased.play.models import Invitation
 from turnbased.agreements.models import Proposal
+from turnbased.seats.models import SeatOffer
 
 # Whole parts of the site that show no game to anyone but staff or a mail provider.
 LEFT_OUT_PREFIXES = {
@@ -84,6 +85,8 @@ PARAMETERS: dict[str, Callable[["Door", Any], str]] = {
     "group_id": lambda door, user: str(group_of_table(door.game.pk) or 0),
     # Issue 46: the table's first proposal (a takeback asked for; 0 where there is none).
     "proposal_id": lambda door, user: str(_first_id(Proposal.objects.filter(game=door.game))),
+    # Issue 46: the table's first seat offer (0 where there is none: a 404 to everyone).
+    "offer_id": lambda door, user: str(_first_id(SeatOffer.objects.filter(game=door.game))),
     # The confirm step of a proposal put to a vote: a draw's (whether a table may be drawn reads nothing hidden; a
     # proposal made through the API is compared in test_every_door._takeback_asked).
     "kind": lambda door, user: "draw",
@@ -146,6 +149,14 @@ POSTS: dict[str, Callable[[Any], list[dict]]] = {
     "api-game-proposal": lambda game: [{}],
     "game-proposal-answer": lambda game: [{"accept": "yes"}],
     "game-proposal-withdraw": lambda game: [{}],
+    # Issue 46, seats changing hands: an offer of a seat to nobody there is (a 404 to a player, 403 to anyone else:
+    # the same in both worlds), and the table's first offer taken up, declined, withdrawn (none: 404 to everyone).
+    "api-game-seat-offers": lambda game: [{"seat": 0, "username": "nobody-sits-here"}],
+    "api-seat-offer-accept": lambda game: [{}],
+    "api-seat-offer-decline": lambda game: [{}],
+    "seat-offer-accept": lambda game: [{}],
+    "seat-offer-decline": lambda game: [{}],
+    "seat-offer-withdraw": lambda game: [{}],
 }
 # Routes fetched again with the queries a page sends later (and as htmx asks, where that answers
 # differently): a poll from an older position, which gets the history entries since then; older

@@ -13,7 +13,8 @@ pytestmark = pytest.mark.django_db
 ALL_KINDS = ["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near",
              "group_invitation", "group_request", "tables_left", "competition_invite", "competition_started",
              "competition_table", "competition_round", "competition_ended", "competition_removed",
-             "competition_season", "ladder_challenge", "game_note", "proposal_made", "proposal_decided"]
+             "competition_season", "ladder_challenge", "game_note", "proposal_made", "proposal_decided",
+             "seat_offered", "seat_taken"]
 HOOK_FIELDS = {"id", "url", "kinds", "active", "consecutive_failures", "failing_since", "disabled_at",
                "disabled_reason", "created_at"}
 

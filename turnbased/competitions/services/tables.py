@@ -15,9 +15,10 @@ from turnbased.play.services import create_game
 
 def _terms(competition: Competition, table: EventTable) -> dict:
     # The game is the table's (linked in the creation's transaction: ``reactions``), rated as the organiser chose,
-    # without a rematch (the pairing decides who meets next); takebacks as the organiser chose (agreements.rules).
+    # without a rematch (the pairing decides who meets next); takebacks as the organiser chose (agreements.rules);
+    # its seats kept for its entrants (seats.rules: a seat a bot took over is nobody else's to take).
     return {"competition": table.pk, "rated": competition.rated, "rematch": False,
-            "agreements": _agreements(competition)}
+            "agreements": _agreements(competition), "seat_offers": False}
 
 
 def _agreements(competition: Competition) -> dict:

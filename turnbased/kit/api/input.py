@@ -84,6 +84,10 @@ class BodySerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+# The most seats any game has: a seat's number in a request is 0 to one less (the game at hand may have fewer).
+MOST_SEATS = max(engine.max_players for engine in engines().values())
+
+
 def game_slugs() -> list[tuple[str, str]]:
     """Return the engine slugs as choices (the ``GameSlug`` enum of the schema)."""
     return [(slug, slug) for slug in engines()]

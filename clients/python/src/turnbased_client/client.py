@@ -24,7 +24,7 @@ from turnbased_client.competitions import CompetitionsApi
 from turnbased_client.groups import GroupsApi
 from turnbased_client.types import (
     Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, Contact, EventKind, FriendsTable, Game,
-    GameNote, GamesWaiting, GameType, History, Proposal, ProposalList,
+    GameNote, GamesWaiting, GameType, History, Proposal, ProposalList, SeatOffer, SeatOfferList,
     Invitation, Leaderboard, LegalMoves, MovePlayed, MovePlayedMinimal, MyInvitation, NewToken, Player, Position, PositionText, Profile,
     PushSubscription, PushSubscriptionKeys,
     RatingPool, Record, RecentOpponent, Rematch, TableRequirements, TableRequirementsRead, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
@@ -390,6 +390,39 @@ class Client(GroupsApi, CompetitionsApi):
     def withdraw_proposal(self, game_id: int, proposal_id: int) -> Proposal:
         """Withdraw my proposal while it waits."""
         return self._call("proposal_withdraw", {"game_id": game_id, "proposal_id": proposal_id})
+
+    # -- seats changing hands ----------------------------------------------------------------
+    @operation("seat_offers_list", "GET", "/api/seat-offers/", conditional=True)
+    def seat_offers(self) -> SeatOfferList:
+        """The seats of games in play offered to me by name, then the ones listed in the lobby."""
+        return self._call("seat_offers_list")
+
+    @operation("seat_offer_make", "POST", "/api/games/{game_id}/seat-offers/", body=("seat", "username"),
+               idempotent=True)
+    def offer_seat(self, game_id: int, seat: int, *, username: str | Unset = UNSET) -> SeatOffer:
+        """Offer a seat a bot took over (to ``username``, or listed in the lobby) or hand on my own (to
+        ``username``)."""
+        return self._call("seat_offer_make", {"game_id": game_id}, body={"seat": seat, "username": username})
+
+    @operation("seat_offer_retrieve", "GET", "/api/seat-offers/{offer_id}/", conditional=True)
+    def seat_offer(self, offer_id: int) -> SeatOffer:
+        """One seat offer."""
+        return self._call("seat_offer_retrieve", {"offer_id": offer_id})
+
+    @operation("seat_offer_accept", "POST", "/api/seat-offers/{offer_id}/accept/", idempotent=True)
+    def take_seat(self, offer_id: int) -> SeatOffer:
+        """Take the seat offered: I play it from now on, and see what it may see."""
+        return self._call("seat_offer_accept", {"offer_id": offer_id})
+
+    @operation("seat_offer_decline", "POST", "/api/seat-offers/{offer_id}/decline/")
+    def decline_seat(self, offer_id: int) -> SeatOffer:
+        """Turn down a seat offered to me by name."""
+        return self._call("seat_offer_decline", {"offer_id": offer_id})
+
+    @operation("seat_offer_withdraw", "DELETE", "/api/seat-offers/{offer_id}/")
+    def withdraw_seat_offer(self, offer_id: int) -> SeatOffer:
+        """Withdraw my seat offer while it is open."""
+        return self._call("seat_offer_withdraw", {"offer_id": offer_id})
 
     @operation("rematch_retrieve", "GET", "/api/games/{game_id}/rematch/", conditional=True)
     def rematch(self, game_id: int) -> Rematch:

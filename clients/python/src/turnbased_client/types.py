@@ -17,7 +17,7 @@ EventKind = Literal["game_started", "your_turn", "move_played", "message_posted"
                     "group_invitation", "group_request", "tables_left", "competition_invite",
                     "competition_started", "competition_table", "competition_round", "competition_ended",
                     "competition_removed", "competition_season", "ladder_challenge", "game_note", "proposal_made",
-                    "proposal_decided"]
+                    "proposal_decided", "seat_offered", "seat_taken"]
 # What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
 # x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
 GameStatus = str  # "open", "active", "finished", "aborted"
@@ -26,6 +26,8 @@ InvitationStatus = str  # "pending", "declined", "seated"
 RematchStatus = str  # "waiting", "started", "finished", "declined", "aborted"
 ProposalKind = str  # "take_back", "pause", "extra_time", "draw", "cancel"
 ProposalStatus = str  # "open", "accepted", "declined", "withdrawn", "lapsed"
+SeatOfferKind = str  # "bot_seat", "my_seat"
+SeatOfferStatus = str  # "open", "taken", "declined", "withdrawn", "lapsed"
 WebhookDeliveryState = str  # "pending", "delivered", "failed"
 OpenClockKind = str  # a ClockKind, or one added later
 OpenEventKind = str  # an EventKind, or one added later
@@ -406,6 +408,25 @@ class Proposal(TypedDict):
     decided_at: str | None
     answers: list[ProposalAnswer]
     waiting_for: list[int]  # the seats whose answer it waits for
+
+
+class SeatOffer(TypedDict):
+    id: int
+    game: int
+    engine: str
+    seat: int
+    seat_name: str  # the seat's name at the table (its first player's)
+    kind: SeatOfferKind  # a seat a bot took over, or the offering player's own
+    status: SeatOfferStatus
+    offered_by: str
+    offered_to: str | None  # null: listed in the lobby for anyone
+    made_at: str
+    expires_at: str
+    decided_at: str | None
+
+
+class SeatOfferList(TypedDict):
+    offers: list[SeatOffer]  # named to me first, then the ones listed in the lobby
 
 
 class ProposalList(TypedDict):
