@@ -5,16 +5,15 @@ with a takeback verifies."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from games import get_engine
 from games.record import canonical_json, verify_record
+from tests.racing import Request, race
 from turnbased.agreements import services
 from turnbased.agreements.models import Proposal, ProposalStatus
 from turnbased.events.models import Event, EventKind
@@ -243,26 +242,9 @@ def test_an_acceptance_racing_a_move_is_settled_by_the_game_lock(make_user, api_
         game = _move(_forest(alice, bob), alice, 0)
         proposal = services.takeback_ask(game_id=game.pk, user=alice)
         move = get_engine(SAVERNAKE).legal_moves(game.state, 1)[0]
-        barrier, answers = threading.Barrier(2), {}
-
-        def request(name, path, body):
-            client = api_client_for(bob)
-            try:
-                barrier.wait(10)
-                answers[name] = client.post(path, body, format="json").status_code
-            finally:
-                connection.close()
-
-        threads = [
-            threading.Thread(target=request, args=("accept", f"/api/games/{game.pk}/proposals/{proposal.pk}/answer/",
-                                                   {"accept": True})),
-            threading.Thread(target=request, args=("move", f"/api/games/{game.pk}/moves/",
-                                                   {"expected_seq": 1, "move": move})),
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(30)
+        answers = race(api_client_for,
+                       Request("accept", bob, f"/api/games/{game.pk}/proposals/{proposal.pk}/answer/", {"accept": True}),
+                       Request("move", bob, f"/api/games/{game.pk}/moves/", {"expected_seq": 1, "move": move}))
         assert sorted(answers.values()) in ([200, 409], [201, 409]), (attempt, answers)
         game.refresh_from_db()
         assert game.seq == 2 and canonical_json(store.replay(game)) == canonical_json(game.state)

@@ -5,17 +5,16 @@ lock when it races a move."""
 
 from __future__ import annotations
 
-import threading
 import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games import get_engine
 from games.base import AGREED_DRAW
 from games.record import canonical_json, verify_record
+from tests.racing import Request, race
 from turnbased.agreements import services
 from turnbased.agreements.models import Proposal, ProposalStatus
 from turnbased.agreements.signals import proposal_decided
@@ -273,26 +272,9 @@ def test_a_draw_accepted_racing_a_move_is_settled_by_the_game_lock(make_user, ap
             game = _move(game, users)
         proposal = services.proposal_make(game_id=game.pk, user=alice, kind="draw")
         move = get_engine(game.engine).legal_moves(game.state, game.to_move[0])[0]
-        barrier, answers = threading.Barrier(2), {}
-
-        def request(name, path, body):
-            client = api_client_for(bob)
-            try:
-                barrier.wait(10)
-                answers[name] = client.post(path, body, format="json").status_code
-            finally:
-                connection.close()
-
-        threads = [
-            threading.Thread(target=request, args=("accept", f"/api/games/{game.pk}/proposals/{proposal.pk}/answer/",
-                                                   {"accept": True})),
-            threading.Thread(target=request, args=("move", f"/api/games/{game.pk}/moves/",
-                                                   {"expected_seq": game.seq, "move": move})),
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(30)
+        answers = race(api_client_for,
+                       Request("accept", bob, f"/api/games/{game.pk}/proposals/{proposal.pk}/answer/", {"accept": True}),
+                       Request("move", bob, f"/api/games/{game.pk}/moves/", {"expected_seq": game.seq, "move": move}))
         assert sorted(answers.values()) in ([200, 409], [201, 409]), (attempt, answers)
         seq = game.seq
         game.refresh_from_db()
@@ -349,27 +331,12 @@ def _extra_time_raced(alice, bob, api_client_for) -> None:
         proposal = services.proposal_make(game_id=game.pk, user=users[mover], kind="extra_time",
                                           terms={"seat": other, "days": 3})
         move = get_engine(game.engine).legal_moves(game.state, mover)[0]
-        barrier, answers = threading.Barrier(2), {}
-
-        def request(name, user, path, body):
-            try:
-                barrier.wait(10)
-                if name == "move":
-                    time.sleep(0.1)  # once the agreement holds the lock, most often
-                answers[name] = api_client_for(user).post(path, body, format="json").status_code
-            finally:
-                connection.close()
-
-        threads = [
-            threading.Thread(target=request, args=("agree", users[other], f"/api/games/{game.pk}/proposals/"
-                                                                          f"{proposal.pk}/answer/", {"accept": True})),
-            threading.Thread(target=request, args=("move", users[mover], f"/api/games/{game.pk}/moves/",
-                                                   {"expected_seq": game.seq, "move": move})),
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(30)
+        answers = race(api_client_for,
+                       Request("agree", users[other], f"/api/games/{game.pk}/proposals/{proposal.pk}/answer/",
+                               {"accept": True}),
+                       # Once the agreement holds the lock, most often.
+                       Request("move", users[mover], f"/api/games/{game.pk}/moves/",
+                               {"expected_seq": game.seq, "move": move}, delay=0.1))
         assert answers["agree"] == 200 and answers["move"] in (200, 201), answers
         game.refresh_from_db()
         clock = SeatClock.objects.get(game=game, seat=other)

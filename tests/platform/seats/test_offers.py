@@ -12,6 +12,7 @@ import time_machine
 
 from tests.platform.play.test_positions import play
 from tests.platform.seats.conftest import taken_over
+from tests.racing import Request, race
 from turnbased.clocks.models import SeatClock
 from turnbased.play import services as play_services
 from turnbased.ratings.models import RatingChange
@@ -190,10 +191,6 @@ def test_a_seat_taken_while_the_table_moves_is_settled_by_the_game_lock(make_use
     """Carol takes a bot's seat at the moment the other player moves (after which the bot plays the seat's turn at
     once): whichever comes first holds the game's lock. Both succeed; no bot move of the seat comes after it changed
     hands, and the log stays one verifiable story."""
-    import threading
-
-    from django.db import connection
-
     from games import get_engine
     from games.record import verify_record
     from turnbased.play.records import complete_record
@@ -207,24 +204,9 @@ def test_a_seat_taken_while_the_table_moves_is_settled_by_the_game_lock(make_use
             continue  # the round ended on the bot's move: nothing to race here
         offer = services.offer_make(game_id=game.pk, user=stayer, seat=late, username="carol")
         move = get_engine(game.engine).legal_moves(game.state, 1 - late)[0]
-        barrier, answers = threading.Barrier(2), {}
-
-        def request(name, user, path, body):
-            try:
-                barrier.wait(10)
-                answers[name] = api_client_for(user).post(path, body, format="json").status_code
-            finally:
-                connection.close()
-
-        threads = [
-            threading.Thread(target=request, args=("take", carol, f"/api/seat-offers/{offer.pk}/accept/", None)),
-            threading.Thread(target=request, args=("move", stayer, f"/api/games/{game.pk}/moves/",
-                                                   {"expected_seq": game.seq, "move": move})),
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(30)
+        answers = race(api_client_for, Request("take", carol, f"/api/seat-offers/{offer.pk}/accept/"),
+                       Request("move", stayer, f"/api/games/{game.pk}/moves/",
+                               {"expected_seq": game.seq, "move": move}))
         assert answers == {"take": 200, "move": 201} or answers == {"take": 200, "move": 200}, answers
         change = SeatChange.objects.get(game=game)
         bot_moves = list(Move.objects.filter(game=game, seat=late, source="bot").values_list("seq", flat=True))
