@@ -218,3 +218,20 @@ def test_a_seat_taken_while_the_table_moves_is_settled_by_the_game_lock(make_use
         game.refresh_from_db()
         report = verify_record(complete_record(game))
         assert report.ok, report.lines()
+
+
+def test_a_lapsed_offer_frees_its_seat_for_another_and_only_the_named_person_declines(late_game, alice, bob, carol):
+    from django.utils import timezone
+
+    game, late = late_game
+    stayer = bob if Seat.objects.get(game=game, index=late).user == alice else alice
+    listed = services.offer_make(game_id=game.pk, user=stayer, seat=late, username="")  # no name: listed
+    assert listed.offered_to is None
+    SeatOffer.objects.filter(pk=listed.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    named = services.offer_make(game_id=game.pk, user=stayer, seat=late, username="carol")  # the week ran out
+    assert SeatOffer.objects.get(pk=listed.pk).status == OfferStatus.LAPSED
+    with pytest.raises(NotAllowed, match="Only the person an offer is made to"):
+        services.offer_decline(offer_id=named.pk, user=stayer)
+    assert SeatOffer.objects.get(pk=named.pk).status == OfferStatus.OPEN
+    services.offer_decline(offer_id=named.pk, user=carol)
+    assert SeatOffer.objects.get(pk=named.pk).status == OfferStatus.DECLINED
