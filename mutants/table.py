@@ -64,6 +64,10 @@ TARGETS = {target.path: target for target in (
     Target("turnbased/seats/services.py", ("tests/platform/seats/test_offers.py",)),
     Target("turnbased/seats/selectors.py", ("tests/platform/seats/test_offers.py",
                                             "tests/platform/seats/test_secrecy.py")),
+    # Issue 46, following games.
+    *(Target(f"turnbased/following/{module}.py", ("tests/platform/following",))
+      for module in ("services", "selectors", "reactions")),
+    Target("turnbased/mail/followed_news.py", ("tests/platform/following",)),
     *(Target(f"turnbased/mail/{stage}.py", _INBOUND_TESTS)
       for stage in ("inbound", "reading", "verifying", "acting", "answering")),
     Target("turnbased/api/views.py",

@@ -43,6 +43,7 @@ api_patterns = [
     path("", include("turnbased.notes.api_urls")),  # issue 46: private notes
     path("", include("turnbased.agreements.api_urls")),  # issue 46: takebacks by consent
     path("", include("turnbased.seats.api_urls")),  # issue 46: a person takes a seat
+    path("", include("turnbased.following.api_urls")),  # issue 46: following games
     path("", include("turnbased.aftergame.api.urls")),
     path("", include("turnbased.webhooks.urls")),  # issue 15
     path("", include("turnbased.notifications.api_urls")),  # issue 25: my devices told of my turns
@@ -83,6 +84,7 @@ urlpatterns = [
     path("", include("turnbased.notes.urls")),  # issue 46: private notes
     path("", include("turnbased.agreements.urls")),  # issue 46: takebacks by consent
     path("", include("turnbased.seats.urls")),  # issue 46: a person takes a seat
+    path("", include("turnbased.following.urls")),  # issue 46: following games
     path("", include("turnbased.aftergame.urls")),
     path("", include("turnbased.notifications.urls")),  # issue 25: service worker, manifest, offline page
     path("", include("turnbased.contacts.urls")),  # issue 44: friends and blocks

@@ -153,6 +153,23 @@ def _seats_offered_declined_withdrawn_and_taken(ann, bob, newcomer) -> None:
             assert newcomer.game(game.pk)["my_seat"] == late
 
 
+def _a_game_followed(ann, bob, follower) -> None:
+    from django.contrib.auth import get_user_model
+
+    from tests.platform.following.conftest import play_one, two_player
+
+    people = get_user_model().objects.in_bulk(field_name="username")
+    game = play_one(two_player(people["ann"], people["bob"], seed="live-following"), people["ann"], people["bob"])
+    watch = follower.add_watch("game", game.pk)
+    assert watch["notify"] == "moves" and follower.watch(watch["id"]) == watch
+    assert [row["id"] for row in follower.watches()["watches"]] == [watch["id"]]
+    assert follower.change_watch(watch["id"], "ends")["notify"] == "ends"
+    (row,) = follower.followed_games()
+    assert row["id"] == game.pk and row["last_move"]
+    follower.remove_watch(watch["id"])
+    assert follower.watches()["watches"] == []
+
+
 def test_every_operation_of_the_client_answers_from_the_live_server(connect, make_account, settings):
     settings.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES = settings.WEBHOOKS_ALLOW_HTTP = True  # a loopback receiver
     make_account("ann")
@@ -344,6 +361,9 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     make_account("taker")
     _seats_offered_declined_withdrawn_and_taken(ann, bob, connect(anonymous.obtain_token("taker", PASSWORD)["token"],
                                                                   transport=recorded))
+
+    # Following games (issue 46): the taker follows a game of ann and bob, finds it in the feed, changes and stops.
+    _a_game_followed(ann, bob, connect(anonymous.obtain_token("taker", PASSWORD)["token"], transport=recorded))
 
     # A bot account: one that never shared a table becomes one.
     make_account("robo")

@@ -103,6 +103,8 @@ def spectacular_settings() -> dict:
                                               "and the tables kept for their members."},
             {"name": "seats", "description": "Seats of games in play offered to a person: a seat a bot took over, "
                                              "or a player's own; taking one up."},
+            {"name": "following", "description": "Following games I do not play: one game, a group's games, a "
+                                                 "competition's games; the feed of them as any spectator sees them."},
             # Issue 45: competitions.
             {"name": "competitions", "description": "Competitions: make one, enter and withdraw, invitations; "
                                                     "standings and rounds with their games."},

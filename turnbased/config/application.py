@@ -33,6 +33,7 @@ INSTALLED_APPS = (
     "turnbased.notes",  # issue 46: a player's private notes on a game
     "turnbased.agreements",  # issue 46: takebacks by consent (agreements at the table)
     "turnbased.seats",  # issue 46: a person takes a seat in a game in play
+    "turnbased.following",  # issue 46: following games (a watch list, a feed, news of moves and ends)
     "turnbased.aftergame",
     "turnbased.entry",  # issue 44: fair entry
     "turnbased.events",  # issue 15: the event stream

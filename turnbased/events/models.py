@@ -43,6 +43,8 @@ class EventKind(models.TextChoices):
     SEAT_OFFERED = "seat_offered", "A player offered me a seat in a game in play"
     SEAT_TAKEN = "seat_taken", ("A seat at my table changed hands (a person took it from a bot, or its player "
                                 "handed it on)")
+    FOLLOWED_MOVE = "followed_move", "A game I follow moved on (what any spectator may see)"
+    FOLLOWED_END = "followed_end", "A game I follow ended"
 
 
 class Event(models.Model):

@@ -17,7 +17,8 @@ from django.utils import timezone
 from turnbased.accounts.models import is_bot_account
 from turnbased.accounts.selectors import verified_email
 from turnbased.events.presence import is_present
-from turnbased.mail import compose, outbox
+from turnbased.following.services import notice_event_record
+from turnbased.mail import compose, followed_news, outbox
 from turnbased.mail.models import EmailKind, MailPreference, TurnEmails
 from turnbased.notifications import push
 from turnbased.notifications.models import Notification, NotificationKind
@@ -59,6 +60,8 @@ def _decide(notification: Notification) -> tuple[str, str]:
         if preference.turn_emails == TurnEmails.OFF:
             return "skip", "turn emails off"
         return "send", ""
+    if notification.kind in followed_news.KINDS:
+        return followed_news.decide(notification, preference)
     if not preference.game_emails:
         return "skip", "game emails off"
     if notification.kind == NotificationKind.INVITED:
@@ -85,6 +88,8 @@ def _decide_invitation(notification: Notification) -> tuple[str, str]:
 
 
 def _message(notification: Notification):
+    if notification.kind in followed_news.KINDS:
+        return followed_news.followed_email(notification)
     if notification.kind == NotificationKind.INVITED:
         return compose.invitation_email(notification.game, notification.user)
     if notification.kind == NotificationKind.YOUR_TURN:
@@ -92,6 +97,17 @@ def _message(notification: Notification):
     if notification.kind == NotificationKind.REMINDER:
         return compose.turn_email(notification.game, notification.user, reminder=True)
     return compose.game_news_email(notification.game, notification.user, notification.kind)
+
+
+def _followed(notification: Notification) -> tuple[str, str]:
+    """A notice of a followed game is skipped when it is no longer for its person; any other tells their stream and
+    webhooks, once (the row is settled in this transaction), whatever their email settings then decide."""
+    reason = followed_news.refusal(notification)
+    if reason is not None:
+        return "skip", reason
+    notice_event_record(user=notification.user, game=notification.game, seq=notification.seq,
+                        kind=notification.kind)
+    return "send", ""
 
 
 def settle(notification_id: int) -> tuple[str, int | None]:
@@ -111,7 +127,9 @@ def settle(notification_id: int) -> tuple[str, int | None]:
         )
         if notification is None:
             return "settled", None
-        decision, reason = _decide(notification)
+        decision, reason = _followed(notification) if notification.kind in followed_news.KINDS else ("send", "")
+        if decision == "send":
+            decision, reason = _decide(notification)
         if decision == "wait":
             return "waiting", None
         if decision == "skip":

@@ -14,6 +14,9 @@ class NotificationKind(models.TextChoices):
     REMINDER = "reminder", "deadline reminder"
     INVITED = "invited", "invited to a table"
     REMATCH_OFFERED = "rematch_offered", "rematch offered"
+    # Issue 46, following games: a move or the end of a game the person follows from outside its seats.
+    FOLLOWED_MOVE = "followed_move", "a followed game moved"
+    FOLLOWED_END = "followed_end", "a followed game ended"
 
 
 class Notification(models.Model):

@@ -1,8 +1,8 @@
 """What happened at a table, told to the features that react to it: the core records, features react.
 
 The core (``play``, ``clocks``) tells each fact here (``tell``) in the transaction of the change that made it: a
-player was invited, joined, a game started, a turn began, a seat was handed to a bot, a deadline is near, a game
-finished. A feature that reacts registers its handler once, when its app is ready (``reacting_to`` in its
+player was invited, joined, a game started, a turn began, a move was played, a seat was handed to a bot or taken by
+a person, a deadline is near, a game finished. A feature that reacts registers its handler once, when its app is ready (``reacting_to`` in its
 ``reactions.py``, imported by its ``AppConfig.ready``). Handlers run at once, in the teller's transaction, in the
 order the apps are installed, so what they write commits or rolls back with the change: a finished game's rating
 commits with its end, a turn's notification with its move. A handler never calls the core's services back, and
@@ -60,6 +60,16 @@ class TurnBegan:
 
 
 @dataclass(frozen=True)
+class MovePlayed:
+    """A new position was logged (a move, a bot's or a forced one, a resignation, a takeback) and the game goes on;
+    a move that ends it is told as ``GameFinished`` alone. Told to whoever follows the game from outside its seats,
+    so a reaction must cost the move no statement of its own (``one_statement``)."""
+
+    game: Game
+    seq: int
+
+
+@dataclass(frozen=True)
 class SeatHandedOn:
     """A seat was handed to a bot for the rest of the game (its player ran out of time too often, or was removed)."""
 
@@ -103,8 +113,8 @@ class GameReleased:
     game: Game
 
 
-Fact = (PlayerInvited | PlayerJoined | GameStarted | TurnBegan | SeatHandedOn | DeadlineNear | GameFinished
-        | GameReleased)
+Fact = (PlayerInvited | PlayerJoined | GameStarted | TurnBegan | MovePlayed | SeatHandedOn | SeatTaken
+        | DeadlineNear | GameFinished | GameReleased)
 F = TypeVar("F", bound=Callable)
 
 _handlers: dict[type, list[Callable]] = defaultdict(list)

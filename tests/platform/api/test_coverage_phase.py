@@ -32,6 +32,7 @@ from tests.platform.notifications.push_service import Device
 from tests.platform.seats.conftest import taken_over
 from turnbased.aftergame.services import rematch_propose
 from turnbased.agreements.services import takeback_ask
+from turnbased.following.services import watch_make
 from turnbased.seats import services as seat_services
 from turnbased.play import services
 from turnbased.play.services.invitations import invitation_create
@@ -84,6 +85,18 @@ def _seat_offer_targets(ann, ben, cat) -> dict[str, dict[str, int]]:
             "POST /api/seat-offers/{offer_id}/decline/": {"offer_id": named.pk}}
 
 
+def _watch_targets(ann, ben, cat) -> dict[str, dict[str, int]]:
+    """Issue 46: a public table of ben and cat for ann to follow, and ann's watches of two more (one to read and
+    change, one to stop)."""
+    tables = [services.create_game(creator=creator, engine_slug="love-letter", players=3)
+              for creator in (ben, cat, ben)]
+    kept, dropped = (watch_make(user=ann, kind="game", target_id=table.pk)[0] for table in tables[1:])
+    return {"POST /api/watches/": {"target": tables[0].pk},
+            "GET /api/watches/{watch_id}/": {"watch_id": kept.pk},
+            "PATCH /api/watches/{watch_id}/": {"watch_id": kept.pk},
+            "DELETE /api/watches/{watch_id}/": {"watch_id": dropped.pk}}
+
+
 def operation_targets(world) -> dict[str, dict[str, int]]:
     """Return the objects the operations that need one of their own name: a table to join, a rematch, an invitation."""
     ann, ben = world.player, User.objects.get(username="ben")
@@ -104,7 +117,8 @@ def operation_targets(world) -> dict[str, dict[str, int]]:
         asked[asker.username] = {"game_id": forest.pk, "proposal_id": takeback_ask(game_id=forest.pk, user=asker).pk}
     cat = User.objects.get(username="cat")
     return {
-            **_seat_offer_targets(ann, ben, cat),"POST /api/games/{game_id}/join/": {"game_id": world.targets["game_id"]["cat's open table"]},
+            **_seat_offer_targets(ann, ben, cat), **_watch_targets(ann, ben, cat),
+            "POST /api/games/{game_id}/join/": {"game_id": world.targets["game_id"]["cat's open table"]},
             # Issue 46: ann's own takeback request (to withdraw), and ben's (to answer).
             "DELETE /api/games/{game_id}/proposals/{proposal_id}/": asked["ann"],
             "POST /api/games/{game_id}/proposals/{proposal_id}/answer/": asked["ben"],

@@ -52,6 +52,7 @@ from turnbased.agreements.services import takeback_ask
 from turnbased.notifications.services import push_subscription_save
 from turnbased.play.services.invitations import invitation_create
 from turnbased.webhooks.services import webhook_create
+from turnbased.following.services import watch_make
 from turnbased.seats import services as seat_services
 
 pytestmark = pytest.mark.django_db
@@ -81,6 +82,8 @@ BAD_VALUES = {
     "proposal_id": ["0", str(HUGE), "{other_proposal}"],
     # Issue 46: a seat offer (one named to another person at a table alice does not play, for the last).
     "offer_id": ["0", str(HUGE), "{hidden_offer}"],
+    # Issue 46: a watch (ben's, for the last: another person's watch does not exist for alice).
+    "watch_id": ["0", str(HUGE), "{bens_watch}"],
 }
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 JSON = "application/json"
@@ -149,6 +152,8 @@ def world(alice, bob, carol, make_user, settings):
     make_user("dora")
     listed_offer, hidden_offer = (_seat_offer(bob, carol, seed=seed, username=username)
                                   for seed, username in (("listed", None), ("named", "dora")))
+    watches = {user.username: watch_make(user=user, kind="game", target_id=followed.pk)[0].pk
+               for user, followed in ((alice, other_table), (ben, table))}
     hidden_competition = competition_create(user=bob, settings={"name": "Bob's cup", "game": "love-letter",
                                                                  "starts_at": starts, "time_control": clock,
                                                                  "entry": "invitation"})
@@ -160,14 +165,16 @@ def world(alice, bob, carol, make_user, settings):
                  "token_id": str(token_create(user=alice, name="spare", lifetime=None)[0].pk), "username": "alice",
                  "webhook_id": str(hooks["alice"]), "subscription_id": str(devices["alice"]),
                  "group_id": str(group.pk), "competition_id": str(competition.pk),
-                 "proposal_id": str(other_proposal.pk), "offer_id": str(listed_offer.pk)},
+                 "proposal_id": str(other_proposal.pk), "offer_id": str(listed_offer.pk),
+                 "watch_id": str(watches["alice"])},
         "hidden": {"game_id": str(hidden.pk)},
         "fill": {"missing_game": str(hidden.pk + 1000), "bens_absence": str(absences["bob"]),
                  "bens_token": str(token_create(user=ben, name="ben's", lifetime=None)[0].pk),
                  "bens_webhook": str(hooks["bob"]), "bens_device": str(devices["bob"]),
                  "hidden_message": str(hidden_message), "other_invitation": str(other_invitation),
                  "deleted_group": str(deleted.pk), "hidden_competition": str(hidden_competition.pk),
-                 "other_proposal": str(other_proposal.pk), "hidden_offer": str(hidden_offer.pk)},
+                 "other_proposal": str(other_proposal.pk), "hidden_offer": str(hidden_offer.pk),
+                 "bens_watch": str(watches["bob"])},
     }
 
 

@@ -26,6 +26,7 @@ from turnbased.accounts.models import ApiToken, Profile
 from turnbased.aftergame.models import Rematch
 from turnbased.agreements.models import Proposal
 from turnbased.agreements.services import takeback_ask
+from turnbased.following.models import Watch
 from turnbased.seats import services as seat_services
 from turnbased.seats.models import SeatOffer
 from turnbased.chat.models import Message
@@ -67,6 +68,12 @@ class Create:
     path: str
     body: dict | None
     made: Callable[[], int]
+
+
+def _game_in_play(alice, bob) -> Game:
+    game = services.create_game(creator=alice, engine_slug="halali", players=2)
+    services.join_game(game_id=game.pk, user=bob)
+    return game
 
 
 def _finished_game(alice, bob) -> Game:
@@ -159,6 +166,9 @@ def _creates(alice, bob, push_service, settings, carol=None) -> dict[str, Callab
                                                      Proposal.objects.count))(forest_moved()),
         "proposal_answer": takeback_answer,
         "seat_offer_make": seat_offer_make,
+        # Following: carol follows alice and bob's game.
+        "watch_make": lambda: (lambda game: Create(_client(carol), "/api/watches/", {"kind": "game", "target": game.pk},
+                                                   Watch.objects.count))(_game_in_play(alice, bob)),
         "seat_offer_accept": seat_offer_accept,
         # Agreements by vote: a draw proposed.
         "proposal_make": lambda: (lambda game: Create(_client(alice), f"/api/games/{game.pk}/proposals/",

@@ -13,6 +13,7 @@ from tests.platform.ratings.conftest import ready_to_end
 from turnbased.aftergame import reactions as aftergame_reactions
 from turnbased.competitions import reactions as competition_reactions
 from turnbased.entry import reactions as entry_reactions
+from turnbased.following import reactions as following_reactions
 from turnbased.notifications import reactions as notification_reactions
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import facts, services
@@ -27,8 +28,11 @@ def test_the_features_react_to_the_facts_in_the_order_their_apps_are_installed()
     # The rating reads before the notifications write: their rows then go out with the move's last statement
     # (test_ending_budgets holds the count).
     # A competition's table records its places and points after the rating, before the notifications (issue 45).
+    # Following writes its followers' notices (a part of the move's statement, reading nothing) last (issue 46).
     assert facts.handlers_of(facts.GameFinished) == [rating_reactions.rate, competition_reactions.game_finished,
-                                                     notification_reactions.finished]
+                                                     notification_reactions.finished, following_reactions.game_finished]
+    assert facts.handlers_of(facts.MovePlayed) == [following_reactions.move_played]
+    assert facts.handlers_of(facts.GameReleased) == [rating_reactions.rate_released, following_reactions.game_released]
     order = [config.name for config in apps.get_app_configs()]
     assert order.index("turnbased.ratings") < order.index("turnbased.notifications")
     for kind, handler in ((facts.PlayerInvited, notification_reactions.invited),

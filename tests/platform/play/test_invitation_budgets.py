@@ -18,9 +18,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # The lobby's own 8 (its order read from narrow rows, then only the shown page's games whole), the table
 # talk's change version, the rematch offers, whether one follows anybody and whether one is in a group, invited
 # to one or an admin of one (issue 44): one each; and the games waiting on one, under the site's limits (issue 44:
-# fair entry), the competitions one plays in (issue 45), and the seats one may take (issue 46). (A member of
-# groups reads up to three more: tests/platform/groups.)
-LOBBY = 15
+# fair entry), the competitions one plays in (issue 45), the seats one may take and whether one follows any game
+# (issue 46). (A member of groups reads up to three more: tests/platform/groups; one who follows, two more: the
+# followed games and their seats, tests/platform/following.)
+LOBBY = 16
 # The table's own 6, and the table talk beside it: its messages and the muted list, and the unread count
 # for its host; the people offered for an invitation: blocks either way and friends, and what the table asks of
 # its players (issue 44: fair entry); and the host's private notes on it (issue 46).

@@ -26,6 +26,7 @@ from turnbased.mail import compose
 from turnbased.mail.tokens import unsubscribe_token
 from turnbased.play.models import Invitation
 from turnbased.agreements.models import Proposal
+from turnbased.following.models import Watch
 from turnbased.seats.models import SeatOffer
 
 # Whole parts of the site that show no game to anyone but staff or a mail provider.
@@ -90,6 +91,9 @@ PARAMETERS: dict[str, Callable[["Door", Any], str]] = {
     # The confirm step of a proposal put to a vote: a draw's (whether a table may be drawn reads nothing hidden; a
     # proposal made through the API is compared in test_every_door._takeback_asked).
     "kind": lambda door, user: "draw",
+    # Issue 46: the viewer's first watch (0 where they follow nothing: a 404). What a follower reads of a followed
+    # game (the feed, its lists, its emails and events) is compared between twin worlds in test_following.py.
+    "watch_id": lambda door, user: str(_first_id(Watch.objects.filter(user=user)) if user is not None else 0),
 }
 
 
@@ -235,6 +239,12 @@ POST_ONLY_WITHOUT_GAMES = {
     "api-webhook-ping": "sends the caller's own webhook a test event (no game in it); answers its log entry",
     "api-webhook-rotate-secret": "gives the caller's own webhook a new secret; answers the hook",
     "language-switch": "sets the language the caller reads the site in; answers with the page it came from",
+    # Issue 46, following games: what a follower reads of a game is compared in test_following.py.
+    "following-follow-game": "follows the game the path names: answers with a redirect",
+    "following-follow-group": "follows the games of the group the path names: answers with a redirect",
+    "following-follow-competition": "follows the games of the competition the path names: answers with a redirect",
+    "following-change": "changes what one of the caller's own watches tells them: answers with a redirect",
+    "following-stop": "stops one of the caller's own watches: answers with a redirect",
     "push-subscription-forget": "forgets one of the caller's own devices told of their turns; answers with a "
                                 "redirect to the settings page",
 }

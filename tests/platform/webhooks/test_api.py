@@ -14,7 +14,7 @@ ALL_KINDS = ["game_started", "your_turn", "move_played", "message_posted", "game
              "group_invitation", "group_request", "tables_left", "competition_invite", "competition_started",
              "competition_table", "competition_round", "competition_ended", "competition_removed",
              "competition_season", "ladder_challenge", "game_note", "proposal_made", "proposal_decided",
-             "seat_offered", "seat_taken"]
+             "seat_offered", "seat_taken", "followed_move", "followed_end"]
 HOOK_FIELDS = {"id", "url", "kinds", "active", "consecutive_failures", "failing_since", "disabled_at",
                "disabled_reason", "created_at"}
 

@@ -32,7 +32,7 @@ import logging
 import select
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from celery import current_app
 from django.conf import settings
@@ -81,6 +81,29 @@ def after_commit(task: str, *args: int, countdown: float = 0) -> None:
     # A WITH query that is only a SELECT runs only if the statement reads it: the result reads it.
     one_statement.write(f"{woken} AS (SELECT pg_notify(%s, %s))", [CHANNEL, payload],
                         result=f"(SELECT count(*) FROM {woken})")
+
+
+def write_then_queue_if_rows(sql: str, params: Sequence, task: str, *args: int) -> None:
+    """Send the data-modifying query ``sql`` (with RETURNING) as a part of the change's statement (``one_statement``)
+    and have ``task(*args)`` queued once the transaction commits, only if it returned a row: a write that usually
+    finds nothing to do (who follows this game?) wakes no worker when it did nothing. Call inside the change's
+    transaction."""
+    if task not in TASKS:
+        raise ValueError(f"{task} is not a task the dispatcher queues")
+    rows = one_statement.name("rows")
+    if settings.WORK_DISPATCH == "inline":
+        def queued_if_any(count) -> None:
+            if count:
+                transaction.on_commit(lambda: queue(task, list(args)))
+
+        one_statement.write(f"{rows} AS ({sql})", params, result=f"(SELECT count(*) FROM {rows})",
+                            then=queued_if_any)
+        return
+    payload = json.dumps({"task": task, "args": list(args), "countdown": 0}, separators=(",", ":"))
+    woken = one_statement.name("woken")
+    # The NOTIFY runs once, or not at all when the write found nothing; the result reads it, so it runs.
+    one_statement.write(f"{rows} AS ({sql}), {woken} AS (SELECT pg_notify(%s, %s) FROM (SELECT 1 FROM {rows} LIMIT 1)"
+                        f" AS found)", [*params, CHANNEL, payload], result=f"(SELECT count(*) FROM {woken})")
 
 
 def queue(task: str, args: list, countdown: float = 0) -> bool:

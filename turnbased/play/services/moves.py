@@ -205,6 +205,7 @@ def _log(game: Game, seat: int, move: dict, text: str, new_state: dict, events: 
             # Every new position is a new decision for whoever is to move, even the same seat again
             # (a new round, a two-step move), and an email player needs each one.
             record_turn_notifications(game, skip=played_for)
+            facts.tell(facts.MovePlayed(game=game, seq=entry.seq))  # its followers' news (a part of this statement)
         clocks = clocks_after_move(game=game, mover=seat if clock_of is None else clock_of, source=source)
         if clocks is not None:
             store.keep_loaded(game, "seat_clocks", clocks)  # the clocks as written, for the answer

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from turnbased_client import stream
 from turnbased_client.core import UNSET, Unset, operation
 from turnbased_client.competitions import CompetitionsApi
+from turnbased_client.following import FollowingApi
 from turnbased_client.groups import GroupsApi
 from turnbased_client.types import (
     Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, Contact, EventKind, FriendsTable, Game,
@@ -38,7 +39,7 @@ NOT_OPERATIONS = {
 }
 
 
-class Client(GroupsApi, CompetitionsApi):
+class Client(GroupsApi, CompetitionsApi, FollowingApi):
     """The turnbased API: ``Client(base_url, token)``; ``token`` may be left out to sign up or get one."""
 
     # -- accounts and tokens -------------------------------------------------------------------

@@ -17,7 +17,7 @@ EventKind = Literal["game_started", "your_turn", "move_played", "message_posted"
                     "group_invitation", "group_request", "tables_left", "competition_invite",
                     "competition_started", "competition_table", "competition_round", "competition_ended",
                     "competition_removed", "competition_season", "ladder_challenge", "game_note", "proposal_made",
-                    "proposal_decided", "seat_offered", "seat_taken"]
+                    "proposal_decided", "seat_offered", "seat_taken", "followed_move", "followed_end"]
 # What an answer says of a status, a kind or how a game ended may take a value added later (the schema's
 # x-extensible-enum, docs/api.md "Versioning"): a str, with the values known today beside it.
 GameStatus = str  # "open", "active", "finished", "aborted"
@@ -524,6 +524,36 @@ class FriendsTable(TypedDict):
     seat_count: int
     created_at: str
     last_move_at: str | None
+
+
+WatchKind = Literal["game", "group", "competition"]
+WatchNotify = Literal["off", "ends", "moves"]
+
+
+class Watch(TypedDict):
+    id: int
+    kind: str  # a WatchKind: one game, a group's games, a competition's games
+    target: int  # the game's, group's or competition's id
+    name: str
+    notify: WatchNotify
+    created_at: str
+
+
+class WatchList(TypedDict):
+    watches: list[Watch]  # the newest first
+
+
+class FollowedGame(TypedDict):
+    id: int
+    name: str
+    engine: str
+    status: str  # "active" or "finished"
+    players: list[str]
+    to_move: list[int]
+    last_move: str  # as any spectator reads it
+    last_move_at: str | None
+    result: str  # empty while it goes on
+    started_at: str | None
 
 
 class TableRequirements(TypedDict, total=False):
