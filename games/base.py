@@ -28,6 +28,7 @@ from games.decisions import ADJUDICATED, AGREED_DRAW, ALL_LOSE, DECIDED, decided
 from games.decisions import list_of as _list_of
 from games.i18n import Catalog, catalog_of, current_language, locale_name
 from games.random_bot import RandomBot
+from games.view_text import text_lines
 
 _ = catalog_of(__name__)
 
@@ -153,29 +154,6 @@ class OptionSpec:
             "default": self.default,
             "help": self.help,
         }
-
-
-def _text_lines(value: Any, indent: str = "") -> list[str]:
-    """Lay a JSON value out as indented ``key: value`` lines."""
-    if isinstance(value, dict):
-        lines = []
-        for key, item in value.items():
-            if isinstance(item, (dict, list)) and item:
-                lines.append(f"{indent}{key}:")
-                lines.extend(_text_lines(item, indent + "  "))
-            else:
-                lines.append(f"{indent}{key}: {item}")
-        return lines
-    if isinstance(value, list):
-        if all(not isinstance(item, (dict, list)) for item in value):
-            return [indent + ", ".join(str(item) for item in value)]
-        lines = []
-        for item in value:
-            item_lines = _text_lines(item, indent + "  ")
-            item_lines[0] = f"{indent}- {item_lines[0].lstrip()}"
-            lines.extend(item_lines)
-        return lines
-    return [f"{indent}{value}"]
 
 
 def seeded_rng(seed: int | str, *salt: Any) -> random.Random:
@@ -409,7 +387,7 @@ class Engine(ABC):
 
         This default lists the view's fields; games should draw something a person reads at a glance.
         """
-        return "\n".join(_text_lines(view))
+        return "\n".join(text_lines(view))
 
     def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
         """Return extra drawing data for the game's board template (``board`` there), or None.
@@ -418,6 +396,12 @@ class Engine(ABC):
         (``{move, text, json}``); only the view and these may be used.
         """
         return None
+
+    def mark_spots(self, view: dict[str, Any]) -> list[tuple[str, str]]:
+        """Return what a player may mark in their private notes (issue 46), read from their view alone: ``(spot,
+        name)`` pairs in board order, ``spot`` a short id the board's markup carries as ``data-spot`` (the marks are
+        drawn there), ``name`` the card or tile in the reader's language. This default offers none."""
+        return []
 
     def assets(self) -> dict[str, JSON]:
         """Return this engine's static assets by name: JSON the boards and API clients fetch once.

@@ -391,6 +391,12 @@ class CarcassonneHGEngine(Engine):
         """Return the tile drawings of each edition (``art-revised``, ``art-classic``), named by ``view["art_asset"]``."""
         return web_art.assets()
 
+    def mark_spots(self, view: dict[str, Any]) -> list[tuple[str, str]]:
+        """Every tile on the board (``marks.py``)."""
+        from games.carcassonne_hg.marks import mark_spots
+
+        return mark_spots(view)
+
     def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
         """Return the board's compact picture (``web_art.board_data``) and its words (``board_words``).
 

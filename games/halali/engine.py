@@ -19,7 +19,7 @@ import copy
 from typing import Any
 
 from games.base import Engine, Event, IllegalMove, InvalidOptions, State, seeded_rng
-from games.halali import board, board_words, breakdown, history, notation, player_view, tiles
+from games.halali import board, board_words, breakdown, marks, history, notation, player_view, tiles
 from games.halali.board import EXITS, name
 from games.halali.options import LEGS, OPTION_SPECS, VERSION, locks_on_move, specs_at, validate_options
 from games.halali.player_view import match_totals, pile_points
@@ -392,6 +392,10 @@ class HalaliEngine(Engine):
     view_text = staticmethod(player_view.view_text)
     describe_event = staticmethod(history.describe_event)
     board_data = staticmethod(board_words.board_data)
+
+    def mark_spots(self, view: dict[str, Any]) -> list[tuple[str, str]]:
+        """Every square that holds a tile (``marks.py``)."""
+        return marks.mark_spots(view)
     offers_takebacks = True
     shares_results = True
     take_back_refusal = staticmethod(take_back_refusal)

@@ -169,6 +169,12 @@ class LoveLetterEngine(Engine):
         return _("In Love Letter every card played is followed by a card drawn, so no move can be taken back.")
     notation_help = staticmethod(notation.notation_help)
 
+    def mark_spots(self, view: dict[str, Any]) -> list[tuple[str, str]]:
+        """Each other player's hand while they are in the round (``marks.py``)."""
+        from games.love_letter.marks import mark_spots
+
+        return mark_spots(view)
+
     def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any]:
         """Return every word the board shows, in the reader's language (``board.py``)."""
         return board.board_data(view, moves)

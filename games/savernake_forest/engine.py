@@ -338,6 +338,12 @@ class SavernakeForestEngine(Engine):
     parse_move = staticmethod(notation.parse_move)
     notation_help = staticmethod(notation.notation_help)
 
+    def mark_spots(self, view: dict[str, Any]) -> list[tuple[str, str]]:
+        """Every card in every forest (``marks.py``)."""
+        from games.savernake_forest.marks import mark_spots
+
+        return mark_spots(view)
+
     def board_data(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any] | None:
         """Return the board template's drawing data (see ``games/savernake_forest/board.py``)."""
         from games.savernake_forest.board import board_data

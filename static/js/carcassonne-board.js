@@ -119,7 +119,7 @@
     picture.tiles.forEach(function (t) {
       var x = t[0], y = t[1], id = t[2], rot = t[3], by = t[4];
       var g = svgEl("g", { "class": "cb-tile", transform: "translate(" + x * 100 + " " + -y * 100 + ")",
-        "data-x": x, "data-y": y, "data-tile": id, "data-rot": rot, role: "img" });
+        "data-x": x, "data-y": y, "data-tile": id, "data-rot": rot, "data-spot": "tile:" + x + "," + y, role: "img" });
       var label = fill(by === null ? words.tile_start : words.tile_by,
         { tile: tileName(words, id), x: x, y: y, rot: rot, player: names[by] });
       var turned = svgEl("g", { transform: "rotate(" + rot + " 50 50)" });

@@ -219,6 +219,9 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     said = ann.send_message(game["id"], "hello")
     assert bob.message(game["id"], said["id"])["text"] == "hello"
     assert ann.keep_notes(game["id"], "bob bluffs")["text"] == ann.notes(game["id"])["text"] == "bob bluffs"
+    spot = ann.notes(game["id"])["spots"][0]["spot"]
+    marked = ann.keep_notes(game["id"], marks=[{"spot": spot, "symbol": "question", "label": "Priest?"}])
+    assert marked["text"] == "bob bluffs" and marked["marks"][0]["label"] == "Priest?"
     assert bob.notes(game["id"])["text"] == "" and [note["text"] for note in ann.my_notes()] == ["bob bluffs"]
     ann.delete_notes(game["id"])
     assert ann.my_notes() == []

@@ -24,6 +24,8 @@ from turnbased.chat import selectors as chat_selectors
 from turnbased.clocks.services import clock_summaries, format_duration
 from turnbased.mail import commands
 from turnbased.mail.tokens import reply_address, unsubscribe_token
+from turnbased.notes.marks import marks_shown
+from turnbased.notes.selectors import note_of
 from turnbased.play import records, selectors, store
 from turnbased.play.models import Game, GameStatus, Invitation
 from turnbased.play.presenters import time_control_summary
@@ -69,7 +71,11 @@ def position_context(game: Game, user) -> dict:
     your_turn = game.status == GameStatus.ACTIVE and seat in game.to_move
     clock = next((row for row in clock_summaries(game) if row["seat"] == seat), None) if your_turn else None
     picture = engine.view_picture(view) if view is not None else None
+    # Issue 46: the player's own marks on the cards and tiles, listed with words (the email is theirs alone).
+    note = note_of(game, user)
+    marks = marks_shown(note.marks, engine.mark_spots(view) if view is not None else [])["marks"] if note else []
     return {
+        "marks": [mark for mark in marks if mark["name"]],
         "picture": picture,
         "deadline": clock["deadline"] if clock else None,
         "time_left": format_duration(clock["remaining_seconds"]) if clock and clock["deadline"] else "",

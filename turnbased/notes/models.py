@@ -7,6 +7,12 @@ from django.db import models
 
 # A long letter's worth: notes are for plans and reminders, not a second record of the game.
 MAX_NOTE_CHARS = 20_000
+# Marks on the board's cards and tiles (issue 46): a symbol each, and a few words beside it.
+MAX_MARKS = 100
+MAX_MARK_LABEL_CHARS = 24
+# The symbols a mark may be, by name (machine words; the pages draw each as its glyph, and name it in the reader's
+# language).
+MARK_SYMBOLS = ("question", "attention", "yes", "no", "star")
 
 
 class GameNote(models.Model):
@@ -15,7 +21,10 @@ class GameNote(models.Model):
 
     game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_notes")
-    text = models.TextField()
+    text = models.TextField(blank=True)
+    # [{"spot", "symbol", "label"}]: the player's marks on the board's cards and tiles, in the order they were made;
+    # a spot is the engine's (``Engine.mark_spots``), a symbol one of MARK_SYMBOLS.
+    marks = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

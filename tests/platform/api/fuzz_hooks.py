@@ -40,8 +40,8 @@ STEERED_EVERY = 2
 ALWAYS_STEERED = {"POST /api/me/following/", "POST /api/me/blocked/", "POST /api/groups/{group_id}/invitations/",
                   # Issue 46: a proposal's terms depend on its kind, a seat offer's seat on the game.
                   "POST /api/games/{game_id}/proposals/", "POST /api/games/{game_id}/seat-offers/",
-                  # Issue 46: a drawn id names a game ann may follow only by chance.
-                  "POST /api/watches/",
+                  # Issue 46: a drawn id names a game ann may follow only by chance, a drawn spot no card of hers.
+                  "POST /api/watches/", "PUT /api/games/{game_id}/notes/",
                   # Drawn settings rarely fit together: unsteered, the coverage phase's cases of these were mostly
                   # refused (422), and whether "mostly" was crossed turned on the run's whole random stream.
                   "POST /api/games/", "POST /api/competitions/",
@@ -94,6 +94,9 @@ def _steer(case, label: str) -> None:
         case.body = {"kind": "pause", "days": 1 + number % 14}
     elif label == "POST /api/games/{game_id}/seat-offers/":
         case.body = {"seat": OPERATION_TARGETS[label]["seat"], "username": "gil"}
+    elif label == "PUT /api/games/{game_id}/notes/":
+        text = body.get("text") if body is not None else None
+        case.body = {"text": text if isinstance(text, str) and len(text) <= 20_000 else "a plan"}
     elif label == "POST /api/watches/":
         notify = body.get("notify") if body is not None else None
         case.body = {"kind": "game", "target": OPERATION_TARGETS[label]["target"],

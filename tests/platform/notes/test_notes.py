@@ -63,8 +63,10 @@ def test_a_refused_note_changes_nothing(started_game, alice, carol, api_client_f
     with pytest.raises(NotAllowed):
         services.note_save(game_id=started_game.pk, user=carol, text="mine")
     client = api_client_for(alice)
-    for body in ({"text": 5}, {"text": "x" * (MAX_NOTE_CHARS + 1)}, {}, {"text": None}):
+    for body in ({"text": 5}, {"text": "x" * (MAX_NOTE_CHARS + 1)}, {"text": None}):
         assert client.put(f"/api/games/{started_game.pk}/notes/", body, format="json").status_code == 400, body
+    # Neither text nor marks (each may be left out, not both): nothing to keep.
+    assert client.put(f"/api/games/{started_game.pk}/notes/", {}, format="json").status_code == 422
     assert list(GameNote.objects.values_list("user_id", "text")) == [(alice.pk, PLAN)]
 
 

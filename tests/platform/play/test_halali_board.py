@@ -87,7 +87,9 @@ def cells(text: str) -> dict[str, str]:
     """Return each square's markup in the board SVG."""
     svg = board_svg(text)
     found = {}
-    for match in re.finditer(r'<g class="hb-cell" transform="[^"]*" data-square="(\w\d)">(.*?)\n      </g>', svg, re.S):
+    # Each cell names its square, and its spot for the player's marks (issue 46): data-spot="square:<square>".
+    cell = r'<g class="hb-cell" transform="[^"]*" data-square="(\w\d)" data-spot="square:\1">(.*?)\n      </g>'
+    for match in re.finditer(cell, svg, re.S):
         found[match.group(1)] = match.group(2)
     assert len(found) == 49
     return found
@@ -109,7 +111,7 @@ def destinations(text: str) -> list[dict[str, str]]:
 
 
 def cell_transform(text: str, square: str) -> str:
-    return re.search(rf'<g class="hb-cell" transform="([^"]*)" data-square="{square}">', text).group(1)
+    return re.search(rf'<g class="hb-cell" transform="([^"]*)" data-square="{square}" data-spot="square:{square}">', text).group(1)
 
 
 def legal(game, seat: int) -> list[dict]:

@@ -161,6 +161,9 @@ POSTS: dict[str, Callable[[Any], list[dict]]] = {
     "seat-offer-accept": lambda game: [{}],
     "seat-offer-decline": lambda game: [{}],
     "seat-offer-withdraw": lambda game: [{}],
+    # Issue 46, marks in private notes: a mark of no symbol, and taking off a mark on no card (both change nothing).
+    "game-note-marks": lambda game: [{"spot": "nowhere", "symbol": "heart"}],
+    "game-note-mark-remove": lambda game: [{"spot": "nowhere"}],
 }
 # Routes fetched again with the queries a page sends later (and as htmx asks, where that answers
 # differently): a poll from an older position, which gets the history entries since then; older

@@ -28,8 +28,10 @@ from tests.platform.secrecy.worlds import SEED, Scenario, ask_for_forced_moves, 
 from turnbased.accounts.services.languages import language_choose
 from turnbased.agreements.services import proposal_make, proposal_withdraw, takeback_ask
 from turnbased.kit.errors import PlayError
-from turnbased.notes.services import note_save
+from turnbased.notes.selectors import spots_of
+from turnbased.notes.services import mark_set, note_save
 from turnbased.play import services
+from turnbased.play.selectors import viewer_of
 
 pytestmark = pytest.mark.django_db
 
@@ -92,6 +94,10 @@ def _play_world(scenario: Scenario, world: int, users: list, stranger, *, read=N
             knowing = sorted(set(range(scenario.players)) - scenario.blind)
             if knowing:
                 note_save(game_id=game.pk, user=users[knowing[0]], text=f"World {'AB'[world]}: my private plan")
+                marking = spots_of(viewer_of(game.pk, users[knowing[0]]))
+                if marking:  # and a mark on a card or tile, its words as different
+                    mark_set(game_id=game.pk, user=users[knowing[0]], spot=marking[0][0], symbol="question",
+                             label=f"World {'AB'[world]}")
             asked: dict = {}  # a seat's takebacks asked, and whether it proposed a draw
             # A blind seat asks for its move back after its first three moves and its last (each ask replays the
             # log: asking after every move made the longest scenario a third slower for nothing more to find).

@@ -25,7 +25,7 @@ from turnbased_client.following import FollowingApi
 from turnbased_client.groups import GroupsApi
 from turnbased_client.types import (
     Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, Contact, EventKind, FriendsTable, Game,
-    GameNote, GamesWaiting, GameType, History, Proposal, ProposalList, SeatOffer, SeatOfferList,
+    GameNote, GameNoteOfGame, GamesWaiting, NoteMarkRequest, GameType, History, Proposal, ProposalList, SeatOffer, SeatOfferList,
     Invitation, Leaderboard, LegalMoves, MovePlayed, MovePlayedMinimal, MyInvitation, NewToken, Player, Position, PositionText, Profile,
     PushSubscription, PushSubscriptionKeys,
     RatingPool, Record, RecentOpponent, Rematch, TableRequirements, TableRequirementsRead, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
@@ -340,14 +340,17 @@ class Client(GroupsApi, CompetitionsApi, FollowingApi):
 
     # -- private notes -------------------------------------------------------------------------
     @operation("game_notes_read", "GET", "/api/games/{game_id}/notes/", conditional=True)
-    def notes(self, game_id: int) -> GameNote:
-        """My private notes on a game I play (``text`` empty before I wrote any); nobody else reads them."""
+    def notes(self, game_id: int) -> GameNoteOfGame:
+        """My private notes on a game I play (``text`` empty before I wrote any), my marks on its cards and tiles,
+        and the ``spots`` I may mark now; nobody else reads them."""
         return self._call("game_notes_read", {"game_id": game_id})
 
-    @operation("game_notes_write", "PUT", "/api/games/{game_id}/notes/", body=("text",))
-    def keep_notes(self, game_id: int, text: str) -> GameNote:
-        """Replace my notes on a game I play with ``text`` (empty deletes them)."""
-        return self._call("game_notes_write", {"game_id": game_id}, body={"text": text})
+    @operation("game_notes_write", "PUT", "/api/games/{game_id}/notes/", body=("text", "marks"))
+    def keep_notes(self, game_id: int, text: str | Unset = UNSET, *,
+                   marks: list[NoteMarkRequest] | Unset = UNSET) -> GameNoteOfGame:
+        """Replace my notes on a game I play: their ``text``, their ``marks`` (each ``{spot, symbol, label?}``), or
+        both; what is left out stays, and notes with neither are deleted."""
+        return self._call("game_notes_write", {"game_id": game_id}, body={"text": text, "marks": marks})
 
     @operation("game_notes_delete", "DELETE", "/api/games/{game_id}/notes/")
     def delete_notes(self, game_id: int) -> None:

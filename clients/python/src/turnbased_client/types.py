@@ -7,7 +7,7 @@ event's ``data``) is a free-form ``dict``: ``GET /api/game-types/`` says what ea
 """
 
 # No "from __future__ import annotations": TypedDict reads NotRequired only from evaluated annotations.
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, Required, TypedDict
 
 Visibility = Literal["public", "private"]
 ClockKind = Literal["none", "per_move", "bank"]
@@ -380,9 +380,42 @@ class RecentOpponent(TypedDict):
     last_played_at: str
 
 
+MarkSymbol = Literal["question", "attention", "yes", "no", "star"]
+
+
+class NoteMark(TypedDict):
+    spot: str  # the card or tile it is on, as the game names it
+    symbol: MarkSymbol
+    label: str
+
+
+class NoteMarkRequest(TypedDict, total=False):
+    spot: Required[str]
+    symbol: Required[MarkSymbol]
+    label: str
+
+
+class NoteMarkNamed(NoteMark):
+    name: str  # the card or tile, in my language; empty once it left the board
+
+
+class NoteSpot(TypedDict):
+    spot: str
+    name: str
+
+
 class GameNote(TypedDict):
     game: int
     text: str  # empty before any is written
+    marks: list[NoteMark]
+    updated_at: str | None
+
+
+class GameNoteOfGame(TypedDict):
+    game: int
+    text: str
+    marks: list[NoteMarkNamed]
+    spots: list[NoteSpot]  # the cards and tiles I may mark now
     updated_at: str | None
 
 
