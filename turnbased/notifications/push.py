@@ -56,12 +56,17 @@ def configured() -> bool:
     return bool(settings.VAPID_PRIVATE_KEY)
 
 
+# What is pushed: a turn, and (issue 46) a move or the end of a game the person follows, as a turn is told.
+PUSHED_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.FOLLOWED_MOVE, NotificationKind.FOLLOWED_END)
+
+
 def push_soon(notification: Notification) -> None:
-    """Queue the push of a turn notification, decided worth an email, once this transaction commits.
+    """Queue the push of a turn notification (or a followed game's), decided worth an email, once this transaction
+    commits.
 
     Only for a player with a subscribed device (one indexed look), so most turns queue nothing.
     """
-    if notification.kind != NotificationKind.YOUR_TURN or not configured():
+    if notification.kind not in PUSHED_KINDS or not configured():
         return
     if not PushSubscription.objects.filter(user_id=notification.user_id).exists():
         return
@@ -77,14 +82,18 @@ def enqueue(notification_id: int) -> None:
         logger.warning("could not queue the push of notification %s; the sweep will", notification_id, exc_info=True)
 
 
-def turn_payload(game, user) -> dict:
-    """What the push says, in the player's language: the game's name and that it is their turn, nothing more."""
+def turn_payload(game, user, kind: str = NotificationKind.YOUR_TURN) -> dict:
+    """What the push says, in the player's language: the game's name and that it is their turn (or that a game they
+    follow moved on or ended), nothing more."""
     with translation.override(settings.LANGUAGE_CODE), for_reader(user):
+        body = {NotificationKind.FOLLOWED_MOVE: _("A game you follow moved on."),
+                NotificationKind.FOLLOWED_END: _("A game you follow is over.")}.get(kind) or _("It is your turn.")
         return {
             "title": game.title,
-            "body": _("It is your turn."),
+            "body": body,
             "url": reverse("game-detail", args=[game.pk]),
-            "tag": f"turn-{game.pk}",
+            # One shown at a time per game and kind: a newer one replaces the older on the device.
+            "tag": f"turn-{game.pk}" if kind == NotificationKind.YOUR_TURN else f"followed-{game.pk}",
             "icon": static("icons/icon-192.png"),
         }
 
@@ -96,7 +105,8 @@ def _why_not(notification: Notification) -> str | None:
     if notification.skipped_at is not None:
         return "no turn email"  # the email's rules said no (digest, off, superseded, bot): so does the push
     game = notification.game
-    if game.status != GameStatus.ACTIVE or game.seq != notification.seq:
+    if notification.kind != NotificationKind.FOLLOWED_END and (game.status != GameStatus.ACTIVE
+                                                               or game.seq != notification.seq):
         return "superseded"
     if is_present(notification.user_id, game.pk):
         return "has the game open"
@@ -118,7 +128,7 @@ def settle(notification_id: int) -> Decision:
         notification = (
             Notification.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("user", "user__profile", "game")
-            .filter(pk=notification_id, kind=NotificationKind.YOUR_TURN, push_settled_at=None)
+            .filter(pk=notification_id, kind__in=PUSHED_KINDS, push_settled_at=None)
             .first()
         )
         if notification is None:
@@ -131,7 +141,8 @@ def settle(notification_id: int) -> Decision:
         if reason is not None:
             return Decision(f"skipped: {reason}")
         subscriptions = tuple(PushSubscription.objects.filter(user_id=notification.user_id).order_by("pk"))
-        return Decision("pushing", turn_payload(notification.game, notification.user), subscriptions)
+        return Decision("pushing", turn_payload(notification.game, notification.user, notification.kind),
+                        subscriptions)
 
 
 def _session() -> requests.Session:
@@ -195,7 +206,7 @@ def due_ids() -> list[int]:
     """Turns whose push a lost task or a broker outage left behind: decided worth an email, not yet pushed."""
     now = timezone.now()
     rows = Notification.objects.filter(
-        kind=NotificationKind.YOUR_TURN, push_settled_at=None, sent_at__gte=now - SWEEP_WINDOW,
+        kind__in=PUSHED_KINDS, push_settled_at=None, sent_at__gte=now - SWEEP_WINDOW,
         sent_at__lte=now - SWEEP_AFTER, user__push_subscriptions__isnull=False,
     ).distinct()
     return list(rows.order_by("pk").values_list("pk", flat=True)[:500])

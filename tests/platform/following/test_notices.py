@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.platform.following.conftest import play_one, two_player
+from tests.platform.notifications.conftest import push_service, subscribe, vapid_key  # noqa: F401 - fixtures
 from turnbased.events.models import Event, EventKind
 from turnbased.events.wording import worded_payload
 from turnbased.following import services
@@ -170,3 +171,21 @@ def test_a_move_superseded_before_its_delivery_is_not_emailed_and_a_group_left_t
         game = play_one(game, alice, bob)
     assert _notices(carol)[-1] == (game.seq, "followed_move", "may not see the game")
     assert len(_events(carol)) == 2, "a private table of a group she left tells her nothing"
+
+
+def test_a_followed_move_and_end_are_pushed_as_a_turn_is_saying_only_the_game(
+        game, alice, bob, carol, push_service, subscribe, django_capture_on_commit_callbacks):
+    phone = push_service.device("phone")
+    subscribe(carol, phone)
+    services.watch_make(user=carol, kind="game", target_id=game.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play_one(game, alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_services.resign_game(game_id=game.pk, user=alice)
+    received = [push.payload for push in push_service.pushes_to(phone)]
+    assert received == [
+        {"title": game.title, "body": "A game you follow moved on.", "url": f"/games/{game.pk}/",
+         "tag": f"followed-{game.pk}", "icon": "/static/icons/icon-192.png"},
+        {"title": game.title, "body": "A game you follow is over.", "url": f"/games/{game.pk}/",
+         "tag": f"followed-{game.pk}", "icon": "/static/icons/icon-192.png"},
+    ]
