@@ -68,6 +68,7 @@ TARGETS = {target.path: target for target in (
     *(Target(f"turnbased/following/{module}.py", ("tests/platform/following",))
       for module in ("services", "selectors", "reactions")),
     Target("turnbased/mail/followed_news.py", ("tests/platform/following",)),
+    Target("turnbased/mail/watch_replies.py", ("tests/platform/following/test_email_replies.py",)),
     Target("turnbased/notes/services.py", ("tests/platform/notes",)),
     *(Target(f"games/{game}/marks.py", ("tests/games/test_mark_spots.py",))
       for game in ("halali", "love_letter", "carcassonne_hg", "savernake_forest")),

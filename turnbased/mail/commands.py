@@ -40,6 +40,8 @@ _DAYS = re.compile(r"(\d{1,3})(?: (\S+))?")
 # The answers to a group's invitation, or to a request to join a group (issue 44); in a game's reply, to a proposal
 # waiting at that game (issue 46).
 ACCEPT, DECLINE = "accept", "decline"
+# The answer to a followed game's news (issue 46): stop following what brought it.
+STOP = "stop"
 ENGLISH = "en"
 
 # What each language's players type, written as they write it (accents are folded when compared), from the
@@ -73,6 +75,9 @@ WORDS = {
                           "separated by |", "accept|yes"),
     DECLINE: pgettext_lazy("email commands: the words that decline an invitation to a group or a request to join "
                            "one, separated by |", "decline|no"),
+    # Translators: for example Hungarian "leállít|követés vége|stop", German "stopp|entfolgen|stop" (keep "stop").
+    STOP: pgettext_lazy("email commands: the words that stop following a game (or a group's or a competition's "
+                        "games), in a reply to the news of a followed game, separated by |", "stop|unfollow"),
 }
 # The word for days a number may be followed by after ``pause`` or ``more time`` ("pause 3 days"), in every form a
 # player writes it; not a command of its own (``vocabulary`` leaves it out).
@@ -169,6 +174,12 @@ def read_answer(line: str, language: str | None) -> str | None:
             if whole in _words(code, kind):
                 return kind
     return None
+
+
+def is_stop(line: str, language: str | None) -> bool:
+    """Tell whether the first line of a reply to a followed game's news says to stop following."""
+    whole = folded(line)
+    return any(whole in _words(code, STOP) for code in _languages(language))
 
 
 def shown_words(language: str | None) -> dict[str, str]:

@@ -6,7 +6,7 @@ once (``delivery.settle``): a notice whose person stopped following, took a seat
 skipped; any other tells their stream and webhooks (``followed_move``, ``followed_end``), and is emailed as their
 email settings say. A move's email is skipped when a newer move came first, when the person has the game open, and
 when they were emailed of that game's moves within the hour: a game moved on by bots, or by two players online at
-once, sends one email, not one a minute. Nothing is answered by a reply: the email has no reply address.
+once, sends one email, not one a minute. A reply saying ``stop`` stops following (``watch_replies``).
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from django.utils.translation import gettext as _
 
 from turnbased.events.presence import is_present
 from turnbased.following import selectors as following
-from turnbased.following.models import Notify
+from turnbased.following.models import Notify, Watch
 from turnbased.mail import compose
+from turnbased.mail.tokens import watch_reply_address
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import selectors, store
 from turnbased.play.models import GameStatus
@@ -55,9 +56,18 @@ def decide(notification: Notification, preference) -> tuple[str, str]:
     return "send", ""
 
 
+def _watch_of(notification: Notification) -> Watch | None:
+    """The watch that brought the notice: the game's own, else its group's, else its competition's."""
+    watches = list(Watch.objects.filter(user=notification.user).filter(following.covering(notification.game_id))
+                   .select_related("game", "group", "competition"))
+    return min(watches, key=lambda watch: following.KINDS.index(watch.kind), default=None)
+
+
 def followed_email(notification: Notification):
-    """Write the email of one notice: the game's news since the move before, as a spectator reads it."""
+    """Write the email of one notice: the game's news since the move before, as a spectator reads it; a reply
+    ``stop`` stops the watch that brought it (``watch_replies``)."""
     user, game = notification.user, notification.game
+    watch = _watch_of(notification)
     with compose.for_recipient(user):  # the subject too, in the recipient's language
         viewer = selectors.Viewer(game=game, seat=None)
         view = selectors.private_view(viewer)  # a spectator's: the public view
@@ -73,9 +83,12 @@ def followed_email(notification: Notification):
             "result": game.result_line if ended else "",
             "game_url": compose.game_url(game),
             "following_url": settings.SITE_URL + reverse("following"),
+            "watch_name": following.watch_shown(watch)["name"] if watch else "",
         }
+        reply_to = watch_reply_address(user_id=user.pk, watch_id=watch.pk) if watch else None
         if ended:
             subject = _("Game over in a game you follow: %(game)s") % {"game": game.title}
         else:
             subject = _("A move in a game you follow: %(game)s") % {"game": game.title}
-        return compose.build(to=user.email, subject=subject, template="followed", context=context, user=user)
+        return compose.build(to=user.email, subject=subject, template="followed", context=context, user=user,
+                             reply_to=reply_to)

@@ -13,7 +13,7 @@ Each stage is a module of its own, taking and returning plain data, in the order
    first line of new text read as a move or a command.
 5. ``acting.act``: what it asks, done through the same services as the page and the API (a takeback, or the
    answer to one: ``agreement_replies``; a reply to a group's invitation or request: ``group_replies.act``, accept
-   or decline through the groups' services).
+   or decline through the groups' services; a reply to a followed game's news: ``watch_replies.act``, stop following).
 6. ``answering.answer``: one answer, worded from what the act returned, written to the outbox and sent once the
    transaction has committed, like every email.
 
@@ -27,7 +27,7 @@ import logging
 
 from django.db import IntegrityError, transaction
 
-from turnbased.mail import acting, answering, compose, group_replies, outbox, reading, verifying
+from turnbased.mail import acting, answering, compose, group_replies, outbox, reading, verifying, watch_replies
 from turnbased.mail.models import InboundEmail
 from turnbased.mail.reply_text import MAX_COMMAND_LENGTH
 
@@ -73,9 +73,11 @@ def handle_without_sending(raw: bytes, envelope_recipients: list[str] | None = N
             return "duplicate", []
         request = reading.read_request(raw, headers.message_id, provider.get("refusal"))
         # A reply to a group's invitation or request (issue 44) is answered by the groups' services; a turn's, the game's.
-        stage = group_replies if isinstance(reply, verifying.GroupReply) else acting
+        # A reply to a followed game's news (issue 46) is answered by the following services.
+        stage = (group_replies if isinstance(reply, verifying.GroupReply)
+                 else watch_replies if isinstance(reply, verifying.WatchReply) else acting)
         done = stage.act(reply, request)
-        answer_id = (group_replies if stage is group_replies else answering).answer(reply, done, record)
+        answer_id = (answering if stage is acting else stage).answer(reply, done, record)
         # What the reply asked and what came of it, for the admin's list of replies.
         record.command = request.line[:MAX_COMMAND_LENGTH]
         record.status = done.status

@@ -1,5 +1,5 @@
-"""Signed tokens: reply addresses bound to (user, game, seq), or to (user, group, asker) for a group's news, and
-one-click unsubscribe links."""
+"""Signed tokens: reply addresses bound to (user, game, seq), to (user, group, asker) for a group's news, or to
+(user, watch) for a followed game's news, and one-click unsubscribe links."""
 
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ from django.core import signing
 
 REPLY_LOCAL_PART = "play"
 GROUP_LOCAL_PART = "group"
+WATCH_LOCAL_PART = "watch"
 _REPLY = re.compile(r"^play\+(?P<token>\d+\.\d+\.\d+\.\d+\.[a-z2-7]+)@", re.IGNORECASE)
 _GROUP_REPLY = re.compile(r"^group\+(?P<token>\d+\.\d+\.\d+\.\d+\.[a-z2-7]+)@", re.IGNORECASE)
+_WATCH_REPLY = re.compile(r"^watch\+(?P<token>\d+\.\d+\.\d+\.\d+\.[a-z2-7]+)@", re.IGNORECASE)
 
 
 class BadToken(Exception):
@@ -43,6 +45,15 @@ class GroupReplyToken:
     user_id: int
     group_id: int
     asker_id: int
+    issued_day: int
+
+
+@dataclass(frozen=True)
+class WatchReplyToken:
+    """The news of a game that ``user_id`` follows through their watch ``watch_id`` (issue 46: following games)."""
+
+    user_id: int
+    watch_id: int
     issued_day: int
 
 
@@ -96,10 +107,35 @@ def read_group_reply_address(address: str, today: date | None = None) -> GroupRe
     return GroupReplyToken(user_id=user_id, group_id=group_id, asker_id=asker_id, issued_day=day)
 
 
-def read_any_reply_address(address: str, today: date | None = None) -> ReplyToken | GroupReplyToken:
-    """Read a game's reply address or a group's, whichever ``address`` is; raise ``BadToken`` or ``ExpiredToken``."""
+def watch_reply_address(*, user_id: int, watch_id: int, today: date | None = None) -> str:
+    """Return the reply address of a followed game's news, bound to the watch that brought it."""
+    day = (today or date.today()).toordinal()
+    payload = f"{user_id}.{watch_id}.0.{day}"  # the shape of the others' four numbers: one pattern finds them all
+    return f"{WATCH_LOCAL_PART}+{payload}.{_signature(payload, 'watch')}@{settings.MAIL_DOMAIN}"
+
+
+def read_watch_reply_address(address: str, today: date | None = None) -> WatchReplyToken:
+    """Check a followed game's reply address and return its watch; raise ``BadToken`` or ``ExpiredToken``."""
+    match = _WATCH_REPLY.match(address.strip().strip("<>"))
+    if match is None:
+        raise BadToken(address)
+    payload, _, signature = match.group("token").lower().rpartition(".")
+    if not hmac.compare_digest(signature, _signature(payload, "watch")):
+        raise BadToken(address)
+    user_id, watch_id, _zero, day = (int(part) for part in payload.split("."))
+    if (today or date.today()).toordinal() - day > settings.REPLY_TOKEN_MAX_AGE_DAYS:
+        raise ExpiredToken(address)
+    return WatchReplyToken(user_id=user_id, watch_id=watch_id, issued_day=day)
+
+
+def read_any_reply_address(address: str,
+                           today: date | None = None) -> ReplyToken | GroupReplyToken | WatchReplyToken:
+    """Read a game's reply address, a group's or a watch's, whichever ``address`` is; raise ``BadToken`` or
+    ``ExpiredToken``."""
     if is_group_reply_address(address):
         return read_group_reply_address(address, today)
+    if address.strip().strip("<>").lower().startswith(f"{WATCH_LOCAL_PART}+"):
+        return read_watch_reply_address(address, today)
     return read_reply_address(address, today)
 
 
@@ -108,11 +144,12 @@ def is_group_reply_address(address: str) -> bool:
 
 
 def is_reply_address(address: str) -> bool:
-    return address.strip().strip("<>").lower().startswith((f"{REPLY_LOCAL_PART}+", f"{GROUP_LOCAL_PART}+"))
+    return address.strip().strip("<>").lower().startswith((f"{REPLY_LOCAL_PART}+", f"{GROUP_LOCAL_PART}+",
+                                                           f"{WATCH_LOCAL_PART}+"))
 
 
 _REPLY_ANYWHERE = re.compile(
-    r"(?<![\w.+-])(?:play|group)\+\d{1,20}\.\d{1,20}\.\d{1,20}\.\d{1,20}\.[a-z2-7]{1,64}@[a-z0-9.-]{1,253}",
+    r"(?<![\w.+-])(?:play|group|watch)\+\d{1,20}\.\d{1,20}\.\d{1,20}\.\d{1,20}\.[a-z2-7]{1,64}@[a-z0-9.-]{1,253}",
     re.IGNORECASE,
 )
 

@@ -22,7 +22,9 @@ from turnbased.accounts.selectors import verified_email
 from turnbased.mail import sender_auth
 from turnbased.mail.models import InboundDrop, InboundDropReason
 from turnbased.mail.reading import Headers
-from turnbased.mail.tokens import BadToken, ExpiredToken, GroupReplyToken, ReplyToken, read_any_reply_address
+from turnbased.mail.tokens import (
+    BadToken, ExpiredToken, GroupReplyToken, ReplyToken, WatchReplyToken, read_any_reply_address,
+)
 from turnbased.play.models import Game
 
 
@@ -54,7 +56,17 @@ class GroupReply:
     user: AbstractBaseUser
 
 
-def verify(headers: Headers, verdicts: list | None = None) -> Reply | GroupReply:
+@dataclass(frozen=True)
+class WatchReply:
+    """A message from the person a followed game's news was emailed to (issue 46). The watch may be gone since: the
+    answer says so."""
+
+    headers: Headers
+    token: WatchReplyToken
+    user: AbstractBaseUser
+
+
+def verify(headers: Headers, verdicts: list | None = None) -> Reply | GroupReply | WatchReply:
     """Check the reply address, the player, the sender and the provider's verdicts; raise ``Dropped``."""
     if not headers.recipient:
         raise Dropped(InboundDropReason.NO_REPLY_ADDRESS)
@@ -79,6 +91,8 @@ def verify(headers: Headers, verdicts: list | None = None) -> Reply | GroupReply
     failure = sender_auth.authentication_failure(verdicts or [], headers.sender)
     if failure is not None:
         raise Dropped(failure)
+    if isinstance(token, WatchReplyToken):
+        return WatchReply(headers=headers, token=token, user=user)
     if game is None:
         return GroupReply(headers=headers, token=token, user=user)
     return Reply(headers=headers, token=token, user=user, game=game)

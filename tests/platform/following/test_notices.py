@@ -19,6 +19,7 @@ from turnbased.groups import services as group_services
 from turnbased.kit.db import dispatch
 from turnbased.mail.models import OutgoingEmail
 from turnbased.mail.services import preferences_update
+from turnbased.notifications import tasks as notification_tasks  # noqa: F401 - the push task, run inline
 from turnbased.notifications.models import Notification, NotificationKind
 from turnbased.play import services as play_services
 from turnbased.play.models import Game, Visibility
@@ -53,7 +54,8 @@ def test_each_move_is_told_once_and_emailed_at_most_once_an_hour(game, alice, bo
     assert _notices(carol) == [(first, "followed_move", "sent"),
                                (game.seq, "followed_move", "emailed within the hour")]
     (email,) = _emails(carol)
-    assert email.subject == f"A move in a game you follow: {game.title}" and not email.reply_to
+    assert email.subject == f"A move in a game you follow: {game.title}" and email.reply_to.startswith("watch+")
+    assert f'To stop following {game.title}, reply "stop".' in email.text
     assert "a game you follow, moved on" in email.text and "/following/" in email.text
     assert "The game as any spectator sees it:" in email.text
     assert "Waiting for alice." in email.text or "Waiting for bob." in email.text  # who was to move when it was sent

@@ -66,7 +66,11 @@ def test_a_german_players_stand_shows_the_position():
 def test_every_word_an_email_tells_the_player_to_write_is_read_back():
     for language in ("en", "hu", "de"):
         for kind, word in commands.shown_words(language).items():
-            # A group's email (issue 44) is answered with accept or decline: read as answers, and as no move.
+            # A group's email (issue 44) is answered with accept or decline: read as answers, and as no move. A
+            # followed game's (issue 46) with stop.
+            if kind == commands.STOP:
+                assert commands.is_stop(word, language) and commands.read(word, language) is None, (language, word)
+                continue
             read = commands.read_answer if kind in (commands.ACCEPT, commands.DECLINE) else commands.read
             assert read(f"{word} hi" if kind == SAY else word, language) == kind, (language, word)
     assert commands.shown_words("pt-br") == commands.shown_words("en")  # a language without words of its own
