@@ -9,8 +9,6 @@ is handled once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib.auth import get_user_model
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -18,32 +16,23 @@ from django.utils.translation import gettext as _
 from turnbased.groups import services
 from turnbased.groups.models import Group
 from turnbased.kit.errors import PlayError
-from turnbased.mail import commands, compose, outbox
-from turnbased.mail.models import EmailKind, InboundEmail, InboundStatus
+from turnbased.mail import commands
+from turnbased.mail.models import InboundStatus
+from turnbased.mail.news_replies import NewsDone, answer  # noqa: F401 - the answer, written as every news reply's
 from turnbased.mail.reading import Request
 from turnbased.mail.verifying import GroupReply
 
 
-@dataclass(frozen=True)
-class GroupDone:
-    """What was done with a reply to a group's email: the record's status and outcome, the answer's words."""
-
-    status: str
-    outcome: str
-    heading: str
-    detail: str = ""
-
-
-def act(reply: GroupReply, request: Request) -> GroupDone:
+def act(reply: GroupReply, request: Request) -> NewsDone:
     """Accept or decline as the reply's first line says; refuse anything else, changing nothing."""
     token = reply.token
     group = Group.objects.filter(pk=token.group_id).first()
     words = commands.shown_words(translation.get_language())
     if group is None:
-        return GroupDone(InboundStatus.REJECTED, "no such group", _("Nothing was done: the group no longer exists."))
+        return NewsDone(InboundStatus.REJECTED, "no such group", _("Nothing was done: the group no longer exists."))
     answer = None if request.refusal else commands.read_answer(request.line, translation.get_language())
     if answer is None:
-        return GroupDone(InboundStatus.REJECTED, "no answer",
+        return NewsDone(InboundStatus.REJECTED, "no answer",
                          _("Nothing was done: reply with \"%(accept)s\" or \"%(decline)s\" on the first line.") % words,
                          _("Or answer on the group's page, or in your lobby."))
     accept = answer == commands.ACCEPT
@@ -61,13 +50,6 @@ def act(reply: GroupReply, request: Request) -> GroupDone:
             said = (_("You are a member of %(group)s.") if accept else _("You declined the invitation to %(group)s.")) \
                 % {"group": group.name}
     except PlayError as refusal:
-        return GroupDone(InboundStatus.REJECTED, f"{answer} refused: {refusal.detail}", _("Nothing was done."),
+        return NewsDone(InboundStatus.REJECTED, f"{answer} refused: {refusal.detail}", _("Nothing was done."),
                          refusal.detail)
-    return GroupDone(InboundStatus.ANSWERED, "accepted" if accept else "declined", said)
-
-
-def answer(reply: GroupReply, done: GroupDone, record: InboundEmail) -> int:
-    """Write the answer to the outbox under the reply's record; return its outbox id (sent once committed)."""
-    message = compose.answer_email(to=reply.user.email, subject=reply.headers.subject, heading=done.heading,
-                                   detail=done.detail, original_message_id=reply.headers.message_id, user=reply.user)
-    return outbox.put(message, kind=EmailKind.ANSWER, user=reply.user, inbound=record).pk
+    return NewsDone(InboundStatus.ANSWERED, "accepted" if accept else "declined", said)

@@ -4,7 +4,7 @@ a competition's games), and one answer says what was done, or why nothing was.
 
 ``inbound`` runs this in the reply's transaction, after ``verifying`` found the sender to be the person the email went
 to; the reply's record, the act and the answer commit together or not at all, so a redelivered reply is handled once.
-The answer is written as a group's reply's is (``group_replies.answer``).
+The answer is written as every reply to a feature's news is (``news_replies``).
 """
 
 from __future__ import annotations
@@ -17,26 +17,25 @@ from django.utils.translation import gettext as _
 from turnbased.following import selectors, services
 from turnbased.following.models import Watch
 from turnbased.mail import commands
-from turnbased.mail.group_replies import GroupDone as WatchDone
-from turnbased.mail.group_replies import answer  # noqa: F401 - the answer is written the same way
+from turnbased.mail.news_replies import NewsDone, answer  # noqa: F401 - the answer, written as every news reply's
 from turnbased.mail.models import InboundStatus
 from turnbased.mail.reading import Request
 from turnbased.mail.verifying import WatchReply
 
 
-def act(reply: WatchReply, request: Request) -> WatchDone:
+def act(reply: WatchReply, request: Request) -> NewsDone:
     """Stop the watch if the first line says so; refuse anything else, changing nothing."""
     watch = (Watch.objects.filter(pk=reply.token.watch_id, user=reply.user)
              .select_related("game", "group", "competition").first())
     if watch is None:
-        return WatchDone(InboundStatus.REJECTED, "no such watch", _("Nothing was done: you no longer follow it."))
+        return NewsDone(InboundStatus.REJECTED, "no such watch", _("Nothing was done: you no longer follow it."))
     name = selectors.watch_shown(watch)["name"]
     if request.refusal or not commands.is_stop(request.line, translation.get_language()):
         words = commands.shown_words(translation.get_language())
-        return WatchDone(InboundStatus.REJECTED, "no stop",
+        return NewsDone(InboundStatus.REJECTED, "no stop",
                          _("Nothing was done: reply with \"%(stop)s\" on the first line to stop following "
                            "%(name)s.") % {"stop": words[commands.STOP], "name": name},
                          _("Or choose what it tells you on your following page: %(url)s")
                          % {"url": settings.SITE_URL + reverse("following")})
     services.watch_remove(watch_id=watch.pk, user=reply.user)
-    return WatchDone(InboundStatus.ANSWERED, "stopped", _("You no longer follow %(name)s.") % {"name": name})
+    return NewsDone(InboundStatus.ANSWERED, "stopped", _("You no longer follow %(name)s.") % {"name": name})
