@@ -157,8 +157,8 @@ def typical_turns(competition: Competition) -> float | None:
 
 
 def filters_read(params) -> dict:
-    """Return the list filters a query string asks for (game, stage_format, status, group, days_per_move, no_absence),
-    checked; refuse a value that names nothing (400, in words that say which)."""
+    """Return the list filters a query string asks for (game, stage_format, status, group, days_per_move, no_absence,
+    league), checked; refuse a value that names nothing (400, in words that say which)."""
     from games import engines
 
     chosen: dict = {}
@@ -180,11 +180,12 @@ def filters_read(params) -> dict:
             if not re.fullmatch(r"-?[0-9]{1,400}", value):
                 raise InvalidRequest(gettext("%(name)s must be a whole number.") % {"name": name})
             chosen[name] = int(value)
-    value = params.get("no_absence")
-    if value:
-        if value not in ("true", "false"):
-            raise InvalidRequest(gettext("no_absence must be true or false."))
-        chosen["no_absence"] = value == "true"
+    for name in ("no_absence", "league"):
+        value = params.get(name)
+        if value:
+            if value not in ("true", "false"):
+                raise InvalidRequest(gettext("%(name)s must be true or false.") % {"name": name})
+            chosen[name] = value == "true"
     return chosen
 
 
@@ -208,6 +209,8 @@ def listed(user: AbstractBaseUser | AnonymousUser, params) -> QuerySet[Competiti
         rows = rows.filter(time_control__contains={"allow_absence": False})
     elif chosen.get("no_absence") is False:
         rows = rows.exclude(time_control__contains={"allow_absence": False})
+    if "league" in chosen:  # a league's season carries the league's settings; any other competition none
+        rows = rows.filter(league__isnull=not chosen["league"])
     return rows
 
 

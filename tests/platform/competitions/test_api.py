@@ -56,7 +56,7 @@ def test_settings_that_cannot_run_are_a_problem_document_and_nothing_is_made(ali
 
 
 @pytest.mark.parametrize("query", ["game=chess", "stage_format=knockout", "status=over", "group=x", "days_per_move=1.5",
-                                   "no_absence=yes"])
+                                   "no_absence=yes", "league=1"])
 def test_a_filter_that_names_nothing_is_a_400(alice, api_client_for, query):
     answer = api_client_for(alice).get(f"/api/competitions/?{query}")
     assert answer.status_code == 400, answer.content
@@ -78,6 +78,12 @@ def test_filters_keep_what_they_name(alice, bob, api_client_for, people):
     assert ids("status=running") == [no_absence.pk, swiss.pk]
     assert ids("days_per_move=3") == [no_absence.pk, swiss.pk]
     assert ids("days_per_move=7") == []
+    assert ids("league=false") == [no_absence.pk, swiss.pk]
+    assert ids("league=true") == []
+    league = started(alice, people(4), league={"division_size": 4}, stages=[{"format": "round_robin"}],
+                     min_entrants=4)
+    assert ids("league=true") == [league.pk]
+    assert league.pk not in ids("league=false")
 
 
 def test_standings_and_rounds_as_a_client_reads_them(alice, bob, api_client_for, people):

@@ -38,6 +38,7 @@ FILTERS = [
     OpenApiParameter("group", int, description="Only this group's."),
     OpenApiParameter("days_per_move", int, description="Only those whose clock gives this many days a move."),
     OpenApiParameter("no_absence", bool, description="true: only those whose clock stops for no absence."),
+    OpenApiParameter("league", bool, description="true: only a league's seasons; false: only the other competitions."),
 ]
 
 

@@ -21,16 +21,19 @@ SETTINGS = ("name", "description", "game", "table_size", "options", "time_contro
 
 class CompetitionsApi(ApiCore):
     @operation("competitions_list", "GET", "/api/competitions/",
-               query=("game", "stage_format", "status", "group", "days_per_move", "no_absence", "page_size"),
+               query=("game", "stage_format", "status", "group", "days_per_move", "no_absence", "league",
+                      "page_size"),
                conditional=True, listed="")
     def competitions(self, *, game: str | Unset = UNSET, stage_format: StageFormat | Unset = UNSET,
                      status: Status | Unset = UNSET, group: int | Unset = UNSET, days_per_move: int | Unset = UNSET,
-                     no_absence: bool | Unset = UNSET, page_size: int | Unset = UNSET) -> list[Competition]:
+                     no_absence: bool | Unset = UNSET, league: bool | Unset = UNSET,
+                     page_size: int | Unset = UNSET) -> list[Competition]:
         """The competitions I may see, the newest first, kept by the filters given."""
         return self._call("competitions_list", query={
             "game": game, "stage_format": stage_format, "status": status, "group": group,
             "days_per_move": days_per_move,
             "no_absence": UNSET if isinstance(no_absence, Unset) else ("true" if no_absence else "false"),
+            "league": UNSET if isinstance(league, Unset) else ("true" if league else "false"),
             "page_size": page_size})
 
     @operation("my_competitions_list", "GET", "/api/me/competitions/", query=("page_size",), conditional=True,
