@@ -98,6 +98,11 @@ def test_the_clock_fields_show_only_for_the_chosen_clock(browser, live_server, a
     page.set_viewport_size(SIZES[size])
     page.goto(f"{live_server.url}/games/new/?game=love-letter")
     fields = "fieldset.clock-choice input, fieldset.clock-choice select"
+    # A new table has a slow-play clock unless the player chooses none: three days a move.
+    assert page.input_value("select[name=clock]") == "per_move"
+    assert page.input_value("select[name=days_per_move]") == "3"
+    assert _visible(page, fields) == ["clock", "days_per_move", "weekends_off", "allow_absence", "expiry"]
+    page.select_option("select[name=clock]", "none")
     assert _visible(page, fields) == ["clock"], "no clock: nothing else to set"
     page.select_option("select[name=clock]", "per_move")
     assert _visible(page, fields) == ["clock", "days_per_move", "weekends_off", "allow_absence", "expiry"]

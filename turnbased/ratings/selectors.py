@@ -18,6 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.paginator import Page, Paginator
 from django.db.models import BooleanField, Case, Exists, F, OuterRef, Prefetch, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext, pgettext
 
 from games import engines, get_engine
@@ -182,6 +183,18 @@ def reliability(player: AbstractBaseUser, viewer: Viewer) -> Reliability:
         source=MoveSource.TIMEOUT, game__in=clocked, game__seats__user=player, game__seats__index=F("seat")
     ).count()
     return Reliability(moves_on_time=on_time, timeouts=timeouts)
+
+
+def days_since_active(player: AbstractBaseUser, viewer: Viewer) -> int | None:
+    """Return the whole days since the player's latest own move in a game ``viewer`` may see (None: no such move).
+
+    Only what the moves themselves show anyone who may see those games, and in days: no visit, sign-in or private
+    table tells anything here (a player's page says "active today", never the hour).
+    """
+    latest = (Move.objects.filter(user=player, source__in=PERSON_SOURCES,
+                                  game__in=Game.objects.filter(visible_games(viewer)))
+              .order_by("-created_at").values_list("created_at", flat=True).first())
+    return None if latest is None else max(0, (timezone.now() - latest).days)
 
 
 # How many of a player's latest finished games with a clock the per-game figure looks at (issue 44, fair entry).

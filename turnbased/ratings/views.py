@@ -78,6 +78,7 @@ def player_profile(request, username: str):
         "ratings": selectors.ratings_of(player),
         "reliability": selectors.reliability(player, request.user),
         "abandonment": selectors.abandonment(player, request.user),  # issue 44: fair entry
+        "active_days_ago": selectors.days_since_active(player, request.user),
         "provisional_games": settings.RATINGS_PROVISIONAL_GAMES,
         # Issue 44: whether I follow or blocked them (my own lists: never whether they blocked me).
         "follows": contacts_selectors.is_followed(request.user, player),

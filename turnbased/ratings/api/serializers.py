@@ -129,6 +129,10 @@ class PlayerSerializer(serializers.Serializer):
     ratings = PlayerRatingSerializer(many=True)
     games = GameRecordSerializer(many=True, help_text="Finished games per game, counting those I may see.")
     reliability = ReliabilitySerializer()
+    active_days_ago = serializers.IntegerField(
+        allow_null=True, min_value=0,
+        help_text="Whole days since the player's latest own move in a game I may see (0: within the past day); "
+                  "null when there is none. Never more precise than the moves themselves show.")
 
     class Meta:
         ref_name = "Player"

@@ -157,6 +157,7 @@ class PlayerApi(APIView):
             "reliability": {"moves_on_time": reliability.moves_on_time, "timeouts": reliability.timeouts,
                             "percent": reliability.percent, "recent_clocked_games": abandonment.games,
                             "recent_abandoned": abandonment.abandoned, "new": abandonment.is_new},
+            "active_days_ago": selectors.days_since_active(player, request.user),
         })
 
 

@@ -683,6 +683,8 @@ class Player(TypedDict):
     ratings: list[PlayerRating]
     games: list[GameRecord]
     reliability: Reliability
+    active_days_ago: int | None  # whole days since their latest own move in a game I may see; null: none
+
 
 
 class RatingChange(TypedDict):
