@@ -1,6 +1,6 @@
 from django.urls import path
 
-from turnbased.web import assets, invitation_views, record_views, replay_views, views
+from turnbased.web import assets, guide, invitation_views, record_views, replay_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -21,5 +21,6 @@ urlpatterns = [
     path("games/<int:game_id>/invitations/", invitation_views.game_invite_player, name="game-invitations"),
     path("games/<int:game_id>/invitations/decline/", invitation_views.game_invitation_decline,
          name="game-invitation-decline"),
+    path("guide/", guide.players_guide, name="players-guide"),  # issue 47: the players' guide, in their language
     path("assets/games/<slug:slug>/<slug:name>.<str:digest>.json", assets.serve_asset, name="game-asset"),
 ]
