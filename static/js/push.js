@@ -15,7 +15,9 @@
   var workerUrl = script && script.getAttribute("data-service-worker");
   var key = script && script.getAttribute("data-push-key");
   var apiUrl = script && script.getAttribute("data-push-subscriptions");
-  var FAILED = "turnbased-push-failed";     // this browser could not subscribe (no push service reachable)
+  // This browser's latest subscription failed (the push service did not answer, or the site refused it): kept only
+  // to say so; the player may try again whenever they like, on this page or another.
+  var FAILED = "turnbased-push-failed";
   var CHECKED = "turnbased-push-checked";   // when the site last said it knows this browser's subscription
   var DAY = 24 * 3600 * 1000;
 
@@ -62,8 +64,7 @@
   }
 
   function available() {
-    return Boolean(key && apiUrl && registration && "PushManager" in window && "Notification" in window &&
-                   !stored(FAILED));
+    return Boolean(key && apiUrl && registration && "PushManager" in window && "Notification" in window);
   }
 
   function send(subscription) {
@@ -91,9 +92,12 @@
             return found.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes() });
           });
         });
-      }).then(send).then(function () { return "subscribed"; });
+      }).then(send).then(function () {
+        try { window.localStorage.removeItem(FAILED); } catch (e) { /* private mode */ }
+        return "subscribed";
+      });
     }).catch(function () {
-      store(FAILED, "1");  // the in-page notifications stand in for it from now on
+      store(FAILED, String(Date.now()));  // the in-page notifications stand in for it until a try succeeds
       return "failed";
     });
   }
@@ -123,7 +127,10 @@
       }).catch(function () { return true; });  // cannot tell: leave it as it is
   }
 
-  window.turnbasedPush = { available: available, subscribe: subscribe, subscribed: subscribed };
+  function failedBefore() { return Boolean(stored(FAILED)); }
+
+  window.turnbasedPush = { available: available, subscribe: subscribe, subscribed: subscribed,
+                           failedBefore: failedBefore };
 
   // The settings page: this device in the list, and forgetting it unsubscribes this browser first.
   document.addEventListener("DOMContentLoaded", function () {

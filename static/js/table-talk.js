@@ -109,11 +109,17 @@
     if (status) status.textContent = button.getAttribute("data-" + outcome) || "";
   }
 
-  function notifyInPage(button) {
+  function notifyInPage(button, pushFailed) {
     // After a push subscription failed, permission may be granted already: not asked for twice.
     var asked = Notification.permission === "granted" ? Promise.resolve("granted") : Notification.requestPermission();
     asked.then(function (answer) {
-      if (answer === "granted") {
+      if (answer === "granted" && pushFailed) {
+        // Said, and offered again: the push service may answer on another try (a network that was down).
+        var status = button.parentNode.querySelector("[data-notify-status]");
+        if (status) status.textContent = button.getAttribute("data-push-failed") || "";
+        button.textContent = button.getAttribute("data-try-again") || button.textContent;
+        notifyTurn(word("will-tell"));
+      } else if (answer === "granted") {
         offered(button, "in-page");
         notifyTurn(word("will-tell"));
       } else if (answer === "denied") {
@@ -173,7 +179,7 @@
       button.disabled = false;
       if (outcome === "subscribed") offered(button, "subscribed");
       else if (outcome === "denied") offered(button, "blocked");
-      else if (outcome === "failed") notifyInPage(button);  // no push service here: this page tells instead
+      else if (outcome === "failed") notifyInPage(button, true);  // said; this page tells meanwhile; try again
     });
   });
 })();
