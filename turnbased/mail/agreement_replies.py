@@ -128,11 +128,11 @@ def words(done: Done, said: dict[str, str]) -> tuple[str, str]:
     raise ValueError(f"no answer is worded for {done.answer}")
 
 
-def help_text(game: Game | None, said: dict[str, str], user=None) -> str:
-    """The sentences the help answer adds for the agreements at the game: the takeback's where moves may be taken
-    back, and each proposal the player may make there now ("" for none)."""
+def help_text(game: Game | None, said: dict[str, str], user=None) -> list[str]:
+    """The sentences the help answer adds for the agreements at the game, each a line of its own: the takeback's
+    where moves may be taken back, and each proposal the player may make there now (none for none)."""
     if game is None:
-        return ""
+        return []
     sentences = vote_replies.help_text(game, user, said)
     if store.engine_of(game).offers_takebacks:
         sentences.insert(0, _("\"%(takeback)s\" asks the others at the table to let you take back your last move; "
@@ -140,4 +140,4 @@ def help_text(game: Game | None, said: dict[str, str], user=None) -> str:
     elif sentences:
         sentences.append(_("When someone at the table proposes something, reply \"%(accept)s\" or \"%(decline)s\".")
                          % said)
-    return " ".join(sentences)
+    return sentences

@@ -56,13 +56,7 @@ def _words(reply: Reply, done: Done) -> tuple[str, str]:
         case Answer.SHOW:
             return _("Here is the game as it stands."), ""
         case Answer.HELP:
-            return (_("How to play by email."),
-                    _("Reply to a turn email with your move on the first line. The list of moves in each turn email "
-                      "shows what you may play; \"%(show)s\" sends the position again; \"%(resign)s\" leaves the game "
-                      "(a resign sent to an older email is only done once you confirm it); a first line starting "
-                      "with \"%(say)s\" writes what follows to the table talk, and one starting with \"%(note)s\" "
-                      "adds it to your private notes on the game.") % words
-                    + _more(agreement_replies.help_text(done.game, words, reply.user)))
+            return _("How to play by email."), _help(reply, done, words)
         case Answer.STALE:
             return (_("Your move \"%(move)s\" was not played: the game has moved on since that email.")
                     % {"move": done.move}, _("Here is the game as it stands now."))
@@ -97,8 +91,27 @@ def _words(reply: Reply, done: Done) -> tuple[str, str]:
     raise ValueError(f"no answer is worded for {done.answer}")
 
 
-def _more(sentence: str) -> str:
-    return f" {sentence}" if sentence else ""
+def _help(reply: Reply, done: Done, words: dict[str, str]) -> str:
+    """Return the help: each command the player may write in their language, one a line with an example, and (to
+    a reader of another language) that English is read too."""
+    values = {**words, "said": _("Good luck, everyone!"), "noted": _("plan ahead for the endgame")}
+    lines = [_("Reply to a turn email with your move on the first line: the list of moves in each turn email shows "
+               "what you may play. Instead of a move, the first line may be one of these:"),
+             *(f"  {line}" for line in (
+                 _("\"%(show)s\" sends the position again.") % values,
+                 _("\"%(help)s\" sends this help.") % values,
+                 _("\"%(resign)s\" leaves the game (a resign sent to an older email is only done once you confirm "
+                   "it).") % values,
+                 _("\"%(say)s: %(said)s\" writes what follows the colon to the table talk.") % values,
+                 _("\"%(note)s: %(noted)s\" adds what follows the colon to your private notes on the game.") % values,
+                 *agreement_replies.help_text(done.game, words, reply.user)))]
+    english = commands.shown_words(commands.ENGLISH)
+    if words != english:
+        with translation.override(commands.ENGLISH):
+            said = _("Good luck, everyone!")
+        lines += ["", _("Moves and commands may be written in English too: \"%(show)s\", \"%(help)s\", "
+                        "\"%(resign)s\", \"%(say)s: %(said)s\".") % {**english, "said": said}]
+    return "\n".join(lines)
 
 
 def _limits() -> str:

@@ -49,7 +49,7 @@ class Request:
     ``refusal`` (``inbound_limits.TOO_LARGE`` or ``TOO_COMPLEX``) says the body was over the limits and not
     read: nothing else is set. Else ``line`` is the first line of new text, ``command`` what it asks
     (``commands.SHOW``, ``HELP``, ``RESIGN``, ``SAY``, or None for a move in the game's notation), and ``said``
-    what a ``say`` writes to the table talk: the new text after its first word.
+    what a ``say`` writes to the table talk (a ``note`` to the notes): the new text after its words and colon.
     """
 
     refusal: str | None = None
@@ -123,7 +123,7 @@ def read_request(raw: bytes, message_id: str, refusal: str | None = None) -> Req
     line = _clean(first_command(text))
     command = commands.read(line, translation.get_language())
     return Request(line=line, command=command,
-                   said=said_text(text) if command in (commands.SAY, commands.NOTE) else "")
+                   said=said_text(text, translation.get_language()) if command in commands.LEADING else "")
 
 
 def _written_text(message) -> str:

@@ -17,6 +17,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from turnbased.kit.texts.text_input import readable
+from turnbased.mail import commands
 
 MAX_COMMAND_LENGTH = 200
 # The command is at the top: no more of the text is searched (nor of one line, so no pattern backtracks far).
@@ -109,10 +110,10 @@ def new_text(text: str) -> str:
     return "\n".join(lines).strip()
 
 
-def said_text(text: str) -> str:
-    """Return what a reply whose first line starts with ``say`` (in any language: ``commands``) says: the new
-    text after that first word."""
-    return re.sub(r"^\s*\S+", "", new_text(text), count=1).strip()
+def said_text(text: str, language: str | None) -> str:
+    """Return what a reply whose first line starts with ``say`` or ``note`` (in the player's ``language`` or
+    English: ``commands``) writes: the new text after the command's words and the colon that may close them."""
+    return commands.said(new_text(text), language)
 
 
 def first_command(text: str) -> str:

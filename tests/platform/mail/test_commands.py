@@ -12,8 +12,9 @@ from tests.platform.mail.conftest import HANDMAID, latest_to, move_in, reply_byt
 from turnbased.accounts.services.languages import language_choose
 from turnbased.chat.models import Message
 from turnbased.mail import commands
-from turnbased.mail.commands import HELP, RESIGN, SAY, SHOW
+from turnbased.mail.commands import HELP, NOTE, RESIGN, SAY, SHOW
 from turnbased.mail.inbound import handle_inbound
+from turnbased.notes.models import GameNote
 from turnbased.play import services
 from turnbased.play.models import Game, GameStatus, Move
 
@@ -45,6 +46,44 @@ def answer_to_alice(mailoutbox):
 ])
 def test_the_commands_are_read_in_the_players_language_and_in_english(language, line, command):
     assert commands.read(line, language) == command
+
+
+@pytest.mark.parametrize(("language", "line", "command", "said"), [
+    # A colon after say and note, which is no part of the message, in every language.
+    ("hu", "mondd: Sziasztok", SAY, "Sziasztok"), ("de", "sag: Hallo", SAY, "Hallo"), ("en", "say: hi", SAY, "hi"),
+    ("en", "note: watch the Baron", NOTE, "watch the Baron"), ("en", "SAY:hi", SAY, "hi"),
+    ("hu", "Jegyzet:a király bobnál", NOTE, "a király bobnál"), ("de", "Notiz : Zofe zuerst", NOTE, "Zofe zuerst"),
+    ("hu", "mondom: jó játékot", SAY, "jó játékot"),
+    ("de", "Sage: Viel Glück", SAY, "Viel Glück"), ("de", "sagen: gut gespielt", SAY, "gut gespielt"),
+    ("en", "note to self: bluff", NOTE, "bluff"), ("hu", "üzenet: szia", SAY, "szia"), ("de", "say: hi", SAY, "hi"),
+    # The forms a Hungarian and a German player write, with capitals and closing marks anywhere.
+    ("hu", "mutasd az állást", SHOW, ""), ("hu", "Mutasd meg az állást!", SHOW, ""),
+    ("hu", "MUTASD AZ ALLAST", SHOW, ""),
+    ("hu", "hogy áll a játszma?", SHOW, ""), ("hu", "feladom", RESIGN, ""), ("hu", "Feladás.", RESIGN, ""),
+    ("hu", "feladom a játszmát", RESIGN, ""), ("hu", "súgó?", HELP, ""), ("hu", "Segítséget kérek!", HELP, ""),
+    ("de", "zeig", SHOW, ""), ("de", "Zeige", SHOW, ""), ("de", "zeigen!", SHOW, ""),
+    ("de", "Stellung zeigen", SHOW, ""),
+    ("de", "zeig mir die Stellung", SHOW, ""), ("de", "Wie steht es?", SHOW, ""), ("de", "aufgeben", RESIGN, ""),
+    ("de", "ich gebe auf", RESIGN, ""), ("de", "Ich gebe die Partie auf.", RESIGN, ""), ("de", "Hilfe", HELP, ""),
+    ("de", "hilfe?", HELP, ""), ("de", "Hilf mir!", HELP, ""), ("en", "help?", HELP, ""), ("en", "Show!", SHOW, ""),
+    ("en", "?", HELP, ""), ("en", "??", HELP, ""), ("en", "I resign.", RESIGN, ""), ("en", "show the board", SHOW, ""),
+    # A resign with a question mark asks: it is answered with the help, and resigns nothing.
+    ("hu", "feladom?", HELP, ""), ("de", "Aufgeben?", HELP, ""), ("en", "resign?!", HELP, ""),
+])
+def test_commands_are_read_as_players_write_them(language, line, command, said):
+    assert commands.read(line, language) == command
+    if command in (SAY, NOTE):
+        assert commands.said(line, language) == said
+
+
+@pytest.mark.parametrize(("language", "line"), [
+    # The colon belongs to the command's own words only; another language's say is no say.
+    ("en", "mondd: hallo"), ("hu", "sag: hallo"), ("en", "sayonara: bye"), ("de", "mondom: szia"),
+    # Only the whole line is a command, as before; an English player's German and Hungarian are no commands.
+    ("de", "Stellung zeigen bitte jetzt"), ("hu", "mutasd az állást holnap"), ("en", "hilfe?"), ("en", "súgó?"),
+])
+def test_a_colon_or_a_mark_makes_no_command_of_another_word(language, line):
+    assert commands.read(line, language) is None
 
 
 @pytest.mark.parametrize(("language", "line"), [
@@ -92,6 +131,62 @@ def test_show_and_help_in_the_players_words_are_answered_in_their_language(
     assert not Move.objects.filter(game=started_game).exists()
 
 
+ENGLISH_TOO = {
+    "hu": "A lépéseidet és ezeket a szavakat angolul is írhatod: „show”, „help”, „resign”, "
+          "„say: Good luck, everyone!”.",
+    "de": "Züge und diese Befehle kannst du auch auf Englisch schreiben: „show“, „help“, „resign“, "
+          "„say: Good luck, everyone!“.",
+}
+
+
+@pytest.mark.parametrize(("alice_reads", "listed"), [
+    ("en", ['"show" sends the position again.', '"help" sends this help.', '"resign" leaves the game (',
+            '"say: Good luck, everyone!" writes what follows the colon to the table talk.',
+            '"note: plan ahead for the endgame" adds what follows the colon to your private notes on the game.',
+            '"cancel" proposes to cancel the game']),
+    ("hu", ["„mutasd”: újra elküldjük az állást.", "„súgó”: elküldjük ezt a súgót.", "„feladom”: feladod a játszmát (",
+            "„mondd: Sok sikert mindenkinek!”: ami a kettőspont után áll, az asztali beszélgetésbe kerül.",
+            "„jegyzet: előre megtervezni a végjátékot”: ami a kettőspont után áll, bekerül a játszmához írt saját "
+            "jegyzeteid közé.", "„megszakítás”: a játszma megszakítását javaslod"]),
+    ("de", ["„zeigen“ schickt dir die Stellung noch einmal.", "„Hilfe“ schickt dir diese Hilfe.",
+            "„aufgeben“ gibt die Partie auf (", "„sag: Viel Glück euch allen!“ schreibt, was nach dem Doppelpunkt "
+            "steht, ins Tischgespräch.", "„Notiz: das Endspiel vorausplanen“ nimmt, was nach dem Doppelpunkt steht, "
+            "in deine eigenen Notizen zur Partie auf.", "„abbrechen“ schlägt vor, die Partie abzubrechen"]),
+], indirect=["alice_reads"])
+def test_the_help_lists_each_command_with_an_example_and_says_english_is_read_too(
+        alice_reads, started_game, turn_email, mailoutbox, listed):
+    assert handle_inbound(reply_bytes(turn_email, f"{commands.shown_words(alice_reads)[HELP]}?")) == "help"
+    body = answer_to_alice(mailoutbox).body
+    for line in listed:  # one command a line, under the sentence that introduces them
+        assert f"\n  {line}" in body, line
+    english = ENGLISH_TOO.get(alice_reads)
+    assert (english in body) if english else "English too" not in body
+    # Each example is read back as the help says: "mondd: Sok sikert mindenkinek!" writes what follows the colon.
+    example = f"{commands.shown_words(alice_reads)[SAY]}: {worded(alice_reads, 'Good luck, everyone!')}"
+    assert commands.read(example, alice_reads) == SAY
+    assert commands.said(example, alice_reads) == worded(alice_reads, "Good luck, everyone!")
+
+
+@pytest.mark.parametrize(("alice_reads", "line"), [("hu", "feladom?"), ("de", "Aufgeben?"), ("en", "resign?")],
+                         indirect=["alice_reads"])
+def test_a_resign_written_as_a_question_is_answered_with_the_help(alice_reads, started_game, turn_email, mailoutbox,
+                                                                   line):
+    assert handle_inbound(reply_bytes(turn_email, line)) == "help"
+    assert Game.objects.get(pk=started_game.pk).status == GameStatus.ACTIVE
+    assert worded(alice_reads, "How to play by email.") in answer_to_alice(mailoutbox).body
+
+
+@pytest.mark.parametrize(("alice_reads", "line", "noted"), [
+    ("hu", "jegyzet: bobnál a király", "bobnál a király"),
+    ("de", "Notiz: Bob hat die Prinzessin\nWächterin aufheben", "Bob hat die Prinzessin\nWächterin aufheben"),
+    ("en", "note: Bob holds the Princess", "Bob holds the Princess"),
+], indirect=["alice_reads"])
+def test_a_note_with_a_colon_adds_what_follows_it(alice_reads, started_game, turn_email, alice, mailoutbox, line,
+                                                 noted):
+    assert handle_inbound(reply_bytes(turn_email, line)) == "noted"
+    assert GameNote.objects.get(user=alice).text == noted
+
+
 @pytest.mark.parametrize(("alice_reads", "resign", "confirm"), [
     ("hu", "feladom", "válaszolj erre az e-mailre így: „feladom”"),
     ("de", "Aufgeben", "Antworte auf diese E-Mail mit „aufgeben“"),
@@ -114,6 +209,10 @@ def test_resigning_in_the_players_words_asks_and_confirms_in_them(
     ("hu", "Mondd Sok sikert, bob!", "Sok sikert, bob!"),
     ("hu", "üzenet szia", "szia"),
     ("de", "sag Viel Glück!\nund viel Spaß", "Viel Glück!\nund viel Spaß"),
+    ("hu", "mondd: Sziasztok", "Sziasztok"),
+    ("de", "sag: Hallo\nund viel Spaß", "Hallo\nund viel Spaß"),
+    ("en", "say: hi", "hi"),
+    ("de", "say:hi", "hi"),
 ], indirect=["alice_reads"])
 def test_say_in_the_players_words_posts_what_follows(alice_reads, started_game, turn_email, mailoutbox, line, said):
     assert handle_inbound(reply_bytes(turn_email, line)) == "said"

@@ -80,9 +80,10 @@ def test_an_empty_or_too_long_say_is_answered_and_posts_nothing(started_game, tu
     ("say hi", "hi"),
     ("  SAY  hi there  \n\nOn Sun, 29 Nov 2026, turnbased wrote:\n> quoted", "hi there"),
     ("say one\ntwo\n> quoted\nthree", "one\ntwo"),
+    ("say: hi there", "hi there"), ("Say:hi", "hi"), ("say\nhi below", "hi below"), ("say: :-) hi", ":-) hi"),
 ])
-def test_said_text_is_the_new_text_after_say(text, said):
-    assert said_text(text) == said
+def test_said_text_is_the_new_text_after_say_and_its_colon(text, said):
+    assert said_text(text, "en") == said
 
 
 def test_say_replies_count_against_the_accounts_chat_rate_with_the_api(players_language, started_game, turn_email,
