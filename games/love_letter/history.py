@@ -76,12 +76,15 @@ def _dealt(d: dict[str, Any], names: _Names) -> str:
 def _drew(d: dict[str, Any], names: _Names) -> str:
     count = d["deck_count"]
     if names.me(d["seat"]):
-        text = _.ngettext("You drew a card ({count} left in the deck).",
-                          "You drew a card ({count} left in the deck).", count)
+        # Translators: the deck's last card; say so rather than "0 left" where your language would.
+        text = (_("You drew a card (0 left in the deck).") if count == 0 else
+                _.ngettext("You drew a card ({count} left in the deck).",
+                           "You drew a card ({count} left in the deck).", count))
         ended = _("Your Handmaid protection ended.")
     else:
-        text = _.ngettext("{player} drew a card ({count} left in the deck).",
-                          "{player} drew a card ({count} left in the deck).", count)
+        text = (_("{player} drew a card (0 left in the deck).") if count == 0 else
+                _.ngettext("{player} drew a card ({count} left in the deck).",
+                           "{player} drew a card ({count} left in the deck).", count))
         ended = _("{player}'s Handmaid protection ended.")
     text = text.format(player=names[d["seat"]], count=count)
     if d.get("protection_ended"):
@@ -310,14 +313,18 @@ def _player_left(d: dict[str, Any], names: _Names) -> str:
 
 
 def _knocked_out(d: dict[str, Any], names: _Names) -> str:
-    # Translators: {cards} are card names alone, separated by commas.
+    # Translators: {cards} are card names alone, separated by commas: the hand shown (one card, or two when a player
+    # is knocked out during their own turn).
+    count = len(d["revealed"])
     values = {"player": names[d["seat"]], "cards": name_list(d["revealed"])}
-    if names.me(d["seat"]):
-        text = _("You are out of the round, revealing {cards}.") if d["revealed"] else _("You are out of the round.")
-    elif d["revealed"]:
-        text = _("{player} is out of the round, revealing {cards}.")
+    if not count:
+        text = _("You are out of the round.") if names.me(d["seat"]) else _("{player} is out of the round.")
+    elif names.me(d["seat"]):
+        text = _.ngettext("You are out of the round, revealing {cards}.",
+                          "You are out of the round, revealing {cards}.", count)
     else:
-        text = _("{player} is out of the round.")
+        text = _.ngettext("{player} is out of the round, revealing {cards}.",
+                          "{player} is out of the round, revealing {cards}.", count)
     return text.format(**values)
 
 

@@ -6,124 +6,41 @@
     keep baron bottom guard priest   resolve the 2019 Chancellor      (megtart báró alulra őr pap)
 
 ``describe_move`` writes the reader's language (the platform stores it in English, the log's
-canonical notation); ``parse_move`` reads the reader's language and English, with or without
-accents (``or`` for ``őr``, ``koenig`` for ``könig``), and the other forms each language lists
-for a card (Hungarian accusatives such as ``papot``). Where a word means one thing in the
-reader's language and another in English, the reader's language wins. Words are
-case-insensitive. A player is written as their name, the language's word for yourself
-(``self``/``me``, ``magam``/``én``, ``mich``/``ich``), or ``#N`` (N counts seats from 1).
+canonical notation). ``parse_move`` reads that form first, word by word in its order (card, player,
+named card), so every written move reads back whatever its players are called. Failing that it
+reads a sentence as a player writes it (``notation_reading.py``): "spiele die Wache auf Ben, rate
+Priester", "az őrt Benre játszom ki, papot mondok", "play the guard on bob naming the priest".
+Both read the reader's language and English, with or without accents (``or`` for ``őr``,
+``koenig`` for ``könig``); where a word means one thing in the reader's language and another in
+English, the reader's language wins. A player is written as their name, the language's word for
+yourself (``self``, ``magam``, ``mich``), or ``#N`` (N counts seats from 1).
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from dataclasses import dataclass
 from typing import Any
 
 from games.base import BadNotation
-from games.i18n import catalog_of, current_language, in_english, locale_name
+from games.i18n import catalog_of, current_language, locale_name
 from games.love_letter import cards
 from games.love_letter.cards import TARGETS
-from games.love_letter.words import name, per_language, subject, upper_first
+from games.love_letter.notation_reading import read_sentence
+from games.love_letter.notation_words import (BOTTOM, I, KEEP, SELF, SKIP, card_word, check_edition, english, fold,
+                                              forms, keys, meaning, one_player, readers, seat_number, self_word,
+                                              unknown_card, unknown_player, written)
+from games.love_letter.words import subject, upper_first
 
 _ = catalog_of(__name__)
 
-_SEAT = re.compile(r"#(\d+)")
+__all__ = ["card_word", "describe_move", "notation_help", "parse_move", "self_word"]
 
 
-@per_language
-def _spellings() -> dict[str, Any]:
-    """Return the reader's language's notation words: each list's first word is the one written."""
-    return {
-        "cards": {
-            "spy": _.pgettext("notation: words for the Spy, the first is written", "spy spies"),
-            "guard": _.pgettext("notation: words for the Guard, the first is written", "guard guards"),
-            "priest": _.pgettext("notation: words for the Priest, the first is written", "priest priests"),
-            "baron": _.pgettext("notation: words for the Baron, the first is written", "baron barons"),
-            "handmaid": _.pgettext("notation: words for the Handmaid, the first is written",
-                                   "handmaid handmaids handmaiden handmaidens maid"),
-            "prince": _.pgettext("notation: words for the Prince, the first is written", "prince princes"),
-            "chancellor": _.pgettext("notation: words for the Chancellor, the first is written",
-                                     "chancellor chancellors"),
-            "king": _.pgettext("notation: words for the King, the first is written", "king kings"),
-            "countess": _.pgettext("notation: words for the Countess, the first is written", "countess countesses"),
-            "princess": _.pgettext("notation: words for the Princess, the first is written", "princess princesses"),
-        },
-        "self": _.pgettext("notation: words for yourself as a player, the first is written", "self me myself"),
-        "keep": _.pgettext("notation: words for the card the Chancellor keeps, the first is written", "keep"),
-        "bottom": _.pgettext("notation: words before the cards put under the deck, the first is written", "bottom"),
-        "skipped": _.pgettext("notation: small words read past between the Chancellor's cards", "the a an and"),
-    }
-
-
-def fold(word: str) -> str:
-    """Return ``word`` lower case without accents ("Őr" -> "or", "König" -> "konig", "ß" -> "ss")."""
-    word = word.lower().replace("ß", "ss")
-    return "".join(char for char in unicodedata.normalize("NFKD", word) if not unicodedata.combining(char))
-
-
-def _keys(word: str) -> set[str]:
-    """Return the ways a reader may type ``word``: with or without accents, German umlauts as ae/oe/ue too."""
-    spelled_out = word.lower().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue")
-    return {word.lower(), fold(word), fold(spelled_out)}
-
-
-@dataclass(frozen=True)
-class _Reading:
-    """What ``parse_move`` reads in the reader's language: its own words first, then English."""
-
-    cards: dict[str, str]  # every accepted spelling (see _keys) -> card
-    own_self: frozenset[str]
-    own_self_folded: frozenset[str]
-    english_self: frozenset[str]
-    keep: frozenset[str]
-    bottom: frozenset[str]
-    skipped: frozenset[str]
-
-
-def _folded_words(text: str) -> set[str]:
-    return {key for word in text.split() for key in _keys(word)}
-
-
-@per_language
-def _reading() -> _Reading:
-    """Return the reader's language's notation words merged with English's (the reader's win a clash)."""
-    own = _spellings()
-    with in_english():
-        english = _spellings()
-    words: dict[str, str] = {}
-    for spellings in (english, own):  # the reader's language last: it wins a word both use
-        for card, text in spellings["cards"].items():
-            words.update((key, card) for key in _folded_words(text))
-    return _Reading(
-        cards=words,
-        own_self=frozenset(own["self"].lower().split()),
-        own_self_folded=frozenset(_folded_words(own["self"])),
-        english_self=frozenset(_folded_words(english["self"])),
-        keep=frozenset(_folded_words(own["keep"]) | _folded_words(english["keep"])),
-        bottom=frozenset(_folded_words(own["bottom"]) | _folded_words(english["bottom"])),
-        skipped=frozenset(_folded_words(own["skipped"]) | _folded_words(english["skipped"])),
-    )
-
-
-def _written(words: str) -> str:
-    """Return the word a notation writes: the first of a list of spellings."""
-    return words.split()[0]
-
-
-def card_word(card: str) -> str:
-    """Return the word the reader's notation writes for ``card`` ("guard", "őr", "wächterin")."""
-    return _written(_spellings()["cards"][card])
-
-
-def self_word() -> str:
-    """Return the word the reader's notation writes for the mover ("self", "magam", "mich")."""
-    return _written(_spellings()["self"])
+def _in_english() -> bool:
+    return locale_name(current_language()).partition("_")[0] == "en"
 
 
 def notation_help() -> str:
-    """Return a few lines explaining how to write any move, in the reader's language."""
+    """Return how to write each kind of move, with examples, in the reader's language."""
     lines = [
         _("Write the card you play, then the player it chooses, then (Guard only) the card you name:"),
         "  " + _("guard bob priest | priest carol | baron bob | king bob | prince bob | prince self"),
@@ -131,8 +48,13 @@ def notation_help() -> str:
         _("A Guard, Priest, Baron or King with no player to choose is written alone: guard"),
         _("Players: their name, self or me, or #N for the N-th seat (#1 is the first)."),
         _("2019 Chancellor: keep baron bottom guard priest  (the last card listed goes lowest)."),
+        _("You may also write a sentence, in any order, with or without articles:"),
+        # Translators: sentences as a player of your language writes them, "|" between them; each must read as a move
+        # (a Guard on bob naming the Priest, a Prince on yourself, the Handmaid, the Chancellor's choice). Keep "bob".
+        "  " + _("play the guard on bob and name the priest | play the prince on me | play the handmaid | keep the "
+                 "baron, put the guard and the priest at the bottom"),
     ]
-    if locale_name(current_language()).partition("_")[0] != "en":
+    if not _in_english():
         lines.append(_("English works too: guard bob priest, prince self, keep baron bottom guard priest."))
     return "\n".join(lines)
 
@@ -142,15 +64,15 @@ def _normal(text: str) -> str:
 
 
 def _card(word: str, edition: str) -> str:
-    """Return the card type a word names, or raise ``BadNotation``."""
-    card = _reading().cards.get(fold(word.strip(".!:;")))
-    if card is None:
-        known = ", ".join(card_word(card) for card in cards.card_types(edition))
-        raise BadNotation(_("Unknown card {word}; the cards are: {known}").format(word=repr(word), known=known))
-    if card not in cards.VALUES[edition]:
-        # Translators: {card} is the card's name alone. Every card of the classic edition is in the 2019 one.
-        raise BadNotation(_("There is no {card} in the classic edition").format(card=name(card)))
-    return card
+    """Return the card type a word names (the reader's language first, then English), or raise ``BadNotation``."""
+    card = meaning(fold(word.strip(".!:;")))
+    if card not in cards.ALL_CARDS:
+        raise unknown_card(word, edition)
+    return check_edition(card, edition)
+
+
+def _words_for_yourself(vocabulary) -> set[str]:
+    return {form for form, kind in vocabulary.words.items() if kind in (SELF, I)}
 
 
 def _player(text: str, state: dict[str, Any], seat: int) -> int:
@@ -161,49 +83,35 @@ def _player(text: str, state: dict[str, Any], seat: int) -> int:
     words for yourself: a player called "Mich" is "mich" in English and yourself in German.
     """
     names = state["players"]
-    reading = _reading()
-    if text in reading.own_self:
+    own = readers()
+    if text in own.self_as_written or (text in own.words and own.words[text] == I):
         return seat
-    match = _SEAT.fullmatch(text)
-    if match:
-        number = int(match.group(1))
-        if not 1 <= number <= len(names):
-            raise BadNotation(_("There is no seat #{number}; seats go from #1 to #{count}").format(
-                number=number, count=len(names)))
-        return number - 1
-    key = fold(text)
-    for found in ([index for index, player in enumerate(names) if _normal(player) == text],
-                  [] if key in reading.own_self_folded else
-                  [index for index, player in enumerate(names) if fold(_normal(player)) == key]):
-        if len(found) == 1:
-            return found[0]
-        if found:
-            raise BadNotation(_("Several players are called {name}: write #N for the N-th seat instead").format(
-                name=repr(text)))
-    if key in reading.own_self_folded or key in reading.english_self:
+    number = seat_number(text, state)
+    if number is not None:
+        return number
+    as_written = one_player([index for index, player in enumerate(names) if _normal(player) == text], text)
+    if as_written is not None:
+        return as_written
+    mine = fold(text) in _words_for_yourself(own)
+    if not mine:
+        folded = one_player([index for index, player in enumerate(names) if fold(text) in keys(_normal(player))], text)
+        if folded is not None:
+            return folded
+    if mine or fold(text) in _words_for_yourself(english()):
         return seat
-    raise BadNotation(_("No player called {name}; players: {players} (or {self}, or #N)").format(
-        name=repr(text), players=", ".join(names), self=self_word()))
+    raise unknown_player(text, names)
 
 
-def parse_move(text: str, state: dict[str, Any], seat: int) -> dict[str, Any]:
-    """Read the text notation, in the reader's language or English, into a move (legality is checked by apply)."""
-    if not isinstance(text, str):
-        raise BadNotation(_("A move must be text such as 'guard bob priest'"))
+def _read_in_order(words: list[str], state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """Read the written notation, word by word: card, player, named card; or keep, card, bottom, cards."""
     edition = state["edition"]
-    reading = _reading()
-    words = _normal(text.replace(",", " ")).split()
-    while words and fold(words[0]) in reading.skipped and fold(words[0]) not in reading.cards:
-        words = words[1:]
-    if not words:
-        raise BadNotation(_("Write a move, for example 'guard bob priest' or 'handmaid'"))
-    if fold(words[0]) in reading.keep:
-        rest = [word for word in words[1:] if fold(word) not in reading.skipped]
+    if meaning(fold(words[0])) == KEEP:
+        rest = [word for word in words[1:] if meaning(fold(word)) != SKIP]
         if not rest:
             raise BadNotation(_("Write which card to keep: 'keep baron bottom guard priest'"))
         keep = _card(rest[0], edition)
         rest = rest[1:]
-        if rest and fold(rest[0]) in reading.bottom:
+        if rest and meaning(fold(rest[0])) == BOTTOM:
             rest = rest[1:]
         elif rest:
             raise BadNotation(_("Write 'bottom' before the cards you put under the deck"))
@@ -225,6 +133,28 @@ def parse_move(text: str, state: dict[str, Any], seat: int) -> dict[str, Any]:
     return {"card": card, "target": _player(" ".join(rest), state, seat)}
 
 
+def parse_move(text: str, state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """Read the text notation, in the reader's language or English, into a move (legality is checked by apply).
+
+    The written order is tried first; a text it cannot read is read as a sentence, and when neither
+    reads it, the sentence's reason is given (it says which word it could not place).
+    """
+    if not isinstance(text, str):
+        raise BadNotation(_("A move must be text such as 'guard bob priest'"))
+    words = _normal(text.replace(",", " ")).split()
+    while words and meaning(fold(words[0])) == SKIP:
+        words = words[1:]
+    if not words:
+        raise BadNotation(_("Write a move, for example 'guard bob priest' or 'handmaid'"))
+    try:
+        return _read_in_order(words, state, seat)
+    except BadNotation as in_order:
+        try:
+            return read_sentence(text, state, seat)
+        except BadNotation as as_sentence:
+            raise as_sentence from in_order
+
+
 def _player_text(state: dict[str, Any], target: int) -> str:
     """Return how to write ``target``: the word for yourself for the mover, else the name, else #N.
 
@@ -234,23 +164,24 @@ def _player_text(state: dict[str, Any], target: int) -> str:
     if target == state.get("current"):
         return self_word()
     names = [_normal(player) for player in state["players"]]
-    written = names[target]
-    reading = _reading()
-    if locale_name(current_language()).partition("_")[0] == "en":
-        clash = written in reading.own_self
+    written_name = names[target]
+    own = readers()
+    if _in_english():
+        clash = written_name in own.self_as_written or own.words.get(written_name) == I
     else:
-        clash = bool(_keys(written) & (reading.own_self_folded | reading.english_self))
-    plain = written and not clash and not written.startswith("#") and "," not in written and names.count(written) == 1
-    return written if plain else f"#{target + 1}"
+        clash = bool(keys(written_name) & (_words_for_yourself(own) | _words_for_yourself(english())))
+    plain = (written_name and not clash and not written_name.startswith("#") and "," not in written_name
+             and names.count(written_name) == 1)
+    return written_name if plain else f"#{target + 1}"
 
 
 def describe_move(state: dict[str, Any], move: dict[str, Any]) -> str:
     """Return the text notation of ``move`` in the reader's language (it parses back to the same move)."""
     if "keep" in move:
         bottom = [card_word(card) for card in move.get("bottom") or []]
-        words = _spellings()
-        parts = [_written(words["keep"]), card_word(move["keep"])]
-        return " ".join([*parts, *([_written(words["bottom"]), *bottom] if bottom else [])])
+        found = forms()
+        parts = [written(found[KEEP]), card_word(move["keep"])]
+        return " ".join([*parts, *([written(found[BOTTOM]), *bottom] if bottom else [])])
     parts = [card_word(move["card"])]
     if move.get("target") is not None:
         parts.append(_player_text(state, move["target"]))

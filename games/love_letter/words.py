@@ -97,7 +97,8 @@ def card_effects() -> dict[str, str]:
         "handmaid": _("Until your next turn, other players' cards cannot choose you."),
         "prince": _("Choose any player, yourself included: they discard their hand and draw a new card. Discarding "
                     "the Princess puts them out."),
-        "chancellor": _("Draw two cards, keep one of your cards and put the others on the bottom of the deck."),
+        "chancellor": _("Draw two cards, keep one of your cards and put the others on the bottom of the deck in any "
+                        "order."),
         "king": _("Choose another player and trade hands with them."),
         "countess": _("No effect, but you must play her if you also hold the King or a Prince."),
         "princess": _("If you play or discard her, you are out of the round."),

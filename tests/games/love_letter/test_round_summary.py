@@ -23,7 +23,7 @@ def test_the_prompt_says_what_the_player_to_move_does_and_whom_the_others_wait_f
                                          "will do.")
     assert board(state, 1)["prompt"] == "Alice is choosing a card to play."
     assert board(state, None)["prompt"] == "Alice is choosing a card to play."
-    assert board(state, 0, "hu")["prompt"].startswith("Te jössz:")
+    assert board(state, 0, "hu")["prompt"].startswith("Te következel:")
     assert board(state, 1, "de")["prompt"] == "Alice wählt eine Karte zum Ausspielen."
 
 

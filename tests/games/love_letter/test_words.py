@@ -221,7 +221,7 @@ def test_the_game_names_itself_and_its_options_in_the_language():
     assert edition.label == "Kiadás" and edition.choices[0] == ("classic", "Klasszikus (16 lap, 2–4 játékos)")
     with language("de"):
         tie = ENGINE.worded_option_specs()[1]
-    assert tie.choices[1][1] == "Niemand bekommt eins (wie auf BGA)" and tie.help.startswith("Nur klassische")
+    assert tie.choices[1][1] == "Niemand bekommt ein Herz (wie auf BGA)" and tie.help.startswith("Nur klassische")
     assert ENGINE.option_specs[0].label == "Edition"  # the specs themselves stay English
 
 
