@@ -230,6 +230,8 @@ def test_every_operation_of_the_client_answers_from_the_live_server(connect, mak
     finished = bob.resign(game["id"])
     assert finished["status"] == "finished" and finished["ending"]["how"] == "resignation"
     assert ann.verify(game["id"])["ok"] is True
+    told = ann.game_summary(game["id"])
+    assert told["moves"] == sum(row["moves"] + row["bot_moves"] for row in told["seats"])
     assert ann.propose_rematch(game["id"])["status"] == "waiting"
     assert bob.rematch(game["id"])["awaited"] == ["bob"]
     rematch = bob.accept_rematch(game["id"])

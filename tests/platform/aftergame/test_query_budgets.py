@@ -19,8 +19,9 @@ pytestmark = pytest.mark.django_db
 
 # The game page's own 10, the rating changes the end screen shows 1 (``rating_moves``), the table talk's 4
 # (its messages in the history and beside the board, the unread count, the muted list), and the player's private
-# notes on the game 1 (issue 46).
-END_SCREEN = 16
+# notes on the game 1 (issue 46), and the game told in short 1 (issue 47: the log's seats, sources and times, read
+# once; the summary is kept in the cache after, so a second view reads one statement fewer: tested below).
+END_SCREEN = 17
 FINISHED_GAME_API = 6  # as a game in play: the ending and the rematch come with what it reads already
 UNCHANGED_BOX_POLL = 4
 
@@ -55,6 +56,8 @@ def test_the_end_screen_costs_the_same_for_two_seats_and_for_six_within_its_budg
         within(cost, END_SCREEN, f"end screen, {count} seats")
         costs[count] = cost
     assert costs[2].statements == costs[4].statements, "\n".join(costs[4].sql)
+    again, _ = measured(lambda: client.get(f"/games/{game.pk}/"))
+    assert again.statements == costs[4].statements - 1, "the summary is read again:\n" + "\n".join(again.sql)
 
 
 def test_a_finished_game_through_the_api_costs_at_most_six_statements(make_user):

@@ -61,3 +61,40 @@ class RematchSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "Rematch"
+
+
+class SeatSummarySerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="The seat number, from 0.")
+    moves = serializers.IntegerField(help_text="The moves its player made (a resignation and a move played for "
+                                               "them as their only one included).")
+    bot_moves = serializers.IntegerField(help_text="The moves a bot made for the seat (its own seat, or after a "
+                                                   "timeout).")
+    seconds = serializers.FloatField(help_text="The player's time: from the move before each of their moves to it, "
+                                               "added up.")
+    longest_seconds = serializers.FloatField(help_text="The longest of those times.")
+
+    class Meta:
+        ref_name = "SeatSummary"
+
+
+class TurningPointSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The move after which the seat led.")
+    leader = serializers.IntegerField(help_text="The seat that alone led the count every player could see.")
+    scores = serializers.ListField(child=serializers.FloatField(), help_text="Every seat's count then, in seat order.")
+    decisive = serializers.BooleanField(help_text="The last lead change, and its seat won the game.")
+
+    class Meta:
+        ref_name = "TurningPoint"
+
+
+class GameSummarySerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    moves = serializers.IntegerField(help_text="Every entry of the game's log.")
+    seconds = serializers.FloatField(help_text="From the game's start to its end.")
+    seats = SeatSummarySerializer(many=True)
+    turning_points = TurningPointSerializer(many=True, help_text="The latest lead changes (at most five), oldest "
+                                                                  "first; empty for a game that keeps no public count.")
+    lead_changes = serializers.IntegerField(help_text="How many times the lead changed hands in all.")
+
+    class Meta:
+        ref_name = "GameSummary"

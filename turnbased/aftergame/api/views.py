@@ -11,7 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from turnbased.aftergame import selectors, services
-from turnbased.aftergame.api.serializers import RematchSerializer
+from turnbased.aftergame.api.serializers import GameSummarySerializer, RematchSerializer
+from turnbased.aftergame.summary import summary
 from turnbased.kit.api.conditional import conditional_read
 from turnbased.kit.api.schema import created_location, error
 from turnbased.kit.errors import GameNotFound
@@ -21,6 +22,7 @@ from turnbased.play import selectors as play_selectors
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The finished game's id.")
 NO_REMATCH = error("No such game, a private game you are not part of, or no rematch proposed for it.")
 NOT_INVITED = error("You did not play the finished game.")
+NO_SUMMARY = error("No such game, a private game you are not part of, or a game not over yet.")
 NOT_WAITING = error("The rematch no longer waits: it started, or was declined or aborted (or you accepted already).")
 
 
@@ -103,3 +105,31 @@ class RematchDeclineApi(APIView):
     def post(self, request, game_id: int):
         rematch = services.rematch_decline(game_id=game_id, user=request.user)
         return Response(rematch_body(rematch, request.user))
+
+
+class GameSummaryApi(APIView):
+    """A finished game in short: each player's moves and time, and where the lead changed hands."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="game_summary_retrieve", tags=["games"], summary="A finished game in short",
+        description="What its end screen tells under How the game went: from the log's times and the count every "
+                    "player could see after each move (the game's public scores). Only once the game is over.",
+        parameters=[GAME_ID], responses={200: GameSummarySerializer, 404: NO_SUMMARY},
+    )
+    @conditional_read
+    def get(self, request, game_id: int):
+        viewer = play_selectors.viewer_of(game_id, request.user)
+        found = summary(viewer.game)
+        if found is None:
+            raise GameNotFound(gettext("This game is not over yet: it has no summary."))
+        decisive = found.decisive
+        return Response({
+            "game": viewer.game.pk, "moves": found.moves, "seconds": found.seconds,
+            "seats": [{"seat": row.seat, "moves": row.moves, "bot_moves": row.bot_moves, "seconds": row.seconds,
+                       "longest_seconds": row.longest_seconds} for row in found.seats],
+            "turning_points": [{"seq": point.seq, "leader": point.leader, "scores": point.scores,
+                                "decisive": point is decisive} for point in found.turning_points],
+            "lead_changes": found.lead_changes,
+        })

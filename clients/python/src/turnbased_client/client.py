@@ -26,7 +26,7 @@ from turnbased_client.groups import GroupsApi
 from turnbased_client.types import (
     Absence, Absences, AccountCreated, Archive, BotAccount, ChatMessage, Contact, EventKind, FriendsTable, Game,
     GameNote, GameNoteOfGame, GamesWaiting, NoteMarkRequest, GameType, History, Proposal, ProposalList, SeatOffer, SeatOfferList,
-    Invitation, Leaderboard, LegalMoves, MovePlayed, MovePlayedMinimal, MyInvitation, NewToken, Player, Position, PositionText, Profile,
+    GameSummary, Invitation, Leaderboard, LegalMoves, MovePlayed, MovePlayedMinimal, MyInvitation, NewToken, Player, Position, PositionText, Profile,
     PushSubscription, PushSubscriptionKeys,
     RatingPool, Record, RecentOpponent, Rematch, TableRequirements, TableRequirementsRead, TimeControlRequest, Token, Turn, Verification, Visibility, Webhook,
     WebhookDelivery, WebhookWithSecret,
@@ -432,6 +432,11 @@ class Client(GroupsApi, CompetitionsApi, FollowingApi):
     def rematch(self, game_id: int) -> Rematch:
         """The rematch of a finished game, if one was proposed."""
         return self._call("rematch_retrieve", {"game_id": game_id})
+
+    @operation("game_summary_retrieve", "GET", "/api/games/{game_id}/summary/", conditional=True)
+    def game_summary(self, game_id: int) -> GameSummary:
+        """A finished game in short: each player's moves and time, and where the lead changed hands."""
+        return self._call("game_summary_retrieve", {"game_id": game_id})
 
     @operation("rematch_create", "POST", "/api/games/{game_id}/rematch/", idempotent=True)
     def propose_rematch(self, game_id: int) -> Rematch:

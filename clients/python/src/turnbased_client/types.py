@@ -490,6 +490,30 @@ class Rematch(TypedDict):
     created_at: str
 
 
+class SeatSummary(TypedDict):
+    seat: int
+    moves: int
+    bot_moves: int
+    seconds: float
+    longest_seconds: float
+
+
+class TurningPoint(TypedDict):
+    seq: int
+    leader: int
+    scores: list[float]
+    decisive: bool
+
+
+class GameSummary(TypedDict):
+    game: int
+    moves: int
+    seconds: float
+    seats: list[SeatSummary]
+    turning_points: list[TurningPoint]
+    lead_changes: int
+
+
 # -- ratings and players -----------------------------------------------------------
 class RatingEntry(TypedDict):
     place: int
