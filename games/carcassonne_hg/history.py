@@ -16,7 +16,7 @@ from typing import Any
 
 from games.base import Event
 from games.carcassonne_hg import terms
-from games.carcassonne_hg.terms import capfirst, counted, list_of, points, tile_name
+from games.carcassonne_hg.terms import capfirst, counted, is_named, list_of, points, tile_name, tile_object
 from games.i18n import catalog_of
 
 _ = catalog_of(__name__)
@@ -70,8 +70,14 @@ def describe_event(event: Event, players: list[str], viewer: int | None) -> str:
 
 def _tile_drawn(d: dict[str, Any], reader: _Reader) -> str:
     you = d["seat"] == reader.viewer
-    tile, left = tile_name(d["tile"]), d["left"]
-    if d["bonus"]:
+    tile, left = tile_object(d["tile"]), d["left"]
+    if d["bonus"] and is_named(d["tile"]):
+        # A bonus tile called by its power's name is a definite object (Hungarian "húztad a Sámán bónuszlapkát").
+        message = (_.npgettext("a named tile", "You draw {tile} ({count} bonus tile left).",
+                               "You draw {tile} ({count} bonus tiles left).", left) if you else
+                   _.npgettext("a named tile", "{player} draws {tile} ({count} bonus tile left).",
+                               "{player} draws {tile} ({count} bonus tiles left).", left))
+    elif d["bonus"]:
         message = (_.ngettext("You draw {tile} ({count} bonus tile left).", "You draw {tile} ({count} bonus tiles left).",
                               left) if you else
                    _.ngettext("{player} draws {tile} ({count} bonus tile left).",
@@ -85,7 +91,7 @@ def _tile_drawn(d: dict[str, Any], reader: _Reader) -> str:
 
 
 def _tile_discarded(d: dict[str, Any], reader: _Reader) -> str:
-    if d["then"] == "end_turn":
+    if d["then"] == "end_turn":  # the tile is the subject: its name as a label words it
         message = _("{tile} fits nowhere and leaves the game; the turn ends.")
     else:
         message = _("{tile} fits nowhere and leaves the game; another tile is drawn.")
@@ -93,11 +99,15 @@ def _tile_discarded(d: dict[str, Any], reader: _Reader) -> str:
 
 
 def _tile_placed(d: dict[str, Any], reader: _Reader) -> str:
-    if d["seat"] == reader.viewer:
-        message = _("You place {tile} on {x},{y} turned {rot}°.")
+    you = d["seat"] == reader.viewer
+    if is_named(d["tile"]):  # a definite object (Hungarian "rakta a Sámán bónuszlapkát")
+        message = (_.pgettext("a named tile", "You place {tile} on {x},{y} turned {rot}°.") if you else
+                   _.pgettext("a named tile", "{player} places {tile} on {x},{y} turned {rot}°."))
     else:
-        message = _("{player} places {tile} on {x},{y} turned {rot}°.")
-    return message.format(player=reader.players[d["seat"]], tile=tile_name(d["tile"]), x=d["x"], y=d["y"], rot=d["rot"])
+        message = (_("You place {tile} on {x},{y} turned {rot}°.") if you else
+                   _("{player} places {tile} on {x},{y} turned {rot}°."))
+    return message.format(player=reader.players[d["seat"]], tile=tile_object(d["tile"]), x=d["x"], y=d["y"],
+                          rot=d["rot"])
 
 
 def _piece_placed(d: dict[str, Any], reader: _Reader) -> str:
@@ -105,7 +115,8 @@ def _piece_placed(d: dict[str, Any], reader: _Reader) -> str:
     kind, _space, side = d["feature"].partition(" ")
     you = d["seat"] == reader.viewer
     message = _PIECE_PLACED[d["kind"], kind, bool(side), you]()
-    return message.format(player=reader.players[d["seat"]], side=terms.side(side), x=d["x"], y=d["y"])
+    # The side as a sentence says it: English "the meadow NE", German "im Nordosten", Hungarian "az északkeleti".
+    return message.format(player=reader.players[d["seat"]], side=terms.side_in_sentence(side), x=d["x"], y=d["y"])
 
 
 _PIECE_PLACED = {

@@ -82,7 +82,7 @@ def _vocabulary(code: str) -> Vocabulary:
         sides=dict(sides),
     )
     read: dict[str, dict[str, str]] = {family: {} for family in ("place", "recall", "piece", "kind", "side", "filler",
-                                                                 "pass")}
+                                                                 "pass", "square", "joiner")}
 
     def add(family: str, code: str, *words: str) -> None:
         for word in words:
@@ -92,7 +92,7 @@ def _vocabulary(code: str) -> Vocabulary:
     add("place", "place", vocabulary.place,
         *_also(_.pgettext("notation: other words for place, separated by spaces", "put play lay")))
     add("recall", "recall", vocabulary.recall,
-        *_also(_.pgettext("notation: other words for recall, separated by spaces", "shaman return")))
+        *_also(_.pgettext("notation: other words for recall, separated by spaces", "shaman return call")))
     add("pass", "pass", *_also(_.pgettext("notation: words for passing, separated by spaces", "pass")))
     others = {
         "gatherer": _.pgettext("notation: other words for gatherer, separated by spaces", "gatherers"),
@@ -114,8 +114,28 @@ def _vocabulary(code: str) -> Vocabulary:
         add("kind", code, word, *_also(others[code]))
     for token, word in sides.items():
         add("side", token, word)
+    # Sides written as words, as a player says where the feature lies ("the northern meadow", "im Norden").
+    side_words = {
+        "N": _.pgettext("notation: words for the north side, separated by spaces", "north northern"),
+        "E": _.pgettext("notation: words for the east side, separated by spaces", "east eastern"),
+        "S": _.pgettext("notation: words for the south side, separated by spaces", "south southern"),
+        "W": _.pgettext("notation: words for the west side, separated by spaces", "west western"),
+        "NE": _.pgettext("notation: words for the north-east corner, separated by spaces", "northeast northeastern"),
+        "SE": _.pgettext("notation: words for the south-east corner, separated by spaces", "southeast southeastern"),
+        "SW": _.pgettext("notation: words for the south-west corner, separated by spaces", "southwest southwestern"),
+        "NW": _.pgettext("notation: words for the north-west corner, separated by spaces", "northwest northwestern"),
+    }
+    for token, listed in side_words.items():
+        add("side", token, *_also(listed))
+    # A square's word after its x,y ("1,0 square", Hungarian "az 1,0 mezőre") says nothing more; elsewhere the
+    # same word may mean a feature (Hungarian "mező" is also a meadow).
+    # Words joining two parts of a move ("and", "then"): the shaman's square is looked for on one side of them.
+    add("joiner", "", *_also(_.pgettext("notation: words joining two parts of a move, separated by spaces",
+                                        "and then")))
+    add("square", "square", *_also(_.pgettext("notation: words for a square, written after its x,y, separated by "
+                                               "spaces", "square")))
     add("filler", "", *_also(_.pgettext("notation: words to skip, separated by spaces",
-                                        "on in the a an at of then and to fishing with")))
+                                        "on onto in into the a an at of then and to fishing with tile it by back")))
     vocabulary.read = read
     phrases = _.pgettext("notation: ways to say no piece, separated by |",
                          "no meeple|no piece|no figure|none|nothing|no|-|no deployment")

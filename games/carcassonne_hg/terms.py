@@ -121,6 +121,24 @@ def side(token: str) -> str:
     return names("side").get(token, token)
 
 
+def side_in_sentence(token: str) -> str:
+    """Word a side of a placed tile as a history line says where a piece went: English keeps the letter ("the
+    meadow NE"), German says "im Nordosten", Hungarian "az északkeleti" (before the feature: "az északkeleti rétre")."""
+    phrases = {
+        # Translators: where on the tile a piece's feature lies, as a history line says it ("puts a hunter on
+        # the meadow {side}"): German "im Norden", Hungarian with its article, before the feature: "az északi".
+        "N": lambda: _.pgettext("compass side in a sentence", "N"),
+        "E": lambda: _.pgettext("compass side in a sentence", "E"),
+        "S": lambda: _.pgettext("compass side in a sentence", "S"),
+        "W": lambda: _.pgettext("compass side in a sentence", "W"),
+        "NE": lambda: _.pgettext("compass side in a sentence", "NE"),
+        "SE": lambda: _.pgettext("compass side in a sentence", "SE"),
+        "SW": lambda: _.pgettext("compass side in a sentence", "SW"),
+        "NW": lambda: _.pgettext("compass side in a sentence", "NW"),
+    }
+    return phrases[token]() if token in phrases else token
+
+
 def region_label(name: str) -> str:
     """Word a region's notation name (``board.region_names``: "meadow NE", "forest") in the reader's language.
 
@@ -181,41 +199,71 @@ def _catalogue_tile(tile_id: str, edition: str | None = None) -> tiles.Tile | No
     return None
 
 
-def _tile_noun(tile: tiles.Tile) -> str:
-    """Return what a tile is called before its details: "a river tile", "the Shaman bonus tile", "the start tile"."""
+def _tile_kind(tile: tiles.Tile) -> str:
+    """Return which name a tile goes by: ``start``, a power's title (``Shaman``), or its landscape with its deck."""
+    if tile.deck == tiles.START:
+        return "start"
+    if tile.name != tile.id and not tile.name.lower().startswith("plain"):
+        return tile.name.split(" (")[0].split(" / ")[0].removeprefix("The ")
     edges = set(tile.edges)
     landscape = "river" if "R" in edges else {frozenset("F"): "forest", frozenset("M"): "meadow"}.get(
         frozenset(edges), "forest and meadow")
-    if tile.deck == tiles.START:
-        return _.pgettext("tile", "the start tile")
-    titled = tile.name != tile.id and not tile.name.lower().startswith("plain")
-    if titled:
-        title = tile.name.split(" (")[0].split(" / ")[0].removeprefix("The ")
-        return {
-            "Mushrooms": lambda: _.pgettext("tile", "the Mushrooms bonus tile"),
-            "Wildfire": lambda: _.pgettext("tile", "the Wildfire bonus tile"),
-            "Shaman": lambda: _.pgettext("tile", "the Shaman bonus tile"),
-            "Raft": lambda: _.pgettext("tile", "the Raft bonus tile"),
-            "Pit Trap": lambda: _.pgettext("tile", "the Pit Trap bonus tile"),
-            "Logboat": lambda: _.pgettext("tile", "the Logboat bonus tile"),
-            "Hunting Trap": lambda: _.pgettext("tile", "the Hunting Trap bonus tile"),
-            "Shrine": lambda: _.pgettext("tile", "the Shrine bonus tile"),
-            "Fire": lambda: _.pgettext("tile", "the Fire bonus tile"),
-            "Aurochs": lambda: _.pgettext("tile", "the Aurochs bonus tile"),
-        }[title]()
-    if tile.deck == tiles.BONUS:
-        return {
-            "river": lambda: _.pgettext("tile", "a river bonus tile"),
-            "forest": lambda: _.pgettext("tile", "a forest bonus tile"),
-            "meadow": lambda: _.pgettext("tile", "a meadow bonus tile"),
-            "forest and meadow": lambda: _.pgettext("tile", "a forest and meadow bonus tile"),
-        }[landscape]()
-    return {
-        "river": lambda: _.pgettext("tile", "a river tile"),
-        "forest": lambda: _.pgettext("tile", "a forest tile"),
-        "meadow": lambda: _.pgettext("tile", "a meadow tile"),
-        "forest and meadow": lambda: _.pgettext("tile", "a forest and meadow tile"),
-    }[landscape]()
+    return f"{'bonus' if tile.deck == tiles.BONUS else 'land'} {landscape}"
+
+
+def is_named(tile_id: str, edition: str | None = None) -> bool:
+    """Tell whether a tile goes by a name of its own ("the Shaman bonus tile", "the start tile"), not by its
+    landscape ("a river tile"): a definite object, which a language may word apart (Hungarian "húzta" for the
+    named tile, "húzott" for "egy folyós lapkát")."""
+    tile = _catalogue_tile(tile_id, edition)
+    return tile is None or not _tile_kind(tile).startswith(("bonus ", "land "))
+
+
+# What a tile is called before its details, as the subject of a sentence or in a label ...
+_NOUNS = {
+    "start": lambda: _.pgettext("tile", "the start tile"),
+    "Mushrooms": lambda: _.pgettext("tile", "the Mushrooms bonus tile"),
+    "Wildfire": lambda: _.pgettext("tile", "the Wildfire bonus tile"),
+    "Shaman": lambda: _.pgettext("tile", "the Shaman bonus tile"),
+    "Raft": lambda: _.pgettext("tile", "the Raft bonus tile"),
+    "Pit Trap": lambda: _.pgettext("tile", "the Pit Trap bonus tile"),
+    "Logboat": lambda: _.pgettext("tile", "the Logboat bonus tile"),
+    "Hunting Trap": lambda: _.pgettext("tile", "the Hunting Trap bonus tile"),
+    "Shrine": lambda: _.pgettext("tile", "the Shrine bonus tile"),
+    "Fire": lambda: _.pgettext("tile", "the Fire bonus tile"),
+    "Aurochs": lambda: _.pgettext("tile", "the Aurochs bonus tile"),
+    "bonus river": lambda: _.pgettext("tile", "a river bonus tile"),
+    "bonus forest": lambda: _.pgettext("tile", "a forest bonus tile"),
+    "bonus meadow": lambda: _.pgettext("tile", "a meadow bonus tile"),
+    "bonus forest and meadow": lambda: _.pgettext("tile", "a forest and meadow bonus tile"),
+    "land river": lambda: _.pgettext("tile", "a river tile"),
+    "land forest": lambda: _.pgettext("tile", "a forest tile"),
+    "land meadow": lambda: _.pgettext("tile", "a meadow tile"),
+    "land forest and meadow": lambda: _.pgettext("tile", "a forest and meadow tile"),
+}
+# ... and as the object of a verb ("draws", "places"): Hungarian puts it in the accusative ("egy folyós lapkát").
+_OBJECT_NOUNS = {
+    "start": lambda: _.pgettext("tile, as the object of a sentence", "the start tile"),
+    "Mushrooms": lambda: _.pgettext("tile, as the object of a sentence", "the Mushrooms bonus tile"),
+    "Wildfire": lambda: _.pgettext("tile, as the object of a sentence", "the Wildfire bonus tile"),
+    "Shaman": lambda: _.pgettext("tile, as the object of a sentence", "the Shaman bonus tile"),
+    "Raft": lambda: _.pgettext("tile, as the object of a sentence", "the Raft bonus tile"),
+    "Pit Trap": lambda: _.pgettext("tile, as the object of a sentence", "the Pit Trap bonus tile"),
+    "Logboat": lambda: _.pgettext("tile, as the object of a sentence", "the Logboat bonus tile"),
+    "Hunting Trap": lambda: _.pgettext("tile, as the object of a sentence", "the Hunting Trap bonus tile"),
+    "Shrine": lambda: _.pgettext("tile, as the object of a sentence", "the Shrine bonus tile"),
+    "Fire": lambda: _.pgettext("tile, as the object of a sentence", "the Fire bonus tile"),
+    "Aurochs": lambda: _.pgettext("tile, as the object of a sentence", "the Aurochs bonus tile"),
+    "bonus river": lambda: _.pgettext("tile, as the object of a sentence", "a river bonus tile"),
+    "bonus forest": lambda: _.pgettext("tile, as the object of a sentence", "a forest bonus tile"),
+    "bonus meadow": lambda: _.pgettext("tile, as the object of a sentence", "a meadow bonus tile"),
+    "bonus forest and meadow": lambda: _.pgettext("tile, as the object of a sentence",
+                                                  "a forest and meadow bonus tile"),
+    "land river": lambda: _.pgettext("tile, as the object of a sentence", "a river tile"),
+    "land forest": lambda: _.pgettext("tile, as the object of a sentence", "a forest tile"),
+    "land meadow": lambda: _.pgettext("tile, as the object of a sentence", "a meadow tile"),
+    "land forest and meadow": lambda: _.pgettext("tile, as the object of a sentence", "a forest and meadow tile"),
+}
 
 
 def _tile_details(tile: tiles.Tile, edition: str | None) -> list[str]:
@@ -253,16 +301,29 @@ def tile_name(tile_id: str, edition: str | None = None) -> str:
     """Name a tile in words, as people tell tiles apart: "a river tile with a lake (2 fish) and a deer".
 
     The landscape comes from the tile's edges, the details from its regions; a bonus tile with a power
-    is called by the power's name. Catalogue ids (``R-L67``) mean nothing to a player. The name is the
-    subject or object of a sentence as the reader's language words it there (every message that holds a
-    tile's name puts it where this one form fits: Hungarian after a colon, German where a neuter's
-    nominative and accusative agree).
+    is called by the power's name. Catalogue ids (``R-L67``) mean nothing to a player. This is the name as
+    a label or the subject of a sentence (Hungarian "egy folyós lapka, rajta egy szarvas"); ``tile_object``
+    is the name as a verb's object.
     """
     tile = _catalogue_tile(tile_id, edition)
     if tile is None:
         return _.pgettext("tile", "the tile {tile}").format(tile=tile_id)
-    noun = _tile_noun(tile)
+    noun = _NOUNS[_tile_kind(tile)]()
     details = _tile_details(tile, edition)
     if not details:
         return noun
     return _("{tile} with {details}").format(tile=noun, details=list_of(details))
+
+
+def tile_object(tile_id: str, edition: str | None = None) -> str:
+    """Name a tile as the object of "draws" or "places" (Hungarian "egy folyós lapkát, amelyen egy szarvas van";
+    English and German as ``tile_name``)."""
+    tile = _catalogue_tile(tile_id, edition)
+    if tile is None:
+        return _.pgettext("tile, as the object of a sentence", "the tile {tile}").format(tile=tile_id)
+    noun = _OBJECT_NOUNS[_tile_kind(tile)]()
+    details = _tile_details(tile, edition)
+    if not details:
+        return noun
+    return _.pgettext("a tile as the object of a sentence", "{tile} with {details}").format(
+        tile=noun, details=list_of(details))

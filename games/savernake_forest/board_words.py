@@ -41,7 +41,12 @@ def page_words() -> dict[str, Any]:
     return {
         "note_title": _("Reconstructed cards."),
         "note": _("The publisher's card lists could not be found: these 19 animals and 45 path cards are a "
-                  "reconstruction from the rules, not the printed cards."),
+                  "reconstruction from the rules, not the printed cards. They play by the same rules, but their "
+                  "animals, values and foods may differ from the box's. Each card has a code: AN is an animal "
+                  "card, ST a straight path, CU a curved path, DC a double curve (two curved paths on one card), "
+                  "then its number (AN05 is the fifth animal card). After a path's name come the letters of its "
+                  "foods (B berries, W worms, E eggs, N nuts; - for none), a double curve's two paths split by "
+                  "|: “curve B B (CU10)” is curve number 10, with two berries."),
         "game_over": _("Game over"),
         "rooster_title": _("The rooster's holder plays first next round"),
         "settled_at_end": _("Shared paths are settled at the end"),

@@ -16,7 +16,8 @@ from typing import Any
 from games.base import Event
 from games.i18n import catalog_of
 from games.savernake_forest.cards import ROUNDS, SLOTS
-from games.savernake_forest.words import and_list, animal_phrase, card_title, food_kinds, slot_names, slots_from
+from games.savernake_forest.words import (and_list, animal_object, animal_phrase, animal_receiving, card_taken,
+                                          card_title, food_kinds, slot_names, slots_from)
 
 _ = catalog_of(__name__)
 
@@ -39,7 +40,8 @@ def _player_left(d: dict[str, Any], players: list[str], viewer: int | None) -> s
 
 
 def _card_taken(d: dict[str, Any], players: list[str], viewer: int | None) -> str:
-    values = {"player": players[d["seat"]], "card": card_title(d["card"]), "slot": slots_from()[d["slot"]],
+    # The card is the object of "takes" (German "die Kurve …", Hungarian "az íves … kártyát"): English, the title.
+    values = {"player": players[d["seat"]], "card": card_taken(d["card"]), "slot": slots_from()[d["slot"]],
               "x": d["x"], "y": d["y"], "degrees": d["rot"] * 90}
     if d["seat"] == viewer:
         if d["rot"]:
@@ -53,8 +55,10 @@ def _card_taken(d: dict[str, Any], players: list[str], viewer: int | None) -> st
 
 
 def _animal_turned_down(d: dict[str, Any], players: list[str], viewer: int | None) -> str:
-    values = {"player": players[d["seat"]], "animal": animal_phrase(d["card"]),
-              "survivor": animal_phrase(d["survivor"])}
+    # At final scoring the animals are the subjects ("the Weasel is turned face down, the Hedgehog scores"); at
+    # once the mover turns one and keeps the other, so both are objects (German "den Igel", Hungarian "a sünt").
+    named = animal_phrase if d["final"] else animal_object
+    values = {"player": players[d["seat"]], "animal": named(d["card"]), "survivor": named(d["survivor"])}
     mine = d["seat"] == viewer
     if d["final"]:
         if mine:
@@ -76,13 +80,17 @@ def _animal_turned_down(d: dict[str, Any], players: list[str], viewer: int | Non
         tokens.append(_.ngettext("{count} burrow", "{count} burrows", d["burrows"]).format(count=d["burrows"]))
     if not tokens:
         return _("{sentence}.").format(sentence=sentence)
+    # Counted, so the verb agrees with the tokens in languages whose verb does (German "ging"/"gingen").
+    count = d["drops"] + d["burrows"]
     if d["final"]:
-        return _("{sentence}; {tokens} lost.").format(sentence=sentence, tokens=and_list(tokens))
-    return _("{sentence}; {tokens} back to the supply.").format(sentence=sentence, tokens=and_list(tokens))
+        return _.ngettext("{sentence}; {tokens} lost.", "{sentence}; {tokens} lost.", count).format(
+            sentence=sentence, tokens=and_list(tokens))
+    return _.ngettext("{sentence}; {tokens} back to the supply.", "{sentence}; {tokens} back to the supply.",
+                      count).format(sentence=sentence, tokens=and_list(tokens))
 
 
 def _water_drop_placed(d: dict[str, Any], players: list[str], viewer: int | None) -> str:
-    values = {"player": players[d["seat"]], "animal": animal_phrase(d["animal"]), "food": food_kinds()[d["food"]]}
+    values = {"player": players[d["seat"]], "animal": animal_receiving(d["animal"]), "food": food_kinds()[d["food"]]}
     if d["seat"] == viewer:
         return _("You put a water drop on the {food} corner of your {animal}.").format(**values)
     return _("{player} puts a water drop on the {food} corner of {player}'s {animal}.").format(**values)
@@ -97,9 +105,9 @@ def _water_drop_unplaced(d: dict[str, Any], players: list[str], viewer: int | No
 
 def _burrow_placed(d: dict[str, Any], players: list[str], viewer: int | None) -> str:
     if d["seat"] == viewer:
-        return _("You give your {animal} a burrow.").format(animal=animal_phrase(d["animal"]))
+        return _("You give your {animal} a burrow.").format(animal=animal_receiving(d["animal"]))
     return _("{player} gives {player}'s {animal} a burrow.").format(
-        player=players[d["seat"]], animal=animal_phrase(d["animal"]))
+        player=players[d["seat"]], animal=animal_receiving(d["animal"]))
 
 
 def _rooster_taken(d: dict[str, Any], players: list[str], viewer: int | None) -> str:
@@ -114,8 +122,9 @@ def _rooster_taken(d: dict[str, Any], players: list[str], viewer: int | None) ->
 
 
 def _market_discarded(d: dict[str, Any], players: list[str], viewer: int | None) -> str:
-    return _("Left in the market and discarded: {cards}.").format(
-        cards=", ".join(card_title(card) for card in d["cards"]))
+    # Counted: one card left over is worded as one ("the card left in the market was discarded").
+    return _.ngettext("Left in the market and discarded: {cards}.", "Left in the market and discarded: {cards}.",
+                      len(d["cards"])).format(cards=", ".join(card_title(card) for card in d["cards"]))
 
 
 def _market_dealt(d: dict[str, Any], players: list[str], viewer: int | None) -> str:

@@ -61,10 +61,15 @@ def written() -> dict[str, Any]:
 def _forms() -> dict[str, Any]:
     """Every form a player may type, in the language of the moment: "|" between the forms of one message."""
     return {
+        # Translators: every form of "take" a player may type, as a command or an infinitive ("take" may stand
+        # anywhere: "take the goat", "the goat, take it").
         "take": _.pgettext("notation: forms of take", "take|t|pick"),
-        # Translators: words a player may write that mean nothing to the notation (articles, "at", "and"…).
-        "skip": _.pgettext("notation: skipped words", "at|to|on|the|and"),
-        "keep": _.pgettext("notation: forms of keep", "keep|survivor"),
+        # Translators: words a player may write that mean nothing to the notation: articles, prepositions,
+        # pronouns, and the verbs of placing and turning a card ("put it at", "turned"), in every form.
+        "skip": _.pgettext("notation: skipped words",
+                           "at|to|on|onto|in|into|the|a|an|it|of|from|under|with|for|and|then|place|put|turn|"
+                           "turned|rotate|rotated|clockwise|cell|card|give|corner"),
+        "keep": _.pgettext("notation: forms of keep", "keep|survivor|stays"),
         "drop": _.pgettext("notation: forms of drop", "drop|water|waterdrop"),
         "burrow": _.pgettext("notation: forms of burrow", "burrow|den|lair"),
         # Translators: the words a player may write after the degrees of a turn ("90 degrees").

@@ -84,6 +84,79 @@ def animal_phrase(card: str) -> str:
     return _("{animal} ({card})").format(animal=_animals_with_article()[card], card=card)
 
 
+# A history line names an animal in the case its verb needs: German "den Igel nehmen", "dem Igel einen Bau
+# geben", Hungarian "elvette a sünt". Each case is a message of its own per animal, so a translator writes the
+# whole form and no code declines a name; English keeps the bare name in every case (its sentences say "the").
+
+
+@per_language
+def _animals_as_object() -> dict[str, str]:
+    """The animals' names as the object of a history line (taken, kept, turned face down)."""
+    # Translators: the animal as the object of a history line ("takes the Fox", "keeps the Fox"), with the
+    # article and case your language needs there (Hungarian "a rókát", German accusative "den Fuchs").
+    # English keeps the bare name.
+    return {
+        "AN01": _.pgettext("animal as object", "Fox"),
+        "AN02": _.pgettext("animal as object", "Squirrel"),
+        "AN03": _.pgettext("animal as object", "Beaver"),
+        "AN04": _.pgettext("animal as object", "Skunk"),
+        "AN05": _.pgettext("animal as object", "Hedgehog"),
+        "AN06": _.pgettext("animal as object", "Owl"),
+        "AN07": _.pgettext("animal as object", "Woodpecker"),
+        "AN08": _.pgettext("animal as object", "Wildcat"),
+        "AN09": _.pgettext("animal as object", "Badger"),
+        "AN10": _.pgettext("animal as object", "Mole"),
+        "AN11": _.pgettext("animal as object", "Dormouse"),
+        "AN12": _.pgettext("animal as object", "Weasel"),
+        "AN13": _.pgettext("animal as object", "Blackbird"),
+        "AN14": _.pgettext("animal as object", "Wild Boar"),
+        "AN15": _.pgettext("animal as object", "Pine Marten"),
+        "AN16": _.pgettext("animal as object", "Jay"),
+        "AN17": _.pgettext("animal as object", "Mouse"),
+        "AN18": _.pgettext("animal as object", "Roe Deer"),
+        "AN19": _.pgettext("animal as object", "Nuthatch"),
+    }
+
+
+@per_language
+def _animals_receiving() -> dict[str, str]:
+    """The animals' names as the one a token is given to ("gives the Fox a burrow")."""
+    # Translators: the animal a water drop or a burrow is given to, with the article and case your language
+    # needs there (German dative "dem Fuchs"; Hungarian "a róka", as in "a róka kártyájára").
+    # English keeps the bare name.
+    return {
+        "AN01": _.pgettext("animal receiving a token", "Fox"),
+        "AN02": _.pgettext("animal receiving a token", "Squirrel"),
+        "AN03": _.pgettext("animal receiving a token", "Beaver"),
+        "AN04": _.pgettext("animal receiving a token", "Skunk"),
+        "AN05": _.pgettext("animal receiving a token", "Hedgehog"),
+        "AN06": _.pgettext("animal receiving a token", "Owl"),
+        "AN07": _.pgettext("animal receiving a token", "Woodpecker"),
+        "AN08": _.pgettext("animal receiving a token", "Wildcat"),
+        "AN09": _.pgettext("animal receiving a token", "Badger"),
+        "AN10": _.pgettext("animal receiving a token", "Mole"),
+        "AN11": _.pgettext("animal receiving a token", "Dormouse"),
+        "AN12": _.pgettext("animal receiving a token", "Weasel"),
+        "AN13": _.pgettext("animal receiving a token", "Blackbird"),
+        "AN14": _.pgettext("animal receiving a token", "Wild Boar"),
+        "AN15": _.pgettext("animal receiving a token", "Pine Marten"),
+        "AN16": _.pgettext("animal receiving a token", "Jay"),
+        "AN17": _.pgettext("animal receiving a token", "Mouse"),
+        "AN18": _.pgettext("animal receiving a token", "Roe Deer"),
+        "AN19": _.pgettext("animal receiving a token", "Nuthatch"),
+    }
+
+
+def animal_object(card: str) -> str:
+    """Return the animal as the object of a sentence: "Hedgehog (AN05)", "a sünt (AN05)", "den Igel (AN05)"."""
+    return _("{animal} ({card})").format(animal=_animals_as_object()[card], card=card)
+
+
+def animal_receiving(card: str) -> str:
+    """Return the animal a token is given to: "Hedgehog (AN05)", "a sün (AN05)", German dative "dem Igel (AN05)"."""
+    return _("{animal} ({card})").format(animal=_animals_receiving()[card], card=card)
+
+
 # -- foods -------------------------------------------------------------------------------
 
 
@@ -151,14 +224,34 @@ def side_names() -> tuple[str, ...]:
             _.pgettext("side", "west"))
 
 
+def _path_foods(card: str) -> str:
+    """Return a path card's foods by letter, its segments apart: "W W", "B | W", "-" for a segment with none."""
+    letters = food_letters()
+    return " | ".join(" ".join(letters[food] for food in part) or "-" for part in cards.PATHS[card]["foods"])
+
+
 def card_title(card: str) -> str:
     """Return a card as the history names it: "Hedgehog (AN05)", "straight W W (ST07)", "double curve B | W (DC01)"."""
     if cards.is_animal(card):
         return animal_label(card)
-    letters = food_letters()
-    foods = " | ".join(" ".join(letters[food] for food in part) or "-" for part in cards.PATHS[card]["foods"])
-    return _("{shape} {foods} ({card})").format(shape=shape_names()[cards.PATHS[card]["shape"]], foods=foods,
-                                                card=card)
+    return _("{shape} {foods} ({card})").format(shape=shape_names()[cards.PATHS[card]["shape"]],
+                                                foods=_path_foods(card), card=card)
+
+
+def card_taken(card: str) -> str:
+    """Return a card as the object of "takes the …": the title, with the article and case the reader's language
+    needs ("curve B (CU03)", German "die Kurve B (CU03)", Hungarian "az íves B kártyát (CU03)")."""
+    if cards.is_animal(card):
+        return animal_object(card)
+    forms = {
+        # Translators: a path card as the object of "takes the …" in a history line, with the article and case
+        # your language needs (German "die Gerade {foods} ({card})", Hungarian "az egyenes {foods} kártyát
+        # ({card})"). {foods} is the card's food letters, {card} its code.
+        "ST": lambda: _.pgettext("path card as object", "straight {foods} ({card})"),
+        "CU": lambda: _.pgettext("path card as object", "curve {foods} ({card})"),
+        "DC": lambda: _.pgettext("path card as object", "double curve {foods} ({card})"),
+    }
+    return forms[cards.PATHS[card]["shape"]]().format(foods=_path_foods(card), card=card)
 
 
 # -- the helpers of the market board -------------------------------------------------------

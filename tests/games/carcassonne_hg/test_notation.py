@@ -68,7 +68,6 @@ def test_the_shaman_recall_is_written_before_the_deployment():
         ("", "Write a move"),
         ("pass", "There is no pass"),
         ("place here", "the square as x,y"),
-        ("place 1,0", "rotation"),
         ("place 1,0 r45", "rotation"),
         ("place -1,0 r90 hunter meadow", "Which one?"),
         ("place -1,0 r90 hunter meadow Q", "Unknown side"),

@@ -121,7 +121,7 @@ def test_a_word_meaning_two_things_is_read_as_the_readers_language_reads_it():
 
 @pytest.mark.parametrize(("code", "text", "reason"), [
     ("hu", "lerak itt", "A mezőt x,y alakban várom"),
-    ("hu", "lerak 1,0", "forgatást várok"),
+    ("hu", "lerak 1,0 45", "forgatás"),
     ("hu", "passz", "Passzolni nem lehet"),
     ("hu", "lerak -1,0 90 varázsló", "melyik bábu hová kerül"),
     ("hu", "lerak -1,0 90 vadász rét Q", "Ismeretlen égtáj"),

@@ -102,8 +102,10 @@ def test_every_event_is_worded_for_each_seat_and_spectators(code):
 
 
 @pytest.mark.parametrize(("viewer", "line"), [
-    (0, "Bence lapkát rakott le (-1,0, 270°-kal elforgatva): egy folyós lapka, rajta egy tó (1 hal) és egy tigris."),
-    (1, "Lapkát raktál le (-1,0, 270°-kal elforgatva): egy folyós lapka, rajta egy tó (1 hal) és egy tigris."),
+    (0, "Bence a tábla -1,0 mezőjére (270°-kal elforgatva) rakott egy folyós lapkát, amelyen egy tó (1 hal) és egy "
+        "tigris van."),
+    (1, "A tábla -1,0 mezőjére (270°-kal elforgatva) raktál egy folyós lapkát, amelyen egy tó (1 hal) és egy tigris "
+        "van."),
 ])
 def test_the_hungarian_history_is_told_in_the_past_addressing_the_reader(viewer, line):
     assert worded("hu", ENGINE.describe_event, EVENTS[4], NAMES, viewer) == line
@@ -136,7 +138,8 @@ def test_the_email_text_result_and_breakdown_are_worded(code):
 def test_a_win_by_the_others_leaving_says_so():
     result = {"winners": [2], "scores": [9, 7, 4], "ranking": [2, 0, 1]}
     assert ENGINE.describe_result(result, NAMES) == "Csilla wins: the players ahead left the game (Csilla 4, Anna 9, Bence 7)"
-    assert worded("hu", ENGINE.describe_result, result, NAMES).startswith("Csilla nyert, mert az előtte állók kiléptek")
+    assert worded("hu", ENGINE.describe_result, result, NAMES).startswith(
+        "Csilla nyert, mert a több pontot szerzők kiléptek a játszmából")
 
 
 @pytest.mark.parametrize("code", LANGUAGES)

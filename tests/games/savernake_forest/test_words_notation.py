@@ -122,11 +122,13 @@ def test_the_help_explains_the_languages_words_and_its_examples_read(code):
     with language(code):
         help_text = ENGINE.notation_help()
         lines = help_text.splitlines()
-        examples = [part.strip() for line in lines[-3:-1] for part in re.split(r"\|", line.split(":", 1)[-1])]
+        examples = [part.strip() for line in lines[-4:-2] for part in re.split(r"\|", line.split(":", 1)[-1])]
         assert len(examples) == 4
         for example in examples:
             ENGINE.parse_move(example, state, ALICE)  # reads (legality is apply's)
             assert not example.startswith("take")
+        # The example written as a player says it reads as the first notation example.
+        assert ENGINE.parse_move(lines[-2].strip(), state, ALICE) == ENGINE.parse_move(examples[0], state, ALICE)
         for slot in ("rooster", "goat", "armadillo", "rabbit"):
             with in_english():
                 english = ENGINE.describe_move(state, {"slot": slot, "x": 0, "y": 1, "rot": 0})
