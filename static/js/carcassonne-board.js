@@ -5,7 +5,7 @@
  * (square, rotation) of the embedded moves (#cb-moves). Draw every tile from the engine's tile
  * drawings, fetched once from the board's data-art URL (a versioned asset the browser caches; kept
  * here across panel swaps, so a swap draws at once).
- * Pan (drag) and zoom (wheel, buttons) the board; turn the drawn tile; the squares where it fits
+ * Pan (drag; two fingers on a touch screen) and zoom (wheel, buttons, a pinch) the board; turn the drawn tile; the squares where it fits
  * in that rotation light up; click one to lay the tile there as a preview, then pick a piece for one
  * of its regions (or none) and confirm. The move posted is always one of the legal moves' JSON,
  * taken verbatim from the embedded list. The panel is swapped by htmx after every change, so all
@@ -272,14 +272,51 @@
       var p = toBoard(event);
       zoom(event.deltaY > 0 ? 1.15 : 1 / 1.15, p[0], p[1]);
     }, { passive: false });
+    // A mouse or a pen drags the board. A finger does not: one finger's swipe scrolls the page (touch-action:
+    // pan-x pan-y in the style sheet) and its tap places; two fingers pinch to zoom and move together to pan.
     var drag = null;
     var moved = false;
+    var touches = {};  // pointer id -> [x, y] of each finger on the board
+    var pinch = null;  // {distance, middle, box}: where two fingers started
+    function fingers() { return Object.keys(touches).map(function (id) { return touches[id]; }); }
+    function startPinch() {
+      var f = fingers();
+      if (f.length !== 2) { pinch = null; return; }
+      pinch = { distance: Math.max(1, Math.hypot(f[0][0] - f[1][0], f[0][1] - f[1][1])),
+                middle: [(f[0][0] + f[1][0]) / 2, (f[0][1] + f[1][1]) / 2], box: box.slice() };
+    }
+    // Two fingers are the board's: the browser would take their common move as a scroll of the page.
+    svg.addEventListener("touchmove", function (event) {
+      if (event.touches.length > 1 && event.cancelable) event.preventDefault();
+    }, { passive: false });
     svg.addEventListener("pointerdown", function (event) {
+      if (event.pointerType === "touch") {
+        touches[event.pointerId] = [event.clientX, event.clientY];
+        startPinch();
+        return;
+      }
       if (event.button !== 0) return;
       drag = { x: event.clientX, y: event.clientY, box: box.slice(), id: event.pointerId };
       moved = false;
     });
     svg.addEventListener("pointermove", function (event) {
+      if (event.pointerType === "touch") {
+        if (!(event.pointerId in touches)) return;
+        touches[event.pointerId] = [event.clientX, event.clientY];
+        if (!pinch) return;
+        var f = fingers(), rect = svg.getBoundingClientRect();
+        var distance = Math.max(1, Math.hypot(f[0][0] - f[1][0], f[0][1] - f[1][1]));
+        var middle = [(f[0][0] + f[1][0]) / 2, (f[0][1] + f[1][1]) / 2];
+        var start = pinch.box, scale = pinch.distance / distance;
+        var w = Math.min(Math.max(start[2] * scale, 250), Math.max(home[2], home[3]) * 2.5), k = w / start[2];
+        // The board point under the fingers' first middle stays under their middle now.
+        var bx = start[0] + (pinch.middle[0] - rect.left) / rect.width * start[2];
+        var by = start[1] + (pinch.middle[1] - rect.top) / rect.height * start[3];
+        box = [bx - (middle[0] - rect.left) / rect.width * start[2] * k,
+               by - (middle[1] - rect.top) / rect.height * start[3] * k, start[2] * k, start[3] * k];
+        apply(true);
+        return;
+      }
       if (!drag || event.pointerId !== drag.id) return;
       var dx = event.clientX - drag.x, dy = event.clientY - drag.y;
       if (!moved && Math.abs(dx) + Math.abs(dy) < 6) return;
@@ -288,7 +325,15 @@
       box = [drag.box[0] - dx / rect.width * box[2], drag.box[1] - dy / rect.height * box[3], box[2], box[3]];
       apply(true);
     });
-    function endDrag() { drag = null; svg.classList.remove("cb-dragging"); }
+    function endDrag(event) {
+      if (event && event.pointerType === "touch") {
+        delete touches[event.pointerId];
+        startPinch();
+        return;
+      }
+      drag = null;
+      svg.classList.remove("cb-dragging");
+    }
     svg.addEventListener("pointerup", endDrag);
     svg.addEventListener("pointercancel", endDrag);
     function on(selector, handler) {
