@@ -208,6 +208,11 @@
           var best = can ? bestCell[state.slot + "|" + c.x + "," + c.y] : null;
           gain.textContent = best === null ? "" : fill(words.best, { change: signed(best) });
         }
+        // The name starts with what the cell shows ("-1,-2 best +3"), then says what it does: a screen reader and
+        // a voice command read the same words the eye does.
+        if (!node.hasAttribute("data-label")) node.setAttribute("data-label", node.getAttribute("aria-label") || "");
+        var shown = c.x + "," + c.y + (gain && gain.textContent ? " " + gain.textContent : "");
+        if (node.getAttribute("data-label")) node.setAttribute("aria-label", shown + ": " + node.getAttribute("data-label"));
       });
 
       drawGhost(r, sheet, card);

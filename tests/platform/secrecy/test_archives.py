@@ -51,8 +51,11 @@ def test_a_private_game_changes_nothing_a_stranger_or_visitor_reads_about_its_pl
         play_moves(public, [alice, bob], 3)
         services.resign_game(game_id=public.pk, user=bob)
         hidden = start([alice, bob], visibility="private", time_control={"kind": "per_move", "days_per_move": 1})
-        before = {name: _read(user, "halali", hidden) for name, user in
-                  (("stranger", carol), ("anonymous", None), ("alice", alice))}
+        # Read at the moment the "after" reads are made: a player's page says how long ago their last move was, and
+        # the day that passes must not be taken for something the private game told.
+        with time_machine.travel(FRIDAY_NOON + timedelta(days=1, minutes=1), tick=False):
+            before = {name: _read(user, "halali", hidden) for name, user in
+                      (("stranger", carol), ("anonymous", None), ("alice", alice))}
 
         play_moves(hidden, [alice, bob], 4)
         clock.shift(timedelta(days=1, minutes=1))
