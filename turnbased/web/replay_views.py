@@ -50,6 +50,7 @@ def game_replay(request, game_id: int):
         "moves": [],
         "replay": True,  # boards that say whose turn it is say instead that this is a past position
         "board_template": select_template([f"games/{game.engine}/board.html", "games/_default_board.html"]),
+        "board_styles": select_template([f"games/{game.engine}/styles.html", "games/_default_styles.html"]),
         "names": names,
         "to_move": [names[seat] for seat in shown.to_move if seat < len(names)],
         "mover": names[shown.mover] if shown.mover is not None and shown.mover < len(names) else None,

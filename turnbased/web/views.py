@@ -252,6 +252,7 @@ def _panel_context(request, viewer: selectors.Viewer, error: str | None = None) 
         "moves": moves,
         "forced_due": selectors.forced_move_due(viewer, moves),
         "board_template": select_template([f"games/{game.engine}/board.html", "games/_default_board.html"]),
+        "board_styles": select_template([f"games/{game.engine}/styles.html", "games/_default_styles.html"]),
         "idempotency_key": uuid.uuid4().hex,
         "error": error,
         "bot_account_viewer": bot_account_viewer,
