@@ -13,6 +13,7 @@ from typing import Any
 
 from games.i18n import catalog_of
 from games.love_letter import cards
+from games.love_letter.legality import OVER
 from games.love_letter.notation import card_word
 from games.love_letter.player_view import private_lines, revealed_lines
 from games.love_letter.round_summary import prompt, round_end
@@ -152,7 +153,15 @@ def board_data(view: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, A
 
 
 def _status(view: dict[str, Any], edition: str) -> str:
-    """Return the line above the board: edition, round, turn, deck, set-aside card and target."""
+    """Return the line above the board: edition, round, turn, deck, set-aside card and target; once the game is over,
+    the edition, the rounds played and the target (the deck and the set-aside card of its last round no longer count,
+    and are shown in the round's summary)."""
+    if view["phase"] == OVER:
+        return " · ".join([
+            edition_names()[edition],
+            _.ngettext("{count} round played", "{count} rounds played", view["round"]).format(count=view["round"]),
+            _.ngettext("{count} token to win", "{count} tokens to win", view["target"]).format(count=view["target"]),
+        ])
     deck = view["deck_count"]
     parts = [
         edition_names()[edition],

@@ -94,7 +94,7 @@ def round_end(view: dict[str, Any]) -> dict[str, Any] | None:
         "set_aside": set_aside,
         "set_aside_line": (_("The set-aside card was {card}.").format(card=subject(set_aside)) if set_aside
                            else _("The set-aside card was taken by a Prince.")),
-        "tokens": _("Tokens now: {tokens}.").format(
+        "tokens": (_("Final tokens: {tokens}.") if view["phase"] == OVER else _("Tokens now: {tokens}.")).format(
             tokens=", ".join(f"{names[seat]} {count}" for seat, count in enumerate(last["tokens"]))),
         "fresh": view["phase"] == OVER or not any(seat["discards"] for seat in view["seats"]),
     }

@@ -101,8 +101,16 @@ def test_the_last_player_standing_wins_without_a_showdown_and_the_game_end_says_
     end = board(state, 1)["round_end"]
     assert end["heading"] == "Round 1 is over: Alice was the last player standing."
     assert end["hands"] == [] and end["why"] == "Everyone else was knocked out, so Alice won without comparing hands."
-    state = dict(state, phase="over", current=None, winners=[0], tokens=[7, 0])
+    # A game that ends keeps its last round's number (no next round is dealt).
+    state = dict(state, phase="over", current=None, winners=[0], tokens=[7, 0], round=1)
     state["last_round"] = dict(state["last_round"], tokens=[7, 0])
     with in_english():
         assert board(state, 0)["prompt"] == "The game is over: you win with 7 tokens."
         assert board(state, 1)["prompt"] == "The game is over: Alice wins with 7 tokens."
+        # Once the game is over the line above the board counts the rounds, not a deck or a set-aside card that no
+        # longer matter (the summary says what the set-aside card was), and the tokens are the final ones.
+        status = board(state, 1)["status"]
+        assert status == "Classic edition · 1 round played · 7 tokens to win", status
+        assert board(state, 1)["round_end"]["tokens"] == "Final tokens: Alice 7, Bob 0."
+    assert board(state, 1, "hu")["status"].endswith("1 lejátszott forduló · 7 kegyjelző kell a győzelemhez")
+    assert board(state, 1, "de")["round_end"]["tokens"].startswith("Herzen am Ende:")
