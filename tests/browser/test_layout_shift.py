@@ -1,6 +1,7 @@
 """Pages do not shift as they load: the layout shifts Chromium reports (the Layout Instability API, as Lighthouse
-reads it) add up to almost nothing on the lobby and the game page, at a phone's size and a desktop's, while the
-page's scripts draw what they add (the offer to tell of turns, the board)."""
+reads it) add up to almost nothing on the lobby and each game's page, at a phone's size and a desktop's, loaded as
+a slow phone on a slow network would (Lighthouse's way), while the page's scripts draw what they add (the offer to
+tell of turns, the board)."""
 
 from __future__ import annotations
 
@@ -30,10 +31,17 @@ def test_the_lobby_and_every_games_page_keep_their_layout_as_they_load(browser, 
     page = log_in(browser, live_server, "alice")
     page.set_viewport_size(SIZES[size])
     page.context.add_init_script(WATCH)
+    # A slow phone on a slow network, as Lighthouse loads a page: what arrives late (a style sheet in the body, a
+    # script's drawing) moves what was drawn before it; on a fast load it would all come before the first paint.
+    devtools = page.context.new_cdp_session(page)
+    devtools.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    devtools.send("Network.enable")
+    devtools.send("Network.emulateNetworkConditions", {"offline": False, "latency": 150, "downloadThroughput": 200_000,
+                                                       "uploadThroughput": 100_000})
     for path, ready in (("/", "#my-games"),
                         *((f"/games/{game.pk}/", BOARD_READY[slug]) for slug, game in games.items())):
         page.goto(f"{live_server.url}{path}")
         page.wait_for_selector(ready)
-        page.wait_for_timeout(1500)  # the offer decided, the live stream connected, the board drawn
+        page.wait_for_timeout(3000)  # the offer decided, the live stream connected, the board drawn
         shifts = page.evaluate("() => window.__shifts")
         assert sum(shift["value"] for shift in shifts) < MOST, (path, shifts)
