@@ -1,6 +1,6 @@
 from django.urls import path
 
-from turnbased.web import assets, guide, invitation_views, record_views, replay_views, views
+from turnbased.web import assets, guide, invitation_views, move_views, record_views, replay_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -11,6 +11,7 @@ urlpatterns = [
     path("games/<int:game_id>/history/", views.game_history, name="game-history"),
     path("games/<int:game_id>/replay/", replay_views.game_replay, name="game-replay"),
     path("games/<int:game_id>/move/", views.game_move, name="game-move"),
+    path("games/<int:game_id>/moves/", move_views.game_move_buttons, name="game-move-buttons"),  # issue 47
     path("games/<int:game_id>/join/", views.game_join, name="game-join"),
     path("games/<int:game_id>/start/", views.game_start, name="game-start"),
     path("games/<int:game_id>/leave/", views.game_leave, name="game-leave"),
