@@ -111,6 +111,15 @@ def test_static_files_are_served_through_nginx(running):
     assert answer.headers["Content-Type"].startswith("text/css")
 
 
+def test_pages_and_api_answers_come_compressed_through_nginx_and_the_stream_does_not(running):
+    stack, site, sink = running
+    session = site.session()
+    page = session.get(f"{site.url}/accounts/login/", headers={"Accept-Encoding": "gzip"}, timeout=10)
+    assert page.status_code == 200 and page.headers.get("Content-Encoding") == "gzip" and "<html" in page.text
+    schema = session.get(f"{site.url}/api/schema/?format=json", headers={"Accept-Encoding": "gzip"}, timeout=10)
+    assert schema.status_code == 200 and schema.headers.get("Content-Encoding") == "gzip"
+
+
 def test_plain_http_redirects_to_https(running):
     stack, site, sink = running
     answer = requests.get(f"http://127.0.0.1:{stack.ports.http}/games/1/?tab=moves", allow_redirects=False,
