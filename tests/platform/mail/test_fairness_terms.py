@@ -33,9 +33,11 @@ def glossary_term(concept: str, language: str) -> str:
 
 
 def platform_entries(language: str):
-    """Yield (catalog, English, translation) of every platform catalog of ``language`` (not the games')."""
+    """Yield (catalog, English, translation) of every platform catalog of ``language``, and of the engine contract's
+    own (games/locale: the record's verification, which the check page shows); not a game's."""
     for path in sorted([*ROOT.glob(f"turnbased/*/locale/{language}/LC_MESSAGES/*.po"),
-                        *ROOT.glob(f"locale/{language}/LC_MESSAGES/*.po")]):
+                        *ROOT.glob(f"locale/{language}/LC_MESSAGES/*.po"),
+                        *ROOT.glob(f"games/locale/{language}/LC_MESSAGES/*.po")]):
         with path.open("rb") as file:
             for message in read_po(file):
                 ids = message.id if isinstance(message.id, tuple) else (message.id,)
