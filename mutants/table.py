@@ -70,6 +70,11 @@ TARGETS = {target.path: target for target in (
     Target("turnbased/mail/followed_news.py", ("tests/platform/following",)),
     Target("turnbased/mail/watch_replies.py", ("tests/platform/following/test_email_replies.py",)),
     Target("turnbased/notes/services.py", ("tests/platform/notes",)),
+    # Issue 47: the game told in short, the guide on the site, the commands as people write them.
+    Target("turnbased/aftergame/summary.py", ("tests/platform/aftergame/test_summary.py",)),
+    Target("turnbased/web/guide.py", ("tests/platform/web/test_guide.py",)),
+    Target("turnbased/mail/commands.py", ("tests/platform/mail/test_command_words.py",
+                                          "tests/platform/mail/test_commands.py")),
     *(Target(f"games/{game}/marks.py", ("tests/games/test_mark_spots.py",))
       for game in ("halali", "love_letter", "carcassonne_hg", "savernake_forest")),
     *(Target(f"turnbased/mail/{stage}.py", _INBOUND_TESTS)

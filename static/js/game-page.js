@@ -47,7 +47,9 @@
     return found;
   }
 
-  function visible(element) { return !!(element.offsetWidth || element.offsetHeight || element.getClientRects().length); }
+  function visible(element) {
+    return !!(element.offsetWidth || element.offsetHeight || element.getClientRects().length);
+  }
 
   var kept = null; // the selectors of the focused control, taken just before the panel is swapped
 

@@ -89,15 +89,19 @@ def _links_on_the_site(state) -> None:
         block.children = children
 
 
-@cache
-def guide_html(language: str) -> SafeString:
-    """Return the guide in ``language`` (a key of ``FILES``) as HTML."""
+def rendered(text: str) -> SafeString:
+    """Return Markdown ``text`` as the guide's page shows it: headings with anchors, links for the site, code marked."""
     parser = MarkdownIt("commonmark", {"html": False}).enable("table")
     parser.core.ruler.push("anchors", _with_anchors)
     parser.core.ruler.push("site_links", _links_on_the_site)
     parser.core.ruler.push("code_untranslated", _code_untranslated)
-    text = (DOCS / FILES[language]).read_text(encoding="utf-8")
     return mark_safe(parser.render(text))  # noqa: S308 (html off: the text's own HTML is escaped)
+
+
+@cache
+def guide_html(language: str) -> SafeString:
+    """Return the guide in ``language`` (a key of ``FILES``) as HTML."""
+    return rendered((DOCS / FILES[language]).read_text(encoding="utf-8"))
 
 
 def guide_language(asked: str | None) -> str:
@@ -114,6 +118,6 @@ def players_guide(request) -> HttpResponse:
     others = [(code, name) for code, name in settings.LANGUAGES if code in FILES and code != language]
     return render(request, "guide/players.html", {
         "guide": guide_html(language), "guide_language": language, "other_languages": others,
-        "page_description": gettext("How to play on turnbased: tables, clocks, moves on the board, by email and through "
-                               "the API, ratings, groups and competitions."),
+        "page_description": gettext("How to play on turnbased: tables, clocks, moves on the board, by email and "
+                                    "through the API, ratings, groups and competitions."),
     })

@@ -65,14 +65,15 @@ def test_the_turning_points_are_where_another_seat_alone_led_the_public_count(al
     engine = get_engine("love-letter")
     replay = LogReplay(engine, store.initial_state(game))
     leaders = []
-    for seat, move in Move.objects.filter(game=game).order_by("seq").values_list("seat", "move"):
+    for seq, seat, move in Move.objects.filter(game=game).order_by("seq").values_list("seq", "seat", "move"):
         replay.play(seat, move)
         scores = engine.public_scores(replay.state)
         ahead = [index for index, value in enumerate(scores) if value == max(scores)]
-        if len(ahead) == 1 and max(scores) > 0 and (not leaders or leaders[-1] != ahead[0]):
-            leaders.append(ahead[0])
+        if len(ahead) == 1 and max(scores) > 0 and (not leaders or leaders[-1][1] != ahead[0]):
+            leaders.append((seq, ahead[0], list(scores)))
     assert told.lead_changes == len(leaders) >= 1
-    assert [point.leader for point in told.turning_points] == leaders[-5:]
+    assert [(point.seq, point.leader, point.scores) for point in told.turning_points] == leaders[-5:]
+    assert max(leaders[0][2]) == 1, "the first lead is a single token"
     assert told.decisive is told.turning_points[-1] and game.result["winners"] == [told.decisive.leader]
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "How the game went" in page and "took the lead for good" in page

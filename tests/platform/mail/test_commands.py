@@ -55,7 +55,8 @@ def test_the_commands_are_read_in_the_players_language_and_in_english(language, 
     ("hu", "Jegyzet:a király bobnál", NOTE, "a király bobnál"), ("de", "Notiz : Zofe zuerst", NOTE, "Zofe zuerst"),
     ("hu", "mondom: jó játékot", SAY, "jó játékot"),
     ("de", "Sage: Viel Glück", SAY, "Viel Glück"), ("de", "sagen: gut gespielt", SAY, "gut gespielt"),
-    ("en", "note to self: bluff", NOTE, "bluff"), ("hu", "üzenet: szia", SAY, "szia"), ("de", "say: hi", SAY, "hi"),
+    ("en", "note to self: bluff", NOTE, "bluff"), ("en", "note to", NOTE, "to"), ("hu", "üzenet: szia", SAY, "szia"),
+    ("de", "say: hi", SAY, "hi"),
     # The forms a Hungarian and a German player write, with capitals and closing marks anywhere.
     ("hu", "mutasd az állást", SHOW, ""), ("hu", "Mutasd meg az állást!", SHOW, ""),
     ("hu", "MUTASD AZ ALLAST", SHOW, ""),
@@ -83,6 +84,21 @@ def test_commands_are_read_as_players_write_them(language, line, command, said):
     ("de", "Stellung zeigen bitte jetzt"), ("hu", "mutasd az állást holnap"), ("en", "hilfe?"), ("en", "súgó?"),
 ])
 def test_a_colon_or_a_mark_makes_no_command_of_another_word(language, line):
+    assert commands.read(line, language) is None
+
+
+@pytest.mark.parametrize(("language", "line", "kind", "days"), [
+    ("hu", "szünet 3 nap", commands.PAUSE, 3), ("de", "mehr Zeit 2 Tage", commands.MORE_TIME, 2),
+    ("en", "pause 5 days", commands.PAUSE, 5), ("en", "more time", commands.MORE_TIME, 2),
+    ("hu", "szünet", commands.PAUSE, 3),
+])
+def test_a_number_of_days_and_the_word_for_days_may_follow_a_pause_or_more_time(language, line, kind, days):
+    assert commands.read(line, language) == kind and commands.days_in(line, kind, language) == days
+
+
+@pytest.mark.parametrize(("language", "line"), [("en", "pause 3 weeks"), ("de", "Pause 3 Wochen"),
+                                               ("hu", "szünet 3 hét")])
+def test_another_word_after_the_days_makes_no_command(language, line):
     assert commands.read(line, language) is None
 
 

@@ -62,3 +62,27 @@ def test_links_to_other_files_are_shown_as_their_text_and_raw_html_is_escaped():
     assert 'href="../README.md"' not in html and 'href="api-guide.md' not in html
     assert "README" in html
     assert not re.search(r'href="(?!#|/|https?:|mailto:)', html)
+
+
+def test_a_heading_with_code_gets_githubs_anchor_and_a_link_to_a_file_keeps_its_words_alone(db):
+    html = str(guide.rendered("# Write `say` first\n\nSee [the *API* guide](api-guide.md#x), [here](#write-say-first) "
+                              "and [English](players.md#games).\n"))
+    assert '<h1 id="write-say-first">' in html and 'href="#write-say-first"' in html
+    assert "the <em>API</em> guide" in html and 'href="api-guide.md' not in html
+    assert html.count("<a ") == html.count("</a>") == 2
+    assert 'href="/guide/?language=en#games"' in html
+
+
+def test_a_heading_met_again_is_numbered_as_github_numbers_it(db):
+    html = str(guide.rendered("# Notes\n\n## Notes\n\n### Notes\n"))
+    assert re.findall(r'<h[1-6] id="([^"]+)"', html) == ["notes", "notes-1", "notes-2"]
+
+
+def test_a_regional_language_reads_its_languages_guide():
+    from django.utils import translation
+
+    with translation.override("de-at"):
+        assert guide.guide_language(None) == "de"
+    with translation.override("fr"):
+        assert guide.guide_language(None) == "en"
+    assert guide.guide_language("hu") == "hu" and guide.guide_language("xx") in guide.FILES
