@@ -9,20 +9,14 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.positions import BOARD_READY, SIZES, position
-from tests.browser.test_play_in_browser import PASSWORD
+from tests.browser.test_play_in_browser import log_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def phone(browser, live_server, username: str):
-    context = browser.new_context(viewport=SIZES["phone"], has_touch=True, is_mobile=True, device_scale_factor=2)
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
-    return page
+    return log_in(browser, live_server, username, viewport=SIZES["phone"], has_touch=True, is_mobile=True,
+                  device_scale_factor=2)
 
 
 def touch(session, kind: str, points: list[tuple[float, float]]) -> None:

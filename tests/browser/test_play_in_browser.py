@@ -11,8 +11,9 @@ from tests.platform.conftest import PASSWORD
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def log_in(browser, live_server, username):
-    page = browser.new_context().new_page()
+def log_in(browser, live_server, username, **context_options):
+    """Sign ``username`` in, in a new browser context (``context_options``: a phone's screen and touch, say)."""
+    page = browser.new_context(**context_options).new_page()
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=login]", username)
     page.fill("input[name=password]", PASSWORD)
