@@ -1,6 +1,7 @@
 from allauth.account.decorators import secure_admin_login
 from anymail import urls as anymail_urls
 from django.contrib import admin
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import URLPattern, include, path
@@ -71,8 +72,25 @@ def favicon(request):
     return redirect(static("favicon.ico"), permanent=True)
 
 
+# Crawlers may read the public pages (the lobby, open games, players, competitions, the guide). They are kept
+# out of what only a person or a program at work asks for: the API, sign-in and account pages, the admin, the mail
+# provider's hooks, unsubscribe links (each a person's token) and the mailbox.
+ROBOTS = "\n".join([
+    "User-agent: *",
+    *(f"Disallow: {prefix}" for prefix in ("/api/", "/accounts/", "/admin/", "/anymail/", "/mail/", "/mailbox/")),
+    "",
+])
+
+
+@require_safe
+def robots(request):
+    """Tell crawlers which parts of the site are not pages for them (a missing robots.txt answered 404)."""
+    return HttpResponse(ROBOTS, content_type="text/plain; charset=utf-8")
+
+
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
+    path("robots.txt", robots, name="robots"),
     path("accounts/", include("turnbased.web.account_urls")),
     path("api/", include(api_patterns)),
     path("admin/", admin.site.urls),

@@ -91,6 +91,16 @@ def test_every_page_names_its_icon_and_favicon_ico_answers(alice):
     assert Client().post("/favicon.ico").status_code == 405
 
 
+def test_robots_txt_keeps_crawlers_out_of_the_api_and_the_account_pages_only():
+    response = Client().get("/robots.txt")
+    assert response.status_code == 200 and response["Content-Type"] == "text/plain; charset=utf-8"
+    lines = response.content.decode().splitlines()
+    assert lines[0] == "User-agent: *"
+    assert {line for line in lines[1:] if line} == {f"Disallow: {prefix}" for prefix in (
+        "/api/", "/accounts/", "/admin/", "/anymail/", "/mail/", "/mailbox/")}
+    assert Client().post("/robots.txt").status_code == 405
+
+
 def test_a_stale_move_is_told_the_move_numbers(alice, bob, api_client_for):
     game = halali_table(alice, bob)
     mover = alice if game.to_move == [game.seats.get(user=alice).index] else bob

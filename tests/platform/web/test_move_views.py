@@ -7,6 +7,7 @@ import re
 from django.test import Client
 
 from tests.browser.positions import position
+from tests.platform.play.costs import measured
 from turnbased.play import selectors
 
 
@@ -44,3 +45,18 @@ def test_a_private_games_moves_are_no_strangers(alice, bob, carol, start_scripte
     game = start_scripted_game(alice, bob, visibility="private")
     assert _client(carol).get(f"/games/{game.pk}/moves/").status_code == 404
     assert _client(alice).get(f"/games/999999/moves/").status_code == 404
+
+
+# The fold's buttons: the session, its user, the game (its state with it) and its seats. The view and the legal moves
+# come from the state, with no statement per move, and nothing is written.
+MOVE_BUTTONS = 4
+
+
+def test_the_folded_moves_cost_a_few_statements_however_many_there_are(alice, bob):
+    game = position("savernake-forest", [alice, bob], finished=False)
+    player = [alice, bob][game.to_move[0]]
+    client = _client(player)
+    cost, response = measured(lambda: client.get(f"/games/{game.pk}/moves/", HTTP_HX_REQUEST="true"))
+    legal = response.content.decode().count('class="move"')
+    assert legal > 40 and cost.statements <= MOVE_BUTTONS, "\n".join(cost.sql)
+    assert all(sql.startswith("SELECT") for sql in cost.sql), cost.sql
