@@ -82,7 +82,7 @@ def soak(args, environment: dict[str, str], folder: Path) -> int:
                                password=secrets.token_urlsafe(16), email_verified=True)
     python_bin = str(Path(sys.executable).parent)
     worker, worker_log = start("worker", [f"{python_bin}/celery", "-A", "turnbased", "worker", "--loglevel=warning",
-                                          f"--concurrency={args.concurrency}", "-Q", "celery,mail",
+                                          f"--concurrency={args.concurrency}", "-Q", "celery,bots,mail",
                                           "--without-gossip", "--without-mingle"], environment, folder)
     beat, _ = start("beat", [f"{python_bin}/celery", "-A", "turnbased", "beat", "--loglevel=warning",
                              f"--schedule={folder / 'celerybeat-schedule'}"], environment, folder)

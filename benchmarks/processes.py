@@ -131,7 +131,7 @@ def dispatcher(environment: dict[str, str], folder: Path) -> subprocess.Popen:
 
 
 def celery_worker(queue: str, environment: dict[str, str], folder: Path, concurrency: int = 1) -> subprocess.Popen:
-    """Start a Celery worker on ``queue`` as the Procfile starts the mailer and the hooks worker."""
+    """Start a Celery worker on ``queue`` as the Procfile starts the mailer, the hooks worker and the bots worker."""
     return start(f"worker-{queue}", [str(BIN / "celery"), "-A", "turnbased", "worker", "--loglevel=warning",
                                      f"--concurrency={concurrency}", f"--queues={queue}", f"--hostname={queue}@%h",
                                      "--without-gossip", "--without-mingle"], environment, folder)[0]

@@ -84,8 +84,9 @@ def soak(args, environment: dict[str, str], folder: Path) -> int:
         opened += 1
 
     python_bin = str(Path(sys.executable).parent)
+    # One worker of every queue the games need, bot turns' own among them (the Procfile's worker, bots and mailer).
     worker, worker_log = start("worker", [f"{python_bin}/celery", "-A", "turnbased", "worker", "--loglevel=warning",
-                                          f"--concurrency={args.concurrency}", "-Q", "celery,mail",
+                                          f"--concurrency={args.concurrency}", "-Q", "celery,bots,mail",
                                           "--without-gossip", "--without-mingle"],
                                environment, folder)
     beat, _ = start("beat", [f"{python_bin}/celery", "-A", "turnbased", "beat", "--loglevel=warning",

@@ -425,6 +425,20 @@ class Engine(ABC):
         """Return the bots this game offers by name (see ``games.bots``); every game has ``random``."""
         return {"random": RandomBot()}
 
+    # How many of the latest moves' events ``sample_world`` reads (besides the view): 0, it reads the view alone.
+    world_history_moves: ClassVar[int] = 0
+
+    def sample_world(self, view: dict[str, Any], history: list[dict[str, Any]], seat: int,
+                     rng: random.Random) -> State | None:
+        """Return a whole state drawn at random among those ``seat`` cannot tell from the real one, or None (this
+        default): a search bot (``games.search``) plays its moves out in such worlds. It is given only what the
+        seat knows, its ``view`` and the events it may see of the ``world_history_moves`` latest moves, so it
+        cannot read a hidden card even by mistake. What the seat has not seen (hands, a deck's order, the seed of
+        shuffles to come) is drawn with ``rng`` alone, each card as likely as the known counts make it. The world
+        plays on, and ``view(world, seat) == view`` (tests/games/test_sampled_worlds.py holds every game to it).
+        """
+        return None
+
     # -- leaving ------------------------------------------------------------
     def resign(self, state: State, seat: int) -> tuple[State, list[Event]]:
         """Return the state after ``seat`` gives up the game; raise ``IllegalMove`` if it cannot."""

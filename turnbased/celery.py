@@ -6,6 +6,8 @@ import os
 from celery import Celery
 from celery.signals import worker_ready
 
+from turnbased.config.schedule import BOTS_QUEUE
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "turnbased.settings")
 
 app = Celery("turnbased")
@@ -17,14 +19,16 @@ logger = logging.getLogger(__name__)
 
 @worker_ready.connect
 def queue_waiting_bot_turns(sender, **kwargs) -> None:
-    """Queue again every bot turn waiting, when a worker of the default queue (where bot turns run) starts.
+    """Queue again every bot turn waiting, when a worker that consumes the ``bots`` queue (where bot turns run:
+    ``turnbased/config/schedule.py``) starts; a worker of any other queue only (the default one, mail, webhooks)
+    does nothing.
 
     It may be taking over from one that was killed: the bot turns that one held, unacknowledged, stay in the
     broker until its visibility timeout (twenty minutes), and would wait for the clock sweep (issue 42). A turn
     queued twice is played once. A failure (the database away) is logged: the dispatcher and the sweep remain.
     """
     queues = {queue.name for queue in getattr(sender.task_consumer, "queues", ())}
-    if app.conf.task_default_queue not in queues:
+    if BOTS_QUEUE not in queues:
         return
     from django.db import connection
 

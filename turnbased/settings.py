@@ -245,7 +245,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBIL
 if urlsplit(CELERY_BROKER_URL).scheme == "redis":
     CELERY_BROKER_TRANSPORT = "turnbased.kit.db.broker:Transport"
 CELERY_TIMEZONE = "UTC"
-# Email, webhooks and pushes have queues and workers of their own (turnbased/config/schedule.py).
+# Email, webhooks, pushes and bot turns have queues and workers of their own (turnbased/config/schedule.py).
 CELERY_TASK_ROUTES = schedule.task_routes()
 # No task runs unbounded: past the soft limit it is interrupted, past the hard one its process is
 # replaced. Tasks that need other limits set them (turnbased/mail/tasks.py).

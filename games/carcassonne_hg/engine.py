@@ -29,7 +29,7 @@ from typing import Any
 
 from games.base import Engine, Event, IllegalMove, InvalidOptions, State, seeded_rng
 from games.carcassonne_hg import board, board_words, breakdown, effects, email_text, features, history, legal
-from games.carcassonne_hg import notation, player_view, reasons, terms, tiles, web_art
+from games.carcassonne_hg import notation, player_view, reasons, terms, tiles, web_art, worlds
 from games.carcassonne_hg.board import region_names
 from games.carcassonne_hg.features import Analysis, analyse, labelled
 from games.carcassonne_hg.final_scoring import score_final
@@ -386,6 +386,10 @@ class CarcassonneHGEngine(Engine):
         return notation.parse_move(text, upcast(state), seat)
 
     view_text = staticmethod(email_text.view_text)
+
+    def sample_world(self, view: dict[str, Any], history: list[dict[str, Any]], seat: int, rng: Any) -> State:
+        """Return a state with the view's public part and both stacks shuffled anew from ``rng`` (``worlds.py``)."""
+        return worlds.sample_world(view, history, seat, rng)
 
     def assets(self) -> dict[str, Any]:
         """Return the tile drawings of each edition (``art-revised``, ``art-classic``), named by ``view["art_asset"]``."""

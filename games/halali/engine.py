@@ -19,7 +19,7 @@ import copy
 from typing import Any
 
 from games.base import Engine, Event, IllegalMove, InvalidOptions, State, seeded_rng
-from games.halali import board, board_words, breakdown, marks, history, notation, player_view, tiles
+from games.halali import board, board_words, breakdown, marks, history, notation, player_view, tiles, worlds
 from games.halali.board import EXITS, name
 from games.halali.options import LEGS, OPTION_SPECS, VERSION, locks_on_move, specs_at, validate_options
 from games.halali.player_view import match_totals, pile_points
@@ -406,6 +406,9 @@ class HalaliEngine(Engine):
     describe_move = staticmethod(notation.describe_move)
     parse_move = staticmethod(notation.parse_move)
     notation_help = staticmethod(notation.notation_help)
+
+    # Nothing is private and the view shows the last action, so a world is drawn from the view alone (worlds.py).
+    sample_world = staticmethod(worlds.sample_world)
 
     def bots(self) -> dict[str, Any]:
         """Return the bots this game offers: ``random`` and ``basic`` (see ``games/halali/bots.py``)."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from games.base import Engine, Event, IllegalMove, State
 from games.i18n import catalog_of
-from games.love_letter import board, breakdown, history, notation, player_view
+from games.love_letter import board, breakdown, history, notation, player_view, worlds
 from games.love_letter.changes import emit
 from games.love_letter.effects import eliminate, play, resolve_chancellor
 from games.love_letter.legality import OVER, PLAY, alive, check_chancellor, check_play, legal_moves
@@ -179,9 +179,20 @@ class LoveLetterEngine(Engine):
         """Return every word the board shows, in the reader's language (``board.py``)."""
         return board.board_data(view, moves)
 
+    # The round's visible events: what the seat still knows of the other hands (``worlds.py``, HISTORY_MOVES).
+    world_history_moves = worlds.HISTORY_MOVES
+
+    def sample_world(self, view: dict[str, Any], history: list[dict[str, Any]], seat: int, rng: Any) -> State:
+        """Draw the hidden cards among those the seat has not seen, keeping what it saw of other hands
+        (``worlds.py``)."""
+        return worlds.sample_world(view, history, seat, rng)
+
     def bots(self) -> dict[str, Any]:
-        """Return the bots this game offers: ``random`` and ``basic`` (see ``games/love_letter/bots.py``)."""
+        """Return the bots this game offers: ``random``, ``basic`` (see ``games/love_letter/bots.py``) and ``strong``,
+        a search (``games/search.py``, with ``strong.py``'s settings)."""
         from games.bots import RandomBot
         from games.love_letter.bots import BasicBot
+        from games.love_letter.strong import SETTINGS
+        from games.search import SearchBot
 
-        return {"random": RandomBot(), "basic": BasicBot()}
+        return {"random": RandomBot(), "basic": BasicBot(), "strong": SearchBot(self, SETTINGS)}

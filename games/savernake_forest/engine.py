@@ -27,7 +27,7 @@ from typing import Any
 
 from games.base import Engine, Event, IllegalMove, InvalidOptions, State, seeded_rng
 from games.i18n import catalog_of, in_english
-from games.savernake_forest import breakdown, cards, history, notation, plain_text, player_view, scoring
+from games.savernake_forest import breakdown, cards, history, notation, plain_text, player_view, scoring, worlds
 from games.savernake_forest.cards import ANIMAL_SLOT, FOODS, ROUNDS, SLOTS
 from games.savernake_forest.legality import animal_entry, check_move, current, legal_moves
 from games.savernake_forest.options import OPTION_SPECS, PERSISTENT, VERSION, per_exit, reading, validate_options
@@ -356,3 +356,8 @@ class SavernakeForestEngine(Engine):
         from games.savernake_forest.bots import BasicBot
 
         return {"random": RandomBot(), "basic": BasicBot()}
+
+    def sample_world(self, view: dict[str, Any], history: list[dict[str, Any]], seat: int, rng: Any) -> State:
+        """Only the deck orders are hidden: the view's public facts and a uniform shuffle of each deck's unseen
+        cards (``worlds.py``). The history tells nothing more, so ``world_history_moves`` stays 0."""
+        return worlds.sample_world(view, history, seat, rng)

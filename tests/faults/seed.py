@@ -97,7 +97,7 @@ def play_moves(game_ids: list[int], count: int, pause: float) -> int:
 
 def play_people(game_ids: list[int], count: int, pause: float) -> int:
     """Make ``count`` random legal moves for the person at seat 0 of the games (each against a bot), as the API
-    would, each when it is their turn (a bot's turn is the worker's); ``pause`` seconds between rounds. A game
+    would, each when it is their turn (a bot's turn is the bots worker's); ``pause`` seconds between rounds. A game
     that ends is left; return how many moves were made."""
     import random
     import time

@@ -1,14 +1,15 @@
 """Bot tables move again within seconds of each fault that loses their turn's task (issue 42: they waited 67 to
 118 s for the clock sweep's stalled turns).
 
-Real processes, as production runs them (``WORK_DISPATCH=notify``): a Celery worker of the default queue, the
+Real processes, as production runs them (``WORK_DISPATCH=notify``): the Celery worker of the ``bots`` queue (where
+bot turns run: "the worker" below, one pool process as in the Procfile), the default queue's worker (the sweeps), the
 dispatcher, beat, and a Redis broker of the test's own; tables of bots only, each moving a second after the
 last (``BOT_MOVE_DELAY_SECONDS``). The clock sweep keeps its production pace (a minute; a turn stalls after
 ``BOT_STALL_SECONDS``, a minute): a table that waited for it would take a minute at least. Each test breaks one
 process at the worst moment, mends it as its supervisor or its operator would, and measures the seconds from
 the mending until every table still in play has moved again, held to ``RESUMED_WITHIN``:
 
-- the worker's pool processes SIGKILLed while each plays a bot turn (held there by the games' row locks);
+- the worker's pool process SIGKILLed while it plays a bot turn (held there by the games' row locks);
 - the whole worker SIGKILLed with bot turns in hand (received, waiting out their pause), then started again;
 - the dispatcher SIGKILLed, the tables left stalled (the moves played meanwhile NOTIFY no one), then started;
 - the broker SIGKILLed with turns queued and in the worker's hand, then started again, empty;
@@ -70,12 +71,17 @@ class BotTables:
 
 
 class Stack:
-    """The worker, the dispatcher and beat on a broker of the test's own, against ``database_url``."""
+    """The bots worker, the default queue's worker, the dispatcher and beat on a broker of the test's own, against
+    ``database_url``."""
 
     def __init__(self, folder, database_url: str):
         self.folder, self.database_url = folder, database_url
         self.broker = Broker(folder / "redis")
-        self.worker = celery("worker", ["worker", "-Q", "celery", "--concurrency=2", "--loglevel=info"], folder)
+        # The worker these tests break: the bots queue's, as the Procfile runs it.
+        self.worker = celery("bots", ["worker", "-Q", "bots", "--concurrency=1", "--hostname=bots@%h",
+                                      "--loglevel=info"], folder)
+        # The default queue's: the sweeps beat sends (the clock sweep's stalled bot turns too, at its production pace).
+        self.sweeper = celery("worker", ["worker", "-Q", "celery", "--concurrency=1", "--loglevel=info"], folder)
         self.beat = celery("beat", ["beat", "--loglevel=info", f"--schedule={folder / 'beat-schedule'}"], folder)
         self.dispatcher = Process("dispatch", [sys.executable, str(BASE_DIR / "manage.py"), "dispatch_work"],
                                   folder / "dispatch.log")
@@ -84,7 +90,7 @@ class Stack:
 
     @property
     def running(self) -> list[Process]:
-        return [self.worker, self.beat, self.dispatcher]
+        return [self.worker, self.sweeper, self.beat, self.dispatcher]
 
     def __enter__(self) -> Stack:
         self.broker.start()
@@ -204,7 +210,7 @@ def test_the_dispatcher_killed_and_started_again(tmp_path):
         stack.dispatcher.signal(signal.SIGKILL)
         stack.dispatcher.popen.wait(10)
         # The turns already queued are played; the turns their moves name are NOTIFYed to no one: the tables stop.
-        _wait_until_still(stack, [stack.worker, stack.beat])
+        _wait_until_still(stack, [stack.worker, stack.sweeper, stack.beat])
         mended_at = stack.restart(stack.dispatcher, "listening on turnbased_work")
         took = stack.resumed_after(mended_at, "the dispatcher killed and started again")
     stack.check_played_once()

@@ -1,17 +1,17 @@
 """The dispatcher (``turnbased/kit/db/dispatch.py``) killed, and the broker killed, while people play against bots.
 
-Real processes, as production runs them (``WORK_DISPATCH=notify``): a Celery worker (bot turns), the mailer,
-beat (the sweeps, fast), the dispatcher, a real Redis broker of the test's own, and a player process that
+Real processes, as production runs them (``WORK_DISPATCH=notify``): the Celery worker of the default queue (the
+sweeps), the bots worker (bot turns, on their own queue), the mailer, beat (the sweeps, fast), the dispatcher, a real Redis broker of the test's own, and a player process that
 makes the people's moves through the services. The dispatcher is killed outright (SIGKILL) while moves come,
 and started again later. The broker is killed twice, and comes back empty each time: once while the
-dispatcher is handing it work, and once while the worker holds bot turns it has not yet played (a bot waits
+dispatcher is handing it work, and once while the bots worker holds bot turns it has not yet played (a bot waits
 ``BOT_MOVE_DELAY_SECONDS`` before its move, its task unacknowledged meanwhile). Every bot turn and turn email
 the dispatcher did not queue, or the broker lost, must be queued again: by the sweeps, or a bot turn by the
 dispatcher as it starts again or finds the broker back (how soon: ``test_bot_turns.py``).
 
 Nothing may be lost or done twice: every game replays from its log to its snapshot, no game waits on a bot at
 the end, every notification is settled and every email goes out exactly once. No process may exit that the
-test did not stop, and nothing here starts a crashed one again: the worker and the mailer ride out both of
+test did not stop, and nothing here starts a crashed one again: the workers and the mailer ride out both of
 the broker's outages on their own (issue 27: kombu's Redis transport once stopped a worker that lost the
 broker with tasks in hand).
 """
@@ -54,6 +54,8 @@ def test_the_dispatcher_and_the_broker_killed_lose_no_bot_turn_and_no_email_and_
     started = timezone.now()
     broker = Broker(tmp_path / "redis")
     worker = celery("worker", ["worker", "-Q", "celery", "--concurrency=2", "--loglevel=info"], tmp_path)
+    bots = celery("bots", ["worker", "-Q", "bots", "--concurrency=1", "--hostname=bots@%h", "--loglevel=info"],
+                  tmp_path)
     mailer = celery("mailer", ["worker", "-Q", "mail", "--concurrency=1", "--loglevel=info"], tmp_path)
     beat = celery("beat", ["beat", "--loglevel=info", f"--schedule={tmp_path / 'beat-schedule'}"], tmp_path)
     dispatcher = Process("dispatch", [sys.executable, str(BASE_DIR / "manage.py"), "dispatch_work"],
@@ -69,7 +71,7 @@ def test_the_dispatcher_and_the_broker_killed_lose_no_bot_turn_and_no_email_and_
         with Sink() as sink:
             environment = worker_environment(database_url_for(connection.settings_dict["NAME"]), broker.url,
                                              EMAIL_HOST="127.0.0.1", EMAIL_PORT=str(sink.port), **FAST)
-            running = [worker, mailer, beat, dispatcher]
+            running = [worker, bots, mailer, beat, dispatcher]
             for process in running:
                 process.start(environment)
             wait_for(lambda: "listening on turnbased_work" in dispatcher.output(), "the dispatcher to LISTEN",
@@ -83,7 +85,7 @@ def test_the_dispatcher_and_the_broker_killed_lose_no_bot_turn_and_no_email_and_
                 dispatcher.signal(signal.SIGKILL)  # between a commit and its NOTIFY read, or while reading it
                 dispatcher.popen.wait(10)
                 deliberate["dispatcher killed"] += 1
-                others = [worker, mailer, beat]
+                others = [worker, bots, mailer, beat]
                 wait_for(lambda: moves() >= 16, "sixteen moves, the dispatcher away (the sweeps queue the bots)",
                          processes=others, timeout=180)
                 dispatcher.start(environment)
@@ -101,24 +103,24 @@ def test_the_dispatcher_and_the_broker_killed_lose_no_bot_turn_and_no_email_and_
                 time.sleep(1)
                 broker.start()
                 wait_for(lambda: moves() >= 32, "thirty-two moves, the broker back", processes=running, timeout=120)
-                # The broker's outage with bot turns in the worker's hand: a turn received (its countdown
+                # The broker's outage with bot turns in the bots worker's hand: a turn received (its countdown
                 # running) is held there by the games' row locks, so that the kill surely finds it unacknowledged.
                 player.send_signal(signal.SIGSTOP)
                 wait_for(every_game_a_persons_to_move, "every game a person's to move", processes=running)
                 player.send_signal(signal.SIGCONT)
                 holding = hold_a_bot_turn_in_the_workers_hand(
-                    worker, database_url_for(connection.settings_dict["NAME"]), games, running)
+                    bots, database_url_for(connection.settings_dict["NAME"]), games, running)
                 try:
-                    lost = worker.output().count("Connection to broker lost")  # before the kill: it may log at once
+                    lost = bots.output().count("Connection to broker lost")  # before the kill: it may log at once
                     broker.kill()
                     deliberate["broker killed with bot turns in hand"] += 1
-                    wait_for(lambda: worker.output().count("Connection to broker lost") > lost,
-                             "the worker to notice the broker is gone", processes=running)
+                    wait_for(lambda: bots.output().count("Connection to broker lost") > lost,
+                             "the bots worker to notice the broker is gone", processes=running)
                     # It lost the broker with the turn unacknowledged (kombu says so as it gives it back), and
                     # lives on (wait_for fails at once if a process exits).
                     wait_for(lambda: "unacknowledged message(s)" in "".join(
-                        worker.output().split("Connection to broker lost")[lost + 1:]),
-                        "the worker to give back the unacknowledged turn", processes=running, timeout=20)
+                        bots.output().split("Connection to broker lost")[lost + 1:]),
+                        "the bots worker to give back the unacknowledged turn", processes=running, timeout=20)
                 finally:
                     holding.rollback()
                     holding.close()
@@ -145,7 +147,7 @@ def test_the_dispatcher_and_the_broker_killed_lose_no_bot_turn_and_no_email_and_
             finally:
                 if player.poll() is None:
                     player.kill()
-                stop_all(worker, mailer, beat, dispatcher)
+                stop_all(worker, bots, mailer, beat, dispatcher)
             print(f"deliberate: {deliberate}; dispatcher log:\n{dispatcher.tail()}")
     finally:
         broker.stop()

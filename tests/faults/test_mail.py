@@ -188,18 +188,21 @@ def test_a_stalled_relay_delays_only_mail(tmp_path):
     services.join_game(game_id=late.pk, user=bob)
     broker = Broker(tmp_path / "redis")
     worker = celery("worker", ["worker", "-Q", "celery", "--concurrency=2", "--loglevel=info"], tmp_path)
+    bots = celery("bots", ["worker", "-Q", "bots", "--concurrency=1", "--hostname=bots@%h", "--loglevel=info"],
+                  tmp_path)
     mailer = celery("mailer", ["worker", "-Q", "mail", "--concurrency=1", "--loglevel=info"], tmp_path)
     beat = celery("beat", ["beat", "--loglevel=info", f"--schedule={tmp_path / 'beat-schedule'}"], tmp_path)
+    processes = [worker, bots, mailer, beat]
     broker.start()
     try:
         with StalledRelay() as relay:
             database_url = database_url_for(connection.settings_dict["NAME"])
             environment = worker_environment(database_url, broker.url, EMAIL_HOST="127.0.0.1",
                                              EMAIL_PORT=str(relay.port), EMAIL_TIMEOUT="30", **FAST_SWEEPS)
-            for process in (worker, mailer, beat):
+            for process in processes:
                 process.start(environment)
             try:
-                wait_for(lambda: relay.held, "the mailer to reach the relay", processes=[worker, mailer, beat])
+                wait_for(lambda: relay.held, "the mailer to reach the relay", processes=processes)
                 tables = seed(database_url, "bot_tables", 2, environment=environment)  # bot turns on this broker
                 bot_moves = lambda: Move.objects.filter(game_id__in=tables, source="bot").count()  # noqa: E731
                 time.sleep(6)
@@ -207,10 +210,10 @@ def test_a_stalled_relay_delays_only_mail(tmp_path):
                 SeatClock.objects.filter(game=late, turn_started_at__isnull=False).update(
                     deadline=timezone.now() - timedelta(minutes=1))
                 wait_for(lambda: Move.objects.filter(game=late, source="timeout").exists(),
-                         "the late turn to be played", timeout=10, processes=[worker, mailer, beat])
+                         "the late turn to be played", timeout=10, processes=processes)
                 still_unsent = OutgoingEmail.objects.filter(sent_at=None).count()
             finally:
-                stop_all(beat, mailer, worker)
+                stop_all(beat, mailer, bots, worker)
     finally:
         broker.stop()
     assert still_unsent >= 4, "the relay did not stall the mail"

@@ -26,8 +26,9 @@ def _close_connection(**kwargs):
 
 
 @contextmanager
-def embedded_worker(queues: tuple[str, ...] = ("celery",)) -> Iterator[None]:
-    """Run tasks through a real worker of ``queues`` while the block runs."""
+def embedded_worker(queues: tuple[str, ...] = ("celery", "bots")) -> Iterator[None]:
+    """Run tasks through a real worker of ``queues`` while the block runs: by default the default queue's and the bot
+    turns' (two workers in production: ``worker`` and ``bots`` in the Procfile), so that games go on."""
     root = logging.getLogger()
     kept = {name: (logging.getLogger(name).level, list(logging.getLogger(name).handlers))
             for name in ("", *_CELERY_LOGGERS)}

@@ -46,13 +46,14 @@ def celery_concurrency(argv: list[str]) -> int:
 
 def make_run_connections() -> dict[str, int]:
     commands = procfile()
-    assert set(commands) == {"web", "stream", "worker", "mailer", "hooks", "dispatch", "beat", "mail"}
+    assert set(commands) == {"web", "stream", "worker", "mailer", "hooks", "bots", "dispatch", "beat", "mail"}
     workers, threads = gunicorn_sizing({"DJANGO_DEBUG": "1"})
     return {
         "web": workers * threads,
         "worker": celery_concurrency(commands["worker"]),  # one per pool process
         "mailer": celery_concurrency(commands["mailer"]),
         "hooks": celery_concurrency(commands["hooks"]),
+        "bots": celery_concurrency(commands["bots"]),
         "beat": 1,  # it sends tasks and reads no table; counted anyway
         "dispatch": 1,  # its one LISTEN connection (turnbased/kit/db/dispatch.py)
         "mail": smtp.DATABASE_THREADS,

@@ -48,7 +48,7 @@ NOT_AN_OPERATORS = ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL", "WORK_DISP
 BACKUP_INTERVAL_HOURS = 0.001  # 3.6 s: a backup taken after the game, within the test's few seconds
 START_TIMEOUT = 120.0
 # What each process prints once it is ready to work (the web, the stream and the mail server: their ports answer).
-READY_LINES = ("celery@", "mailer@", "hooks@", "beat: Starting", "dispatch: listening on turnbased_work",
+READY_LINES = ("celery@", "mailer@", "hooks@", "bots@", "beat: Starting", "dispatch: listening on turnbased_work",
                "backup: wrote")
 
 

@@ -44,7 +44,7 @@ STAND_INS = {
 # The order the Django image's services start in: migrate first and alone, then the rest.
 ONE_OFF = "migrate"
 # What a process prints once it is ready to work (None: its port answering is enough).
-READY_LINES = {"worker": "ready.", "mailer": "ready.", "hooks": "ready.", "beat": "beat: Starting",
+READY_LINES = {"worker": "ready.", "mailer": "ready.", "hooks": "ready.", "bots": "ready.", "beat": "beat: Starting",
                "dispatch": "dispatch: listening on turnbased_work"}
 START_TIMEOUT = 60.0
 # Set for the stack, so the tests can reach them: chat messages an account (and an address) may send a minute;

@@ -72,7 +72,8 @@ def test_the_stream_process_reads_no_proxy_header_itself_and_runs_the_procfiles_
 def test_compose_runs_two_of_every_stateless_process_and_one_beat_and_one_dispatcher():
     compose = load_compose()
     counts = {name: replicas(compose, name) for name in django_services(compose) if name != "migrate"}
-    assert counts == {"web": 2, "stream": 2, "worker": 2, "mailer": 2, "hooks": 2, "dispatch": 1, "beat": 1, "mail": 1}
+    assert counts == {"web": 2, "stream": 2, "worker": 2, "mailer": 2, "hooks": 2, "bots": 2, "dispatch": 1,
+                      "beat": 1, "mail": 1}
 
 
 def test_the_test_runs_exactly_the_services_compose_lists():

@@ -103,6 +103,31 @@ def test_two_players_sign_up_and_finish_a_game_through_nginx_and_by_email(runnin
     assert lobby.status_code == 200 and "alice" in lobby.text
 
 
+def test_a_bots_turns_are_played_by_the_bots_workers_and_by_no_other(running):
+    """Bot turns have a queue and workers of their own (turnbased/config/schedule.py, compose.yaml's ``bots``): a
+    game against a bot, opened through nginx, gets the bot's moves, and only the bots processes' logs show its
+    turns."""
+    stack, site, sink = running
+    hal = sign_up(site, sink, "hal")
+    created = hal.api.post(f"{site.url}/api/games/", timeout=10,
+                           json={"game": "love-letter", "players": 2, "bots": {"1": "random"}})
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    rng = random.Random(4)
+
+    def the_bot_moved() -> bool:
+        if rows(stack, "SELECT 1 FROM play_move WHERE game_id = %s AND source = 'bot'", (game_id,)):
+            return True
+        game = hal.api.get(f"{site.url}/api/games/{game_id}/", timeout=10).json()
+        if game["status"] == "active" and game["to_move"] == [0]:
+            play_a_move_by_api(hal, site, game_id, rng)
+        return False
+
+    wait_for(the_bot_moved, "the bot's move", timeout=30)
+    played_by = {process.name for process in stack.long_running() if "play_bot_turn[" in process.output()}
+    assert played_by and played_by <= {process.name for process in stack.services["bots"]}, played_by
+
+
 def test_static_files_are_served_through_nginx(running):
     stack, site, sink = running
     answer = site.session().get(f"{site.url}/static/css/site.css", timeout=10)
@@ -161,8 +186,8 @@ def test_the_event_stream_comes_through_nginx_as_each_event_is_written(running):
 
 
 # --- Two of every stateless process -----------------------------------------------------------------------------
-# compose.yaml runs two web, two stream, two worker, two mailer and two hooks processes: the tests below address
-# one node at a time (as nginx does: tests/topology/nodes.py) and count what the two do together.
+# compose.yaml runs two web, two stream, two worker, two mailer, two hooks and two bots processes: the tests below
+# address one node at a time (as nginx does: tests/topology/nodes.py) and count what the two do together.
 
 # Each test's players (gus only chats in the rate limit's test: the limit counts per account and address).
 PLAYERS = ("ann", "ben", "cat", "dan", "eve", "fay", "gus")

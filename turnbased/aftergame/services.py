@@ -25,7 +25,7 @@ from turnbased.play.models import Game, GameStatus, Seat
 from turnbased.play.presenters import public_options
 from turnbased.play.services.tables import _check_table_caps, _start, game_transition, hidden_from, locked_table
 
-CLOCK_FIELDS = ("kind", "days_per_move", "bank_days", "increment_days", "weekends_off", "allow_absence", "expiry")
+CLOCK_FIELDS = ("kind", "days_per_move", "bank_days", "increment_days", "weekends_off", "allow_absence", "expiry", "stand_in")
 
 
 def rematch_propose(*, game_id: int, user: AbstractBaseUser) -> tuple[Rematch, bool]:

@@ -8,7 +8,7 @@ TIME_CONTROL_NONE = {
     "kind": "none", "days_per_move": 3, "bank_days": 7, "increment_days": 1, "weekends_off": False,
     "allow_absence": True, "expiry": "bot_turn", "description": "No clock",
     "expiry_description": "A bot plays the late turn; after 3 timeouts in a row the bot takes the seat",
-    "paused_until": None,
+    "stand_in": "basic", "stand_in_description": "The basic bot", "paused_until": None,
 }
 
 OPEN_TABLE = {

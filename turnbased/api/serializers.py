@@ -18,7 +18,7 @@ from turnbased.aftergame.api.serializers import EndingSerializer, ScoreRowSerial
 from turnbased.kit.api.errors import ErrorSerializer
 from turnbased.kit.api.pagination import page_of
 from turnbased.kit.api.schema import NOT_BLANK
-from turnbased.clocks.models import ClockKind, ExpiryPolicy
+from turnbased.clocks.models import ClockKind, ExpiryPolicy, StandIn
 from turnbased.play.models import GameStatus, Visibility
 
 # Positions are numbered in a PostgreSQL integer column.
@@ -62,8 +62,11 @@ class TimeControlSerializer(serializers.Serializer):
     allow_absence = serializers.BooleanField(help_text="Declared absences stop a player's clock.")
     expiry = serializers.ChoiceField(choices=ExpiryPolicy.choices,
                                      help_text="What happens when a player runs out of time.")
+    stand_in = serializers.ChoiceField(choices=StandIn.choices, help_text="The bot that plays a late turn and takes "
+                                       "over a seat left (a game without that level: its basic bot).")
     description = serializers.CharField(help_text="The time control in words.")
     expiry_description = serializers.CharField(help_text="The expiry policy in words.")
+    stand_in_description = serializers.CharField(help_text="The stand-in bot in words.")
     paused_until = serializers.DateTimeField(allow_null=True, help_text="While the game is in play: when the pause "
                                              "its players agreed ends (every clock stopped until then), or null.")
 

@@ -18,6 +18,14 @@ class ExpiryPolicy(models.TextChoices):
     REMOVE = "remove", gettext_lazy("The late player is removed at once and a bot plays their seat out")
 
 
+class StandIn(models.TextChoices):
+    """The bot that plays a seat its person left or ran out of time on (``play.services.moves``): a level every game
+    offers. A game without the level falls back on its ``basic`` bot."""
+
+    BASIC = "basic", gettext_lazy("The basic bot")
+    STRONG = "strong", gettext_lazy("The strong bot")
+
+
 class TableClock(models.Model):
     """The time control a table chose at creation, shown to everyone before they join."""
 
@@ -29,6 +37,8 @@ class TableClock(models.Model):
     weekends_off = models.BooleanField(default=False)
     allow_absence = models.BooleanField(default=True)
     expiry = models.CharField(max_length=10, choices=ExpiryPolicy.choices, default=ExpiryPolicy.BOT_TURN)
+    # Which bot plays a late turn and takes over a seat (a competition's tables: the strong one unless it says).
+    stand_in = models.CharField(max_length=10, choices=StandIn.choices, default=StandIn.BASIC)
     # Stretches the players agreed every clock stops for, as [start, end] ISO times (``clocks.agreed``).
     pauses = models.JSONField(default=list, blank=True)
 

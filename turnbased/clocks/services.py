@@ -21,7 +21,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 from turnbased.kit.db import one_statement
 from turnbased.accounts.models import profile_of
 from turnbased.clocks.arithmetic import DAY, counted_seconds, deadline_after
-from turnbased.clocks.models import Absence, ClockKind, ExpiryPolicy, SeatClock, TableClock
+from turnbased.clocks.models import Absence, ClockKind, ExpiryPolicy, SeatClock, StandIn, TableClock
 from turnbased.kit.errors import Conflict, InvalidRequest, NotFound, Unprocessable
 from turnbased.play.models import Game, GameStatus, MoveSource, Seat
 
@@ -53,7 +53,7 @@ def time_control_read(settings: dict | None, *, game: Game | None = None) -> Tab
         raise InvalidRequest(gettext("time_control must be an object."))
     settings = dict(settings or {})
     unknown = set(settings) - {"kind", "days_per_move", "bank_days", "increment_days", "weekends_off",
-                               "allow_absence", "expiry"}
+                               "allow_absence", "expiry", "stand_in"}
     if unknown:
         raise InvalidRequest(ngettext("Unknown time control setting: %(names)s.",
                                       "Unknown time control settings: %(names)s.", len(unknown))
@@ -69,6 +69,8 @@ def time_control_read(settings: dict | None, *, game: Game | None = None) -> Tab
                              % {"values": ", ".join(ClockKind.values)})
     if clock.expiry not in ExpiryPolicy.values:
         raise InvalidRequest(gettext("expiry must be one of %(values)s.") % {"values": ", ".join(ExpiryPolicy.values)})
+    if clock.stand_in not in StandIn.values:
+        raise InvalidRequest(gettext("stand_in must be one of %(values)s.") % {"values": ", ".join(StandIn.values)})
     if clock.kind == ClockKind.PER_MOVE and clock.days_per_move not in DAYS_PER_MOVE:
         raise InvalidRequest(gettext("days_per_move must be one of %(values)s.")
                              % {"values": ", ".join(map(str, DAYS_PER_MOVE))})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from turnbased.clocks.models import ClockKind, ExpiryPolicy
+from turnbased.clocks.models import ClockKind, ExpiryPolicy, StandIn
 from turnbased.clocks.services import DAYS_PER_MOVE, MAX_CLOCK_DAYS
 from turnbased.kit.api.input import BodySerializer
 
@@ -23,6 +23,10 @@ class TimeControlRequestSerializer(BodySerializer):
     weekends_off = serializers.BooleanField(required=False, help_text="Default false.")
     allow_absence = serializers.BooleanField(required=False, help_text="Default true.")
     expiry = serializers.ChoiceField(choices=ExpiryPolicy.choices, required=False, help_text='Default "bot_turn".')
+    stand_in = serializers.ChoiceField(
+        choices=StandIn.choices, required=False,
+        help_text='The bot that plays a late turn and takes over a seat left. Default "basic" for a table, "strong" for '
+                  "a competition's games.")
 
     class Meta:
         ref_name = "TimeControlRequest"

@@ -9,13 +9,13 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from games import engines
-from turnbased.clocks.models import ClockKind, ExpiryPolicy
+from turnbased.clocks.models import ClockKind, ExpiryPolicy, StandIn
 from turnbased.clocks.services import DAYS_PER_MOVE
 from turnbased.competitions.models import AGREEMENT_KINDS, ByePolicy, DeadlinePolicy, EntryKind, Format, TakebackPolicy
 
 STAGES = 3
 TEXT_FIELDS = ("name", "description", "game", "table_size", "clock_kind", "days_per_move", "bank_days",
-               "increment_days", "expiry", "entry", "group", "min_finished", "min_reliability", "rating_min",
+               "increment_days", "expiry", "stand_in", "entry", "group", "min_finished", "min_reliability", "rating_min",
                "rating_max", "min_entrants", "max_entrants", "starts_at", "late_entry_rounds", "bye_policy",
                "bye_points", "deadline_policy", "takebacks", "round_days", "division_size", "movers", "break_days",
                "cycles", *[f"stage{number}_{field}" for number in range(1, STAGES + 1)
@@ -33,7 +33,8 @@ def initial() -> dict:
     form.update(dict.fromkeys(FLAGS, False))
     form.update(dict.fromkeys(AGREEMENT_FLAGS.values(), True))
     form.update(game="love-letter", table_size="2", clock_kind=ClockKind.PER_MOVE, days_per_move="3",
-                bank_days="14", increment_days="1", expiry=ExpiryPolicy.BOT_TURN, allow_absence=True,
+                bank_days="14", increment_days="1", expiry=ExpiryPolicy.BOT_TURN, stand_in=StandIn.STRONG,
+                allow_absence=True,
                 entry=EntryKind.OPEN, min_entrants="4", starts_at=start.strftime("%Y-%m-%dT%H:00"),
                 late_entry_rounds="0", rated=True, bye_policy=ByePolicy.FIXED, bye_points="1",
                 deadline_policy=DeadlinePolicy.PLAY_OUT, takebacks=TakebackPolicy.PEOPLE, stage1_format=Format.SWISS,
@@ -76,6 +77,8 @@ def settings(form: dict) -> dict:
     """Return the competition's settings the form asks for."""
     clock = {"kind": form["clock_kind"], "weekends_off": form["weekends_off"],
              "allow_absence": form["allow_absence"], "expiry": form["expiry"]}
+    if form["stand_in"]:  # else the competition's games stand in the strong bot (services.tables.table_game)
+        clock["stand_in"] = form["stand_in"]
     if form["clock_kind"] == ClockKind.PER_MOVE:
         clock["days_per_move"] = _number(form["days_per_move"])
     elif form["clock_kind"] == ClockKind.BANK:
@@ -127,7 +130,7 @@ def choices() -> dict:
         "games": sorted(((slug, engine.display_name(), engine.min_players, engine.max_players)
                          for slug, engine in engines().items()), key=lambda row: row[1]),
         "formats": Format.choices, "entries": EntryKind.choices, "clock_kinds": ClockKind.choices,
-        "days_per_move": DAYS_PER_MOVE, "expiries": ExpiryPolicy.choices, "bye_policies": ByePolicy.choices,
+        "days_per_move": DAYS_PER_MOVE, "expiries": ExpiryPolicy.choices, "stand_ins": StandIn.choices, "bye_policies": ByePolicy.choices,
         "deadline_policies": DeadlinePolicy.choices, "takeback_policies": TakebackPolicy.choices,
     }
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from celery.schedules import crontab
 
+# The queue of bot turns (``turnbased.play.tasks.play_bot_turn``), served by the ``bots`` worker alone (Procfile,
+# deploy/compose.yaml); turnbased/celery.py queues again the waiting bot turns when a worker of it starts.
+BOTS_QUEUE = "bots"
+
 
 def task_routes() -> dict:
     """Return ``CELERY_TASK_ROUTES``, a new one at each call: the tasks that leave the default queue."""
@@ -24,6 +28,11 @@ def task_routes() -> dict:
     routes.update({
         f"turnbased.notifications.tasks.{name}": {"queue": "mail"} for name in ("push_turn", "sweep_pushes")
     })
+    # Bot turns too: a strong bot searches up to about two seconds of one core per move, and on the default queue
+    # a few such searches would hold every pool process that forced moves, replies and the sweeps wait for. On a
+    # queue of their own, served by a worker of one pool process (``bots``), a busy bot delays only other bots,
+    # and each bots process takes one core at most, leaving the machine's others to the web and the worker.
+    routes["turnbased.play.tasks.play_bot_turn"] = {"queue": BOTS_QUEUE}
     return routes
 
 

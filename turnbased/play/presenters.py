@@ -122,8 +122,10 @@ def time_control_summary(game: Game) -> dict:
         "weekends_off": table.weekends_off,
         "allow_absence": table.allow_absence,
         "expiry": table.expiry,
+        "stand_in": table.stand_in,
         "description": table.describe(),
         "expiry_description": table.get_expiry_display(),
+        "stand_in_description": table.get_stand_in_display(),
         "paused_until": paused_until(table) if game.status == "active" else None,
     }
 

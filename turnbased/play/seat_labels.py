@@ -16,6 +16,8 @@ def bot_label(bot: str) -> str:
         return gettext("Random bot")
     if bot == "basic":
         return gettext("Basic bot")
+    if bot == "strong":
+        return gettext("Strong bot")
     return gettext("%(kind)s bot") % {"kind": bot.capitalize()}  # a bot a game adds later, named by its slug
 
 

@@ -27,7 +27,7 @@ from turnbased.accounts.models import is_bot_account
 from turnbased.chat import selectors as chat_selectors
 from turnbased.contacts import selectors as contacts_selectors
 from turnbased.groups import selectors as groups_selectors
-from turnbased.clocks.models import ClockKind, ExpiryPolicy
+from turnbased.clocks.models import ClockKind, ExpiryPolicy, StandIn
 from turnbased.clocks.agreed import paused_until
 from turnbased.clocks.services import DAYS_PER_MOVE, format_duration, table_clock_of
 from turnbased.kit.errors import GameNotFound, PlayError
@@ -187,6 +187,8 @@ def _new_game_context(engine, all_engines, form, players: int | None, error: str
         "form": form,
         "days_per_move": DAYS_PER_MOVE,
         "expiry_policies": ExpiryPolicy.choices,
+        # Only the levels this game offers: a game without a strong bot stands its basic one in.
+        "stand_ins": [(value, label) for value, label in StandIn.choices if value in engine.bots()],
         "player_counts": range(engine.min_players, engine.max_players + 1),
         "visibilities": Visibility.choices,
         "error": error,
@@ -200,6 +202,7 @@ def _time_control(form) -> dict:
         "weekends_off": form.get("weekends_off") == "on",
         "allow_absence": form.get("allow_absence", "on") == "on",
         "expiry": form.get("expiry", ExpiryPolicy.BOT_TURN),
+        "stand_in": form.get("stand_in", StandIn.BASIC),
     }
     if kind == "per_move":
         control["days_per_move"] = _int_or_none(form.get("days_per_move")) or 3

@@ -115,3 +115,21 @@ def test_the_lobby_lists_the_competitions_one_plays_in(alice, people):
     assert 'id="lobby-competitions"' in page and "Lobby Cup" in page
     assert f"/competitions/{competition.pk}/" in page
     assert 'id="lobby-competitions"' not in _client(alice).get("/").content.decode()  # the organiser plays in none
+
+
+def test_a_competitions_games_stand_in_the_strong_bot_unless_the_organiser_chose(alice, bob, carol):
+    from tests.platform.competitions.conftest import CLOCK, started
+    from turnbased.clocks.models import TableClock
+
+    client = _client(alice)
+    assert 'name="stand_in"' in client.get("/competitions/new/").content.decode()
+    client.post("/competitions/new/", _form(name="Chosen", stand_in="basic"))
+    assert Competition.objects.get(name="Chosen").time_control["stand_in"] == "basic"
+    default = started(alice, [bob, carol], name="Default")
+    chosen = started(alice, [bob, carol], name="Basic", time_control={**CLOCK, "stand_in": "basic"})
+    from turnbased.competitions.models import EventTable
+
+    stand_ins = {competition.name: set(TableClock.objects.filter(game_id__in=EventTable.objects.filter(
+        round__stage__competition=competition).values("game_id")).values_list("stand_in", flat=True))
+        for competition in (default, chosen)}
+    assert stand_ins == {"Default": {"strong"}, "Basic": {"basic"}}

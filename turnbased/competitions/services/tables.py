@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
+from turnbased.clocks.models import StandIn
 from turnbased.competitions.models import (
     AGREEMENT_KINDS, Competition, Entrant, EntryKind, EventTable, TableStatus, TakebackPolicy,
 )
@@ -40,7 +41,10 @@ def table_game(competition: Competition, table: EventTable, *, seed: str | None 
         creator=competition.organiser, engine_slug=competition.engine, players=len(table.players),
         options=competition.options,
         visibility=Visibility.PUBLIC if competition.entry == EntryKind.OPEN else Visibility.PRIVATE,
-        creator_plays=False, time_control=competition.time_control, terms=_terms(competition, table),
+        # A seat its player leaves is played by the strong bot unless the organiser chose: a weak stand-in would
+        # hand the table to whoever sits after it.
+        creator_plays=False, time_control={"stand_in": StandIn.STRONG, **competition.time_control},
+        terms=_terms(competition, table),
         people={seat: people[users[entrant]] for seat, entrant in enumerate(table.players)},
         seed=seed, held=held,
     )

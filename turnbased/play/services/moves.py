@@ -240,7 +240,12 @@ def take_back(*, game: Game, seat: int, seq: int, user=None) -> Move:
 
 
 def _bot_for(game: Game) -> str:
+    """Return the bot that stands in for a late or departed player: the level the table chose (its time control's
+    ``stand_in``), else the game's basic bot, else its random one."""
     offered = store.engine_of(game).bots()
+    chosen = table_clock_of(game).stand_in
+    if chosen in offered:
+        return chosen
     return "basic" if "basic" in offered else "random"
 
 
@@ -258,8 +263,15 @@ def _bot_choice(game: Game, seat: int, bot_name: str) -> dict:
         raise IllegalMoveError(error.reason) from None
 
 
-def play_bot_turn(*, game_id: int, seq: int) -> list[Move]:
-    """Play the position ``seq`` for every bot seat to move; a stale or settled position is left alone."""
+def play_bot_turn(*, game_id: int, seq: int, plain: bool = False) -> list[Move]:
+    """Play the position ``seq`` for every bot seat to move; a stale or settled position is left alone.
+
+    A bot that searches (``strong``) thinks before the game is locked: its search takes up to a couple of seconds,
+    and the row lock would hold every other action on the table (a resignation, an offer, a takeover) that long.
+    Its move is played under the lock only if the game is still at ``seq``. ``plain``: a searching bot plays its
+    game's basic move instead (the task's time limit stopped its search: ``tasks.play_bot_turn``).
+    """
+    thought = _thought_before_the_lock(game_id, seq, plain)
     played = []
     with transaction.atomic():
         try:
@@ -271,8 +283,34 @@ def play_bot_turn(*, game_id: int, seq: int) -> list[Move]:
         for seat in [seat for seat in game.seats.all() if seat.index in game.to_move and seat.bot]:
             if game.seq != seq or seat.index not in game.to_move:
                 break
-            played.append(_play(game, seat.index, _bot_choice(game, seat.index, seat.bot), source=MoveSource.BOT))
+            bot = _plain(game, seat.bot) if plain else seat.bot
+            move = thought.get((seat.index, bot)) or _bot_choice(game, seat.index, bot)
+            played.append(_play(game, seat.index, move, source=MoveSource.BOT))
     return played
+
+
+def _searches(game: Game, bot: str) -> bool:
+    return getattr(store.engine_of(game).bots().get(bot), "searches", False)
+
+
+def _plain(game: Game, bot: str) -> str:
+    """Return the bot that plays instead of a searching one whose search was stopped: the game's basic bot."""
+    if not _searches(game, bot):
+        return bot
+    return "basic" if "basic" in store.engine_of(game).bots() else "random"
+
+
+def _thought_before_the_lock(game_id: int, seq: int, plain: bool) -> dict[tuple[int, str], dict]:
+    """Return the moves of the searching bots to move at ``seq``, by (seat, bot), thought with no lock held (none
+    for a game that moved on; a bot that does not search thinks under the lock, in a few milliseconds)."""
+    if plain:
+        return {}
+    game = Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE, seq=seq).first()
+    if game is None:
+        return {}
+    searching = [seat for seat in game.seats.all() if seat.index in game.to_move and seat.bot
+                 and _searches(game, seat.bot)]
+    return {(seat.index, seat.bot): _bot_choice(game, seat.index, seat.bot) for seat in searching[:1]}
 
 
 def play_forced_move(*, game_id: int, seq: int) -> Move | None:

@@ -1,0 +1,188 @@
+"""Bot levels at the table (issue 48): a strong bot seat plays through the services, thinking before the game is
+locked; a search stopped by its time limit leaves the turn to the basic bot; the bot that stands in for a late or
+departed player is the level the table chose, the strong one in a competition's games unless its organiser chose."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from datetime import datetime, timedelta, timezone
+
+import pytest
+import time_machine
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import connection
+from django.test import Client
+
+import games
+from games import search
+from games.love_letter import strong
+from turnbased.clocks import sweep
+from turnbased.clocks.models import TableClock
+from turnbased.kit.errors import InvalidRequest
+from turnbased.play import services, tasks
+from turnbased.play.models import Game, GameStatus, Move, Seat
+
+FRIDAY_NOON = datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)
+# A game that offers no strong bot yet (its basic bot stands in for it), if any.
+WITHOUT_STRONG = next((engine.slug for engine in games.engines().values() if "strong" not in engine.bots()), None)
+
+
+@pytest.fixture(autouse=True)
+def quick_search(monkeypatch):
+    """A strong bot that thinks a few hundred engine steps: the same search, at the cost of a test."""
+    monkeypatch.setattr(strong, "SETTINGS", dataclasses.replace(strong.SETTINGS, steps=300))
+
+
+def _bot_table(alice, level: str, **options) -> Game:
+    return services.create_game(creator=alice, engine_slug="love-letter", players=2, seed="levels",
+                                bots={1: level}, **options)
+
+
+def _play_to_the_end(game: Game, alice) -> Game:
+    """Alice plays her first legal move whenever it is her turn, the bot answers through play_bot_turn."""
+    from turnbased.play import selectors
+
+    for _ in range(400):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            return game
+        if game.to_move == [1]:
+            services.play_bot_turn(game_id=game.pk, seq=game.seq)
+            continue
+        move = selectors.legal_moves_for(selectors.Viewer(game=game, seat=0))[0]["move"]
+        services.submit_move(game_id=game.pk, user=alice, expected_seq=game.seq, move=move)
+    raise AssertionError("the game did not end")
+
+
+def test_a_strong_bot_plays_a_whole_game_through_the_services(db, alice):
+    game = _play_to_the_end(_bot_table(alice, "strong"), alice)
+    assert game.status == GameStatus.FINISHED
+    assert Move.objects.filter(game=game, source="bot", seat=1).count() > 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_strong_bot_thinks_before_the_game_is_locked(alice, monkeypatch):
+    thinking = []
+    choose = search.SearchBot.choose
+
+    def watched(self, view, moves, history, rng):
+        thinking.append(connection.in_atomic_block)
+        return choose(self, view, moves, history, rng)
+
+    monkeypatch.setattr(search.SearchBot, "choose", watched)
+    game = _bot_table(alice, "strong")
+    _play_to_the_end(game, alice)
+    assert thinking and not any(thinking), "a search ran inside the transaction that holds the game's row lock"
+
+
+def test_a_stopped_search_leaves_the_turn_to_the_basic_bot(db, alice, monkeypatch):
+    game = _bot_table(alice, "strong")
+    from turnbased.play import selectors
+
+    game.refresh_from_db()
+    if game.to_move == [0]:  # alice first: her move makes it the bot's turn
+        move = selectors.legal_moves_for(selectors.Viewer(game=game, seat=0))[0]["move"]
+        services.submit_move(game_id=game.pk, user=alice, expected_seq=game.seq, move=move)
+        game.refresh_from_db()
+    assert game.to_move == [1]
+    tries = []
+    real = services.play_bot_turn
+
+    def stopped_once(*, game_id, seq, plain=False):
+        tries.append(plain)
+        if not plain:
+            raise SoftTimeLimitExceeded()
+        return real(game_id=game_id, seq=seq, plain=plain)
+
+    monkeypatch.setattr(services, "play_bot_turn", stopped_once)
+    monkeypatch.setattr(search.SearchBot, "choose", lambda *args: pytest.fail("the stopped search ran again"))
+    assert tasks.play_bot_turn(game.pk, game.seq) == 1
+    assert tries == [False, True]
+    assert Move.objects.get(game=game, seq=game.seq + 1).source == "bot"
+
+
+def test_the_seat_of_a_late_player_goes_to_the_level_the_table_chose(db, alice, bob):
+    with time_machine.travel(FRIDAY_NOON, tick=False) as clock:
+        game = services.create_game(creator=alice, engine_slug="love-letter", players=2, seed="stand-in",
+                                    time_control={"kind": "per_move", "days_per_move": 1, "expiry": "remove",
+                                                  "stand_in": "strong"})
+        services.join_game(game_id=game.pk, user=bob)
+        game.refresh_from_db()
+        late = game.to_move[0]
+        clock.shift(timedelta(days=1, minutes=1))
+        assert sweep.run()["timeouts"] == ["seat handed to the bot"]
+    assert Seat.objects.get(game=game, index=late).bot == "strong"
+
+
+def test_a_table_stands_in_the_basic_bot_unless_it_chose(db, alice, bob):
+    with time_machine.travel(FRIDAY_NOON, tick=False) as clock:
+        game = services.create_game(creator=alice, engine_slug="love-letter", players=2, seed="stand-in",
+                                    time_control={"kind": "per_move", "days_per_move": 1, "expiry": "remove"})
+        services.join_game(game_id=game.pk, user=bob)
+        game.refresh_from_db()
+        late = game.to_move[0]
+        clock.shift(timedelta(days=1, minutes=1))
+        sweep.run()
+    assert TableClock.objects.get(game=game).stand_in == "basic"
+    assert Seat.objects.get(game=game, index=late).bot == "basic"
+
+
+@pytest.mark.skipif(WITHOUT_STRONG is None, reason="every game offers a strong bot")
+def test_a_game_without_the_chosen_level_stands_in_its_basic_bot(db, alice, bob):
+    with time_machine.travel(FRIDAY_NOON, tick=False) as clock:
+        game = services.create_game(creator=alice, engine_slug=WITHOUT_STRONG, players=2, seed="stand-in",
+                                    time_control={"kind": "per_move", "days_per_move": 1, "expiry": "remove",
+                                                  "stand_in": "strong"})
+        services.join_game(game_id=game.pk, user=bob)
+        game.refresh_from_db()
+        late = game.to_move[0]
+        clock.shift(timedelta(days=1, minutes=1))
+        sweep.run()
+    assert Seat.objects.get(game=game, index=late).bot == "basic"
+
+
+def test_an_unknown_stand_in_is_refused_and_changes_nothing(db, alice):
+    with pytest.raises(InvalidRequest, match="stand_in must be one of basic, strong"):
+        services.create_game(creator=alice, engine_slug="love-letter", players=2,
+                             time_control={"stand_in": "grandmaster"})
+    assert not Game.objects.exists()
+
+
+def test_the_table_says_who_stands_in_on_its_page_and_in_the_api(db, alice, bob, api_client_for):
+    game = services.create_game(creator=alice, engine_slug="love-letter", players=2,
+                                time_control={"kind": "per_move", "days_per_move": 3, "stand_in": "strong"})
+    client = Client()
+    client.force_login(bob)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Who plays for a late or departed player" in page and "The strong bot" in page
+    control = api_client_for(bob).get(f"/api/games/{game.pk}/").json()["time_control"]
+    assert control["stand_in"] == "strong" and control["stand_in_description"] == "The strong bot"
+    new = Client()
+    new.force_login(alice)
+    form = new.get("/games/new/?game=love-letter").content.decode()
+    assert 'name="stand_in"' in form and 'value="strong"' in form
+    if WITHOUT_STRONG is not None:  # a game without a strong bot does not offer it to stand in
+        other = new.get(f"/games/new/?game={WITHOUT_STRONG}").content.decode()
+        assert 'name="stand_in"' in other and '<option value="strong"' not in other
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("slug", [engine.slug for engine in games.engines().values() if "strong" in engine.bots()])
+def test_every_level_plays_a_whole_game_through_the_real_workers(slug, make_user, settings):
+    """Each game offering ``strong``: a table of its strong bot against its basic one, every turn queued on the bots'
+    queue and played by a real worker, ends."""
+    from tests.platform.embedded_worker import embedded_worker
+
+    settings.BOT_MOVE_DELAY_SECONDS = 0
+    watcher = make_user("watcher")
+    with embedded_worker():
+        game = services.create_game(creator=watcher, engine_slug=slug, players=2, creator_plays=False,
+                                    bots={0: "strong", 1: "basic"}, seed="real-workers")
+        deadline = time.monotonic() + 120
+        while Game.objects.get(pk=game.pk).status == GameStatus.ACTIVE and time.monotonic() < deadline:
+            time.sleep(0.1)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    assert Move.objects.filter(game=game, seat=0, source="bot").count() > 3
