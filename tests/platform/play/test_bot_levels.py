@@ -102,44 +102,33 @@ def test_a_stopped_search_leaves_the_turn_to_the_basic_bot(db, alice, monkeypatc
     assert Move.objects.get(game=game, seq=game.seq + 1).source == "bot"
 
 
-def test_the_seat_of_a_late_player_goes_to_the_level_the_table_chose(db, alice, bob):
+def _late_seat_handed_on(alice, bob, slug: str, **stand_in) -> Seat:
+    """Return the seat of a player who let a day-a-move clock run out at a table that removes the late, once the
+    sweep has handed it to a bot (``stand_in``: the table's choice, if it made one)."""
     with time_machine.travel(FRIDAY_NOON, tick=False) as clock:
-        game = services.create_game(creator=alice, engine_slug="love-letter", players=2, seed="stand-in",
+        game = services.create_game(creator=alice, engine_slug=slug, players=2, seed="stand-in",
                                     time_control={"kind": "per_move", "days_per_move": 1, "expiry": "remove",
-                                                  "stand_in": "strong"})
+                                                  **stand_in})
         services.join_game(game_id=game.pk, user=bob)
         game.refresh_from_db()
         late = game.to_move[0]
         clock.shift(timedelta(days=1, minutes=1))
         assert sweep.run()["timeouts"] == ["seat handed to the bot"]
-    assert Seat.objects.get(game=game, index=late).bot == "strong"
+    return Seat.objects.get(game=game, index=late)
+
+
+def test_the_seat_of_a_late_player_goes_to_the_level_the_table_chose(db, alice, bob):
+    assert _late_seat_handed_on(alice, bob, "love-letter", stand_in="strong").bot == "strong"
 
 
 def test_a_table_stands_in_the_basic_bot_unless_it_chose(db, alice, bob):
-    with time_machine.travel(FRIDAY_NOON, tick=False) as clock:
-        game = services.create_game(creator=alice, engine_slug="love-letter", players=2, seed="stand-in",
-                                    time_control={"kind": "per_move", "days_per_move": 1, "expiry": "remove"})
-        services.join_game(game_id=game.pk, user=bob)
-        game.refresh_from_db()
-        late = game.to_move[0]
-        clock.shift(timedelta(days=1, minutes=1))
-        sweep.run()
-    assert TableClock.objects.get(game=game).stand_in == "basic"
-    assert Seat.objects.get(game=game, index=late).bot == "basic"
+    seat = _late_seat_handed_on(alice, bob, "love-letter")
+    assert TableClock.objects.get(game=seat.game).stand_in == "basic" and seat.bot == "basic"
 
 
 @pytest.mark.skipif(WITHOUT_STRONG is None, reason="every game offers a strong bot")
 def test_a_game_without_the_chosen_level_stands_in_its_basic_bot(db, alice, bob):
-    with time_machine.travel(FRIDAY_NOON, tick=False) as clock:
-        game = services.create_game(creator=alice, engine_slug=WITHOUT_STRONG, players=2, seed="stand-in",
-                                    time_control={"kind": "per_move", "days_per_move": 1, "expiry": "remove",
-                                                  "stand_in": "strong"})
-        services.join_game(game_id=game.pk, user=bob)
-        game.refresh_from_db()
-        late = game.to_move[0]
-        clock.shift(timedelta(days=1, minutes=1))
-        sweep.run()
-    assert Seat.objects.get(game=game, index=late).bot == "basic"
+    assert _late_seat_handed_on(alice, bob, WITHOUT_STRONG, stand_in="strong").bot == "basic"
 
 
 def test_an_unknown_stand_in_is_refused_and_changes_nothing(db, alice):
