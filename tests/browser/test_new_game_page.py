@@ -101,21 +101,23 @@ def test_the_clock_fields_show_only_for_the_chosen_clock(browser, live_server, a
     # A new table has a slow-play clock unless the player chooses none: three days a move.
     assert page.input_value("select[name=clock]") == "per_move"
     assert page.input_value("select[name=days_per_move]") == "3"
-    assert _visible(page, fields) == ["clock", "days_per_move", "weekends_off", "allow_absence", "expiry"]
+    assert _visible(page, fields) == ["clock", "days_per_move", "weekends_off", "allow_absence", "expiry", "stand_in"]
     page.select_option("select[name=clock]", "none")
-    assert _visible(page, fields) == ["clock"], "no clock: nothing else to set"
+    # No clock: nothing else to set but who plays for a player who leaves (a clock or not, a seat may be left).
+    assert _visible(page, fields) == ["clock", "stand_in"]
     page.select_option("select[name=clock]", "per_move")
-    assert _visible(page, fields) == ["clock", "days_per_move", "weekends_off", "allow_absence", "expiry"]
+    assert _visible(page, fields) == ["clock", "days_per_move", "weekends_off", "allow_absence", "expiry", "stand_in"]
     page.select_option("select[name=clock]", "bank")
     assert _visible(page, fields) == ["clock", "bank_days", "increment_days", "weekends_off", "allow_absence",
-                                      "expiry"]
+                                      "expiry", "stand_in"]
     page.select_option("select[name=clock]", "per_move")
     page.select_option("select[name=days_per_move]", "5")
     page.uncheck("input[type=checkbox][name=allow_absence]")
+    page.select_option("select[name=stand_in]", "strong")
     page.click("text=Create table")
     page.wait_for_url(f"{live_server.url}/games/*/")
     clock = Game.objects.get().clock
-    assert (clock.kind, clock.days_per_move, clock.allow_absence) == ("per_move", 5, False)
+    assert (clock.kind, clock.days_per_move, clock.allow_absence, clock.stand_in) == ("per_move", 5, False, "strong")
 
 
 def test_without_script_every_clock_field_shows_and_works(browser, live_server, alice):
@@ -124,7 +126,7 @@ def test_without_script_every_clock_field_shows_and_works(browser, live_server, 
     bare = context.new_page()
     bare.goto(f"{live_server.url}/games/new/?game=love-letter")
     assert _visible(bare, "fieldset.clock-choice input, fieldset.clock-choice select") == [
-        "clock", "days_per_move", "bank_days", "increment_days", "weekends_off", "allow_absence", "expiry"]
+        "clock", "days_per_move", "bank_days", "increment_days", "weekends_off", "allow_absence", "expiry", "stand_in"]
     bare.select_option("select[name=clock]", "bank")
     bare.fill("input[name=bank_days]", "10")
     bare.click("text=Create table")
