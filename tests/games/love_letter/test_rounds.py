@@ -360,7 +360,7 @@ def test_the_engine_seats_two_to_six_and_plays_both_versions_of_its_states():
     engine = ENGINE
     assert (engine.slug, engine.min_players, engine.default_players, engine.max_players) == ("love-letter", 2, 2, 6)
     assert (engine.version, engine.supported_versions) == (2, (1, 2))
-    assert sorted(engine.bots()) == ["basic", "random"]
+    assert sorted(engine.bots()) == ["basic", "random", "strong"]
 
 
 def test_the_player_to_move_leaving_passes_the_turn_on():

@@ -12,6 +12,7 @@ from typing import Any, Literal, NotRequired, Required, TypedDict
 Visibility = Literal["public", "private"]
 ClockKind = Literal["none", "per_move", "bank"]
 ExpiryPolicy = Literal["bot_turn", "remove"]
+StandIn = Literal["basic", "strong"]  # the level of the bot that plays a late seat's turn
 RatingPool = Literal["people", "bots"]
 EventKind = Literal["game_started", "your_turn", "move_played", "message_posted", "game_finished", "deadline_near",
                     "group_invitation", "group_request", "tables_left", "competition_invite",
@@ -117,8 +118,10 @@ class TimeControl(TypedDict):
     weekends_off: bool
     allow_absence: bool
     expiry: ExpiryPolicy
+    stand_in: StandIn  # a game without that level has its basic bot stand in
     description: str
     expiry_description: str
+    stand_in_description: str
     paused_until: str | None  # in play: when the pause its players agreed ends (every clock stopped until then)
 
 
@@ -132,6 +135,7 @@ class TimeControlRequest(TypedDict, total=False):
     weekends_off: bool
     allow_absence: bool
     expiry: ExpiryPolicy
+    stand_in: StandIn  # default "basic" for a table, "strong" for a competition's games
 
 
 class SeatClock(TypedDict):
