@@ -367,6 +367,16 @@ def carcassonne(cal: Cal, games: int, positions: int, fresh: int) -> None:
     line("whole game (apply + legal_moves + to_move of every turn)", found["game_totals"])
 
 
+def halali(cal: Cal, games: int) -> None:
+    engine = get_engine("halali")
+    # Both sides of the option the search bots play most often against (the lock after a move) and the rules file's
+    # stricter no-return ban.
+    plans = [(2, {}), (2, {"lock_on_move": False}), (2, {"no_return_capture": False, "no_return_neutral": True})]
+    found = whole_games(engine, cal, plans, games, view_every=5)
+    print_games(f"halali: {games} random two-leg matches", found)
+    line("turn (apply + legal_moves + to_move), per match", found["turn_means"])
+
+
 def savernake(cal: Cal, games: int) -> None:
     engine = get_engine("savernake-forest")
     plans = [(2, {}), (3, {}), (4, {}), (2, {"shared_path_resolution": "end_of_game"})]
@@ -378,8 +388,8 @@ def savernake(cal: Cal, games: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=["love-letter", "carcassonne-hg", "savernake-forest"], help="one engine only")
-    parser.add_argument("--games", type=int, default=0, help="random games per engine (default 200, 12, 40)")
+    parser.add_argument("--game", choices=["love-letter", "halali", "carcassonne-hg", "savernake-forest"], help="one engine only")
+    parser.add_argument("--games", type=int, default=0, help="random games per engine (default 200, 60, 12, 40)")
     parser.add_argument("--positions", type=int, default=60, help="late Carcassonne boards to time (default 60)")
     parser.add_argument("--fresh", type=int, default=10, help="fresh processes to time Carcassonne in (default 10)")
     args = parser.parse_args()
@@ -387,6 +397,8 @@ def main() -> None:
     cal.sample(300)  # warm up
     if args.game in (None, "love-letter"):
         love_letter(cal, args.games or 200)
+    if args.game in (None, "halali"):
+        halali(cal, args.games or 60)
     if args.game in (None, "carcassonne-hg"):
         carcassonne(cal, args.games or 12, args.positions, args.fresh)
     if args.game in (None, "savernake-forest"):

@@ -41,14 +41,22 @@ def neighbour(index: int, direction: str) -> int | None:
     return r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else None
 
 
-def ray(index: int, direction: str) -> list[int]:
-    """Return the squares from ``index`` (excluded) to the board edge towards ``direction``."""
+def _ray(index: int, direction: str) -> tuple[int, ...]:
     line = []
     here = neighbour(index, direction)
     while here is not None:
         line.append(here)
         here = neighbour(here, direction)
-    return line
+    return tuple(line)
+
+
+# Every square's rays, worked out once: the rules and the bots walk them thousands of times a move.
+_RAYS = {(i, direction): _ray(i, direction) for i in range(SIZE * SIZE) for direction in STEP}
+
+
+def ray(index: int, direction: str) -> list[int]:
+    """Return the squares from ``index`` (excluded) to the board edge towards ``direction``."""
+    return list(_RAYS[index, direction])
 
 
 def line_between(start: int, end: int) -> tuple[str, int] | None:

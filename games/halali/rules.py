@@ -149,45 +149,67 @@ def check_exit(state: State, seat: int, start: int, direction: str) -> None:
             raise IllegalMove(_("The way out is blocked at {square}").format(square=name(square)))
 
 
-def _tile_moves(state: State, seat: int, start: int) -> list[dict[str, Any]]:
-    """Return every legal move of the tile on ``start`` for ``seat`` (directions N, E, S, W)."""
-    if _why_immovable(state, seat, start):
-        return []
-    cell = state["board"][start]
-    kind = cell["kind"]
-    grid = state["board"]
-    moves: list[dict[str, Any]] = []
-    for direction in tiles.DIRECTIONS:
-        for square in board.ray(start, direction)[: RANGE[kind]]:
-            target = grid[square]
-            if target is None:
-                if not returns(state, seat, start, square, False):
-                    moves.append({"from": name(start), "to": name(square)})
-                continue
-            if (
-                target["up"]
-                and tiles.can_capture(kind, target["kind"])
-                and (kind not in AIMED or direction == cell["dir"])
-                and not returns(state, seat, start, square, True)
-            ):
-                moves.append({"from": name(start), "to": name(square)})
-            break
-        if tiles.owner(kind) is not None and exits_open(state):
-            path = board.exit_path(start, direction)
-            if path is not None and len(path) + 1 <= RANGE[kind] and all(grid[sq] is None for sq in path):
-                moves.append({"from": name(start), "to": "out", "exit": direction})
-    return moves
+# Every square's rays and ways out, worked out once (a search asks for the legal moves thousands of times a move).
+_RAYS = {(square, direction): tuple(board.ray(square, direction))
+         for square in range(board.SIZE * board.SIZE) for direction in tiles.DIRECTIONS}
+_EXIT_PATHS = {(square, direction): board.exit_path(square, direction)
+               for square in range(board.SIZE * board.SIZE) for direction in tiles.DIRECTIONS}
 
 
 def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
-    """Return every legal move for ``seat``: flips in square order, then tile moves by start square."""
+    """Return every legal move for ``seat``: flips in square order, then tile moves by start square (for each, the
+    directions N, E, S, W in turn: its moves along that line outward, then its exit that way)."""
     if state["phase"] == OVER or seat != state["current"]:
         return []
+    grid = state["board"]
     moves: list[dict[str, Any]] = [{"flip": name(square)} for square in face_down(state)]
-    if not must_flip(state) or not moves:
-        for square, cell in enumerate(state["board"]):
-            if cell is not None and cell["up"]:
-                moves.extend(_tile_moves(state, seat, square))
+    if must_flip(state) and moves:
+        return moves
+    mine = side(state, seat)
+    locked = state["locked"]
+    exits = exits_open(state)
+    # ``returns``, worked out once: the tile this seat moved last turn may not go straight back (nor capture there,
+    # under ``no_return_capture``).
+    last = state["last_own"][seat]
+    moved_to = board.INDEX[last["to"]] if last is not None else None
+    moved_from = board.INDEX[last["from"]] if last is not None else None
+    back_capture = not state["options"]["no_return_capture"]
+    for start, cell in enumerate(grid):
+        if cell is None or not cell["up"]:
+            continue
+        # ``_why_immovable`` without the wording: the other side's tiles, the trees and a locked bird never move.
+        kind = cell["kind"]
+        colour = tiles.owner(kind)
+        if colour is None:
+            if kind not in SHARED or locked == start:
+                continue
+        elif colour != mine:
+            continue
+        here = name(start)
+        reach = RANGE[kind]
+        prey = tiles.PREY[kind]
+        aim = cell["dir"] if kind in AIMED else None
+        back = moved_from if start == moved_to else None
+        leaves = exits and colour is not None
+        for direction in tiles.DIRECTIONS:
+            for square in _RAYS[start, direction][:reach]:
+                target = grid[square]
+                if target is None:
+                    if square != back:
+                        moves.append({"from": here, "to": name(square)})
+                    continue
+                if (
+                    target["up"]
+                    and target["kind"] in prey
+                    and (aim is None or direction == aim)
+                    and (square != back or back_capture)
+                ):
+                    moves.append({"from": here, "to": name(square)})
+                break
+            if leaves:
+                path = _EXIT_PATHS[start, direction]
+                if path is not None and len(path) + 1 <= reach and all(grid[sq] is None for sq in path):
+                    moves.append({"from": here, "to": "out", "exit": direction})
     # §10.3: a forced pass, only when no legal action exists (final phase only in practice).
     return moves or [{"pass": True}]
 

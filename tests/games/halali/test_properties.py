@@ -74,6 +74,20 @@ def random_candidates(rng: random.Random, count: int) -> list[dict]:
     return found
 
 
+def every_line_move(state: dict) -> list[dict]:
+    """Return every move of a face-up tile along its row or column, and each way out: all the moves ``legal_moves``
+    could list (it lists them by its own walk of the board, apart from ``apply``'s checks)."""
+    found = []
+    for start, cell in enumerate(state["board"]):
+        if cell is None or not cell["up"]:
+            continue
+        for end in range(len(board.SQUARES)):
+            if end != start and (end // board.SIZE == start // board.SIZE or end % board.SIZE == start % board.SIZE):
+                found.append({"from": board.SQUARES[start], "to": board.SQUARES[end]})
+        found.extend({"from": board.SQUARES[start], "to": "out", "exit": way} for way in tiles.DIRECTIONS)
+    return found
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 200), options=option_sets)
 def test_apply_accepts_exactly_the_legal_moves(seed, steps, options):
@@ -88,7 +102,7 @@ def test_apply_accepts_exactly_the_legal_moves(seed, steps, options):
         return
     (seat,) = ENGINE.to_move(state)
     legal = ENGINE.legal_moves(state, seat)
-    for move in random_candidates(rng, 150) + legal:
+    for move in random_candidates(rng, 150) + every_line_move(state) + legal:
         try:
             ENGINE.apply(state, seat, move)
             accepted = True
