@@ -55,6 +55,23 @@ def _celery_runs_tasks_inline():
 
 
 @pytest.fixture(autouse=True)
+def quick_search(monkeypatch):
+    """Each game's strong bot thinks a couple of hundred engine steps in a test: the same search, at the cost of a
+    test rather than a second a move (its real budget and strength are measured by benchmarks/bots.py). Every test
+    that plays a strong seat, a competition's stand-ins among them, would otherwise spend minutes."""
+    import dataclasses
+    import importlib
+    import pkgutil
+
+    import games
+
+    for package in pkgutil.iter_modules(games.__path__):
+        if package.ispkg and importlib.util.find_spec(f"games.{package.name}.strong") is not None:
+            module = importlib.import_module(f"games.{package.name}.strong")
+            monkeypatch.setattr(module, "SETTINGS", dataclasses.replace(module.SETTINGS, steps=200))
+
+
+@pytest.fixture(autouse=True)
 def _fresh_rate_limit_counters():
     """Start each test with empty rate-limit counters (they live in the shared cache)."""
     if "DATABASE_URL" in os.environ:

@@ -9,8 +9,6 @@ card or tile hidden from the seat never reaches the bot.
 from __future__ import annotations
 
 import copy
-import dataclasses
-import importlib
 import json
 import random
 
@@ -90,18 +88,6 @@ def test_a_strong_bot_is_offered_where_it_beat_the_basic_one():
     offered = {engine.slug for engine in ENGINES if "strong" in engine.bots()}
     assert offered == {"love-letter"}
     assert all(getattr(engine.bots()["strong"], "searches", False) for engine in ENGINES if engine.slug in offered)
-
-
-@pytest.fixture(autouse=True)
-def quick_search(monkeypatch):
-    """Each game's strong bot thinks a few hundred engine steps here: the same search, at the cost of a test (its
-    real budget is measured by benchmarks/bots.py)."""
-    for engine in ENGINES:
-        try:
-            module = importlib.import_module(f"{type(engine).__module__.rsplit('.', 1)[0]}.strong")
-        except ModuleNotFoundError:
-            continue
-        monkeypatch.setattr(module, "SETTINGS", dataclasses.replace(module.SETTINGS, steps=200))
 
 
 @pytest.mark.parametrize(("engine", "name", "n", "seed"), bot_cases())

@@ -4,7 +4,6 @@ departed player is the level the table chose, the strong one in a competition's 
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from datetime import datetime, timedelta, timezone
 
@@ -16,7 +15,6 @@ from django.test import Client
 
 import games
 from games import search
-from games.love_letter import strong
 from turnbased.clocks import sweep
 from turnbased.clocks.models import TableClock
 from turnbased.kit.errors import InvalidRequest
@@ -26,12 +24,6 @@ from turnbased.play.models import Game, GameStatus, Move, Seat
 FRIDAY_NOON = datetime(2026, 11, 27, 12, 0, tzinfo=timezone.utc)
 # A game that offers no strong bot yet (its basic bot stands in for it), if any.
 WITHOUT_STRONG = next((engine.slug for engine in games.engines().values() if "strong" not in engine.bots()), None)
-
-
-@pytest.fixture(autouse=True)
-def quick_search(monkeypatch):
-    """A strong bot that thinks a few hundred engine steps: the same search, at the cost of a test."""
-    monkeypatch.setattr(strong, "SETTINGS", dataclasses.replace(strong.SETTINGS, steps=300))
 
 
 def _bot_table(alice, level: str, **options) -> Game:
