@@ -435,8 +435,11 @@ class HalaliEngine(Engine):
     sample_world = staticmethod(worlds.sample_world)
 
     def bots(self) -> dict[str, Any]:
-        """Return the bots this game offers: ``random`` and ``basic`` (see ``games/halali/bots.py``)."""
+        """Return the bots this game offers: ``random``, ``basic`` (see ``games/halali/bots.py``) and ``strong``, a
+        search (``games/search.py``, with ``strong.py``'s settings)."""
         from games.bots import RandomBot
         from games.halali.bots import BasicBot
+        from games.halali.strong import SETTINGS
+        from games.search import SearchBot
 
-        return {"random": RandomBot(), "basic": BasicBot()}
+        return {"random": RandomBot(), "basic": BasicBot(), "strong": SearchBot(self, SETTINGS)}
