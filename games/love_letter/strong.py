@@ -4,7 +4,9 @@ A playout ends with the round and is judged by the tokens: a move's worth is wha
 rounds after it, dealt from a deck nobody has seen, would only add noise. 20,000 engine steps a move, under a second
 of one core. Measured by benchmarks/bots.py on 2026-12-07: 57 wins in 100 two-player classic games against
 ``basic`` (95% interval 47–66%), a move 0.72 s at the median and 0.97 s at most. A playout policy that never throws
-the Princess away, and a judge of the round's winner alone, did no better (28 of the same first 60 games).
+the Princess away, and a judge of the round's winner alone, did no better (28 of the same first 60 games); nor did
+a judge of the race to the target (each seat's chance to win the game from the tokens, were every later round won
+at random), which a lead's tanh flattens once a seat is far ahead or behind: 54 of the same 100 games.
 """
 
 from __future__ import annotations
