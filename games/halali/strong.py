@@ -44,47 +44,49 @@ RISK = 0.9  # of a tile's points, for leaving it in reach of a capture (or walki
 FLIP = 0.3  # what a playout's flip is worth, against a quiet move: it keeps the leg going
 
 
-def attack_map(grid: list, colour: str) -> list[int]:
-    """Return, per square, the kinds (as bits) ``colour`` could capture there with one move."""
-    attack = [0] * SQUARES
+def _lines(grid: list, colour: str):
+    """Yield each face-up tile of ``colour`` that captures something, as (square, kind, line): for each way it may
+    capture, the squares it reaches, up to and including the first one taken."""
     for square, cell in enumerate(grid):
         if cell is None or not cell["up"]:
             continue
         kind = cell["kind"]
-        if OWNER[kind] != colour:
-            continue
-        bits = PREY_BITS[kind]
-        if not bits:
+        if OWNER[kind] != colour or not PREY_BITS[kind]:
             continue
         reach = RANGE[kind]
         for direction in ((cell["dir"],) if kind in AIMED else DIRECTIONS):
-            for here in RAYS[square, direction][:reach]:
-                attack[here] |= bits
+            line = RAYS[square, direction][:reach]
+            for length, here in enumerate(line, start=1):
                 if grid[here] is not None:
+                    line = line[:length]
                     break
+            yield square, kind, line
+
+
+def attack_map(grid: list, colour: str) -> list[int]:
+    """Return, per square, the kinds (as bits) ``colour`` could capture there with one move."""
+    attack = [0] * SQUARES
+    for _square, kind, line in _lines(grid, colour):
+        for here in line:
+            attack[here] |= PREY_BITS[kind]
     return attack
 
 
 def best_gain(grid: list, colour: str, exits: bool) -> int:
     """Return the most points ``colour`` can win with one move on ``grid`` (a capture, or an exit when open)."""
     best = 0
+    for _square, kind, line in _lines(grid, colour):
+        target = grid[line[-1]] if line else None
+        if target is not None and target["up"] and target["kind"] in PREY[kind] and POINTS[target["kind"]] > best:
+            best = POINTS[target["kind"]]
+    if not exits:
+        return best
     for square, cell in enumerate(grid):
-        if cell is None or not cell["up"]:
+        if cell is None or not cell["up"] or OWNER[cell["kind"]] != colour:
             continue
         kind = cell["kind"]
-        if OWNER[kind] != colour:
-            continue
-        prey = PREY[kind]
         reach = RANGE[kind]
-        for direction in ((cell["dir"],) if kind in AIMED else DIRECTIONS):
-            for here in RAYS[square, direction][:reach]:
-                target = grid[here]
-                if target is None:
-                    continue
-                if target["up"] and target["kind"] in prey and POINTS[target["kind"]] > best:
-                    best = POINTS[target["kind"]]
-                break
-        if exits and POINTS[kind] > best:
+        if POINTS[kind] > best:
             for direction in DIRECTIONS:
                 path = EXIT_PATHS.get((square, direction))
                 if path is not None and len(path) < reach and all(grid[here] is None for here in path):
