@@ -50,13 +50,13 @@ def _ray(index: int, direction: str) -> tuple[int, ...]:
     return tuple(line)
 
 
-# Every square's rays, worked out once: the rules and the bots walk them thousands of times a move.
-_RAYS = {(i, direction): _ray(i, direction) for i in range(SIZE * SIZE) for direction in STEP}
+# Every square's rays, worked out once: the rules and the strong bot's search walk them thousands of times a move.
+RAYS = {(i, direction): _ray(i, direction) for i in range(SIZE * SIZE) for direction in STEP}
 
 
 def ray(index: int, direction: str) -> list[int]:
     """Return the squares from ``index`` (excluded) to the board edge towards ``direction``."""
-    return list(_RAYS[index, direction])
+    return list(RAYS[index, direction])
 
 
 def line_between(start: int, end: int) -> tuple[str, int] | None:
@@ -81,3 +81,11 @@ def exit_path(start: int, direction: str) -> list[int] | None:
         return []
     line = ray(start, direction)
     return line if line and line[-1] == exit_square else None
+
+
+# Every square's way out through each exit (``exit_path`` as a tuple, or None), worked out once, as ``RAYS``.
+EXIT_PATHS = {
+    (i, direction): None if (path := exit_path(i, direction)) is None else tuple(path)
+    for i in range(SIZE * SIZE)
+    for direction in STEP
+}

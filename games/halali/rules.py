@@ -149,13 +149,6 @@ def check_exit(state: State, seat: int, start: int, direction: str) -> None:
             raise IllegalMove(_("The way out is blocked at {square}").format(square=name(square)))
 
 
-# Every square's rays and ways out, worked out once (a search asks for the legal moves thousands of times a move).
-_RAYS = {(square, direction): tuple(board.ray(square, direction))
-         for square in range(board.SIZE * board.SIZE) for direction in tiles.DIRECTIONS}
-_EXIT_PATHS = {(square, direction): board.exit_path(square, direction)
-               for square in range(board.SIZE * board.SIZE) for direction in tiles.DIRECTIONS}
-
-
 def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     """Return every legal move for ``seat``: flips in square order, then tile moves by start square (for each, the
     directions N, E, S, W in turn: its moves along that line outward, then its exit that way)."""
@@ -192,7 +185,7 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
         back = moved_from if start == moved_to else None
         leaves = exits and colour is not None
         for direction in tiles.DIRECTIONS:
-            for square in _RAYS[start, direction][:reach]:
+            for square in board.RAYS[start, direction][:reach]:
                 target = grid[square]
                 if target is None:
                     if square != back:
@@ -207,7 +200,7 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
                     moves.append({"from": here, "to": name(square)})
                 break
             if leaves:
-                path = _EXIT_PATHS[start, direction]
+                path = board.EXIT_PATHS[start, direction]
                 if path is not None and len(path) + 1 <= reach and all(grid[sq] is None for sq in path):
                     moves.append({"from": here, "to": "out", "exit": direction})
     # §10.3: a forced pass, only when no legal action exists (final phase only in practice).

@@ -25,15 +25,6 @@ from games.search import SearchSettings
 
 INDEX = board.INDEX
 SQUARES = board.SIZE * board.SIZE
-RAYS = {
-    (square, direction): tuple(board.ray(square, direction)) for square in range(SQUARES) for direction in DIRECTIONS
-}
-EXIT_PATHS = {
-    (square, direction): tuple(path)
-    for square in range(SQUARES)
-    for direction in DIRECTIONS
-    if (path := board.exit_path(square, direction)) is not None
-}
 BIT = {kind: 1 << i for i, kind in enumerate(KINDS)}
 PREY_BITS = {kind: sum(BIT[prey] for prey in PREY[kind]) for kind in KINDS}
 OWNER = {kind: owner(kind) for kind in KINDS}
@@ -55,7 +46,7 @@ def _lines(grid: list, colour: str):
             continue
         reach = RANGE[kind]
         for direction in ((cell["dir"],) if kind in AIMED else DIRECTIONS):
-            line = RAYS[square, direction][:reach]
+            line = board.RAYS[square, direction][:reach]
             for length, here in enumerate(line, start=1):
                 if grid[here] is not None:
                     line = line[:length]
@@ -88,7 +79,7 @@ def best_gain(grid: list, colour: str, exits: bool) -> int:
         reach = RANGE[kind]
         if POINTS[kind] > best:
             for direction in DIRECTIONS:
-                path = EXIT_PATHS.get((square, direction))
+                path = board.EXIT_PATHS[square, direction]
                 if path is not None and len(path) < reach and all(grid[here] is None for here in path):
                     best = POINTS[kind]
                     break
