@@ -18,7 +18,7 @@ drawn game counts as a draw, shown apart; the win rate is wins / games.
 A ``strong`` move's thinking is bounded in engine steps (its ``SearchSettings.steps``); the benchmark prints the
 steps and the time of a move (median and largest) in seconds and in cal (benchmarks/engines.py's unit: the time,
 in this run, to shuffle and pop a 16-item list), so the figure holds on a noisy machine. Games run in ``--jobs``
-processes at once. Pure Python: imports ``games`` only.
+processes at once; a running count goes to stderr as games end. Pure Python: imports ``games`` only.
 """
 
 from __future__ import annotations
@@ -98,16 +98,19 @@ def match(name: str, first: str, second: str, games: int, jobs: int) -> dict:
         bots[seat] = first
         tasks.append((name, bots, f"bots-{name}-{number}"))
     started = time.perf_counter()
+    results, wins, draws = [], 0, 0
     with multiprocessing.Pool(jobs) as pool:
-        results = pool.map(play, tasks, chunksize=1)
+        # A running count on stderr: a hundred matches of a strong bot take an hour on a loaded machine.
+        for (_name, bots, _seed), result in zip(tasks, pool.imap(play, tasks, chunksize=1)):
+            results.append(result)
+            mine = bots.index(first) if first != second else 0
+            if result["winners"] == [mine]:
+                wins += 1
+            elif mine in result["winners"] or not result["winners"]:
+                draws += 1
+            print(f"  {name} {first}:{second}: {len(results)} of {games} played, {wins} won, {draws} drawn",
+                  file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
-    wins = draws = 0
-    for (_name, bots, _seed), result in zip(tasks, results):
-        mine = bots.index(first) if first != second else 0
-        if result["winners"] == [mine]:
-            wins += 1
-        elif mine in result["winners"] or not result["winners"]:
-            draws += 1
     low, high = wilson(wins, games)
     target = SETTINGS[name][3] if (first, second) == ("strong", "basic") else None
     verdict = f"; target {target:.0%}: {'met' if low >= target else 'met by the estimate' if wins / games >= target else 'MISSED'}" if target else ""
