@@ -243,7 +243,7 @@ def _end_turn(state: State, seat: int, was_final: bool, events: list[Event]) -> 
     other = 1 - seat
     if was_final:
         state["final_left"][seat] -= 1
-    if not any(cell is not None and not cell["up"] for cell in state["board"]):  # no face-down tile is left
+    if not face_down(state):
         present = {tiles.owner(cell["kind"]) for cell in state["board"] if cell is not None}
         cleared = [colour for colour in (BLUE, BROWN) if colour not in present]
         if cleared:
