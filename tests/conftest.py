@@ -56,9 +56,9 @@ def _celery_runs_tasks_inline():
 
 @pytest.fixture(autouse=True)
 def quick_search(monkeypatch):
-    """Each game's strong bot thinks a couple of hundred engine steps in a test: the same search, at the cost of a
-    test rather than a second a move (its real budget and strength are measured by benchmarks/bots.py). Every test
-    that plays a strong seat, a competition's stand-ins among them, would otherwise spend minutes."""
+    """Each game's strong bot thinks a twentieth of its engine steps in a test, at most 200: the same search, at the
+    cost of a test rather than a second a move (its real budget and strength are measured by benchmarks/bots.py).
+    Every test that plays a strong seat, a competition's stand-ins among them, would otherwise spend minutes."""
     import dataclasses
     import importlib
     import pkgutil
@@ -68,7 +68,8 @@ def quick_search(monkeypatch):
     for package in pkgutil.iter_modules(games.__path__):
         if package.ispkg and importlib.util.find_spec(f"games.{package.name}.strong") is not None:
             module = importlib.import_module(f"games.{package.name}.strong")
-            monkeypatch.setattr(module, "SETTINGS", dataclasses.replace(module.SETTINGS, steps=200))
+            steps = min(200, max(1, module.SETTINGS.steps // 20))  # a twentieth, at most 200
+            monkeypatch.setattr(module, "SETTINGS", dataclasses.replace(module.SETTINGS, steps=steps))
 
 
 @pytest.fixture(autouse=True)

@@ -107,13 +107,24 @@ class BasicBot:
     """Take the move that scores most for our own forest now; see the module docstring."""
 
     def choose(self, view, moves, history, rng: random.Random):
+        best, best_moves = None, []
+        for value, i in self.scored(view, moves):
+            if best is None or value > best:
+                best, best_moves = value, [i]
+            elif value == best:
+                best_moves.append(i)
+        return moves[rng.choice(best_moves)]
+
+    def scored(self, view, moves) -> list[tuple[tuple[float, int], int]]:
+        """Return ``(value, index)`` for every move, in the moves' order: the value is (the forest's score after the
+        move plus its room to grow, the foods stored). The strong bot ranks its root moves by it (``strong.py``)."""
         me = view["you"]
         forest = forest_of(view, me)
         market = {entry["slot"]: entry["card"] for entry in view["market"]}
         immediate = view["options"].get("shared_path_resolution", "immediate") == "immediate"
         exits = per_exit(view["options"])
         shapes: dict[tuple, dict[str, Any]] = {}  # a token never changes the paths: one shape per placement
-        best, best_moves = None, []
+        scored = []
         for i, move in enumerate(moves):
             trial = after(forest, market[move["slot"]], move, immediate, exits)
             if immediate:
@@ -127,9 +138,5 @@ class BasicBot:
             total = sum(sheet["score"] for sheet in sheets.values())
             stored = sum(len(sheet["stored"]) for sheet in sheets.values())
             hope = room_to_grow(trial, shape, sheets) + (ROOSTER if move["slot"] == "rooster" else 0.0)
-            value = (total + hope, stored)
-            if best is None or value > best:
-                best, best_moves = value, [i]
-            elif value == best:
-                best_moves.append(i)
-        return moves[rng.choice(best_moves)]
+            scored.append(((total + hope, stored), i))
+        return scored

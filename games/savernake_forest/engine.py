@@ -351,11 +351,14 @@ class SavernakeForestEngine(Engine):
         return board_data(view, moves)
 
     def bots(self) -> dict[str, Any]:
-        """Return the bots this game offers: ``random`` and ``basic`` (see ``games/savernake_forest/bots.py``)."""
+        """Return the bots this game offers: ``random``, ``basic`` (see ``games/savernake_forest/bots.py``) and
+        ``strong``, a search (``games/search.py``, with ``strong.py``'s settings)."""
         from games.bots import RandomBot
         from games.savernake_forest.bots import BasicBot
+        from games.savernake_forest.strong import SETTINGS
+        from games.search import SearchBot
 
-        return {"random": RandomBot(), "basic": BasicBot()}
+        return {"random": RandomBot(), "basic": BasicBot(), "strong": SearchBot(self, SETTINGS)}
 
     def sample_world(self, view: dict[str, Any], history: list[dict[str, Any]], seat: int, rng: Any) -> State:
         """Only the deck orders are hidden: the view's public facts and a uniform shuffle of each deck's unseen
