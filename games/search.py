@@ -13,7 +13,9 @@ never in time: for a given seed a search plays the same move on any machine, and
 What each game adds (``SearchSettings``): how many steps a move may think, how far a playout goes before the
 position is judged, how a playout chooses its moves (uniformly by default; a game's cheap rule of thumb is
 stronger) and how a position cut short is judged (by default from ``public_scores``, the counts every player may
-see, through ``score_scale``).
+see, through ``score_scale``). Where the searching seat holds a hidden hand, the others' moves may be kept out of
+the tree (``others_in_tree``): in one tree over worlds that all hold that hand, the others would learn to play
+against it as if they saw it.
 """
 
 from __future__ import annotations
@@ -70,6 +72,10 @@ class SearchSettings:
     # Whether the child a node grows is the one ``playout`` would choose among the untried moves (False: one at
     # random): the moves a game's rule of thumb prefers (a capture, say) are tried first.
     guided_expansion: bool = False
+    # Whether the others' moves are chosen in the tree (UCB1 over what each did in the worlds) or by ``playout`` as
+    # in a playout. In the tree, every world holds the searching seat's own hand: the others' statistics learn to
+    # play against it, as if they saw it, and the more steps, the more they do (a game with a hidden hand).
+    others_in_tree: bool = True
 
 
 def outcome(engine: Engine, state: State, settings: SearchSettings) -> list[float]:
@@ -173,6 +179,18 @@ class SearchBot:
             keyed = [(_key(move), move) for move in legal]
             if node is root:  # the root offers only the real legal moves (every world's are the same)
                 keyed = [(key, move) for key, move in keyed if key in allowed] or keyed
+            elif mover != seat and not settings.others_in_tree:
+                move = legal[0] if len(legal) == 1 else settings.playout(engine, state, mover, legal, rng)
+                key = _key(move)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Node(mover, move)
+                child.available += 1
+                state, _events = engine.apply(state, mover, move)
+                steps += 1
+                path.append(child)
+                node = child
+                continue
             untried = [(key, move) for key, move in keyed if key not in node.children]
             for key, _move in keyed:
                 child = node.children.get(key)

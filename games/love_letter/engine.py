@@ -189,9 +189,9 @@ class LoveLetterEngine(Engine):
 
     def bots(self) -> dict[str, Any]:
         """Return the bots this game offers: ``random``, ``basic`` (see ``games/love_letter/bots.py``) and ``strong``,
-        a search (``games/search.py``, with ``strong.py``'s settings; the 2019 edition's plays as ``basic`` for now)."""
+        a search (``games/search.py``, with ``strong.py``'s settings for each edition)."""
         from games.bots import RandomBot
         from games.love_letter.bots import BasicBot
-        from games.love_letter.strong import SETTINGS, StrongBot
+        from games.love_letter.strong import SETTINGS, SETTINGS_2019, StrongBot
 
-        return {"random": RandomBot(), "basic": BasicBot(), "strong": StrongBot(self, SETTINGS)}
+        return {"random": RandomBot(), "basic": BasicBot(), "strong": StrongBot(self, SETTINGS, SETTINGS_2019)}

@@ -1,9 +1,7 @@
-"""Love Letter's ``strong`` bot searches in the classic edition and plays as ``basic`` in the 2019 edition, where the
-search measured weaker than the basic bot (issue 48)."""
+"""Love Letter's ``strong`` bot searches in both editions, the 2019 edition with the others' moves kept out of the
+tree (issue 48)."""
 
 from __future__ import annotations
-
-import random
 
 import pytest
 
@@ -26,32 +24,20 @@ def positions(edition: str, count: int = 40):
         history = history + events
 
 
-def test_in_the_2019_edition_strong_plays_the_basic_bots_move_without_searching(monkeypatch):
-    monkeypatch.setattr(search.SearchBot, "search", lambda *args: pytest.fail("the 2019 edition searched"))
-    bots = ENGINE.bots()
-    compared = 0
-    for number, (state, seat, history) in enumerate(positions("2019", 30)):
-        view, moves = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
-        visible = [event.to_json() for event in history if event.visible_for(seat)]
-        strong = bots["strong"].choose(view, moves, visible, random.Random(number))
-        assert strong == bots["basic"].choose(view, moves, visible, random.Random(number))
-        compared += 1
-    assert compared == 30
-
-
-def test_in_the_classic_edition_strong_searches(monkeypatch):
+@pytest.mark.parametrize(("edition", "others_in_tree"), [("classic", True), ("2019", False)])
+def test_strong_searches_with_its_editions_settings(monkeypatch, edition, others_in_tree):
     searched = []
     real = search.SearchBot.search
 
     def counted(self, *args):
-        searched.append(1)
+        searched.append(self.settings.others_in_tree)
         return real(self, *args)
 
     monkeypatch.setattr(search.SearchBot, "search", counted)
-    for number, (state, seat, history) in enumerate(positions("classic", 10)):
+    for number, (state, seat, history) in enumerate(positions(edition, 10)):
         bot_move(ENGINE, "strong", state, seat, history, seed=number)
-    assert searched
+    assert searched and set(searched) == {others_in_tree}
 
 
-def test_the_strong_bot_reads_the_round_as_far_back_as_the_basic_one():
-    assert history_window(ENGINE, "strong") >= history_window(ENGINE, "basic")
+def test_the_strong_bot_reads_as_far_back_as_its_worlds_need():
+    assert history_window(ENGINE, "strong") == ENGINE.world_history_moves
