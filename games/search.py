@@ -164,6 +164,17 @@ class SearchBot:
             spent += self._iterate(root, world, seat, allowed, rng)
         return root
 
+    def _played_by_rule(self, node: _Node, state: State, mover: int, legal: list[Move], rng: random.Random) -> _Node:
+        """Return the child of ``node`` for the move ``playout`` chooses for ``mover``, grown if new: another seat's
+        move kept out of the tree (``others_in_tree``)."""
+        move = legal[0] if len(legal) == 1 else self.settings.playout(self.engine, state, mover, legal, rng)
+        key = _key(move)
+        child = node.children.get(key)
+        if child is None:
+            child = node.children[key] = _Node(mover, move)
+        child.available += 1
+        return child
+
     def _iterate(self, root: _Node, state: State, seat: int, allowed: set[str], rng: random.Random) -> int:
         """Run one iteration in one world; return the engine steps it spent."""
         engine, settings = self.engine, self.settings
@@ -176,44 +187,35 @@ class SearchBot:
                 break
             mover = to_move[0]
             legal = engine.legal_moves(state, mover)
-            keyed = [(_key(move), move) for move in legal]
-            if node is root:  # the root offers only the real legal moves (every world's are the same)
-                keyed = [(key, move) for key, move in keyed if key in allowed] or keyed
-            elif mover != seat and not settings.others_in_tree:
-                move = legal[0] if len(legal) == 1 else settings.playout(engine, state, mover, legal, rng)
-                key = _key(move)
-                child = node.children.get(key)
-                if child is None:
-                    child = node.children[key] = _Node(mover, move)
-                child.available += 1
-                state, _events = engine.apply(state, mover, move)
-                steps += 1
-                path.append(child)
-                node = child
-                continue
-            untried = [(key, move) for key, move in keyed if key not in node.children]
-            for key, _move in keyed:
-                child = node.children.get(key)
-                if child is not None:
-                    child.available += 1
-            if untried and node is not root and node.visits < settings.expand_after:
-                break  # too young to grow: played out from here
-            if untried:
-                if settings.guided_expansion and len(untried) > 1:
-                    move = settings.playout(engine, state, mover, [move for _key, move in untried], rng)
-                    key = _key(move)
-                else:
-                    key, move = untried[rng.randrange(len(untried))]
-                child = _Node(mover, move)
-                child.available = 1
-                node.children[key] = child
-                expanded = True
+            if node is not root and mover != seat and not settings.others_in_tree:
+                child = self._played_by_rule(node, state, mover, legal, rng)
             else:
-                log = math.log
-                child = max(
-                    (node.children[key] for key, _move in keyed),
-                    key=lambda n: n.reward / n.visits + c * math.sqrt(log(n.available) / n.visits),
-                )
+                keyed = [(_key(move), move) for move in legal]
+                if node is root:  # the root offers only the real legal moves (every world's are the same)
+                    keyed = [(key, move) for key, move in keyed if key in allowed] or keyed
+                untried = [(key, move) for key, move in keyed if key not in node.children]
+                for key, _move in keyed:
+                    child = node.children.get(key)
+                    if child is not None:
+                        child.available += 1
+                if untried and node is not root and node.visits < settings.expand_after:
+                    break  # too young to grow: played out from here
+                if untried:
+                    if settings.guided_expansion and len(untried) > 1:
+                        move = settings.playout(engine, state, mover, [move for _key, move in untried], rng)
+                        key = _key(move)
+                    else:
+                        key, move = untried[rng.randrange(len(untried))]
+                    child = _Node(mover, move)
+                    child.available = 1
+                    node.children[key] = child
+                    expanded = True
+                else:
+                    log = math.log
+                    child = max(
+                        (node.children[key] for key, _move in keyed),
+                        key=lambda n: n.reward / n.visits + c * math.sqrt(log(n.available) / n.visits),
+                    )
             state, _events = engine.apply(state, mover, child.move)
             steps += 1
             path.append(child)
