@@ -3,9 +3,9 @@
  *   <select data-browser-time-zone="offer" data-use-zone-label="...{zone}...">
  *                                                adds a button to pick it (the settings page), worded by the
  *                                                page in the reader's language ({zone}: the zone's name);
- *   <form data-time-zone-offer hidden>           shown, its "Use it" button given the zone, when the browser's zone
- *                                                differs from the person's (they have not chosen one yet).
- * Nothing is sent by itself: the person confirms with a button. */
+ * and on every page it leaves the browser's zone in a cookie (browser_time_zone), from which the next page is drawn
+ * with an offer of that zone while the person has not chosen one (accounts/_time_zone_offer.html): an offer shown
+ * by this script would push a page down after it was drawn. The account changes only when the person confirms. */
 (function () {
   "use strict";
 
@@ -15,6 +15,15 @@
     } catch (error) {
       return "";
     }
+  }
+
+  var COOKIE = "browser_time_zone";
+  var YEAR = 365 * 24 * 60 * 60;
+
+  function rememberZone(zone) {
+    if (document.cookie.split("; ").indexOf(COOKIE + "=" + zone) >= 0) return;
+    document.cookie = COOKIE + "=" + zone + "; path=/; max-age=" + YEAR + "; SameSite=Lax" +
+      (location.protocol === "https:" ? "; Secure" : "");
   }
 
   // The names a browser may give UTC by ("Etc/UTC" on many Linux machines).
@@ -31,7 +40,8 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var zone = browserZone();
-    if (!zone) return;
+    if (!zone || !/^[A-Za-z0-9_+\/-]+$/.test(zone)) return;
+    rememberZone(zone);
     document.querySelectorAll("select[data-browser-time-zone]").forEach(function (select) {
       if (!hasOption(select, zone)) return;
       if (select.getAttribute("data-browser-time-zone") === "preselect") {
@@ -46,12 +56,6 @@
         .replace("{zone}", zone.replace(/_/g, " "));
       button.addEventListener("click", function () { select.value = zone; });
       select.insertAdjacentElement("afterend", button);
-    });
-    document.querySelectorAll("form[data-time-zone-offer]").forEach(function (form) {
-      if (sameZone(form.getAttribute("data-current"), zone)) return;
-      form.querySelector("[data-use-zone]").value = zone;
-      form.querySelector("[data-zone-name]").textContent = zone.replace(/_/g, " ");
-      form.hidden = false;
     });
   });
 })();

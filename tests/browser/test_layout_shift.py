@@ -28,7 +28,8 @@ MOST = 0.01
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_the_lobby_and_every_games_page_keep_their_layout_as_they_load(browser, live_server, alice, bob, size):
     games = {slug: position(slug, [alice, bob], finished=False) for slug in sorted(BOARD_READY)}
-    page = log_in(browser, live_server, "alice")
+    # A browser in another zone than the account's: every page offers it (the offer must not push the page down).
+    page = log_in(browser, live_server, "alice", timezone_id="America/New_York")
     page.set_viewport_size(SIZES[size])
     page.context.add_init_script(WATCH)
     # A slow phone on a slow network, as Lighthouse loads a page: what arrives late (a style sheet in the body, a
@@ -43,5 +44,6 @@ def test_the_lobby_and_every_games_page_keep_their_layout_as_they_load(browser, 
         page.goto(f"{live_server.url}{path}")
         page.wait_for_selector(ready)
         page.wait_for_timeout(3000)  # the offer decided, the live stream connected, the board drawn
+        assert page.locator("form[data-time-zone-offer]").is_visible()
         shifts = page.evaluate("() => window.__shifts")
         assert sum(shift["value"] for shift in shifts) < MOST, (path, shifts)

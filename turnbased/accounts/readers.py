@@ -22,7 +22,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone, translation
 
-from turnbased.accounts.time_zones import DEFAULT_ZONE, is_zone_name
+from turnbased.accounts.time_zones import BROWSER_ZONE_COOKIE, DEFAULT_ZONE, is_zone_name, zone_to_offer
 from turnbased.kit.http.limits import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
@@ -125,18 +125,19 @@ class ReaderMiddleware:
     """Show a signed-in person's pages in their zone and, if they chose one, their language.
 
     Visitors, the API and game assets stay in UTC, in the language ``LocaleMiddleware`` chose (the
-    switcher's cookie, else ``Accept-Language``). ``request.time_zone_offer`` tells the page whether
-    to offer the browser's zone: the person has not chosen one yet.
+    switcher's cookie, else ``Accept-Language``). ``request.time_zone_offer`` is the browser's zone to offer
+    (its page script left it in a cookie) while the person has not chosen one and it differs from theirs, else "".
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        request.time_zone_offer = False
+        request.time_zone_offer = ""
         if not request.path.startswith(NOT_PAGES) and request.user.is_authenticated:
             reader = reader_settings(request.user)
-            request.time_zone_offer = not reader.zone_chosen
+            if not reader.zone_chosen:
+                request.time_zone_offer = zone_to_offer(request.COOKIES.get(BROWSER_ZONE_COOKIE), reader.zone)
             timezone.activate(zoneinfo.ZoneInfo(reader.zone))
             if reader.language and reader.language != translation.get_language():
                 translation.activate(reader.language)

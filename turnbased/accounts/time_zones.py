@@ -27,3 +27,23 @@ def zone_names() -> tuple[str, ...]:
 
 def is_zone_name(value) -> bool:
     return isinstance(value, str) and value in _available_zones()
+
+
+# The cookie in which a page's script leaves the browser's zone (js/time-zone.js), so that the next page can offer
+# it as it is drawn: an offer a script showed after the page was drawn pushed the whole page down (layout shift).
+BROWSER_ZONE_COOKIE = "browser_time_zone"
+
+# The names a browser may give UTC by ("Etc/UTC" on many Linux machines): none of them is worth an offer in UTC.
+UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "GMT",
+                       "Etc/GMT", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0", "Etc/Greenwich", "Greenwich"})
+
+
+def zone_to_offer(browser_zone, current: str) -> str:
+    """Return the browser's zone if it is worth offering to a person whose pages are in ``current``, else "".
+
+    ``browser_zone`` comes from a cookie and may be anything: only a real zone name other than ``current`` (or
+    another name for it) is offered.
+    """
+    if not is_zone_name(browser_zone) or browser_zone == current or {browser_zone, current} <= UTC_NAMES:
+        return ""
+    return browser_zone

@@ -104,14 +104,29 @@ def test_a_legacy_zone_set_through_the_api_stays_selectable(alice, api_client_fo
 
 def test_pages_offer_the_browsers_zone_until_one_is_chosen(alice):
     client = logged_in(alice)
+    client.cookies["browser_time_zone"] = "America/New_York"
     page = client.get("/").content.decode()
     assert "data-time-zone-offer" in page and 'data-current="UTC"' in page
+    assert "Your browser's time zone is <strong>America/New York</strong>; times here are shown in UTC." in page
+    assert '<button type="submit" name="time_zone" value="America/New_York">Use it</button>' in page
     assert '<button type="submit" name="time_zone" value="UTC" class="secondary">Keep UTC</button>' in page
     response = client.post("/accounts/settings/time-zone/", {"time_zone": "Asia/Tokyo", "next": "/games/new/"})
     assert response.status_code == 302 and response.url == "/games/new/"
     profile = profile_of(alice)
     assert (profile.time_zone, profile.time_zone_chosen) == ("Asia/Tokyo", True)
     assert "data-time-zone-offer" not in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize("cookie", [None, "UTC", "Etc/UTC", "GMT", "Mars/Olympus", "", "../../etc/passwd",
+                                    "Europe/Paris\x00", "<script>", "x" * 5000])
+def test_no_offer_without_a_browser_zone_worth_offering(alice, cookie):
+    """No cookie yet (the page's script leaves it for the next page), another name for the zone the pages are in
+    already, or anything that is not a zone's name: the page is drawn without an offer, and without an error."""
+    client = logged_in(alice)
+    if cookie is not None:
+        client.cookies["browser_time_zone"] = cookie
+    response = client.get("/")
+    assert response.status_code == 200 and "data-time-zone-offer" not in response.content.decode()
 
 
 def test_keeping_the_current_zone_also_ends_the_offer(alice):
@@ -149,4 +164,5 @@ def test_an_account_made_without_a_zone_is_offered_one(make_user):
     client = Client()
     client.login(username="frank", password=PASSWORD)
     assert profile_of(user).time_zone_chosen is False
+    client.cookies["browser_time_zone"] = "Europe/Budapest"
     assert "data-time-zone-offer" in client.get("/").content.decode()

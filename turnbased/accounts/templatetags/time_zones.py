@@ -35,3 +35,9 @@ def when(value, style: str = "") -> str:
             "weekday": date_format(local, "D"), "day": date_format(local, "MONTH_DAY_FORMAT"),
             "time": date_format(local, "TIME_FORMAT")}
     return f"{worded} {abbreviation}".strip()
+
+
+@register.filter
+def zone_name(value) -> str:
+    """Word an IANA zone name as people read it: "America/New York" for ``America/New_York``."""
+    return str(value).replace("_", " ")
