@@ -9,14 +9,18 @@ as the basic bot sees it, and what the rounds left may still bring it), every se
 matter only from the next round's deal, which the playout does not reach, so a few iterations a move suffice; each
 draws a world all the same (``worlds.py``), as every search does.
 
-36 engine steps a move (a dozen iterations). Measured by benchmarks/bots.py on 2026-12-07: 38 wins in 100
-three-player games against two basic bots (95% interval 29–48%; the target is 45%, a third is par), a move 0.17 s
-at the median and 1.78 s at most. On 200 other seeds, a seat playing greedily by the basic bot's own evaluation won
-51 (26%), and greedily by ``worth`` 78 (39%): the prospects, more than the search, make the difference.
+36 engine steps a move (a dozen iterations), a playout's basic bot weighing at most ``PLAYOUT_MOVES`` moves of a
+turn. Measured by benchmarks/bots.py on 2026-12-07: 43 wins in 100 three-player games against two basic bots (95%
+interval 34–53%; the target is 45%, a third is par), 79 in 200 (39.5%), a move 0.12 s at the median and 1.02 s at
+most (a playout that weighed every move took up to 2.15 s a move between strong bots). Ten moves searched with 60
+steps won 75 of the same 200 (37.5%). On 200 other seeds, a seat playing greedily by the basic bot's own evaluation
+won 51 (26%), and greedily by ``worth`` 78 (39%): the prospects, more than the search, make the difference.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 from typing import Any
 
@@ -108,9 +112,34 @@ def prior(view: dict[str, Any], moves: list[Move], history: list[dict[str, Any]]
     return ranked(view, moves, rng)
 
 
+# The moves a playout's basic bot weighs at most (``playout``): it scores each forest a move would make, and a turn
+# with three market cards, tokens and shared paths has up to a thousand moves, which made a strong move take over two
+# seconds. The moves weighed are a draw fixed by the position, so a search plays the same on any machine.
+PLAYOUT_MOVES = 240
+
+
+@functools.lru_cache(maxsize=64)
+def _playout_choices(position: str, count: int) -> tuple[int, ...]:
+    """Return the indices of the moves the basic bot scores best among those weighed in ``position`` (``playout``'s
+    key), the tie the caller's rng breaks. A pure function of the position: the same move is chosen in
+    every world and every iteration that reaches it (only the decks differ between worlds, and a playout stops before
+    the next deal), so it is chosen once."""
+    seat, world_part, moves = json.loads(position)
+    weighed = list(range(count))
+    if count > PLAYOUT_MOVES:
+        weighed = sorted(random.Random(position).sample(weighed, PLAYOUT_MOVES))
+    view = world_view(world_part, seat)
+    scored = BASIC.scored(view, [moves[i] for i in weighed])
+    best = max(value for value, _i in scored)
+    return tuple(weighed[i] for value, i in scored if value == best)
+
+
 def playout(engine: Engine, world: State, seat: int, moves: list[Move], rng: random.Random) -> Move:
-    """Play the basic bot's move for ``seat`` in the world: the others at the table are basic bots, or play as well."""
-    return BASIC.choose(world_view(world, seat), moves, [], rng)
+    """Play the basic bot's move for ``seat`` in the world, weighing at most ``PLAYOUT_MOVES`` of its moves: the
+    others at the table are basic bots, or play as well."""
+    part = {key: world[key] for key in ("options", "forests", "market", "round")}
+    position = json.dumps([seat, part, moves], sort_keys=True, separators=(",", ":"))
+    return moves[rng.choice(_playout_choices(position, len(moves)))]
 
 
 def round_over(start: State, now: State) -> bool:

@@ -37,6 +37,31 @@ def test_the_playout_scores_a_world_as_the_basic_bot_scores_the_seats_view(resol
         assert basic.scored(strong.world_view(state, seat), moves) == basic.scored(ENGINE.view(state, seat), moves)
 
 
+def test_a_playout_weighs_a_bounded_draw_of_the_moves_fixed_by_the_position(monkeypatch):
+    """A playout's basic bot scores at most PLAYOUT_MOVES forests a move, the same draw for the same position (so a
+    search plays the same anywhere), and takes the best of them; with fewer moves, the best of all."""
+    weighed = []
+    scored = BasicBot.scored
+    monkeypatch.setattr(BasicBot, "scored", lambda self, view, moves: weighed.append(len(moves)) or
+                        scored(self, view, moves))
+    basic, seen_many = BasicBot(), False
+    for state, seat in positions(count=30):
+        moves = ENGINE.legal_moves(state, seat)
+        strong._playout_choices.cache_clear()
+        weighed.clear()
+        first = strong.playout(ENGINE, state, seat, moves, random.Random(1))
+        assert weighed == [min(len(moves), strong.PLAYOUT_MOVES)]
+        strong._playout_choices.cache_clear()
+        assert strong.playout(ENGINE, state, seat, moves, random.Random(1)) == first
+        values = dict((i, value) for value, i in scored(basic, strong.world_view(state, seat), moves))
+        if len(moves) <= strong.PLAYOUT_MOVES:
+            assert values[moves.index(first)] == max(values.values())
+        else:
+            seen_many = True
+            assert values[moves.index(first)] >= sorted(values.values())[len(moves) // 2]
+    assert seen_many
+
+
 def test_the_prior_puts_first_the_move_whose_forest_is_worth_most():
     for state, seat in positions(count=12):
         view, moves = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
