@@ -63,6 +63,12 @@ def started_for(pid: int, data: Path) -> bool:
     return f"TURNBASED_DATA_DIR={data}".encode() in environment
 
 
+def procfile_processes() -> list[str]:
+    """Return the Procfile's process lines: honcho says `` started (pid=`` once for each."""
+    return [line for line in (BASE_DIR / "Procfile").read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
 def site_answers(port: int) -> bool:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
@@ -101,8 +107,7 @@ def test_make_run_starts_again_whatever_dies_and_stops_on_ctrl_c(tmp_path):
             raise AssertionError(f"{error}\n{output()[-4000:]}") from None
 
     try:
-        procfile = [line for line in (BASE_DIR / "Procfile").read_text().splitlines()
-                    if line.strip() and not line.startswith("#")]
+        procfile = procfile_processes()
         until(lambda: site_answers(web) and output().count(" started (pid=") == len(procfile)
               and pids_of("celery -A turnbased worker", "--queues=celery", data=data), "the site to answer",
               timeout=240)

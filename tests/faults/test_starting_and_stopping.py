@@ -24,7 +24,7 @@ import psutil
 import pytest
 
 from tests.faults.stack import PrivatePostgres
-from tests.faults.test_make_run import NOT_MAKE_RUNS, PORTS
+from tests.faults.test_make_run import NOT_MAKE_RUNS, PORTS, procfile_processes
 from tests.serving import test_make_serve
 from tests.waiting import wait_for
 from turnbased.local.services import BASE_DIR, free_port
@@ -189,6 +189,10 @@ def test_a_stale_postmaster_pid_naming_a_live_process_does_not_stop_make_run(dat
     environment = operator_environment(data)
     run = started("run", environment)
     run.said(READY)
+    # READY comes before honcho starts the Procfile: killed then, make run would leave honcho alone, its children
+    # still to come after make clean-data had looked.
+    wait_for(lambda: run.output().count(" started (pid=") == len(procfile_processes()), "every Procfile process",
+             timeout=START_TIMEOUT, every=0.1)
     # make run itself killed outright (kill -9 of its pid): its processes run on, and make clean-data names them.
     os.kill(run.process.pid, signal.SIGKILL)
     run.process.wait()
