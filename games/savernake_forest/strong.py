@@ -15,6 +15,8 @@ interval 34–53%; the target is 45%, a third is par), 79 in 200 (39.5%), a move
 most (a playout that weighed every move took up to 2.15 s a move between strong bots). Ten moves searched with 60
 steps won 75 of the same 200 (37.5%). On 200 other seeds, a seat playing greedily by the basic bot's own evaluation
 won 51 (26%), and greedily by ``worth`` 78 (39%): the prospects, more than the search, make the difference.
+Against two ``random`` bots it won all of 60 three-player games (95% interval 94–100%); against itself, the seats
+taken in turn, seat 0 won 21 of 60 (35%; a third is par).
 """
 
 from __future__ import annotations
