@@ -15,8 +15,8 @@ game starts from its own fixed seed, so a run is the same on any machine. Every 
 ``games.bots.bot_move``: the bots see only their seat's view, legal moves and visible history. A shared victory or a
 drawn game counts as a draw, shown apart; the win rate is wins / games.
 
-A ``strong`` move's thinking is bounded in engine steps (its ``SearchSettings.steps``); the benchmark prints the
-steps and the time of a move (median and largest) in seconds and in cal (benchmarks/engines.py's unit: the time,
+A ``strong`` move's thinking is bounded in engine steps (its settings' ``steps``); the benchmark prints the
+time of a move (median and largest) in seconds and in cal (benchmarks/engines.py's unit: the time,
 in this run, to shuffle and pop a 16-item list), so the figure holds on a noisy machine. Games run in ``--jobs``
 processes at once; a running count goes to stderr as games end. Pure Python: imports ``games`` only.
 """

@@ -64,13 +64,13 @@ def quick_search(monkeypatch):
     import pkgutil
 
     import games
-    from games.search import SearchSettings
 
     for package in pkgutil.iter_modules(games.__path__):
         if package.ispkg and importlib.util.find_spec(f"games.{package.name}.strong") is not None:
             module = importlib.import_module(f"games.{package.name}.strong")
             for name, settings in list(vars(module).items()):  # SETTINGS, and an edition's own (SETTINGS_2019)
-                if name.startswith("SETTINGS") and isinstance(settings, SearchSettings):
+                # A search's settings, or another strong bot's budget (Carcassonne's): engine steps either way.
+                if name.startswith("SETTINGS") and dataclasses.is_dataclass(settings) and hasattr(settings, "steps"):
                     steps = min(200, max(1, settings.steps // 20))  # a twentieth, at most 200
                     monkeypatch.setattr(module, name, dataclasses.replace(settings, steps=steps))
 

@@ -110,6 +110,12 @@ class Position:
             return 1.0
         return CLOSE_BASE ** edges * min(1.0, self.left / (TILES_PER_EDGE * edges))
 
+    def closing(self, zone) -> float:
+        """Return the chance that a forest or river closes before the end (1 once it has)."""
+        if zone.complete:
+            return 1.0
+        return self.chance(-(-zone.open // 3) if zone.kind == FOREST else zone.open)
+
     def zone_value(self, an, zone, holders: list[dict[str, Any]], cancelled: set) -> float:
         """Return a zone's worth to us, given the tribe members in it."""
         if not holders:
@@ -265,21 +271,32 @@ class BasicBot:
     """Play the move that most improves the value of the held features for us; see the module docstring."""
 
     def choose(self, view, moves, history, rng: random.Random):
+        best, best_moves = None, []
+        for i, value in self.placement_order(view, moves):
+            if best is None or value > best:
+                best, best_moves = value, [i]
+            elif value == best:
+                best_moves.append(i)
+        return moves[rng.choice(best_moves)]
+
+    def scored(self, view, moves) -> list[float]:
+        """Return each move's score (the strong bot's order of the moves, ``strong.py``)."""
+        scores = [0.0] * len(moves)
+        for i, value in self.placement_order(view, moves):
+            scores[i] = value
+        return scores
+
+    def placement_order(self, view, moves):
+        """Yield ``(index, score)`` for every move, placement by placement (the order ties are drawn from), each
+        score rounded so that equal placements tie exactly."""
         position = Position(view)
         by_placement: dict[tuple, list[int]] = {}
         for i, move in enumerate(moves):
             recall = move.get("recall")
             key = (move["x"], move["y"], move["rot"], None if recall is None else (recall["x"], recall["y"]))
             by_placement.setdefault(key, []).append(i)
-        best, best_moves = None, []
         for (x, y, rot, _), indices in by_placement.items():
             recall = moves[indices[0]].get("recall")
             options = [(moves[i]["piece"], moves[i]["region"]) if "piece" in moves[i] else None for i in indices]
-            scores = position.placement_scores(view["tile"], x, y, rot, recall, options)
-            for i, score in zip(indices, scores):
-                value = round(score, 6)
-                if best is None or value > best:
-                    best, best_moves = value, [i]
-                elif value == best:
-                    best_moves.append(i)
-        return moves[rng.choice(best_moves)]
+            for i, score in zip(indices, position.placement_scores(view["tile"], x, y, rot, recall, options)):
+                yield i, round(score, 6)

@@ -442,8 +442,10 @@ class CarcassonneHGEngine(Engine):
     notation_help = staticmethod(notation.notation_help)
 
     def bots(self) -> dict[str, Any]:
-        """Return the bots this game offers: ``random`` and ``basic`` (see ``games/carcassonne_hg/bots.py``)."""
+        """Return the bots this game offers: ``random``, ``basic`` (see ``games/carcassonne_hg/bots.py``) and
+        ``strong``, every move judged and the best tried against replies in drawn worlds (``strong.py``)."""
         from games.bots import RandomBot
         from games.carcassonne_hg.bots import BasicBot
+        from games.carcassonne_hg.strong import StrongBot
 
-        return {"random": RandomBot(), "basic": BasicBot()}
+        return {"random": RandomBot(), "basic": BasicBot(), "strong": StrongBot(self)}

@@ -10,6 +10,7 @@ import pytest
 from games.bots import bot_move
 from games.carcassonne_hg import ENGINE
 from games.carcassonne_hg.bots import BasicBot, Position
+from games.carcassonne_hg.strong import StrongBot
 
 from . import ALICE, RING, RING_CLOSER, game, position
 
@@ -81,9 +82,10 @@ def test_basic_plays_whole_games_with_legal_moves(players, edition):
     assert result["winners"]
 
 
-def test_the_engine_offers_random_and_basic():
-    assert set(ENGINE.bots()) == {"random", "basic"}
+def test_the_engine_offers_random_basic_and_strong():
+    assert set(ENGINE.bots()) == {"random", "basic", "strong"}
     assert isinstance(ENGINE.bots()["basic"], BasicBot)
+    assert isinstance(ENGINE.bots()["strong"], StrongBot)
 
 
 def test_two_games_differing_only_in_the_stack_order_get_the_same_choices():
