@@ -8,7 +8,7 @@ seed benchmarks/bots.py plays). After every move the board's figures are read fo
 the other's, and whether it moves next, against the difference of the final scores. Ridge least squares on the
 first four fifths of the games gives the weights; the last fifth, held out, gives the R² printed beside that of the
 scores alone. The weights are printed as the ``WEIGHTS`` to paste into judge.py. A run is the same on any machine:
-about 10 minutes for 2,000 games on two cores. Pure Python: imports ``games`` only.
+about 12 minutes for 2,000 games on two cores. Pure Python: imports ``games`` only.
 """
 
 from __future__ import annotations
