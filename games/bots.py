@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from games.base import Engine, Event, IllegalMove, Move, State, seeded_rng
@@ -30,6 +31,18 @@ class Bot(Protocol):
 
     def choose(self, view: dict[str, Any], moves: list[Move], history: list[dict[str, Any]], rng: random.Random) -> Move:
         ...
+
+
+def best_index(scored: Iterable[tuple[Any, int]], rng: random.Random) -> int:
+    """Return the index of the highest value among ``(value, index)`` pairs; a tie is drawn with ``rng`` among the
+    tied indices in the order given (the basic bots' choice)."""
+    best, tied = None, []
+    for value, index in scored:
+        if best is None or value > best:
+            best, tied = value, [index]
+        elif value == best:
+            tied.append(index)
+    return rng.choice(tied)
 
 
 def history_window(engine: Engine, bot_name: str) -> int:

@@ -32,6 +32,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from games.bots import best_index
 from games.carcassonne_hg import features, scoring, tiles
 from games.carcassonne_hg.tiles import FOREST, MEADOW, REVISED, RIVER
 
@@ -271,13 +272,7 @@ class BasicBot:
     """Play the move that most improves the value of the held features for us; see the module docstring."""
 
     def choose(self, view, moves, history, rng: random.Random):
-        best, best_moves = None, []
-        for i, value in self.placement_order(view, moves):
-            if best is None or value > best:
-                best, best_moves = value, [i]
-            elif value == best:
-                best_moves.append(i)
-        return moves[rng.choice(best_moves)]
+        return moves[best_index(((value, i) for i, value in self.placement_order(view, moves)), rng)]
 
     def scored(self, view, moves) -> list[float]:
         """Return each move's score (the strong bot's order of the moves, ``strong.py``)."""

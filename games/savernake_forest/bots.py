@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.bots import best_index
 from games.savernake_forest import cards, scoring
 from games.savernake_forest.options import per_exit
 
@@ -107,13 +108,7 @@ class BasicBot:
     """Take the move that scores most for our own forest now; see the module docstring."""
 
     def choose(self, view, moves, history, rng: random.Random):
-        best, best_moves = None, []
-        for value, i in self.scored(view, moves):
-            if best is None or value > best:
-                best, best_moves = value, [i]
-            elif value == best:
-                best_moves.append(i)
-        return moves[rng.choice(best_moves)]
+        return moves[best_index(self.scored(view, moves), rng)]
 
     def scored(self, view, moves) -> list[tuple[tuple[float, int], int]]:
         """Return ``(value, index)`` for every move, in the moves' order: the value is (the forest's score after the

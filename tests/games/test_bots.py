@@ -16,7 +16,7 @@ import pytest
 
 import games
 from games.base import Engine, IllegalMove, InvalidOptions
-from games.bots import RandomBot, bot_move, history_window
+from games.bots import RandomBot, best_index, bot_move, history_window
 from games.halali import board, tiles
 from games.love_letter import cards as ll_cards
 
@@ -309,3 +309,11 @@ def test_a_love_letter_round_fits_the_basic_bot_window(edition):
                 if any(event.kind == "round_started" for event in events):
                     since_round_start = 1
     assert 0 < longest <= window
+
+
+def test_the_best_index_is_the_highest_value_and_a_tie_is_drawn_among_the_tied_in_order():
+    assert best_index([(1, 0), (5, 1), (3, 2)], random.Random(0)) == 1
+    drawn = {best_index([(2, 0), (7, 1), (7, 3), (1, 4)], random.Random(seed)) for seed in range(40)}
+    assert drawn == {1, 3}
+    # The draw is the rng's choice over the tied indices in the order given, as the basic bots always drew it.
+    assert best_index([(7, 1), (7, 3)], random.Random(5)) == random.Random(5).choice([1, 3])
