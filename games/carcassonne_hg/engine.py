@@ -443,7 +443,7 @@ class CarcassonneHGEngine(Engine):
 
     def bots(self) -> dict[str, Any]:
         """Return the bots this game offers: ``random``, ``basic`` (see ``games/carcassonne_hg/bots.py``) and
-        ``strong``, every move judged and the best tried against replies in drawn worlds (``strong.py``)."""
+        ``strong``, every move played in a drawn world and the board it leaves judged (``strong.py``)."""
         from games.bots import RandomBot
         from games.carcassonne_hg.bots import BasicBot
         from games.carcassonne_hg.strong import StrongBot
